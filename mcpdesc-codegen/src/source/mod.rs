@@ -1,0 +1,192 @@
+//! Loading a description from text: format detection, strict JSON and restricted YAML
+//! parsing, input limits, and the source map from JSON Pointers to line and column.
+//!
+//! Both formats produce the same data model (`serde_json::Value`), so every later stage
+//! is format-blind, as the specification requires (digest §7). Loading never touches the
+//! network or any file other than the one named.
+
+mod json;
+mod yaml;
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::pointer::Pointer;
+
+/// Rule id of every serialization diagnostic.
+pub const SERIALIZATION_RULE: &str = "mcpdesc.serialization";
+
+/// The serialization of a description.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// RFC 8259 JSON (`.mcpdesc.json`).
+    Json,
+    /// Restricted YAML 1.2 (`.mcpdesc.yaml`, `.mcpdesc.yml`).
+    Yaml,
+}
+
+impl Format {
+    /// Chooses the format from a file name, `None` when the extension says nothing.
+    pub fn from_path(path: &Path) -> Option<Format> {
+        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
+            "json" => Some(Format::Json),
+            "yaml" | "yml" => Some(Format::Yaml),
+            _ => None,
+        }
+    }
+
+    /// Guesses the format from content: a document whose first significant character
+    /// opens a JSON object or array is JSON, anything else is YAML.
+    pub fn sniff(text: &str) -> Format {
+        match text
+            .trim_start_matches('\u{feff}')
+            .trim_start()
+            .chars()
+            .next()
+        {
+            Some('{') | Some('[') => Format::Json,
+            _ => Format::Yaml,
+        }
+    }
+}
+
+/// Bounds applied to untrusted input before and while parsing it.
+///
+/// Exceeding one is a clear error, never a panic or a stack overflow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest accepted source, in bytes. Default 16 MiB.
+    pub max_bytes: usize,
+    /// Deepest accepted nesting of objects and arrays. Default 100; values above
+    /// [`Limits::DEPTH_CEILING`] are treated as the ceiling.
+    pub max_depth: usize,
+    /// Longest accepted string (keys included), in bytes. Default 1 MiB.
+    pub max_string_len: usize,
+}
+
+impl Limits {
+    /// The hard upper bound for `max_depth`, which keeps recursive consumers of the data
+    /// model (serde, `jsonschema`, typify) far from the end of the stack.
+    pub const DEPTH_CEILING: usize = 128;
+
+    pub(crate) fn depth(&self) -> usize {
+        self.max_depth.min(Self::DEPTH_CEILING)
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_bytes: 16 * 1024 * 1024,
+            max_depth: 100,
+            max_string_len: 1024 * 1024,
+        }
+    }
+}
+
+/// A 1-based line and column (columns count characters, not bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Position {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+}
+
+/// Where each value of a loaded document starts in its source.
+///
+/// For an object member the position is that of its key, which is where a reader looks
+/// for `"inputSchema": ...`; for an array element or the root, that of the value.
+#[derive(Debug, Clone, Default)]
+pub struct SourceMap {
+    positions: HashMap<String, Position>,
+}
+
+impl SourceMap {
+    pub(crate) fn insert(&mut self, pointer: &Pointer, position: Position) {
+        self.positions.insert(pointer.as_str().to_owned(), position);
+    }
+
+    /// The position of exactly this pointer.
+    pub fn get(&self, pointer: &Pointer) -> Option<Position> {
+        self.positions.get(pointer.as_str()).copied()
+    }
+
+    /// The position of the pointer or, failing that, of its nearest ancestor.
+    pub fn nearest(&self, pointer: &Pointer) -> Option<Position> {
+        let mut at = Some(pointer.clone());
+        while let Some(p) = at {
+            if let Some(pos) = self.get(&p) {
+                return Some(pos);
+            }
+            at = p.parent();
+        }
+        None
+    }
+
+    /// Number of located values.
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// Whether no value is located.
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+}
+
+/// A parsed document with the source position of each of its values.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The JSON data model of the document.
+    pub value: serde_json::Value,
+    /// Positions of the values, by JSON Pointer.
+    pub positions: SourceMap,
+    /// The format the text was parsed as.
+    pub format: Format,
+}
+
+/// Parses `text` in the given format under `limits`.
+///
+/// A failure is one error diagnostic (rule `mcpdesc.serialization`) with the line and
+/// column of the problem.
+pub fn parse(text: &str, format: Format, limits: &Limits) -> Result<Loaded, Diagnostic> {
+    if text.len() > limits.max_bytes {
+        return Err(serialization_error(
+            "input-too-large",
+            &Pointer::root(),
+            None,
+            format!(
+                "the description is {} bytes, more than the limit of {} bytes",
+                text.len(),
+                limits.max_bytes
+            ),
+        ));
+    }
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let (value, positions) = match format {
+        Format::Json => json::parse(text, limits)?,
+        Format::Yaml => yaml::parse(text, limits)?,
+    };
+    Ok(Loaded {
+        value,
+        positions,
+        format,
+    })
+}
+
+/// Builds a serialization error at a pointer and, when known, a position.
+pub(crate) fn serialization_error(
+    code: &'static str,
+    pointer: &Pointer,
+    position: Option<Position>,
+    message: impl Into<String>,
+) -> Diagnostic {
+    let mut d = Diagnostic::new(Severity::Error, SERIALIZATION_RULE, code, pointer, message);
+    if let Some(pos) = position {
+        d.line = pos.line;
+        d.column = pos.column;
+    }
+    d
+}

@@ -1,0 +1,1 @@
+//! Runtime support for generated code.
