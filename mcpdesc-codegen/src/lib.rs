@@ -1,9 +1,25 @@
 //! Parse, validate and generate Rust code from MCP Description documents.
+//!
+//! The pipeline (see `ARCHITECTURE.md` at the repository root):
+//!
+//! ```text
+//! source text ──source::parse──▶ Value + SourceMap ──validate──▶ diagnostics,
+//!   resolved document ──model──▶ typed Document ──(generator)──▶ tokens
+//! ```
+//!
+//! Start with [`Description::from_path`].
 
+pub mod description;
 pub mod diagnostic;
+pub mod model;
 pub mod pointer;
+pub mod protocol;
+pub mod rules;
 pub mod source;
+pub mod validate;
 
+pub use description::Description;
 pub use diagnostic::{Diagnostic, Severity};
 pub use pointer::Pointer;
+pub use protocol::{ProtocolVersion, VersionSet};
 pub use source::{Format, Limits, Loaded, Position, SourceMap};

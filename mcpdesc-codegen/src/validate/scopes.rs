@@ -1,0 +1,83 @@
+//! Effective protocol scopes of top-level declarations, and the disjointness rule for
+//! declarations that share an identity (digest §2.2, §2.3; spec §9.5).
+
+use serde_json::Value;
+
+use super::cx::{display_path, Cx};
+use crate::pointer::Pointer;
+use crate::protocol::VersionSet;
+use crate::rules;
+
+/// A top-level declaration (tool, resource, template, prompt) with its effective scope.
+#[derive(Debug, Clone)]
+pub struct Scoped<'d> {
+    /// Index in its root array.
+    pub index: usize,
+    /// Pointer to the declaration.
+    pub at: Pointer,
+    /// The declaration itself.
+    pub value: &'d Value,
+    /// Its effective protocol scope.
+    pub scope: VersionSet,
+}
+
+/// The declarations of the root array `list` with their effective scopes (reporting
+/// explicit scopes that leave the root set).
+pub fn declarations<'d>(cx: &mut Cx<'d>, list: &str) -> Vec<Scoped<'d>> {
+    let Some(items) = cx.doc.get(list).and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    let root = cx.root;
+    items
+        .iter()
+        .enumerate()
+        .map(|(index, value)| {
+            let at = Pointer::root().key(list).index(index);
+            let scope = cx.scope_of(value, &at, root);
+            Scoped {
+                index,
+                at,
+                value,
+                scope,
+            }
+        })
+        .collect()
+}
+
+/// Reports declarations of one root array that share an identity (`identity` member: `name`,
+/// `uri` or `uriTemplate`) and overlapping effective scopes.
+///
+/// Declarations are grouped by identity first, so the work is linear in the number of
+/// declarations plus the (small) size of each group.
+pub fn check_disjoint(cx: &mut Cx<'_>, identity: &str, decls: &[Scoped<'_>]) {
+    let mut groups: std::collections::BTreeMap<&str, Vec<&Scoped<'_>>> = Default::default();
+    for d in decls {
+        if let Some(id) = d.value.get(identity).and_then(Value::as_str) {
+            groups.entry(id).or_default().push(d);
+        }
+    }
+    for (id, group) in groups {
+        // At most five versions exist, so a group with more than five members always
+        // overlaps; comparing each member with the union of earlier ones is enough.
+        let mut seen: Vec<&Scoped<'_>> = Vec::new();
+        for d in group {
+            for earlier in &seen {
+                let common = d.scope.intersect(earlier.scope);
+                if !common.is_empty() {
+                    cx.error(
+                        rules::PROTOCOL_SCOPE_CONSISTENCY,
+                        "primitive-scope-overlap",
+                        &d.at,
+                        format!(
+                            "{} with identifier {id:?} overlaps {} for {common}; declarations with the same {identity} must have pairwise-disjoint protocolVersions",
+                            display_path(&d.at),
+                            display_path(&earlier.at),
+                        ),
+                    );
+                    break;
+                }
+            }
+            seen.push(d);
+        }
+    }
+}
