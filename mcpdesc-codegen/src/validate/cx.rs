@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+use super::scopes::{declarations, Scoped};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::pointer::Pointer;
 use crate::protocol::{ProtocolVersion, VersionSet};
@@ -45,18 +46,36 @@ pub struct Cx<'d> {
     pub spec: SpecVersion,
     /// Root `protocolVersions` (the known ones).
     pub root: VersionSet,
+    /// `tools` with their effective scopes (computed once; scope errors reported once).
+    pub tools: Vec<Scoped<'d>>,
+    /// `resources` with their effective scopes.
+    pub resources: Vec<Scoped<'d>>,
+    /// `resourceTemplates` with their effective scopes.
+    pub resource_templates: Vec<Scoped<'d>>,
+    /// `prompts` with their effective scopes.
+    pub prompts: Vec<Scoped<'d>>,
     diagnostics: Vec<Diagnostic>,
 }
 
 impl<'d> Cx<'d> {
-    /// A context for `doc`.
+    /// A context for `doc`, with the effective scopes of its primitives computed (and
+    /// scopes that leave the root set reported).
     pub fn new(doc: &'d Value, spec: SpecVersion, root: VersionSet) -> Self {
-        Cx {
+        let mut cx = Cx {
             doc,
             spec,
             root,
+            tools: Vec::new(),
+            resources: Vec::new(),
+            resource_templates: Vec::new(),
+            prompts: Vec::new(),
             diagnostics: Vec::new(),
-        }
+        };
+        cx.tools = declarations(&mut cx, "tools");
+        cx.resources = declarations(&mut cx, "resources");
+        cx.resource_templates = declarations(&mut cx, "resourceTemplates");
+        cx.prompts = declarations(&mut cx, "prompts");
+        cx
     }
 
     /// Records an error.

@@ -19,6 +19,7 @@ pub mod structure;
 
 mod capabilities;
 mod client_requirements;
+mod content;
 mod elicitations;
 mod meta;
 mod prompts;

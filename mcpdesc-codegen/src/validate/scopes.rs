@@ -22,8 +22,9 @@ pub struct Scoped<'d> {
 }
 
 /// The declarations of the root array `list` with their effective scopes (reporting
-/// explicit scopes that leave the root set).
-pub fn declarations<'d>(cx: &mut Cx<'d>, list: &str) -> Vec<Scoped<'d>> {
+/// explicit scopes that leave the root set). [`Cx::new`] calls it once per array; use
+/// `cx.tools` and its siblings instead of calling it again.
+pub(super) fn declarations<'d>(cx: &mut Cx<'d>, list: &str) -> Vec<Scoped<'d>> {
     let Some(items) = cx.doc.get(list).and_then(Value::as_array) else {
         return Vec::new();
     };
