@@ -20,6 +20,7 @@ pub mod structure;
 mod capabilities;
 mod client_requirements;
 mod content;
+mod dialect;
 mod elicitations;
 mod meta;
 mod prompts;
