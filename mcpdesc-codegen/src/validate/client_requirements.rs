@@ -15,9 +15,10 @@
 //! | `extensions`  | 2026-07-28 only       | identifiers; unknown MCP-reserved ones warn           |
 //! | `experimental`| all                   | open                                                  |
 //!
-//! Unknown capability names are kept without diagnostics (MCP's client capabilities are
-//! open), and so are the members of `sampling` and `elicitation` in versions whose MCP
-//! schema types them as open objects.
+//! Decision (as the reference validator): unknown capability names are kept without
+//! diagnostics (MCP's client capabilities are open), and so are the members of
+//! `sampling` and `elicitation` before 2025-11-25, whose MCP schemas type them as open
+//! objects.
 
 use serde_json::Value;
 

@@ -370,6 +370,10 @@ fn check_completion_example(
 
 /// Reports versions without completion examples (2024-11-05) and without completion
 /// context (before 2025-06-18). Returns the versions the result is checked against.
+///
+/// Decision (as the reference validator): 2024-11-05 had a `completion/complete` request
+/// but no `completions` capability; mcpdesc ties completion examples to the capability,
+/// so they are an error there.
 fn check_completion_versions(
     cx: &mut Cx<'_>,
     at: &Pointer,

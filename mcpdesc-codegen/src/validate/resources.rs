@@ -52,6 +52,9 @@ pub fn check(cx: &mut Cx<'_>) {
 /// Fields of Resource, Resource Template and Prompt declarations that exist only in some
 /// protocol versions: `title` and `_meta` (2025-06-18), `icons` (2025-11-25) and, where
 /// the declaration has Resource Annotations, `annotations.lastModified` (2025-06-18).
+///
+/// Decision: Resource `size` is not gated (the reference validator does not gate it, and
+/// the stored MCP schemas did not settle whether 2024-11-05 defines it).
 pub(crate) fn check_declaration_fields(cx: &mut Cx<'_>, decl: &Scoped<'_>, has_annotations: bool) {
     use ProtocolVersion::*;
     let value = decl.value;

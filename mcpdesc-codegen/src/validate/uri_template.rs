@@ -197,6 +197,7 @@ fn is_varname(name: &str) -> bool {
     !bytes.is_empty() && !previous_was_dot
 }
 
+/// Whether `text` is exactly one percent-escape such as `%2F`.
 fn is_pct_encoded(text: &str) -> bool {
     let b = text.as_bytes();
     b.len() == 3 && b[0] == b'%' && b[1].is_ascii_hexdigit() && b[2].is_ascii_hexdigit()
