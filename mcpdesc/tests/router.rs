@@ -490,3 +490,42 @@ fn bad_specs_are_reported_not_registered() {
         broken.message
     );
 }
+
+#[test]
+fn a_2026_tool_may_have_a_non_object_output() {
+    const ONLY_2026: &[ProtocolVersion] = &[V2026_07_28];
+    const COUNT: ToolSpec = ToolSpec::new(
+        "count",
+        ONLY_2026,
+        r#"{"name": "count", "inputSchema": {"type": "object"}, "outputSchema": {"type": "integer", "minimum": 0}}"#,
+    );
+    const ANYTHING: ToolSpec = ToolSpec::new(
+        "anything",
+        ONLY_2026,
+        r#"{"name": "anything", "inputSchema": {"type": "object"}, "outputSchema": true}"#,
+    );
+    let router = Router::new(ServerInfo::new("s", "1"))
+        .validate_output(true)
+        .tool(COUNT, |args, _| {
+            Box::pin(async move { ToolResult::from_output(&args["n"]) })
+        })
+        .tool(ANYTHING, |_, _| {
+            Box::pin(async { ToolResult::from_output(&"free text") })
+        });
+    assert!(router.errors().is_empty(), "{:?}", router.errors());
+
+    let ok = call(&router, "count", Some(json!({"n": 42})), V2026_07_28).unwrap();
+    assert_eq!(
+        ok.to_wire(V2026_07_28),
+        json!({"resultType": "complete", "content": [{"type": "text", "text": "42"}], "structuredContent": 42})
+    );
+    let bad = call(&router, "count", Some(json!({"n": -1})), V2026_07_28).unwrap();
+    assert!(
+        text(&bad).contains("- `/`: -1 is less than the minimum of 0"),
+        "{}",
+        text(&bad)
+    );
+    let any = call(&router, "anything", None, V2026_07_28).unwrap();
+    assert_eq!(any.structured_content, Some(json!("free text")));
+    assert_eq!(router.list_tools(V2026_07_28)[1]["outputSchema"], true);
+}
