@@ -63,6 +63,30 @@ impl Validation {
     }
 }
 
+/// The structural pass, run on the source document and again on the values substituted
+/// for `$componentRef`s: a component is checked where it is written, and a use site
+/// adds the shape its context demands (a `schemas` component used as an elicitation
+/// `requestedSchema` must be a restricted form schema). A problem already reported at
+/// the component is not repeated at each use site.
+fn structure_after_substitution(document: &Value, resolution: &Resolution) -> Vec<Diagnostic> {
+    let mut found = structure::diagnostics(document);
+    if resolution.substitutions.is_empty() {
+        return found;
+    }
+    let known: std::collections::HashSet<(&'static str, String)> =
+        found.iter().map(|d| (d.code, d.pointer.clone())).collect();
+    let extra: Vec<Diagnostic> = structure::diagnostics(&resolution.value)
+        .into_iter()
+        .filter(|d| {
+            let at = Pointer::parse(&d.pointer).unwrap_or_default();
+            let source = resolution.source_pointer(&at);
+            source != at && !known.contains(&(d.code, source.as_str().to_owned()))
+        })
+        .collect();
+    found.extend(extra);
+    found
+}
+
 /// Validates a document. Positions come from `positions`; diagnostics inside values
 /// that were substituted for a `$componentRef` keep the use-site pointer and point at
 /// the component's text.
@@ -72,8 +96,8 @@ pub fn validate(document: &Value, positions: &SourceMap) -> Validation {
     let (resolution, mut diagnostics) = refs::resolve(document);
     diagnostics.extend(version_problem);
 
+    diagnostics.extend(structure_after_substitution(document, &resolution));
     let mut cx = cx::Cx::new(&resolution.value, spec, root_versions);
-    structure::check(&mut cx, document);
     root::check(&mut cx);
     transports::check(&mut cx);
     security::check(&mut cx);

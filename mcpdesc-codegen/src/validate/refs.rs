@@ -42,6 +42,8 @@ pub struct Resolution {
     pub value: Value,
     /// What was substituted where, in document order.
     pub substitutions: Vec<Substitution>,
+    /// Use site → target, for locating diagnostics in O(depth) per pointer.
+    index: HashMap<Pointer, Pointer>,
 }
 
 impl Resolution {
@@ -52,18 +54,26 @@ impl Resolution {
 
     /// Maps a pointer into the substituted document back to the place in the source
     /// text where that value is written (inside the referenced component).
+    ///
+    /// Each step looks up the pointer's ancestors (deepest first) among the use sites,
+    /// so the cost is the pointer's depth per hop, not the number of substitutions.
     pub fn source_pointer(&self, pointer: &Pointer) -> Pointer {
         let mut current = pointer.clone();
-        // Each step moves the pointer into a component; a chain is at most as long as
-        // the number of substitutions.
-        for _ in 0..=self.substitutions.len() {
-            let hop = self
-                .substitutions
-                .iter()
-                .filter(|s| current.starts_with(&s.use_site) && s.use_site != s.target)
-                .max_by_key(|s| s.use_site.as_str().len());
-            match hop.and_then(|s| current.rebase(&s.use_site, &s.target)) {
-                Some(next) if next != current => current = next,
+        // A hop always lands inside `#/components`, whose own references were resolved
+        // to their final targets, so a handful of hops is the most there can be; the
+        // bound only guards against a malformed index.
+        for _ in 0..=self.substitutions.len().min(16) {
+            let mut ancestor = Some(current.clone());
+            let mut next = None;
+            while let Some(a) = ancestor {
+                if let Some(target) = self.index.get(&a).filter(|t| **t != a) {
+                    next = current.rebase(&a, target);
+                    break;
+                }
+                ancestor = a.parent();
+            }
+            match next {
+                Some(n) if n != current => current = n,
                 _ => break,
             }
         }
@@ -305,6 +315,7 @@ pub fn resolve(doc: &Value) -> (Resolution, Vec<Diagnostic>) {
     let mut resolution = Resolution {
         value: doc.clone(),
         substitutions: Vec::new(),
+        index: HashMap::new(),
     };
 
     // Component values that are references themselves (chains), each once.
@@ -346,6 +357,7 @@ fn substitute(resolution: &mut Resolution, doc: &Value, site: &Pointer, target: 
     if let Some(slot) = resolution.value.pointer_mut(site.as_str()) {
         *slot = replacement;
         let name = target.segments().last().unwrap_or_default();
+        resolution.index.insert(site.clone(), target.clone());
         resolution.substitutions.push(Substitution {
             use_site: site.clone(),
             target,

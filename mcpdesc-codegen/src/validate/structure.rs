@@ -11,7 +11,7 @@ use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
 
-use super::cx::{display_path, Cx};
+use super::cx::display_path;
 use crate::pointer::Pointer;
 use crate::rules;
 
@@ -31,8 +31,37 @@ fn validator() -> Option<&'static Validator> {
         .as_ref()
 }
 
+/// Collects structural diagnostics (the validation context is not needed here).
+#[derive(Default)]
+pub struct Sink(pub Vec<crate::Diagnostic>);
+
+impl Sink {
+    fn error(
+        &mut self,
+        rule: &'static str,
+        code: &'static str,
+        at: &Pointer,
+        message: impl Into<String>,
+    ) {
+        self.0.push(crate::Diagnostic::new(
+            crate::Severity::Error,
+            rule,
+            code,
+            at,
+            message,
+        ));
+    }
+}
+
+/// The structural diagnostics of `document`.
+pub fn diagnostics(document: &Value) -> Vec<crate::Diagnostic> {
+    let mut sink = Sink::default();
+    check(&mut sink, document);
+    sink.0
+}
+
 /// Checks the shape of the whole document.
-pub fn check(cx: &mut Cx<'_>, document: &Value) {
+fn check(cx: &mut Sink, document: &Value) {
     let Some(validator) = validator() else {
         // The embedded schema is tested to compile; this is unreachable in practice but
         // must not panic in a user's build.
@@ -101,7 +130,7 @@ fn brief(value: &Value) -> String {
     }
 }
 
-fn report(cx: &mut Cx<'_>, error: &ValidationError<'_>) {
+fn report(cx: &mut Sink, error: &ValidationError<'_>) {
     let at = pointer_of(error);
     let path = display_path(&at);
     match error.kind() {
@@ -247,14 +276,10 @@ fn brief_error(error: &ValidationError<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::VersionSet;
-    use crate::validate::cx::SpecVersion;
     use serde_json::json;
 
     fn run(doc: Value) -> Vec<crate::Diagnostic> {
-        let mut cx = Cx::new(&doc, SpecVersion::V0_9_0, VersionSet::all());
-        check(&mut cx, &doc);
-        cx.into_diagnostics()
+        diagnostics(&doc)
     }
 
     #[test]

@@ -141,6 +141,15 @@ fn elicitation(cx: &mut Cx<'_>, at: &Pointer, step: &Value, t: &ToolContext<'_>)
         None => {}
     }
 
+    if let Some(schema) = request.get("requestedSchema") {
+        // The restricted form vocabulary of each version in scope (§6.4).
+        crate::validate::elicitations::check_form_schema(
+            cx,
+            &at.key("request").key("requestedSchema"),
+            schema,
+            t.scope,
+        );
+    }
     if let Some(name) = step.get("declaration").and_then(Value::as_str) {
         declaration(cx, at, name, request, mode, t);
     }

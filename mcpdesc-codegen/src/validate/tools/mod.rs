@@ -644,4 +644,77 @@ mod tests {
             "{rendered}"
         );
     }
+
+    #[test]
+    fn substituted_components_get_the_shape_of_their_use_site_once() {
+        let document = json!({
+            "mcpdesc": "0.9.0",
+            "info": {"name": "t", "version": "1"},
+            "protocolVersions": ["2025-11-25"],
+            "components": {
+                "schemas": {"Nested": {"type": "object", "properties": {"inner": {"type": "object"}}}},
+                "toolExamples": {"shared": {"input": {}, "result": {"content": []}, "summary": "not allowed"}}
+            },
+            "tools": [
+                {"name": "a", "inputSchema": {"type": "object"},
+                 "examples": {"e": {"$componentRef": "#/components/toolExamples/shared"}},
+                 "elicitations": [{"name": "ask", "mode": "form", "message": "m",
+                                   "requestedSchema": {"$componentRef": "#/components/schemas/Nested"}}]},
+                {"name": "b", "inputSchema": {"type": "object"},
+                 "examples": {"e": {"$componentRef": "#/components/toolExamples/shared"}}}
+            ]
+        });
+        let d = run(&document);
+        let unknown: Vec<_> = d
+            .iter()
+            .filter(|d| d.code == "unknown-property")
+            .map(|d| d.pointer.as_str())
+            .collect();
+        // Reported once, where it is written; not again at each of the two use sites.
+        assert_eq!(
+            unknown,
+            ["/components/toolExamples/shared/summary"],
+            "{d:#?}"
+        );
+        // A plain object schema is fine as a component, but not as a form property.
+        assert!(
+            d.iter().any(|d| d.is_error()
+                && d.pointer
+                    .starts_with("/tools/0/elicitations/0/requestedSchema/properties/inner")),
+            "{d:#?}"
+        );
+    }
+
+    #[test]
+    fn interaction_form_schemas_follow_the_version_vocabulary() {
+        let tool = json!({
+            "name": "t", "inputSchema": {"type": "object"},
+            "interactionExamples": {"s": {
+                "input": {},
+                "steps": [{"type": "elicitation",
+                    "request": {"mode": "form", "message": "m",
+                        "requestedSchema": {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+                            "properties": {"n": {"type": "string", "default": "x"}}}},
+                    "response": {"action": "cancel"}}],
+                "result": {"content": []}
+            }}
+        });
+        let d = run(&doc(&["2025-06-18"], json!([tool])));
+        let errors: Vec<_> = d
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.pointer.as_str())
+            .collect();
+        let base = "/tools/0/interactionExamples/s/steps/0/request/requestedSchema";
+        assert!(
+            errors.contains(&format!("{base}/$schema").as_str()),
+            "{d:#?}"
+        );
+        assert!(
+            errors
+                .iter()
+                .any(|p| p.starts_with(&format!("{base}/properties/n"))),
+            "{d:#?}"
+        );
+    }
 }
