@@ -79,6 +79,9 @@ fn snapshots_of_the_corpus() {
         let out = mcpdesc_codegen::generate(&desc, &entry.settings())
             .unwrap_or_else(|e| panic!("{}: {e}", entry.name));
         assert!(!out.has_errors(), "{}: {:?}", entry.name, out.diagnostics);
+        for d in &out.diagnostics {
+            println!("{}: {}", entry.name, d.render(&desc.name, Some(&desc.text)));
+        }
         expectorate::assert_contents(format!("snapshots/{}.rs", entry.name), &out.code);
         expectorate::assert_contents(format!("compile-pass/{}.rs", entry.name), &wrapper(&entry));
         generated.push((entry, out.ir));

@@ -80,8 +80,9 @@ fn files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// Every description that must generate code: the chess example, the real-world corpus,
-/// and the valid and warning fixtures that have tools.
+/// Every description that must generate code: the chess example, the generator's own
+/// construct fixture, the real-world corpus, and the valid and warning fixtures that
+/// have tools.
 pub fn corpus() -> Vec<Entry> {
     let mut out = vec![Entry {
         name: "chess".into(),
@@ -92,6 +93,15 @@ pub fn corpus() -> Vec<Entry> {
         .to_path_buf(),
         version: None,
     }];
+    out.push(Entry {
+        name: "generator-constructs".into(),
+        path: Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/generator/constructs.mcpdesc.json"
+        ))
+        .to_path_buf(),
+        version: None,
+    });
     for path in files(&conformance().join("real-world")) {
         let stem = path
             .file_name()
