@@ -1,1 +1,133 @@
-//! Runtime support for generated code.
+//! Runtime support for Rust code generated from MCP Description documents.
+//!
+//! The code generator turns a description into Rust types, one handler trait per tool
+//! and a `router(server)` function. That code calls into this crate:
+//!
+//! - [`Router`] lists the tools per negotiated protocol version and dispatches
+//!   `tools/call`: it checks the arguments against each tool's original `inputSchema`,
+//!   contains handler panics, and (by default in debug builds) checks structured output
+//!   against the `outputSchema`.
+//! - [`ToolResult`], [`Content`] and [`ToolError`] model tool results in the MCP shape;
+//!   [`ToolResult::to_wire`] produces the exact shape of one protocol version.
+//! - [`Context`] carries the negotiated [`ProtocolVersion`] and a [`ClientPeer`] handle
+//!   for elicitation, sampling and roots.
+//! - With the `rmcp` feature (on by default), [`serve_stdio`] serves a router as an MCP
+//!   server over stdio through the official Rust SDK, and [`McpServer`] adapts a router
+//!   to any rmcp transport.
+//!
+//! # Serving a router
+//!
+//! ```no_run
+//! # #[cfg(feature = "rmcp")]
+//! # async fn run() -> Result<(), mcpdesc::Error> {
+//! use mcpdesc::{Router, ServerInfo, ToolResult, ToolSpec};
+//!
+//! const PING: ToolSpec = ToolSpec::new("ping", &[], r#"{"name": "ping", "inputSchema": {"type": "object"}}"#);
+//! let router = Router::new(ServerInfo::new("demo", "1.0.0"))
+//!     .tool(PING, |_args, _cx| Box::pin(async { Ok(ToolResult::text("pong")) }));
+//! mcpdesc::serve_stdio(router).await
+//! # }
+//! ```
+//!
+//! # What generated code may rely on
+//!
+//! Generated code uses only these paths (all absolute, starting with `::mcpdesc::`):
+//!
+//! - the public API: [`Router::new`], [`Router::tool`], [`ToolSpec`] (or
+//!   [`ToolSpec::new`]), [`ServerInfo`] (with `..Default::default()`),
+//!   [`ProtocolVersion`] variants, [`Context`], [`ToolResult`] (`from_output`,
+//!   `from_typed`), [`Typed`], [`ToolError`], [`BoxFuture`], [`parse_arguments`],
+//!   [`include_generated!`];
+//! - `::mcpdesc::__private::{serde, serde_json, futures}`: the exact crate versions this
+//!   runtime was built with, so generated `#[derive(::mcpdesc::__private::serde::...)]`
+//!   code needs no direct dependency (use `#[serde(crate = "::mcpdesc::__private::serde")]`);
+//! - `::mcpdesc::__private::{Arc, Box, boxed, parse_arguments}`.
+//!
+//! Everything else in `__private` may change without notice.
+
+#![warn(missing_docs)]
+
+mod content;
+mod context;
+mod error;
+pub mod projection;
+mod result;
+mod router;
+mod schema;
+mod version;
+
+#[cfg(feature = "rmcp")]
+mod rmcp_adapter;
+
+pub use content::{
+    Annotations, BlobResourceContents, Content, EmbeddedResource, Icon, MediaContent, Meta,
+    ResourceContents, ResourceLink, Role, TextContent, TextResourceContents,
+};
+pub use context::{ClientPeer, Context, ElicitAction, ElicitRequest, ElicitResponse, Root};
+pub use error::{ClientError, Error, ProtocolError, RouterError, ToolError};
+pub use result::{ToolResult, Typed};
+pub use router::{Handler, Router, ServerInfo, ToolSpec};
+pub use version::{ProtocolVersion, UnknownProtocolVersion};
+
+#[cfg(feature = "rmcp")]
+pub use rmcp_adapter::{serve_stdio, McpServer, RmcpClientPeer};
+
+/// The re-exported `rmcp` crate (the version the adapter is built against).
+#[cfg(feature = "rmcp")]
+pub use rmcp;
+
+/// A boxed, `Send` future; the same type as `futures::future::BoxFuture`.
+pub type BoxFuture<'a, T> = futures::future::BoxFuture<'a, T>;
+
+/// Deserializes a tool's arguments into its input type.
+///
+/// The router has already checked them against the `inputSchema`; a failure here means
+/// the Rust type and the schema disagree, and it becomes an `isError` result with the
+/// serde message.
+///
+/// ```
+/// #[derive(Debug, serde::Deserialize)]
+/// struct Input { pgn: String }
+///
+/// let input: Input = mcpdesc::parse_arguments(serde_json::json!({"pgn": "1. e4"})).unwrap();
+/// assert_eq!(input.pgn, "1. e4");
+/// let err = mcpdesc::parse_arguments::<Input>(serde_json::json!({})).unwrap_err();
+/// assert_eq!(err.message(), "Invalid arguments: missing field `pgn`");
+/// ```
+pub fn parse_arguments<T: serde::de::DeserializeOwned>(
+    arguments: serde_json::Value,
+) -> Result<T, ToolError> {
+    serde_json::from_value(arguments).map_err(|e| ToolError::invalid_arguments(&e))
+}
+
+/// Includes the code a `build.rs` generated into `$OUT_DIR/<name>.rs`.
+///
+/// ```ignore
+/// mcpdesc::include_generated!("chess"); // include!(concat!(env!("OUT_DIR"), "/chess.rs"))
+/// ```
+#[macro_export]
+macro_rules! include_generated {
+    ($name:literal) => {
+        ::core::include!(::core::concat!(::core::env!("OUT_DIR"), "/", $name, ".rs"));
+    };
+}
+
+/// Support for generated code; see the crate docs for the paths it may rely on.
+#[doc(hidden)]
+pub mod __private {
+    pub use futures;
+    pub use serde;
+    pub use serde_json;
+    pub use std::boxed::Box;
+    pub use std::sync::Arc;
+
+    pub use crate::parse_arguments;
+
+    /// Boxes a handler's future into the router's [`BoxFuture`](crate::BoxFuture).
+    pub fn boxed<'a, F>(future: F) -> crate::BoxFuture<'a, F::Output>
+    where
+        F: ::core::future::Future + Send + 'a,
+    {
+        Box::pin(future)
+    }
+}

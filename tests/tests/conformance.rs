@@ -42,7 +42,9 @@ fn fixture_verdicts_match_their_folders() {
                 (0, _) => "expected-warning",
                 _ => "expected-invalid",
             };
-            let ok = verdict == folder;
+            // A document without errors must also convert into the typed model.
+            let model_ok = errors > 0 || desc.document().is_some();
+            let ok = verdict == folder && model_ok;
             let name = file.file_name().unwrap().to_string_lossy().to_string();
             table.push_str(&format!(
                 "{:<4} {:<17} {:<62} errors={errors} warnings={warnings}\n",
@@ -52,7 +54,12 @@ fn fixture_verdicts_match_their_folders() {
             ));
             if !ok {
                 mismatches.push(format!(
-                    "{folder}/{name}: got {verdict}\n{}",
+                    "{folder}/{name}: got {verdict}{}\n{}",
+                    if model_ok {
+                        ""
+                    } else {
+                        " (typed model failed)"
+                    },
                     desc.render_diagnostics()
                 ));
             }

@@ -20,15 +20,18 @@ pub mod structure;
 mod capabilities;
 mod client_requirements;
 mod content;
+mod dialect;
 mod elicitations;
 mod meta;
 mod prompts;
 mod resources;
+mod results;
 mod root;
 mod security;
 mod tags;
 mod tools;
 mod transports;
+mod uri_template;
 
 use serde_json::Value;
 
@@ -99,5 +102,106 @@ pub fn validate(document: &Value, positions: &SourceMap) -> Validation {
         root_versions,
         resolution,
         diagnostics,
+    }
+}
+
+/// Helpers shared by the unit tests of the semantic passes.
+#[cfg(test)]
+pub(crate) mod testing {
+    use serde_json::{json, Value};
+
+    use crate::diagnostic::Diagnostic;
+    use crate::source::SourceMap;
+
+    /// A minimal valid document declaring `versions`, with the members of `extra`
+    /// (an object) added or replaced.
+    pub fn doc(versions: &[&str], extra: Value) -> Value {
+        let mut doc = json!({
+            "mcpdesc": "0.9.0",
+            "info": {"name": "t", "version": "1"},
+            "protocolVersions": versions,
+        });
+        if let (Some(target), Value::Object(members)) = (doc.as_object_mut(), extra) {
+            target.extend(members);
+        }
+        doc
+    }
+
+    /// Every diagnostic of validating `doc` (no source positions).
+    pub fn run(doc: &Value) -> Vec<Diagnostic> {
+        super::validate(doc, &SourceMap::default()).diagnostics
+    }
+
+    /// The diagnostics of `doc` with `code`, as `(rule, pointer)` pairs, sorted.
+    pub fn found(doc: &Value, code: &str) -> Vec<(&'static str, String)> {
+        let mut out: Vec<_> = run(doc)
+            .into_iter()
+            .filter(|d| d.code == code)
+            .map(|d| (d.rule, d.pointer))
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// The codes of every diagnostic of `doc`, sorted (to assert a clean document).
+    pub fn codes(doc: &Value) -> Vec<&'static str> {
+        let mut out: Vec<_> = run(doc).into_iter().map(|d| d.code).collect();
+        out.sort();
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::testing::{doc, run};
+
+    /// The semantic passes run on structurally invalid documents too, so every member
+    /// of the wrong type must be tolerated (diagnosed by the structural pass, never a
+    /// panic).
+    #[test]
+    fn wrong_types_everywhere_do_not_panic() {
+        let wrong = [
+            json!(null),
+            json!(1),
+            json!("x"),
+            json!([1]),
+            json!({"a": [null]}),
+        ];
+        let members = [
+            "transports",
+            "securitySchemes",
+            "security",
+            "capabilities",
+            "tools",
+            "resources",
+            "resourceTemplates",
+            "prompts",
+            "tags",
+            "components",
+        ];
+        for value in &wrong {
+            for member in members {
+                let d = doc(&["2024-11-05", "2026-07-28"], json!({ member: value }));
+                let _ = run(&d);
+            }
+        }
+        let d = doc(
+            &["2025-06-18"],
+            json!({
+                "transports": [null, {"type": 1, "protocolVersions": "x"}],
+                "security": [null, {"a": "b"}, {"a": [1, null]}],
+                "capabilities": [null, {"extensions": [], "protocolVersions": [1]}],
+                "tags": [{"name": 1}, null],
+                "resources": [null, {"examples": {"e": {"result": {"contents": [null, {"blob": 1}], "_meta": []}}},
+                              "elicitations": [null, {"mode": "form", "requestedSchema": {"properties": {"p": {"default": [], "enum": 1}}, "required": "x"}}],
+                              "clientRequirements": {"roots": [], "tasks": {"requests": []}}}],
+                "resourceTemplates": [{"uriTemplate": 7, "completionExamples": {"e": {"argument": [], "context": {"arguments": []}}}}],
+                "prompts": [{"arguments": [null, {"name": 1}], "examples": {"e": {"arguments": [], "result": {"messages": [null, {"content": []}]}}},
+                             "completionExamples": {"e": null}}]
+            }),
+        );
+        assert!(run(&d).iter().any(|d| d.is_error()));
     }
 }

@@ -45,6 +45,28 @@ pub(super) fn declarations<'d>(cx: &mut Cx<'d>, list: &str) -> Vec<Scoped<'d>> {
         .collect()
 }
 
+/// The root arrays that hold primitive declarations, in document order of checking.
+pub const PRIMITIVE_ARRAYS: [&str; 4] = ["tools", "resources", "resourceTemplates", "prompts"];
+
+/// Every primitive declaration (tools, resources, resource templates, prompts) with its
+/// effective scope, paired with the name of its root array.
+///
+/// The scopes come from the context (computed once); the list is a copy so callers can
+/// report diagnostics while walking it.
+pub fn primitives<'d>(cx: &Cx<'d>) -> Vec<(&'static str, Scoped<'d>)> {
+    let lists = [
+        &cx.tools,
+        &cx.resources,
+        &cx.resource_templates,
+        &cx.prompts,
+    ];
+    PRIMITIVE_ARRAYS
+        .into_iter()
+        .zip(lists)
+        .flat_map(|(kind, list)| list.iter().map(move |d| (kind, d.clone())))
+        .collect()
+}
+
 /// Reports declarations of one root array that share an identity (`identity` member: `name`,
 /// `uri` or `uriTemplate`) and overlapping effective scopes.
 ///

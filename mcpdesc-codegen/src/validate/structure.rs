@@ -114,7 +114,7 @@ fn report(cx: &mut Cx<'_>, error: &ValidationError<'_>) {
                     ""
                 };
                 cx.error(
-                    rule_for(&member),
+                    rule_for(&at),
                     "unknown-property",
                     &member,
                     format!("{path} has an unknown property `{key}`{hint}"),

@@ -1,8 +1,128 @@
-//! Semantic checks: tags (to be completed).
+//! Tags (digest §4, rule `mcpdesc.tags.references`): the root catalogue has unique
+//! names, and when it exists every primitive's `tags` entry names a declared tag.
+//!
+//! Without a catalogue, primitive tags are unconstrained strings. An empty catalogue is
+//! a structural error (producers omit it); references are then not checked, since
+//! every one would fail for the same reason.
 
-use super::cx::Cx;
+use std::collections::HashMap;
 
-/// Runs the tags checks over the whole document.
+use serde_json::Value;
+
+use super::cx::{display_path, Cx};
+use super::scopes::PRIMITIVE_ARRAYS;
+use crate::pointer::Pointer;
+use crate::rules;
+
+/// Runs the tag checks over the whole document (tools included).
 pub fn check(cx: &mut Cx<'_>) {
-    let _ = cx;
+    let Some(catalogue) = cx.doc.get("tags").and_then(Value::as_array) else {
+        return;
+    };
+    let declared = declared_tags(cx, catalogue);
+    if catalogue.is_empty() {
+        return;
+    }
+    let doc = cx.doc;
+    for kind in PRIMITIVE_ARRAYS {
+        let primitives = doc
+            .get(kind)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten();
+        for (index, primitive) in primitives.enumerate() {
+            let Some(tags) = primitive.get("tags").and_then(Value::as_array) else {
+                continue;
+            };
+            let at = Pointer::root().key(kind).index(index).key("tags");
+            for (position, tag) in tags.iter().enumerate() {
+                let Some(name) = tag.as_str() else { continue };
+                if !declared.contains_key(name) {
+                    let tag_at = at.index(position);
+                    cx.error(
+                        rules::TAGS_REFERENCES,
+                        "unknown-tag-reference",
+                        &tag_at,
+                        format!(
+                            "{} references the tag {name:?}, which the root tags catalogue does not declare",
+                            display_path(&tag_at)
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The catalogue's names (first declaration wins), reporting duplicates.
+fn declared_tags<'d>(cx: &mut Cx<'_>, catalogue: &'d [Value]) -> HashMap<&'d str, usize> {
+    let mut declared = HashMap::new();
+    for (index, tag) in catalogue.iter().enumerate() {
+        let Some(name) = tag.get("name").and_then(Value::as_str) else {
+            continue;
+        };
+        if let Some(first) = declared.get(name) {
+            let at = Pointer::root().key("tags").index(index).key("name");
+            cx.error(
+                rules::TAGS_REFERENCES,
+                "duplicate-root-tag",
+                &at,
+                format!(
+                    "{} repeats the tag name {name:?} already declared by tags[{first}]; root tag names must be unique",
+                    display_path(&at)
+                ),
+            );
+        } else {
+            declared.insert(name, index);
+        }
+    }
+    declared
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::validate::testing::{codes, doc, found};
+
+    #[test]
+    fn declared_references_pass_and_catalogue_free_tags_are_free() {
+        let d = doc(
+            &["2025-11-25"],
+            json!({"tags": [{"name": "a"}, {"name": "b"}], "prompts": [{"name": "p", "tags": ["b", "a"]}]}),
+        );
+        assert!(codes(&d).is_empty(), "{:?}", codes(&d));
+        let d = doc(
+            &["2025-11-25"],
+            json!({"prompts": [{"name": "p", "tags": ["anything"]}]}),
+        );
+        assert!(codes(&d).is_empty(), "{:?}", codes(&d));
+    }
+
+    #[test]
+    fn duplicates_and_undeclared_references_are_errors() {
+        let d = doc(
+            &["2025-11-25"],
+            json!({
+                "tags": [{"name": "a"}, {"name": "a"}],
+                "tools": [{"name": "t", "inputSchema": {"type": "object"}, "tags": ["a", "zzz"]}],
+                "resourceTemplates": [{"uriTemplate": "x:///{id}", "name": "r", "tags": ["nope"]}]
+            }),
+        );
+        assert_eq!(
+            found(&d, "duplicate-root-tag"),
+            [(rules::TAGS_REFERENCES, "/tags/1/name".to_owned())]
+        );
+        assert_eq!(
+            found(&d, "unknown-tag-reference"),
+            [
+                (
+                    rules::TAGS_REFERENCES,
+                    "/resourceTemplates/0/tags/0".to_owned()
+                ),
+                (rules::TAGS_REFERENCES, "/tools/0/tags/1".to_owned()),
+            ]
+        );
+    }
 }

@@ -1,0 +1,207 @@
+//! The error types: tool execution errors, protocol errors, client request errors,
+//! router construction errors and serving errors.
+
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::{Content, ToolResult};
+
+/// A tool execution error: the tool ran and failed in a way the caller should see.
+///
+/// It becomes an `isError: true` result whose first content block is the message as
+/// text, followed by any extra blocks. Any `std::error::Error` converts into it, so a
+/// handler can use `?`:
+///
+/// ```
+/// use mcpdesc::{ToolError, ToolResult};
+///
+/// fn parse(depth: &str) -> Result<u32, ToolError> {
+///     Ok(depth.parse::<u32>()?)
+/// }
+/// let err = parse("deep").unwrap_err();
+/// assert_eq!(err.message(), "invalid digit found in string");
+/// let result: ToolResult = err.into();
+/// assert_eq!(result.is_error, Some(true));
+/// ```
+///
+/// `ToolError` deliberately does not implement `std::error::Error` itself: that is what
+/// lets every error type convert into it with `?`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolError {
+    message: String,
+    content: Vec<Content>,
+}
+
+impl ToolError {
+    /// An error with a message.
+    pub fn new(message: impl Into<String>) -> Self {
+        ToolError {
+            message: message.into(),
+            content: Vec::new(),
+        }
+    }
+
+    /// The same error with an extra content block after the message.
+    pub fn with_content(mut self, block: Content) -> Self {
+        self.content.push(block);
+        self
+    }
+
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The extra content blocks.
+    pub fn content(&self) -> &[Content] {
+        &self.content
+    }
+
+    /// The error of arguments that passed the input schema but do not deserialize into
+    /// the tool's input type (generated code calls this through
+    /// [`parse_arguments`](crate::parse_arguments)).
+    pub fn invalid_arguments(error: &serde_json::Error) -> Self {
+        ToolError::new(format!("Invalid arguments: {error}"))
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl<E: std::error::Error> From<E> for ToolError {
+    fn from(error: E) -> Self {
+        ToolError::new(error.to_string())
+    }
+}
+
+impl From<ToolError> for ToolResult {
+    fn from(error: ToolError) -> Self {
+        let mut content = Vec::with_capacity(1 + error.content.len());
+        content.push(Content::text(error.message));
+        content.extend(error.content);
+        ToolResult {
+            content,
+            structured_content: None,
+            is_error: Some(true),
+            meta: None,
+        }
+    }
+}
+
+/// A JSON-RPC protocol error: the request could not be routed to a tool at all.
+///
+/// ```
+/// let e = mcpdesc::ProtocolError::invalid_params("unknown tool `x`");
+/// assert_eq!(e.code, -32602);
+/// ```
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{message} (JSON-RPC error {code})")]
+pub struct ProtocolError {
+    /// The JSON-RPC error code.
+    pub code: i32,
+    /// The message.
+    pub message: String,
+    /// Optional structured data.
+    pub data: Option<Value>,
+}
+
+impl ProtocolError {
+    /// JSON-RPC "Invalid params".
+    pub const INVALID_PARAMS: i32 = -32602;
+    /// JSON-RPC "Internal error".
+    pub const INTERNAL_ERROR: i32 = -32603;
+
+    /// An "Invalid params" (-32602) error, as MCP uses for an unknown tool.
+    pub fn invalid_params(message: impl Into<String>) -> Self {
+        ProtocolError {
+            code: Self::INVALID_PARAMS,
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    /// An "Internal error" (-32603) error.
+    pub fn internal(message: impl Into<String>) -> Self {
+        ProtocolError {
+            code: Self::INTERNAL_ERROR,
+            message: message.into(),
+            data: None,
+        }
+    }
+}
+
+/// The failure of a request the server sent to the client through a
+/// [`Context`](crate::Context) (elicitation, sampling, roots).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ClientError {
+    /// The context has no client connection (for example in a unit test).
+    #[error("no client connected: `{0}` cannot be sent")]
+    NotConnected(&'static str),
+    /// The negotiated protocol version or the client's capabilities do not allow it.
+    #[error("{0}")]
+    Unsupported(String),
+    /// The request could not be built from the given params.
+    #[error("the params of `{method}` are malformed: {message}")]
+    InvalidRequest {
+        /// The request method.
+        method: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+    /// The client answered with a JSON-RPC error.
+    #[error("the client answered `{method}` with error {code}: {message}")]
+    Rejected {
+        /// The request method.
+        method: &'static str,
+        /// The JSON-RPC error code.
+        code: i32,
+        /// The message.
+        message: String,
+    },
+    /// The connection failed or closed.
+    #[error("`{method}` failed: {message}")]
+    Transport {
+        /// The request method.
+        method: &'static str,
+        /// What happened.
+        message: String,
+    },
+    /// The client's answer does not have the expected shape.
+    #[error("the client's answer to `{method}` is malformed: {message}")]
+    InvalidResponse {
+        /// The request method.
+        method: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// A problem found while building a [`Router`](crate::Router); the tool concerned is
+/// not registered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("tool `{tool}`: {message}")]
+pub struct RouterError {
+    /// The tool name from the [`ToolSpec`](crate::ToolSpec).
+    pub tool: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// An error of serving a router.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The router was built with errors (see [`Router::errors`](crate::Router::errors)).
+    #[error("the router has {} error(s):\n{}", .0.len(), .0.iter().map(|e| format!("  - {e}")).collect::<Vec<_>>().join("\n"))]
+    InvalidRouter(Vec<RouterError>),
+    /// The MCP session could not be established.
+    #[error("the MCP session could not start: {0}")]
+    Initialize(String),
+    /// The MCP session ended abnormally.
+    #[error("the MCP session failed: {0}")]
+    Session(String),
+}

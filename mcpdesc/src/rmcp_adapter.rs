@@ -1,0 +1,348 @@
+//! The MCP server over the official Rust SDK (`rmcp`): a [`ServerHandler`] for a
+//! [`Router`], a [`ClientPeer`] over rmcp's client handle, and [`serve_stdio`].
+//!
+//! # Known limits of this adapter
+//!
+//! - rmcp 3.11's `Tool` type has no `execution` member, so `execution.taskSupport`
+//!   (MCP 2025-11-25 only) is not sent in `tools/list` through this adapter, although
+//!   [`Router::list_tools`] includes it.
+//! - MCP 2026-07-28 has no server-to-client requests during a call; it carries client
+//!   input through input-required results (MRTR), which this runtime does not implement
+//!   yet. A [`Context`] request in a 2026-07-28 session fails with
+//!   [`ClientError::Unsupported`].
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use rmcp::model as m;
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, Peer, RoleServer, ServerHandler, ServiceError, ServiceExt};
+use serde_json::{json, Value};
+
+use crate::{
+    BoxFuture, ClientError, ClientPeer, Context, Error, ProtocolError, ProtocolVersion, Router,
+};
+
+/// An rmcp [`ServerHandler`] that serves a [`Router`]: server info and instructions from
+/// the description, the tools capability, `tools/list` for the negotiated version and
+/// `tools/call` through the router.
+///
+/// Use it with any rmcp transport:
+///
+/// ```no_run
+/// # async fn f(router: mcpdesc::Router) -> Result<(), Box<dyn std::error::Error>> {
+/// use mcpdesc::rmcp::ServiceExt;
+///
+/// let (server_end, _client_end) = tokio::io::duplex(64 * 1024);
+/// let running = mcpdesc::McpServer::new(router).serve(server_end).await?;
+/// running.waiting().await?;
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone)]
+pub struct McpServer {
+    router: Arc<Router>,
+}
+
+impl McpServer {
+    /// Wraps a router.
+    pub fn new(router: Router) -> Self {
+        McpServer {
+            router: Arc::new(router),
+        }
+    }
+
+    /// The wrapped router.
+    pub fn router(&self) -> &Router {
+        &self.router
+    }
+
+    fn versions(&self) -> Vec<m::ProtocolVersion> {
+        self.router
+            .info()
+            .protocol_versions
+            .iter()
+            .copied()
+            .map(to_rmcp_version)
+            .collect()
+    }
+}
+
+/// Serves `router` as an MCP server on stdin/stdout until the client disconnects.
+///
+/// Must run inside a Tokio runtime. Refuses to start when the router has registration
+/// errors ([`Error::InvalidRouter`]), so a broken tool is noticed at start-up rather
+/// than at its first call.
+///
+/// ```no_run
+/// # fn router() -> mcpdesc::Router { unimplemented!() }
+/// #[tokio::main]
+/// async fn main() -> Result<(), mcpdesc::Error> {
+///     mcpdesc::serve_stdio(router()).await
+/// }
+/// ```
+pub async fn serve_stdio(router: Router) -> Result<(), Error> {
+    if !router.errors().is_empty() {
+        return Err(Error::InvalidRouter(router.errors().to_vec()));
+    }
+    let running = McpServer::new(router)
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| Error::Initialize(e.to_string()))?;
+    match running.waiting().await {
+        Ok(rmcp::service::QuitReason::JoinError(e)) => Err(Error::Session(e.to_string())),
+        Ok(_) => Ok(()),
+        Err(e) => Err(Error::Session(e.to_string())),
+    }
+}
+
+fn to_rmcp_version(version: ProtocolVersion) -> m::ProtocolVersion {
+    match version {
+        ProtocolVersion::V2024_11_05 => m::ProtocolVersion::V_2024_11_05,
+        ProtocolVersion::V2025_03_26 => m::ProtocolVersion::V_2025_03_26,
+        ProtocolVersion::V2025_06_18 => m::ProtocolVersion::V_2025_06_18,
+        ProtocolVersion::V2025_11_25 => m::ProtocolVersion::V_2025_11_25,
+        ProtocolVersion::V2026_07_28 => m::ProtocolVersion::V_2026_07_28,
+    }
+}
+
+/// The protocol version of the request: the one negotiated at `initialize`, or the one
+/// a 2026-07-28 request names in its `_meta`.
+fn negotiated(context: &RequestContext<RoleServer>) -> Result<ProtocolVersion, ErrorData> {
+    let version = context.protocol_version().ok_or_else(|| {
+        ErrorData::invalid_request("no MCP protocol version was negotiated", None)
+    })?;
+    version.as_str().parse().map_err(|_| {
+        ErrorData::invalid_request(format!("unsupported MCP protocol version {version}"), None)
+    })
+}
+
+fn to_error_data(error: ProtocolError) -> ErrorData {
+    ErrorData::new(m::ErrorCode(error.code), error.message, error.data)
+}
+
+/// rmcp's `Tool` needs object schemas; a boolean `outputSchema` (possible in
+/// 2026-07-28) is written as the equivalent object schema.
+fn to_rmcp_tool(mut tool: Value) -> Result<m::Tool, String> {
+    if let Some(schema) = tool.get_mut("outputSchema") {
+        if let Value::Bool(accepts) = *schema {
+            *schema = if accepts {
+                json!({})
+            } else {
+                json!({"not": {}})
+            };
+        }
+    }
+    serde_json::from_value(tool).map_err(|e| e.to_string())
+}
+
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> m::ServerConfig {
+        let info = self.router.info();
+        let mut implementation = m::Implementation::new(info.name.clone(), info.version.clone());
+        if let Some(title) = &info.title {
+            implementation = implementation.with_title(title.clone());
+        }
+        if let Some(description) = &info.description {
+            implementation = implementation.with_description(description.clone());
+        }
+        if let Some(url) = &info.website_url {
+            implementation = implementation.with_website_url(url.clone());
+        }
+        let mut config =
+            m::ServerConfig::new(m::ServerCapabilities::builder().enable_tools().build())
+                .with_server_info(implementation);
+        if let Some(instructions) = &info.instructions {
+            config = config.with_instructions(instructions.clone());
+        }
+        // The fallback answer to `initialize`: the newest version we speak; rmcp
+        // replaces it with an older one when it has no handshake.
+        if let Some(newest) = info.protocol_versions.iter().max() {
+            config = config.with_protocol_version(to_rmcp_version(*newest));
+        }
+        config
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [m::ProtocolVersion]> {
+        Cow::Owned(self.versions())
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<m::PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<m::ListToolsResult, ErrorData> {
+        let version = negotiated(&context)?;
+        let mut tools = Vec::new();
+        for native in self.router.list_tools(version) {
+            let name = native["name"].as_str().unwrap_or_default().to_owned();
+            match to_rmcp_tool(native) {
+                Ok(tool) => tools.push(tool),
+                // Only a declaration the description validator rejects gets here.
+                Err(e) => eprintln!("mcpdesc: tool `{name}` left out of tools/list: {e}"),
+            }
+        }
+        Ok(m::ListToolsResult::with_all_items(tools))
+    }
+
+    async fn call_tool(
+        &self,
+        request: m::CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<m::CallToolResponse, ErrorData> {
+        let version = negotiated(&context)?;
+        let peer = RmcpClientPeer {
+            peer: context.peer.clone(),
+            version,
+            capabilities: context
+                .client_capabilities()
+                .and_then(|c| serde_json::to_value(c).ok()),
+        };
+        let cx = Context::with_peer(version, Arc::new(peer));
+        let arguments = request.arguments.map(Value::Object);
+        let result = self
+            .router
+            .call_tool(&request.name, arguments, cx)
+            .await
+            .map_err(to_error_data)?;
+        let wire = result.to_wire(version);
+        let result: m::CallToolResult = serde_json::from_value(wire).map_err(|e| {
+            ErrorData::internal_error(format!("the tool result cannot be sent: {e}"), None)
+        })?;
+        Ok(m::CallToolResponse::Complete(result))
+    }
+}
+
+/// A [`ClientPeer`] over rmcp's handle to the connected client.
+///
+/// It checks that the client declared the capability a request needs (MCP forbids
+/// sending the request otherwise) and maps rmcp's errors to [`ClientError`].
+#[derive(Debug, Clone)]
+pub struct RmcpClientPeer {
+    peer: Peer<RoleServer>,
+    version: ProtocolVersion,
+    /// The client's capabilities as JSON, when known.
+    capabilities: Option<Value>,
+}
+
+impl RmcpClientPeer {
+    /// A peer for a session of `version`; `capabilities` are the client's declared
+    /// capabilities (as JSON), when known.
+    pub fn new(
+        peer: Peer<RoleServer>,
+        version: ProtocolVersion,
+        capabilities: Option<Value>,
+    ) -> Self {
+        RmcpClientPeer {
+            peer,
+            version,
+            capabilities,
+        }
+    }
+
+    fn check(&self, method: &'static str, capability: &[&str]) -> Result<(), ClientError> {
+        if self.version >= ProtocolVersion::V2026_07_28 {
+            return Err(ClientError::Unsupported(format!(
+                "`{method}` cannot be sent during a call in MCP {}: that version carries client input through input-required results, which this runtime does not implement yet",
+                self.version
+            )));
+        }
+        let declared = self.capabilities.as_ref().is_some_and(|caps| {
+            capability
+                .iter()
+                .try_fold(caps, |node, key| node.get(*key))
+                .is_some()
+        });
+        if declared {
+            Ok(())
+        } else {
+            Err(ClientError::Unsupported(format!(
+                "the client did not declare the `{}` capability that `{method}` needs",
+                capability.join(".")
+            )))
+        }
+    }
+}
+
+fn service_error(method: &'static str, error: ServiceError) -> ClientError {
+    match error {
+        ServiceError::McpError(e) => ClientError::Rejected {
+            method,
+            code: e.code.0,
+            message: e.message.into_owned(),
+        },
+        ServiceError::UnexpectedResponse => ClientError::InvalidResponse {
+            method,
+            message: "unexpected result type".into(),
+        },
+        other => ClientError::Transport {
+            method,
+            message: other.to_string(),
+        },
+    }
+}
+
+fn to_json<T: serde::Serialize>(method: &'static str, value: &T) -> Result<Value, ClientError> {
+    serde_json::to_value(value).map_err(|e| ClientError::InvalidResponse {
+        method,
+        message: e.to_string(),
+    })
+}
+
+fn from_json<T: serde::de::DeserializeOwned>(
+    method: &'static str,
+    params: Value,
+) -> Result<T, ClientError> {
+    serde_json::from_value(params).map_err(|e| ClientError::InvalidRequest {
+        method,
+        message: e.to_string(),
+    })
+}
+
+impl ClientPeer for RmcpClientPeer {
+    fn elicit(&self, params: Value) -> BoxFuture<'_, Result<Value, ClientError>> {
+        const METHOD: &str = "elicitation/create";
+        Box::pin(async move {
+            let url_mode = params.get("mode").and_then(Value::as_str) == Some("url");
+            // A URL elicitation needs `elicitation.url`; form mode is what an empty
+            // `elicitation` capability means.
+            let needed: &[&str] = if url_mode {
+                &["elicitation", "url"]
+            } else {
+                &["elicitation"]
+            };
+            self.check(METHOD, needed)?;
+            let params: m::ElicitRequestParams = from_json(METHOD, params)?;
+            let result = self
+                .peer
+                .create_elicitation(params)
+                .await
+                .map_err(|e| service_error(METHOD, e))?;
+            to_json(METHOD, &result)
+        })
+    }
+
+    fn create_message(&self, params: Value) -> BoxFuture<'_, Result<Value, ClientError>> {
+        const METHOD: &str = "sampling/createMessage";
+        Box::pin(async move {
+            self.check(METHOD, &["sampling"])?;
+            #[allow(deprecated)] // Sampling is deprecated only from MCP 2026-07-28 on.
+            let result = {
+                let params: m::CreateMessageRequestParams = from_json(METHOD, params)?;
+                self.peer.create_message(params).await
+            };
+            let result = result.map_err(|e| service_error(METHOD, e))?;
+            to_json(METHOD, &result)
+        })
+    }
+
+    fn list_roots(&self) -> BoxFuture<'_, Result<Value, ClientError>> {
+        const METHOD: &str = "roots/list";
+        Box::pin(async move {
+            self.check(METHOD, &["roots"])?;
+            #[allow(deprecated)] // Roots are deprecated only from MCP 2026-07-28 on.
+            let result = self.peer.list_roots().await;
+            let result = result.map_err(|e| service_error(METHOD, e))?;
+            to_json(METHOD, &result)
+        })
+    }
+}

@@ -1,0 +1,481 @@
+//! The tool router: registration by generated code, `tools/list` projection per
+//! version, and `tools/call` dispatch with argument and output checking.
+
+use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+use futures::FutureExt;
+use jsonschema::Validator;
+use serde_json::{Map, Value};
+
+use crate::projection::{native_tool, NativeTool};
+use crate::version::VersionSet;
+use crate::{
+    schema, BoxFuture, Context, ProtocolError, ProtocolVersion, RouterError, ToolError, ToolResult,
+};
+
+/// The boxed handler of one tool: validated arguments and the call's context in, a
+/// result or a tool execution error out.
+pub type Handler =
+    Arc<dyn Fn(Value, Context) -> BoxFuture<'static, Result<ToolResult, ToolError>> + Send + Sync>;
+
+/// The static description of one tool, as generated code passes it to [`Router::tool`].
+///
+/// ```
+/// use mcpdesc::{ProtocolVersion, ToolSpec};
+///
+/// const ECHO: ToolSpec = ToolSpec::new(
+///     "echo",
+///     &[ProtocolVersion::V2025_06_18, ProtocolVersion::V2025_11_25],
+///     r#"{"name": "echo", "inputSchema": {"type": "object"}}"#,
+/// );
+/// assert_eq!(ECHO.name, "echo");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ToolSpec {
+    /// The tool name; must equal the declaration's `name`.
+    pub name: &'static str,
+    /// The tool's effective protocol scope (its `protocolVersions`, else the
+    /// description's). Empty means every version of the server
+    /// ([`ServerInfo::protocol_versions`]).
+    pub scope: &'static [ProtocolVersion],
+    /// The resolved Tool declaration as JSON: the mcpdesc Tool object with every
+    /// `$componentRef` substituted. mcpdesc-only members may stay in it; the router
+    /// strips them when listing.
+    pub declaration: &'static str,
+}
+
+impl ToolSpec {
+    /// A spec from its three parts.
+    pub const fn new(
+        name: &'static str,
+        scope: &'static [ProtocolVersion],
+        declaration: &'static str,
+    ) -> Self {
+        ToolSpec {
+            name,
+            scope,
+            declaration,
+        }
+    }
+}
+
+/// Who the server is: the description's `info`, `instructions` and root
+/// `protocolVersions`.
+///
+/// ```
+/// use mcpdesc::{ProtocolVersion, ServerInfo};
+///
+/// let info = ServerInfo {
+///     name: "chess".into(),
+///     version: "1.0.0".into(),
+///     instructions: Some("Analyze games, then record results.".into()),
+///     protocol_versions: &[ProtocolVersion::V2025_06_18, ProtocolVersion::V2025_11_25],
+///     ..Default::default()
+/// };
+/// assert_eq!(info.title, None);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerInfo {
+    /// `info.name` (MCP `Implementation.name`).
+    pub name: String,
+    /// `info.version`.
+    pub version: String,
+    /// `info.title`.
+    pub title: Option<String>,
+    /// `info.description`.
+    pub description: Option<String>,
+    /// `info.websiteUrl`.
+    pub website_url: Option<String>,
+    /// The description's `instructions`.
+    pub instructions: Option<String>,
+    /// The description's root `protocolVersions`: the versions this server speaks.
+    pub protocol_versions: &'static [ProtocolVersion],
+}
+
+impl ServerInfo {
+    /// Info with a name and a version, every protocol version, and nothing else.
+    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
+        ServerInfo {
+            name: name.into(),
+            version: version.into(),
+            ..Default::default()
+        }
+    }
+}
+
+impl Default for ServerInfo {
+    /// Name `mcpdesc-server`, version `0.0.0`, every protocol version.
+    fn default() -> Self {
+        ServerInfo {
+            name: "mcpdesc-server".into(),
+            version: "0.0.0".into(),
+            title: None,
+            description: None,
+            website_url: None,
+            instructions: None,
+            protocol_versions: ProtocolVersion::ALL,
+        }
+    }
+}
+
+struct ToolEntry {
+    name: String,
+    scope: VersionSet,
+    declaration: Map<String, Value>,
+    input: Validator,
+    output: Option<Validator>,
+    handler: Handler,
+}
+
+/// Serves the tools of one description: lists them per protocol version and dispatches
+/// calls to their handlers.
+///
+/// Generated code builds it like this (one `.tool(...)` per tool):
+///
+/// ```
+/// use mcpdesc::{Context, ProtocolVersion, Router, ServerInfo, ToolResult, ToolSpec};
+/// use serde_json::json;
+///
+/// const ECHO: ToolSpec = ToolSpec::new("echo", &[], r#"{
+///     "name": "echo",
+///     "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
+///     "tags": ["demo"]
+/// }"#);
+///
+/// let router = Router::new(ServerInfo::new("demo", "1.0.0")).tool(ECHO, |args, _cx| {
+///     Box::pin(async move { Ok(ToolResult::text(args["text"].as_str().unwrap_or_default())) })
+/// });
+/// assert!(router.errors().is_empty());
+/// assert_eq!(router.list_tools(ProtocolVersion::V2025_06_18)[0].get("tags"), None);
+///
+/// let cx = Context::new(ProtocolVersion::V2025_06_18);
+/// let result = futures::executor::block_on(router.call_tool("echo", Some(json!({"text": "hi"})), cx)).unwrap();
+/// assert_eq!(result, ToolResult::text("hi"));
+/// ```
+///
+/// # Registration errors
+///
+/// [`Router::tool`] never panics. A spec whose declaration is not a JSON object, whose
+/// `name` differs, whose schemas do not compile (for example an external `$ref`, which
+/// this runtime never fetches), whose scope leaves the server's versions or overlaps a
+/// same-name tool is not registered; the problem is kept in [`Router::errors`], calls to
+/// that tool get a JSON-RPC internal error, and `serve_stdio` refuses to start.
+///
+/// # Output checking
+///
+/// With [`Router::validate_output`] on (the default in debug builds, off in release
+/// builds), a successful result of a tool with an `outputSchema` must carry
+/// `structuredContent` valid against it; otherwise the caller gets an `isError` result
+/// naming each failing pointer instead of the bad output.
+pub struct Router {
+    info: ServerInfo,
+    server_versions: VersionSet,
+    tools: Vec<ToolEntry>,
+    errors: Vec<RouterError>,
+    validate_output: bool,
+}
+
+impl fmt::Debug for Router {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Router")
+            .field("info", &self.info)
+            .field(
+                "tools",
+                &self.tools.iter().map(|t| &t.name).collect::<Vec<_>>(),
+            )
+            .field("errors", &self.errors)
+            .field("validate_output", &self.validate_output)
+            .finish()
+    }
+}
+
+impl Router {
+    /// An empty router for a server.
+    pub fn new(info: ServerInfo) -> Self {
+        let server_versions = VersionSet::of(info.protocol_versions);
+        Router {
+            info,
+            server_versions,
+            tools: Vec::new(),
+            errors: Vec::new(),
+            validate_output: cfg!(debug_assertions),
+        }
+    }
+
+    /// Registers a tool (see the type's docs for what happens to a bad spec).
+    ///
+    /// The handler receives the arguments after they passed the tool's `inputSchema`
+    /// (`{}` when the call had none).
+    pub fn tool<H>(mut self, spec: ToolSpec, handler: H) -> Self
+    where
+        H: Fn(Value, Context) -> BoxFuture<'static, Result<ToolResult, ToolError>>
+            + Send
+            + Sync
+            + 'static,
+    {
+        if let Err(error) = self.add_tool(spec, Arc::new(handler)) {
+            self.errors.push(error);
+        }
+        self
+    }
+
+    /// Registers a tool, or says why it cannot be registered (nothing is recorded in
+    /// [`Router::errors`] then).
+    pub fn add_tool(&mut self, spec: ToolSpec, handler: Handler) -> Result<(), RouterError> {
+        let fail = |message: String| RouterError {
+            tool: spec.name.to_owned(),
+            message,
+        };
+        let declaration = match serde_json::from_str::<Value>(spec.declaration) {
+            Ok(Value::Object(map)) => map,
+            Ok(_) => return Err(fail("the declaration is not a JSON object".into())),
+            Err(e) => return Err(fail(format!("the declaration is not valid JSON: {e}"))),
+        };
+        match declaration.get("name") {
+            Some(Value::String(name)) if name == spec.name => {}
+            other => {
+                return Err(fail(format!(
+                    "the declaration's `name` is {}, not \"{}\"",
+                    other.map_or("missing".to_owned(), Value::to_string),
+                    spec.name
+                )))
+            }
+        }
+        let scope = if spec.scope.is_empty() {
+            self.server_versions
+        } else {
+            VersionSet::of(spec.scope)
+        };
+        if !scope.is_subset_of(self.server_versions) {
+            return Err(fail(format!(
+                "its scope ({scope}) is not within the server's protocol versions ({})",
+                self.server_versions
+            )));
+        }
+        if let Some(declared) = declaration.get("protocolVersions") {
+            let parsed: Result<Vec<ProtocolVersion>, _> = serde_json::from_value(declared.clone());
+            match parsed {
+                Ok(list) if VersionSet::of(&list) == scope => {}
+                Ok(list) => {
+                    return Err(fail(format!(
+                        "the declaration's `protocolVersions` ({}) differ from the spec's scope ({scope})",
+                        VersionSet::of(&list)
+                    )))
+                }
+                Err(e) => return Err(fail(format!("bad `protocolVersions`: {e}"))),
+            }
+        }
+        if let Some(other) = self
+            .tools
+            .iter()
+            .find(|t| t.name == spec.name && t.scope.intersects(scope))
+        {
+            return Err(fail(format!(
+                "its scope ({scope}) overlaps another declaration of the same name ({})",
+                other.scope
+            )));
+        }
+        let input = match declaration.get("inputSchema") {
+            Some(schema) => schema::compile(schema)
+                .map_err(|e| fail(format!("its `inputSchema` does not compile: {e}")))?,
+            None => return Err(fail("the declaration has no `inputSchema`".into())),
+        };
+        let output = match declaration.get("outputSchema") {
+            Some(schema) => Some(
+                schema::compile(schema)
+                    .map_err(|e| fail(format!("its `outputSchema` does not compile: {e}")))?,
+            ),
+            None => None,
+        };
+        self.tools.push(ToolEntry {
+            name: spec.name.to_owned(),
+            scope,
+            declaration,
+            input,
+            output,
+            handler,
+        });
+        Ok(())
+    }
+
+    /// Turns output checking on or off (see the type's docs).
+    pub fn validate_output(mut self, enabled: bool) -> Self {
+        self.validate_output = enabled;
+        self
+    }
+
+    /// Whether output checking is on.
+    pub fn validates_output(&self) -> bool {
+        self.validate_output
+    }
+
+    /// The server's info.
+    pub fn info(&self) -> &ServerInfo {
+        &self.info
+    }
+
+    /// The problems found while registering tools; empty for a healthy router.
+    pub fn errors(&self) -> &[RouterError] {
+        &self.errors
+    }
+
+    /// The native MCP `Tool` values for `version`: the tools whose scope contains it,
+    /// projected as [`projection`](crate::projection) describes, in registration order.
+    pub fn list_tools(&self, version: ProtocolVersion) -> Vec<Value> {
+        self.native_tools(version)
+            .into_iter()
+            .map(|native| native.tool)
+            .collect()
+    }
+
+    /// Like [`Router::list_tools`], with the native-shape repairs of each tool.
+    pub fn native_tools(&self, version: ProtocolVersion) -> Vec<NativeTool> {
+        self.tools
+            .iter()
+            .filter(|t| t.scope.contains(version))
+            .map(|t| native_tool(&t.declaration, version))
+            .collect()
+    }
+
+    /// Calls a tool.
+    ///
+    /// - An unknown tool, or one whose scope lacks the context's protocol version, is a
+    ///   [`ProtocolError`] (-32602, naming the tool); a tool that failed to register is
+    ///   an internal error (-32603).
+    /// - Missing arguments mean `{}`. Arguments that are not an object or break the
+    ///   original `inputSchema` give an `isError` result listing each failing JSON
+    ///   pointer and message, as MCP 2025-11-25 asks for input validation errors; the
+    ///   handler is not called.
+    /// - A handler's [`ToolError`] becomes an `isError` result. A handler panic is caught
+    ///   and becomes an `isError` result naming the tool (the panic message goes to
+    ///   stderr only, since it may reveal internals); the router keeps serving.
+    /// - With output checking on, a bad `structuredContent` becomes an `isError` result.
+    ///
+    /// The result is version-independent; [`ToolResult::to_wire`] shapes it.
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        arguments: Option<Value>,
+        cx: Context,
+    ) -> Result<ToolResult, ProtocolError> {
+        let version = cx.protocol_version();
+        let entry = self.find(name, version)?;
+        let arguments = arguments.unwrap_or_else(|| Value::Object(Map::new()));
+        if !arguments.is_object() {
+            return Ok(ToolResult::error(format!(
+                "Invalid arguments for tool `{name}`: the arguments must be a JSON object, not {}",
+                json_kind(&arguments)
+            )));
+        }
+        let problems = schema::violations(&entry.input, &arguments);
+        if !problems.is_empty() {
+            return Ok(ToolResult::error(format!(
+                "Invalid arguments for tool `{name}`:\n- {}",
+                problems.join("\n- ")
+            )));
+        }
+
+        // The handler may panic while building its future or while it runs.
+        let handler = &entry.handler;
+        let outcome = match catch_unwind(AssertUnwindSafe(|| handler(arguments, cx))) {
+            Ok(future) => AssertUnwindSafe(future).catch_unwind().await,
+            Err(payload) => Err(payload),
+        };
+        let result = match outcome {
+            Ok(Ok(result)) => result,
+            Ok(Err(error)) => return Ok(error.into()),
+            Err(payload) => {
+                eprintln!(
+                    "mcpdesc: the handler of tool `{name}` panicked: {}",
+                    panic_message(payload.as_ref())
+                );
+                return Ok(ToolResult::error(format!(
+                    "Tool `{name}` failed: its handler panicked"
+                )));
+            }
+        };
+
+        if self.validate_output && !result.is_error_result() {
+            if let Some(output) = &entry.output {
+                if let Some(problem) = output_problem(name, output, &result) {
+                    eprintln!("mcpdesc: {problem}");
+                    return Ok(ToolResult::error(problem));
+                }
+            }
+        }
+        Ok(result)
+    }
+
+    fn find(&self, name: &str, version: ProtocolVersion) -> Result<&ToolEntry, ProtocolError> {
+        if let Some(entry) = self
+            .tools
+            .iter()
+            .find(|t| t.name == name && t.scope.contains(version))
+        {
+            return Ok(entry);
+        }
+        let scopes: Vec<VersionSet> = self
+            .tools
+            .iter()
+            .filter(|t| t.name == name)
+            .map(|t| t.scope)
+            .collect();
+        if !scopes.is_empty() {
+            let all = scopes
+                .iter()
+                .fold(VersionSet::default(), |acc, s| acc.union(*s));
+            return Err(ProtocolError::invalid_params(format!(
+                "Tool `{name}` is not available in MCP protocol version {version} (it is declared for {all})"
+            )));
+        }
+        if let Some(error) = self.errors.iter().find(|e| e.tool == name) {
+            return Err(ProtocolError::internal(format!(
+                "Tool `{name}` could not be registered: {}",
+                error.message
+            )));
+        }
+        Err(ProtocolError::invalid_params(format!(
+            "Unknown tool: `{name}`"
+        )))
+    }
+}
+
+/// Why a successful result breaks the tool's `outputSchema`, if it does.
+fn output_problem(name: &str, output: &Validator, result: &ToolResult) -> Option<String> {
+    let Some(structured) = &result.structured_content else {
+        return Some(format!(
+            "Tool `{name}` declares an outputSchema but returned no structuredContent"
+        ));
+    };
+    let problems = schema::violations(output, structured);
+    if problems.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "Tool `{name}` returned structuredContent that does not match its outputSchema:\n- {}",
+        problems.join("\n- ")
+    ))
+}
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
+    if let Some(text) = payload.downcast_ref::<&str>() {
+        text
+    } else if let Some(text) = payload.downcast_ref::<String>() {
+        text
+    } else {
+        "(no message)"
+    }
+}

@@ -1,0 +1,118 @@
+// End-to-end check of an MCP server with the official TypeScript MCP client.
+//
+// Usage: node client.mjs PLAN.json
+//
+// PLAN.json (written by the Rust test that starts this script):
+// {
+//   "command": "/path/to/server", "args": [],
+//   "serverName": "chess-server",
+//   "expectedTools": [ ...native MCP Tool values the router projects for the version... ],
+//   "calls": [ { "label": "...", "tool": "...", "arguments": {...},
+//                "expectError": false, "expectKinds": ["text"],
+//                "outputSchema": {...} | null, "expectStructured": {...} | null } ],
+//   "invalidCalls": [ { "label": "...", "tool": "...", "arguments": {...} } ],
+//   "unknownTool": "no_such_tool"
+// }
+//
+// Prints one line per check and a closing "N passed, M failed" line; exits 1 on any
+// failure.
+import { readFileSync } from "node:fs";
+import { isDeepStrictEqual } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import Ajv2020 from "ajv/dist/2020.js";
+
+const plan = JSON.parse(readFileSync(process.argv[2], "utf8"));
+let passed = 0;
+let failed = 0;
+
+function check(label, ok, detail = "") {
+  if (ok) {
+    passed += 1;
+    console.log(`ok   ${label}`);
+  } else {
+    failed += 1;
+    console.log(`FAIL ${label}${detail ? `: ${detail}` : ""}`);
+  }
+}
+
+const byName = (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+const transport = new StdioClientTransport({
+  command: plan.command,
+  args: plan.args ?? [],
+  stderr: "inherit",
+});
+const client = new Client({ name: "mcpdesc-e2e", version: "1.0.0" });
+
+try {
+  await client.connect(transport);
+  const info = client.getServerVersion();
+  check("initialize: server name", info?.name === plan.serverName, JSON.stringify(info));
+  check("initialize: tools capability", Boolean(client.getServerCapabilities()?.tools));
+
+  const listed = (await client.listTools()).tools;
+  const got = [...listed].sort(byName);
+  const want = [...plan.expectedTools].sort(byName);
+  check(
+    "tools/list equals the router's projection",
+    isDeepStrictEqual(got, want),
+    `got ${JSON.stringify(got)}\nwant ${JSON.stringify(want)}`,
+  );
+
+  const ajv = new Ajv2020({ strict: false });
+  for (const call of plan.calls) {
+    const label = `tools/call ${call.tool} (${call.label})`;
+    try {
+      const result = await client.callTool({ name: call.tool, arguments: call.arguments });
+      const isError = result.isError === true;
+      check(`${label}: isError=${call.expectError}`, isError === call.expectError, JSON.stringify(result));
+      const kinds = (result.content ?? []).map((c) => c.type);
+      check(`${label}: content kinds`, isDeepStrictEqual(kinds, call.expectKinds), JSON.stringify(kinds));
+      if (!call.expectError && call.outputSchema) {
+        const validate = ajv.compile(call.outputSchema);
+        check(
+          `${label}: structuredContent matches outputSchema`,
+          result.structuredContent !== undefined && validate(result.structuredContent),
+          JSON.stringify(validate.errors),
+        );
+      }
+      if (call.expectStructured) {
+        check(
+          `${label}: structuredContent equals the example`,
+          isDeepStrictEqual(result.structuredContent, call.expectStructured),
+          JSON.stringify(result.structuredContent),
+        );
+      }
+    } catch (e) {
+      check(label, false, String(e));
+    }
+  }
+
+  for (const call of plan.invalidCalls ?? []) {
+    const label = `tools/call ${call.tool} with invalid arguments (${call.label})`;
+    try {
+      const result = await client.callTool({ name: call.tool, arguments: call.arguments });
+      check(`${label}: isError=true`, result.isError === true, JSON.stringify(result));
+    } catch (e) {
+      check(label, false, `expected a tool error result, got a protocol error: ${e}`);
+    }
+  }
+
+  if (plan.unknownTool) {
+    const label = `tools/call ${plan.unknownTool} (unknown tool)`;
+    try {
+      const result = await client.callTool({ name: plan.unknownTool, arguments: {} });
+      check(`${label}: JSON-RPC error`, false, `got a result: ${JSON.stringify(result)}`);
+    } catch (e) {
+      check(`${label}: JSON-RPC error`, typeof e?.code === "number", String(e));
+    }
+  }
+} catch (e) {
+  check("session", false, String(e?.stack ?? e));
+} finally {
+  await client.close().catch(() => {});
+}
+
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
