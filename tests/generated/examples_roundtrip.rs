@@ -14,6 +14,19 @@ fn chess_examples() {
     support::check_input::<chess::types::RecordGameResultInput>(&ir, "record_game_result");
 }
 
+mod generator_constructs {
+    include!("../snapshots/generator-constructs.rs");
+}
+
+#[test]
+fn generator_constructs_examples() {
+    let ir = support::entry("generator-constructs").ir();
+    support::check_input::<generator_constructs::types::SearchInput>(&ir, "search");
+    support::check_input::<generator_constructs::types::PlotInput>(&ir, "plot");
+    support::check_output::<generator_constructs::types::PlotOutput>(&ir, "plot");
+    support::check_input::<generator_constructs::types::DegradeInput>(&ir, "degrade");
+}
+
 mod real_world_everything {
     include!("../snapshots/real-world-everything.rs");
 }
@@ -55,6 +68,16 @@ fn real_world_memory_examples() {
     support::check_output::<real_world_memory::types::CreateEntitiesOutput>(&ir, "create_entities");
     support::check_input::<real_world_memory::types::ReadGraphInput>(&ir, "read_graph");
     support::check_output::<real_world_memory::types::ReadGraphOutput>(&ir, "read_graph");
+}
+
+mod fixture_integrated_draft2_features {
+    include!("../snapshots/fixture-integrated-draft2-features.rs");
+}
+
+#[test]
+fn fixture_integrated_draft2_features_examples() {
+    let ir = support::entry("fixture-integrated-draft2-features").ir();
+    support::check_input::<fixture_integrated_draft2_features::types::SearchInput>(&ir, "search");
 }
 
 mod fixture_meta_literal_values {

@@ -388,7 +388,7 @@ mod tests {
             camel_snake("café_crème"),
             ("CafeCreme".into(), "cafe_creme".into())
         );
-        assert_eq!(upper_camel("天気"), "U5929U6c17");
+        assert_eq!(upper_camel("天気"), "U5929u6c17");
         assert_eq!(snake_case("天気"), "u5929_u6c17");
         assert_eq!(upper_camel("météo-天"), "MeteoU5929");
     }
