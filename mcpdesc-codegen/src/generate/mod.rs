@@ -197,3 +197,6 @@ fn locate(desc: &Description, diagnostics: &mut [Diagnostic]) {
     }
     diagnostic::sort(diagnostics);
 }
+
+#[cfg(test)]
+mod unit_tests;
