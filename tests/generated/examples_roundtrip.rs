@@ -70,6 +70,18 @@ fn real_world_memory_examples() {
     support::check_output::<real_world_memory::types::ReadGraphOutput>(&ir, "read_graph");
 }
 
+mod fixture_client_capability_requirements_2025_11_25 {
+    include!("../snapshots/fixture-client-capability-requirements@2025-11-25.rs");
+}
+
+mod fixture_client_capability_requirements_2026_07_28 {
+    include!("../snapshots/fixture-client-capability-requirements@2026-07-28.rs");
+}
+
+mod fixture_elicitation_declarations {
+    include!("../snapshots/fixture-elicitation-declarations.rs");
+}
+
 mod fixture_integrated_draft2_features {
     include!("../snapshots/fixture-integrated-draft2-features.rs");
 }
@@ -103,6 +115,14 @@ fn fixture_named_tool_examples_examples() {
     support::check_input::<fixture_named_tool_examples::types::QuotaLimitedSearchInput>(&ir, "quota_limited_search");
 }
 
+mod fixture_named_tool_interaction_examples_2025_11_25 {
+    include!("../snapshots/fixture-named-tool-interaction-examples@2025-11-25.rs");
+}
+
+mod fixture_named_tool_interaction_examples_2026_07_28 {
+    include!("../snapshots/fixture-named-tool-interaction-examples@2026-07-28.rs");
+}
+
 mod fixture_object_level_specification_extensions_2025_11_25 {
     include!("../snapshots/fixture-object-level-specification-extensions@2025-11-25.rs");
 }
@@ -111,6 +131,34 @@ mod fixture_object_level_specification_extensions_2025_11_25 {
 fn fixture_object_level_specification_extensions_2025_11_25_examples() {
     let ir = support::entry("fixture-object-level-specification-extensions@2025-11-25").ir();
     support::check_input::<fixture_object_level_specification_extensions_2025_11_25::types::SearchInput>(&ir, "search");
+}
+
+mod fixture_object_level_specification_extensions_2026_07_28 {
+    include!("../snapshots/fixture-object-level-specification-extensions@2026-07-28.rs");
+}
+
+mod fixture_protocol_scoped_primitives_2025_11_25 {
+    include!("../snapshots/fixture-protocol-scoped-primitives@2025-11-25.rs");
+}
+
+mod fixture_protocol_scoped_primitives_2026_07_28 {
+    include!("../snapshots/fixture-protocol-scoped-primitives@2026-07-28.rs");
+}
+
+mod fixture_security_composition_and_inheritance {
+    include!("../snapshots/fixture-security-composition-and-inheritance.rs");
+}
+
+mod fixture_tagged_surface {
+    include!("../snapshots/fixture-tagged-surface.rs");
+}
+
+mod fixture_pre_dialect_tool_schema_shape {
+    include!("../snapshots/fixture-pre-dialect-tool-schema-shape.rs");
+}
+
+mod fixture_uncatalogued_oauth_scope {
+    include!("../snapshots/fixture-uncatalogued-oauth-scope.rs");
 }
 
 mod fixture_unresolved_external_tool_example_ref {

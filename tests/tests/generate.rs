@@ -24,7 +24,8 @@ fn wrapper(entry: &Entry) -> String {
     )
 }
 
-/// The example round-trip test file: one test per description with examples, each
+/// The example round-trip test file: every snapshot as a module (so that the workspace's
+/// clippy run lints all generated code), and one test per description with examples,
 /// checking every tool with examples through its generated types.
 fn harness(entries: &[(Entry, mcpdesc_codegen::generate::ModuleIr)]) -> String {
     let mut out = String::from(
@@ -32,15 +33,20 @@ fn harness(entries: &[(Entry, mcpdesc_codegen::generate::ModuleIr)]) -> String {
          // included by tests/tests/examples_roundtrip.rs.\n",
     );
     for (entry, ir) in entries {
+        let module = entry.module();
+        let _ = writeln!(
+            out,
+            "\nmod {module} {{\n    include!(\"../snapshots/{}.rs\");\n}}",
+            entry.name
+        );
         let tools: Vec<_> = ir.tools.iter().filter(|t| !t.examples.is_empty()).collect();
         if tools.is_empty() {
             continue;
         }
-        let module = entry.module();
         let _ = write!(
             out,
-            "\nmod {module} {{\n    include!(\"../snapshots/{}.rs\");\n}}\n\n#[test]\nfn {module}_examples() {{\n    let ir = support::entry({:?}).ir();\n",
-            entry.name, entry.name
+            "\n#[test]\nfn {module}_examples() {{\n    let ir = support::entry({:?}).ir();\n",
+            entry.name
         );
         for t in tools {
             let _ = writeln!(
