@@ -18,7 +18,8 @@
 //! | `if`/`then`/`else`, `$dynamicRef`, `$recursiveRef`, `dependentSchemas`, `dependencies`, `patternProperties`, unsupported `not`, external or anchor `$ref`, reference cycles without structure | that subschema becomes `{}` (`serde_json::Value`) with a warning at its pointer |
 //!
 //! The walk is linear in the size of the schema: every subschema and every reference
-//! target is transformed once.
+//! target is transformed once. Only the check for reference cycles without structure
+//! follows alias edges from each definition (definitions × aliases, both small).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
