@@ -1,4 +1,4 @@
-//! The `mcpdesc` command line: `validate` (and, as the generator lands, `generate`).
+//! The `mcpdesc` command line: `validate` and `generate`.
 //!
 //! The command's behaviour lives here, as functions over explicit writers, so tests can
 //! run it without a process; `main.rs` only forwards `std::env::args`.
@@ -11,12 +11,23 @@
 //! - `json`: one JSON array on stdout, one object per file:
 //!   `{"file", "valid", "mcpdesc", "diagnostics": [{"severity", "rule", "code", "pointer",
 //!   "line", "column", "message"}]}`.
+//!
+//! `mcpdesc generate FILE [-o OUT.rs] [--protocol-version V] [--no-tests]`
+//! - writes the generated Rust code to OUT (only when its content changed) or stdout;
+//! - an invalid description: its diagnostics on stderr (as `validate` prints them),
+//!   nothing generated, exit 1;
+//! - warnings of the description and of generation go to stderr and generation
+//!   continues; when a schema made the type generator fail, the code is still written
+//!   (that type holds a `serde_json::Value`) and the exit code is 1;
+//! - a description with protocol-scoped variants of a tool needs `--protocol-version`
+//!   (exit 1 otherwise, naming the tool and its scopes);
+//! - usage and I/O errors exit 2.
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use mcpdesc_codegen::{Description, Limits};
+use mcpdesc_codegen::{Description, GenerateError, Limits, ProtocolVersion, Settings};
 
 /// Exit code: everything valid.
 pub const EXIT_OK: u8 = 0;
@@ -46,6 +57,31 @@ pub enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Generate Rust code (types of every tool's input and output) from a description.
+    Generate {
+        /// The description file (`.mcpdesc.json`, `.mcpdesc.yaml`).
+        file: PathBuf,
+        /// Write the code to this file instead of stdout.
+        #[arg(short, long, value_name = "OUT.rs")]
+        output: Option<PathBuf>,
+        /// Generate the Effective Protocol View of this MCP protocol version
+        /// (required when a tool has protocol-scoped variants).
+        #[arg(long, value_name = "V", value_parser = parse_protocol_version)]
+        protocol_version: Option<ProtocolVersion>,
+        /// Do not generate unit tests from the Tool Examples.
+        #[arg(long)]
+        no_tests: bool,
+    },
+}
+
+fn parse_protocol_version(text: &str) -> Result<ProtocolVersion, String> {
+    ProtocolVersion::parse(text).ok_or_else(|| {
+        let known: Vec<&str> = ProtocolVersion::ALL.iter().map(|v| v.as_str()).collect();
+        format!(
+            "unknown protocol version (expected one of {})",
+            known.join(", ")
+        )
+    })
 }
 
 /// Diagnostic output formats.
@@ -79,7 +115,81 @@ where
     };
     match cli.command {
         Command::Validate { format, files } => validate(&files, format, out, err),
+        Command::Generate {
+            file,
+            output,
+            protocol_version,
+            no_tests,
+        } => {
+            let mut settings = Settings::new().tests(!no_tests);
+            if let Some(v) = protocol_version {
+                settings = settings.protocol_version(v);
+            }
+            generate(&file, output.as_deref(), &settings, out, err)
+        }
     }
+}
+
+/// `mcpdesc generate`.
+pub fn generate(
+    file: &std::path::Path,
+    output: Option<&std::path::Path>,
+    settings: &Settings,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let desc = match Description::from_path(file, &Limits::default()) {
+        Ok(desc) => desc,
+        Err(e) => {
+            let _ = writeln!(err, "error: cannot read {}: {e}", file.display());
+            return EXIT_USAGE;
+        }
+    };
+    // The description's diagnostics first (errors refuse generation, warnings do not).
+    let _ = err.write_all(desc.render_diagnostics().as_bytes());
+    let generated = match mcpdesc_codegen::generate(&desc, settings) {
+        Ok(generated) => generated,
+        Err(GenerateError::Invalid { errors }) => {
+            let _ = writeln!(
+                err,
+                "error: {} is invalid ({} error{}); nothing generated",
+                desc.name,
+                errors.len(),
+                plural(errors.len())
+            );
+            return EXIT_INVALID;
+        }
+        Err(e) => {
+            let _ = writeln!(err, "error: {}: {e}", desc.name);
+            return EXIT_INVALID;
+        }
+    };
+    for d in &generated.diagnostics {
+        let _ = writeln!(err, "{}", d.render(&desc.name, Some(&desc.text)));
+    }
+    let written = match output {
+        None => out.write_all(generated.code.as_bytes()),
+        Some(path) => write_if_changed(path, &generated.code),
+    };
+    if let Err(e) = written {
+        let target = output.map_or("stdout".to_owned(), |p| p.display().to_string());
+        let _ = writeln!(err, "error: cannot write {target}: {e}");
+        return EXIT_USAGE;
+    }
+    if generated.has_errors() {
+        EXIT_INVALID
+    } else {
+        EXIT_OK
+    }
+}
+
+/// Writes `content` unless the file already holds exactly it (so that builds depending
+/// on the file do not rerun for nothing).
+fn write_if_changed(path: &std::path::Path, content: &str) -> std::io::Result<()> {
+    if std::fs::read(path).is_ok_and(|old| old == content.as_bytes()) {
+        return Ok(());
+    }
+    std::fs::write(path, content)
 }
 
 /// `mcpdesc validate`.

@@ -4,22 +4,26 @@
 //!
 //! ```text
 //! source text ──source::parse──▶ Value + SourceMap ──validate──▶ diagnostics,
-//!   resolved document ──model──▶ typed Document ──(generator)──▶ tokens
+//!   resolved document ──model──▶ typed Document ──generate──▶ Rust code
 //! ```
 //!
 //! Start with [`Description::from_path`].
 
 pub mod description;
 pub mod diagnostic;
+pub mod generate;
 pub mod model;
 pub mod pointer;
 pub mod protocol;
 pub mod rules;
+pub mod settings;
 pub mod source;
 pub mod validate;
 
 pub use description::Description;
 pub use diagnostic::{Diagnostic, Severity};
+pub use generate::{generate, GenerateError, Generated};
 pub use pointer::Pointer;
 pub use protocol::{ProtocolVersion, VersionSet};
+pub use settings::{Settings, TypePatch};
 pub use source::{Format, Limits, Loaded, Position, SourceMap};

@@ -1,0 +1,398 @@
+//! The generator's intermediate representation: everything the emitters need about the
+//! chosen tools, and nothing they would have to re-read from raw JSON.
+//!
+//! ```text
+//! Description ──view::select──▶ tools of the view ──build──▶ ModuleIr
+//!                                                               ├─ tools: ToolIr (names, scope, docs,
+//!                                                               │    original + prepared schemas, examples)
+//!                                                               └─ shared: SharedSchemaIr (component
+//!                                                                    schemas used by several tools)
+//! ```
+//!
+//! The IR keeps two copies of each schema: the *original* (resolved, untouched; what a
+//! server serves and validates against) and the *prepared* one (typify's normalized copy,
+//! see [`prepare`](super::prepare)).
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::naming::{self, NameAllocator, ToolNames};
+use super::prepare::{self, Options, PreparedSchema};
+use super::view::{self, ViewError};
+use crate::description::Description;
+use crate::diagnostic::Diagnostic;
+use crate::model::{Document, ToolAnnotations};
+use crate::pointer::Pointer;
+use crate::protocol::{ProtocolVersion, VersionSet};
+use crate::settings::Settings;
+
+/// Everything one generated module is made from.
+#[derive(Debug, Clone)]
+pub struct ModuleIr {
+    /// The description's file name, without directories (for the header).
+    pub source: String,
+    /// The protocol version of the Effective Protocol View, if one was chosen.
+    pub protocol_version: Option<ProtocolVersion>,
+    /// The tools, in document order.
+    pub tools: Vec<ToolIr>,
+    /// Component schemas that several tool schemas share, by component name.
+    pub shared: Vec<SharedSchemaIr>,
+    /// Every type name the module uses so far; later items claim theirs here.
+    pub type_names: NameAllocator,
+}
+
+/// One tool declaration.
+#[derive(Debug, Clone)]
+pub struct ToolIr {
+    /// The declared name (`analyze_game`).
+    pub name: String,
+    /// The declaration's index in the document's `tools` array.
+    pub index: usize,
+    /// Its pointer (`/tools/0`).
+    pub pointer: Pointer,
+    /// Its Rust names (trait, method, input and output types).
+    pub names: ToolNames,
+    /// Its effective protocol scope.
+    pub scope: VersionSet,
+    /// `title`.
+    pub title: Option<String>,
+    /// `description`.
+    pub description: Option<String>,
+    /// `annotations`.
+    pub annotations: Option<ToolAnnotations>,
+    /// `deprecated: true`.
+    pub deprecated: bool,
+    /// `inputSchema`.
+    pub input: SchemaIr,
+    /// `outputSchema`, when declared.
+    pub output: Option<SchemaIr>,
+    /// The Tool Examples, by name (references already substituted).
+    pub examples: Vec<ExampleIr>,
+}
+
+/// Whether a schema is a tool's input or output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Role {
+    /// `inputSchema`.
+    Input,
+    /// `outputSchema`.
+    Output,
+}
+
+/// One tool schema.
+#[derive(Debug, Clone)]
+pub struct SchemaIr {
+    /// Its use site (`/tools/0/inputSchema`).
+    pub pointer: Pointer,
+    /// The resolved schema, untouched.
+    pub original: Value,
+    /// The component it came from through `$componentRef`, if any.
+    pub component: Option<String>,
+    /// The Rust type name code uses (`AnalyzeGameInput`, or a patch's rename).
+    pub type_name: String,
+    /// Where its type comes from.
+    pub source: TypeSource,
+}
+
+/// How a tool schema gets its Rust type.
+#[derive(Debug, Clone)]
+pub enum TypeSource {
+    /// Its own typify definition.
+    Own(PreparedSchema),
+    /// An alias of the shared component type `shared[i]`.
+    Shared(usize),
+}
+
+/// A component schema used by several tool schemas: one type, and an alias per use.
+#[derive(Debug, Clone)]
+pub struct SharedSchemaIr {
+    /// The component name.
+    pub component: String,
+    /// `/components/schemas/<name>`.
+    pub pointer: Pointer,
+    /// The component schema, untouched.
+    pub original: Value,
+    /// The Rust type name (from the component name, or a patch's rename).
+    pub type_name: String,
+    /// typify's copy.
+    pub prepared: PreparedSchema,
+}
+
+/// One Tool Example.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExampleIr {
+    /// Its name in the tool's `examples` map.
+    pub name: String,
+    /// `input` (the `tools/call` arguments).
+    pub input: Value,
+    /// `result` (the completed Tool Result).
+    pub result: Value,
+}
+
+impl ModuleIr {
+    /// Every prepared schema (shared ones first), for the type emitter.
+    pub fn prepared_mut(&mut self) -> impl Iterator<Item = (Pointer, &mut PreparedSchema)> {
+        let shared = self
+            .shared
+            .iter_mut()
+            .map(|s| (s.pointer.clone(), &mut s.prepared));
+        let own = self.tools.iter_mut().flat_map(|t| {
+            std::iter::once(&mut t.input)
+                .chain(t.output.as_mut())
+                .filter_map(|s| match &mut s.source {
+                    TypeSource::Own(p) => Some((s.pointer.clone(), p)),
+                    TypeSource::Shared(_) => None,
+                })
+        });
+        shared.chain(own)
+    }
+
+    /// Recomputes the Rust type names from the typify names (after the type emitter
+    /// renamed a colliding definition) and the settings' patches.
+    pub fn refresh_type_names(&mut self, settings: &Settings) {
+        for s in &mut self.shared {
+            s.type_name = patched(settings, &s.prepared.root_name);
+        }
+        for t in &mut self.tools {
+            for (s, role) in std::iter::once((&mut t.input, Role::Input))
+                .chain(t.output.as_mut().map(|o| (o, Role::Output)))
+            {
+                let typify_name = match &s.source {
+                    TypeSource::Own(p) => p.root_name.clone(),
+                    // An alias keeps the tool's own name.
+                    TypeSource::Shared(_) => match role {
+                        Role::Input => t.names.input_type.clone(),
+                        Role::Output => t.names.output_type.clone(),
+                    },
+                };
+                s.type_name = patched(settings, &typify_name);
+            }
+            t.names.input_type = t.input.type_name.clone();
+            if let Some(o) = &t.output {
+                t.names.output_type = o.type_name.clone();
+            }
+        }
+    }
+}
+
+/// The name code uses for the typify name `name`: a patch's rename, else the name.
+fn patched(settings: &Settings, name: &str) -> String {
+    settings
+        .patches()
+        .get(name)
+        .and_then(|p| p.new_name())
+        .unwrap_or(name)
+        .to_owned()
+}
+
+/// Builds the IR of the view `settings` selects. Preparation warnings go to
+/// `diagnostics`.
+pub fn build(
+    desc: &Description,
+    doc: &Document,
+    settings: &Settings,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<ModuleIr, ViewError> {
+    let selected = view::select(doc, settings.selected_protocol_version())?;
+    let mut types = NameAllocator::new();
+    let declared: Vec<&str> = selected.iter().map(|s| s.tool.name.as_str()).collect();
+    let names = naming::tool_names(&declared, &mut types);
+    let options = Options {
+        format_types: settings.uses_format_types(),
+        defaults: true,
+    };
+
+    // Which component each tool schema came from, and how often each is used.
+    let resolution = desc.validation.as_ref().map(|v| &v.resolution);
+    let component_at = |site: &Pointer| -> Option<(String, Pointer)> {
+        resolution?
+            .at(site)
+            .filter(|s| {
+                s.target
+                    .starts_with(&Pointer::root().key("components").key("schemas"))
+            })
+            .map(|s| (s.name.clone(), s.target.clone()))
+    };
+    let mut uses: BTreeMap<Pointer, (String, Vec<(usize, Role)>)> = BTreeMap::new();
+    for (i, s) in selected.iter().enumerate() {
+        let at = Pointer::root().key("tools").index(s.index);
+        for (member, role, present) in [
+            ("inputSchema", Role::Input, true),
+            ("outputSchema", Role::Output, s.tool.output_schema.is_some()),
+        ] {
+            if let Some((name, target)) = present.then(|| component_at(&at.key(member))).flatten() {
+                uses.entry(target)
+                    .or_insert_with(|| (name, Vec::new()))
+                    .1
+                    .push((i, role));
+            }
+        }
+    }
+
+    // Shared component types: named after the component, prepared once.
+    let mut shared = Vec::new();
+    let mut shared_index: BTreeMap<(usize, Role), usize> = BTreeMap::new();
+    for (target, (component, users)) in &uses {
+        if users.len() < 2 {
+            continue;
+        }
+        let Some(original) = desc
+            .validation
+            .as_ref()
+            .and_then(|v| v.resolution.value.pointer(target.as_str()))
+            .cloned()
+        else {
+            continue;
+        };
+        let typify_name = types.claim(naming::upper_camel(component).trim_end_matches('_'));
+        let user_names: Vec<String> = users
+            .iter()
+            .map(|(i, _)| format!("`{}`", selected[*i].tool.name))
+            .collect();
+        let mut doc = format!(
+            "The `{component}` component schema (`#/components/schemas/{component}`), shared by the tools {}.",
+            dedup_join(&user_names)
+        );
+        append_doc(&mut doc, prepare::schema_doc(&original));
+        let prepared = prepare::prepare(
+            &original,
+            target,
+            &typify_name,
+            Some(&doc),
+            options,
+            &mut types,
+            diagnostics,
+        );
+        for user in users {
+            shared_index.insert(*user, shared.len());
+        }
+        shared.push(SharedSchemaIr {
+            component: component.clone(),
+            pointer: target.clone(),
+            original,
+            type_name: patched(settings, &typify_name),
+            prepared,
+        });
+    }
+
+    let mut tools = Vec::new();
+    for (i, (s, names)) in selected.iter().zip(names).enumerate() {
+        let tool = s.tool;
+        let at = Pointer::root().key("tools").index(s.index);
+        let label = match &tool.title {
+            Some(title) => format!("the `{}` tool ({title})", tool.name),
+            None => format!("the `{}` tool", tool.name),
+        };
+        let mut schema_ir = |role: Role, original: &Value| {
+            let (member, type_name, what) = match role {
+                Role::Input => ("inputSchema", &names.input_type, "Arguments of"),
+                Role::Output => ("outputSchema", &names.output_type, "Structured output of"),
+            };
+            let pointer = at.key(member);
+            let component = component_at(&pointer).map(|(name, _)| name);
+            let source = match shared_index.get(&(i, role)) {
+                Some(&k) => TypeSource::Shared(k),
+                None => {
+                    let mut doc = format!("{what} {label}.");
+                    append_doc(&mut doc, prepare::schema_doc(original));
+                    TypeSource::Own(prepare::prepare(
+                        original,
+                        &pointer,
+                        type_name,
+                        Some(&doc),
+                        options,
+                        &mut types,
+                        diagnostics,
+                    ))
+                }
+            };
+            SchemaIr {
+                pointer,
+                original: original.clone(),
+                component,
+                type_name: patched(settings, type_name),
+                source,
+            }
+        };
+        let input = schema_ir(Role::Input, &tool.input_schema);
+        let output = tool
+            .output_schema
+            .as_ref()
+            .map(|o| schema_ir(Role::Output, o));
+        let examples = tool
+            .examples
+            .iter()
+            .flatten()
+            .map(|(name, e)| ExampleIr {
+                name: name.clone(),
+                input: e.input.clone(),
+                result: e.result.clone(),
+            })
+            .collect();
+        let mut names = names;
+        names.input_type = input.type_name.clone();
+        if let Some(o) = &output {
+            names.output_type = o.type_name.clone();
+        }
+        tools.push(ToolIr {
+            name: tool.name.clone(),
+            index: s.index,
+            pointer: at,
+            names,
+            scope: s.scope,
+            title: tool.title.clone(),
+            description: tool.description.clone(),
+            annotations: tool.annotations.clone(),
+            deprecated: tool.deprecated == Some(true),
+            input,
+            output,
+            examples,
+        });
+    }
+
+    Ok(ModuleIr {
+        source: source_name(&desc.name),
+        protocol_version: settings.selected_protocol_version(),
+        tools,
+        shared,
+        type_names: types,
+    })
+}
+
+/// The file name of a description path (never a directory, so output does not depend on
+/// where the file lives).
+fn source_name(name: &str) -> String {
+    std::path::Path::new(name)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| name.to_owned())
+}
+
+fn append_doc(doc: &mut String, more: Option<String>) {
+    if let Some(more) = more {
+        doc.push_str("\n\n");
+        doc.push_str(&more);
+    }
+}
+
+/// `a`, `b` and `c`, each name once.
+fn dedup_join(names: &[String]) -> String {
+    let mut unique: Vec<&String> = Vec::new();
+    for n in names {
+        if !unique.contains(&n) {
+            unique.push(n);
+        }
+    }
+    match unique.as_slice() {
+        [] => String::new(),
+        [one] => (*one).clone(),
+        [rest @ .., last] => format!(
+            "{} and {last}",
+            rest.iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}

@@ -1,0 +1,440 @@
+//! Rust names for tools and generated types. Deterministic: the same declared names, in
+//! the same order, always give the same Rust names.
+//!
+//! # Rules
+//!
+//! 1. **Transliteration.** Non-ASCII characters are made ASCII first: the Latin-1 letters
+//!    lose their diacritics (`é` → `e`, `ß` → `ss`, `Æ` → `AE`, `ø` → `o`), and any other
+//!    character becomes its code point as a separate word, `u` followed by at least four
+//!    lowercase hex digits (`天` → `u5929`).
+//! 2. **Words.** Every character other than an ASCII letter or digit (`-`, `.`, `/`,
+//!    space, `_`, ...) separates words; so do case changes (`getUser` is `get`, `user`).
+//!    This is [`heck`]'s segmentation, the one `typify` applies to type names, so a name
+//!    chosen here survives `typify` unchanged.
+//! 3. **Case.** UpperCamelCase for traits and types (`analyze_game` → `AnalyzeGame`),
+//!    snake_case for methods (`analyze-game` → `analyze_game`).
+//! 4. **Leading digit or nothing left.** A name that starts with a digit is prefixed with
+//!    `Tool` / `tool_` (`3d-view` → `Tool3dView`, `tool_3d_view`); a name with no letter
+//!    or digit at all becomes `Tool` / `tool`.
+//! 5. **Keywords.** A name that is a Rust keyword gets a trailing underscore (`type` →
+//!    `type_`, `Self` → `Self_`). Raw identifiers are not used: `r#Self`, `r#self` and
+//!    `r#crate` do not exist, and one rule for every keyword is easier to predict.
+//! 6. **Types.** The input and output types of a tool are `{Tool}Input` and
+//!    `{Tool}Output`, built from the UpperCamelCase name before rule 5 (`Self` →
+//!    `SelfInput`).
+//! 7. **Collisions.** Tools are named in declaration order. A tool whose trait, method or
+//!    type names are already taken (by an earlier tool, or by a name the generated module
+//!    reserves, such as the `Server` trait) gets the smallest numeric suffix from 2 up that
+//!    makes all of them free: `get-user` and `get_user` become `GetUser` / `get_user` and
+//!    `GetUser2` / `get_user_2`, with types `GetUser2Input`, `GetUser2Output`.
+//!    Other generated types (shared component schemas, hoisted `$defs`) go through a
+//!    [`NameAllocator`] that applies the same suffix rule.
+
+use std::collections::BTreeSet;
+
+use heck::{ToPascalCase, ToSnakeCase};
+
+/// Trait names the generated module keeps for itself (the umbrella server trait and the
+/// example mock of later emitters).
+pub const RESERVED_TRAITS: [&str; 2] = ["Server", "ExampleServer"];
+
+/// Type names a generated type must not take: the prelude names that typify's output
+/// uses without a path, which a type of the same name would shadow.
+pub const RESERVED_TYPES: [&str; 22] = [
+    "Box",
+    "Clone",
+    "Copy",
+    "Default",
+    "Drop",
+    "Eq",
+    "Err",
+    "Fn",
+    "From",
+    "Into",
+    "Iterator",
+    "None",
+    "Ok",
+    "Option",
+    "Ord",
+    "PartialEq",
+    "PartialOrd",
+    "Result",
+    "Send",
+    "Some",
+    "String",
+    "Vec",
+];
+
+/// The Rust keywords (strict, reserved and edition 2024's `gen`): names that cannot be
+/// identifiers as they are.
+const KEYWORDS: [&str; 52] = [
+    "_", "abstract", "as", "async", "await", "become", "box", "break", "const", "continue",
+    "crate", "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if",
+    "impl", "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub",
+    "ref", "return", "Self", "self", "static", "struct", "super", "trait", "true", "try", "type",
+    "typeof", "unsafe", "unsized", "use", "virtual", "where", "while",
+];
+
+/// Whether `name` is a Rust keyword (rule 5).
+pub fn is_keyword(name: &str) -> bool {
+    KEYWORDS.contains(&name) || name == "yield"
+}
+
+/// Rule 1: an ASCII-only spelling of `name`.
+///
+/// ```
+/// use mcpdesc_codegen::generate::naming::transliterate;
+/// assert_eq!(transliterate("café"), "cafe");
+/// assert_eq!(transliterate("Straße"), "Strasse");
+/// assert_eq!(transliterate("天気"), "_u5929__u6c17_");
+/// ```
+pub fn transliterate(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else if let Some(ascii) = latin1_letter(c) {
+            out.push_str(ascii);
+        } else {
+            out.push_str(&format!("_u{:04x}_", c as u32));
+        }
+    }
+    out
+}
+
+/// The ASCII spelling of a Latin-1 letter, `None` for anything else.
+fn latin1_letter(c: char) -> Option<&'static str> {
+    Some(match c {
+        'À'..='Å' => "A",
+        'Æ' => "AE",
+        'Ç' => "C",
+        'È'..='Ë' => "E",
+        'Ì'..='Ï' => "I",
+        'Ð' => "D",
+        'Ñ' => "N",
+        'Ò'..='Ö' | 'Ø' => "O",
+        'Ù'..='Ü' => "U",
+        'Ý' => "Y",
+        'Þ' => "TH",
+        'ß' => "ss",
+        'à'..='å' => "a",
+        'æ' => "ae",
+        'ç' => "c",
+        'è'..='ë' => "e",
+        'ì'..='ï' => "i",
+        'ð' => "d",
+        'ñ' => "n",
+        'ò'..='ö' | 'ø' => "o",
+        'ù'..='ü' => "u",
+        'ý' | 'ÿ' => "y",
+        'þ' => "th",
+        _ => return None,
+    })
+}
+
+/// Applies a case conversion until the result no longer changes, so that converting the
+/// result again (as typify does with every type name) is a no-op.
+fn fixpoint(mut text: String, convert: impl Fn(&str) -> String) -> String {
+    // heck's conversions settle after at most two rounds; the bound only guards against
+    // a future change of that behaviour.
+    for _ in 0..4 {
+        let next = convert(&text);
+        if next == text {
+            break;
+        }
+        text = next;
+    }
+    text
+}
+
+/// Rules 1–4 in UpperCamelCase: a valid, non-keyword-checked type-like name.
+fn camel_words(name: &str) -> String {
+    let cased = fixpoint(transliterate(name), |s| s.to_pascal_case());
+    match cased.chars().next() {
+        None => "Tool".to_owned(),
+        Some(c) if c.is_ascii_digit() => fixpoint(format!("Tool{cased}"), |s| s.to_pascal_case()),
+        Some(_) => cased,
+    }
+}
+
+/// Rules 1–5 in UpperCamelCase, for traits.
+///
+/// ```
+/// use mcpdesc_codegen::generate::naming::upper_camel;
+/// assert_eq!(upper_camel("analyze_game"), "AnalyzeGame");
+/// assert_eq!(upper_camel("files/read.v2"), "FilesReadV2");
+/// assert_eq!(upper_camel("3d-view"), "Tool3dView");
+/// assert_eq!(upper_camel("Self"), "Self_");
+/// ```
+pub fn upper_camel(name: &str) -> String {
+    let camel = camel_words(name);
+    if is_keyword(&camel) {
+        format!("{camel}_")
+    } else {
+        camel
+    }
+}
+
+/// Rules 1–5 in snake_case, for methods and other value-level names.
+///
+/// ```
+/// use mcpdesc_codegen::generate::naming::snake_case;
+/// assert_eq!(snake_case("getPlayerRating"), "get_player_rating");
+/// assert_eq!(snake_case("3d-view"), "tool_3d_view");
+/// assert_eq!(snake_case("type"), "type_");
+/// ```
+pub fn snake_case(name: &str) -> String {
+    let cased = fixpoint(transliterate(name), |s| s.to_snake_case());
+    let cased = match cased.chars().next() {
+        None => "tool".to_owned(),
+        Some(c) if c.is_ascii_digit() => format!("tool_{cased}"),
+        Some(_) => cased,
+    };
+    if is_keyword(&cased) {
+        format!("{cased}_")
+    } else {
+        cased
+    }
+}
+
+/// A type name built from words (rule 6): `type_name("AnalyzeGame", "Input")`.
+///
+/// The result is stable under typify's own case conversion.
+pub fn type_name(base: &str, suffix: &str) -> String {
+    fixpoint(format!("{base}{suffix}"), |s| s.to_pascal_case())
+}
+
+/// The Rust names of one tool.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolNames {
+    /// The trait name (UpperCamelCase, keyword-safe).
+    pub trait_name: String,
+    /// The method name (snake_case, keyword-safe).
+    pub method_name: String,
+    /// `{Tool}Input`.
+    pub input_type: String,
+    /// `{Tool}Output`.
+    pub output_type: String,
+}
+
+/// Names every tool (rules 1–7): one [`ToolNames`] per declared name, in the same order.
+/// `taken` holds names other parts of the module already use; the tools' type names are
+/// added to it.
+///
+/// ```
+/// use mcpdesc_codegen::generate::naming::{tool_names, NameAllocator};
+/// let mut types = NameAllocator::new();
+/// let names = tool_names(&["get-user", "get_user"], &mut types);
+/// assert_eq!(names[0].trait_name, "GetUser");
+/// assert_eq!(names[1].trait_name, "GetUser2");
+/// assert_eq!(names[1].method_name, "get_user_2");
+/// assert_eq!(names[1].input_type, "GetUser2Input");
+/// ```
+pub fn tool_names(declared: &[&str], types: &mut NameAllocator) -> Vec<ToolNames> {
+    let mut traits: BTreeSet<String> = RESERVED_TRAITS.iter().map(|s| s.to_string()).collect();
+    let mut methods: BTreeSet<String> = BTreeSet::new();
+    declared
+        .iter()
+        .map(|name| {
+            let camel = camel_words(name);
+            let snake = snake_case(name);
+            let mut n = 1usize;
+            loop {
+                let (camel_n, snake_n) = if n == 1 {
+                    (camel.clone(), snake.clone())
+                } else {
+                    (
+                        fixpoint(format!("{camel}{n}"), |s| s.to_pascal_case()),
+                        format!("{}_{n}", snake.trim_end_matches('_')),
+                    )
+                };
+                let trait_name = if is_keyword(&camel_n) {
+                    format!("{camel_n}_")
+                } else {
+                    camel_n.clone()
+                };
+                let input_type = type_name(&camel_n, "Input");
+                let output_type = type_name(&camel_n, "Output");
+                let free = !traits.contains(&trait_name)
+                    && !methods.contains(&snake_n)
+                    && types.is_free(&input_type)
+                    && types.is_free(&output_type);
+                if free {
+                    traits.insert(trait_name.clone());
+                    methods.insert(snake_n.clone());
+                    types.take(&input_type);
+                    types.take(&output_type);
+                    break ToolNames {
+                        trait_name,
+                        method_name: snake_n,
+                        input_type,
+                        output_type,
+                    };
+                }
+                n += 1;
+            }
+        })
+        .collect()
+}
+
+/// Hands out unique type names: the first claim of a name gets it, later claims get the
+/// smallest numeric suffix from 2 up that is free (rule 7). Starts with
+/// [`RESERVED_TYPES`] taken.
+#[derive(Debug, Clone)]
+pub struct NameAllocator {
+    taken: BTreeSet<String>,
+}
+
+impl Default for NameAllocator {
+    fn default() -> Self {
+        NameAllocator {
+            taken: RESERVED_TYPES.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+}
+
+impl NameAllocator {
+    /// An allocator with only the reserved names taken.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Whether `name` is still free.
+    pub fn is_free(&self, name: &str) -> bool {
+        !self.taken.contains(name)
+    }
+
+    /// Marks `name` as taken.
+    pub fn take(&mut self, name: &str) {
+        self.taken.insert(name.to_owned());
+    }
+
+    /// Claims `candidate` (a typify-stable UpperCamelCase name) or, when taken, the first
+    /// free `{candidate}{n}`.
+    pub fn claim(&mut self, candidate: &str) -> String {
+        let candidate = type_name(candidate, "");
+        let candidate = if candidate.is_empty() {
+            "Type".to_owned()
+        } else {
+            candidate
+        };
+        let mut name = candidate.clone();
+        let mut n = 2usize;
+        while !self.is_free(&name) {
+            name = type_name(&format!("{candidate}{n}"), "");
+            n += 1;
+        }
+        self.take(&name);
+        name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn camel_snake(name: &str) -> (String, String) {
+        (upper_camel(name), snake_case(name))
+    }
+
+    #[test]
+    fn punctuation_separates_words() {
+        assert_eq!(
+            camel_snake("analyze_game"),
+            ("AnalyzeGame".into(), "analyze_game".into())
+        );
+        assert_eq!(camel_snake("get-env"), ("GetEnv".into(), "get_env".into()));
+        assert_eq!(
+            camel_snake("fs.read/text file"),
+            ("FsReadTextFile".into(), "fs_read_text_file".into())
+        );
+        assert_eq!(
+            camel_snake("getPlayerRating"),
+            ("GetPlayerRating".into(), "get_player_rating".into())
+        );
+        assert_eq!(camel_snake("--"), ("Tool".into(), "tool".into()));
+    }
+
+    #[test]
+    fn leading_digits_get_a_prefix() {
+        assert_eq!(
+            camel_snake("3d-view"),
+            ("Tool3dView".into(), "tool_3d_view".into())
+        );
+        assert_eq!(camel_snake("42"), ("Tool42".into(), "tool_42".into()));
+    }
+
+    #[test]
+    fn keywords_get_a_trailing_underscore() {
+        assert_eq!(snake_case("type"), "type_");
+        assert_eq!(snake_case("self"), "self_");
+        assert_eq!(snake_case("async"), "async_");
+        assert_eq!(snake_case("gen"), "gen_");
+        assert_eq!(upper_camel("Self"), "Self_");
+        assert_eq!(upper_camel("self"), "Self_");
+        // Types never need the underscore: the suffix makes them ordinary words.
+        let mut types = NameAllocator::new();
+        let names = tool_names(&["self", "type"], &mut types);
+        assert_eq!(names[0].trait_name, "Self_");
+        assert_eq!(names[0].method_name, "self_");
+        assert_eq!(names[0].input_type, "SelfInput");
+        assert_eq!(names[1].trait_name, "Type");
+        assert_eq!(names[1].method_name, "type_");
+    }
+
+    #[test]
+    fn non_ascii_is_transliterated_or_escaped() {
+        assert_eq!(
+            camel_snake("café_crème"),
+            ("CafeCreme".into(), "cafe_creme".into())
+        );
+        assert_eq!(upper_camel("天気"), "U5929u6c17");
+        assert_eq!(snake_case("天気"), "u5929_u6c17");
+        assert_eq!(upper_camel("météo-天"), "MeteoU5929");
+    }
+
+    #[test]
+    fn colliding_tools_get_numeric_suffixes_in_declaration_order() {
+        let mut types = NameAllocator::new();
+        let names = tool_names(&["get_user", "get-user", "getUser", "server"], &mut types);
+        let traits: Vec<&str> = names.iter().map(|n| n.trait_name.as_str()).collect();
+        let methods: Vec<&str> = names.iter().map(|n| n.method_name.as_str()).collect();
+        assert_eq!(traits, ["GetUser", "GetUser2", "GetUser3", "Server2"]);
+        assert_eq!(
+            methods,
+            ["get_user", "get_user_2", "get_user_3", "server_2"]
+        );
+        assert_eq!(names[2].output_type, "GetUser3Output");
+    }
+
+    #[test]
+    fn type_names_are_stable_under_typify_casing() {
+        let mut types = NameAllocator::new();
+        let declared = [
+            "HTTPServer",
+            "a_b_c",
+            "x1y",
+            "天気",
+            "3d",
+            "v2.api",
+            "ABCDef",
+            "get__x",
+            "Résumé",
+        ];
+        for names in tool_names(&declared, &mut types) {
+            for t in [&names.input_type, &names.output_type] {
+                assert_eq!(&t.to_pascal_case(), t, "{t} is not stable");
+            }
+        }
+    }
+
+    #[test]
+    fn allocator_suffixes_and_reserves() {
+        let mut types = NameAllocator::new();
+        assert_eq!(types.claim("Point"), "Point");
+        assert_eq!(types.claim("Point"), "Point2");
+        assert_eq!(types.claim("Point"), "Point3");
+        assert_eq!(types.claim("Result"), "Result2");
+        assert_eq!(types.claim("String"), "String2");
+    }
+}

@@ -1,0 +1,156 @@
+//! The `types` module: every tool's input and output type, from one `typify::TypeSpace`.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::ir::{ModuleIr, Role, TypeSource};
+use super::typespace::{self, Unit};
+use crate::diagnostic::Diagnostic;
+use crate::settings::Settings;
+
+/// The lints the `types` module allows, each with the reason, in the order emitted.
+///
+/// The generated code must compile under `#![deny(warnings)]` (and `clippy -D warnings`)
+/// in the user's crate. The test suite compiles and lints every snapshot, so an entry is
+/// added here only for a lint that generated code actually triggers.
+pub const ALLOWED_LINTS: [(&str, &str); 7] = [
+    (
+        "dead_code",
+        "a crate rarely uses every generated type, field or helper",
+    ),
+    (
+        "missing_docs",
+        "fields and variants are documented only where the schema has a description",
+    ),
+    (
+        "clippy::derivable_impls",
+        "typify writes some `Default` impls by hand",
+    ),
+    (
+        "clippy::large_enum_variant",
+        "enum variants are as large as the schemas make them",
+    ),
+    (
+        "clippy::pedantic",
+        "for crates that enable pedantic lints: the style is typify's",
+    ),
+    (
+        "unreachable_pub",
+        "the types are public so that handlers and tests can name them",
+    ),
+    (
+        "unused_qualifications",
+        "generated code names everything by absolute path on purpose",
+    ),
+];
+
+/// Emits the `types` module, after running typify over every prepared schema of `ir`
+/// (which is updated with the outcome: fallbacks and renamed definitions).
+///
+/// ```text
+/// /// Input and output types of the tools, generated from their JSON Schemas.
+/// pub mod types {
+///     // <why>
+///     #![allow(dead_code)]
+///     ...
+///     /// Arguments of the `analyze_game` tool (Analyze Chess Game).
+///     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+///     pub struct AnalyzeGameInput {
+///         /// Analysis depth in half-moves
+///         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+///         pub depth: ::std::option::Option<::std::num::NonZeroU64>,
+///         /// Game in Portable Game Notation (PGN) format
+///         pub pgn: ::std::string::String,
+///     }
+///     // ...one type per tool schema, and the types typify derives from them...
+///
+///     /// Arguments of the `b` tool: the shared component type [`Query`].
+///     pub type BInput = Query;
+///
+///     /// Error types.
+///     pub mod error { /* ConversionError, used by typify's TryFrom impls */ }
+/// }
+/// ```
+pub fn emit(
+    ir: &mut ModuleIr,
+    settings: &Settings,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> TokenStream {
+    let units: Vec<Unit> = ir
+        .prepared_mut()
+        .map(|(pointer, prepared)| Unit {
+            pointer,
+            prepared: prepared.clone(),
+        })
+        .collect();
+    let names = &mut ir.type_names;
+    let built = typespace::build(settings, units, |taken| names.claim(taken), diagnostics);
+    for ((_, prepared), unit) in ir.prepared_mut().zip(built.units) {
+        *prepared = unit.prepared;
+    }
+    ir.refresh_type_names(settings);
+
+    let typify_items: TokenStream = built.code.parse().unwrap_or_default();
+    let allows = ALLOWED_LINTS.iter().map(|(lint, _)| {
+        let path: syn::Path = syn::parse_str(lint).expect("lint names are paths");
+        quote! { #![allow(#path)] }
+    });
+    let aliases = aliases(ir);
+    quote! {
+        #[doc = " Input and output types of the tools, generated from their JSON Schemas."]
+        pub mod types {
+            #(#allows)*
+            #typify_items
+            #aliases
+        }
+    }
+}
+
+/// One type alias per tool schema that is a shared component schema.
+///
+/// ```text
+/// /// Arguments of the `search` tool: the shared component type [`Query`].
+/// pub type SearchInput = Query;
+/// ```
+fn aliases(ir: &ModuleIr) -> TokenStream {
+    let mut out = TokenStream::new();
+    for tool in &ir.tools {
+        for (schema, role) in std::iter::once((&tool.input, Role::Input))
+            .chain(tool.output.as_ref().map(|o| (o, Role::Output)))
+        {
+            let TypeSource::Shared(k) = schema.source else {
+                continue;
+            };
+            let shared = &ir.shared[k];
+            let what = match role {
+                Role::Input => "Arguments of",
+                Role::Output => "Structured output of",
+            };
+            let doc = format!(
+                " {what} the `{}` tool: the shared component type [`{}`].",
+                tool.name, shared.type_name
+            );
+            let alias = format_ident!("{}", schema.type_name);
+            let target = format_ident!("{}", shared.type_name);
+            out.extend(quote! {
+                #[doc = #doc]
+                pub type #alias = #target;
+            });
+        }
+    }
+    out
+}
+
+/// Puts the reason of each allowed lint, as a comment, above its attribute in the
+/// formatted code (token streams cannot carry comments).
+pub fn comment_allows(code: &str) -> String {
+    let mut out = code.to_owned();
+    for (lint, why) in ALLOWED_LINTS {
+        let attr = format!("#![allow({lint})]");
+        if let Some(at) = out.find(&format!("\n    {attr}\n")) {
+            let at = at + 1;
+            out.insert_str(at, &format!("    // {why}\n"));
+        }
+    }
+    out
+}
