@@ -230,3 +230,310 @@ pub mod types {
         }
     }
 }
+/// The description's `info`, `instructions` and protocol versions.
+pub mod info {
+    /// `info.name`.
+    pub const NAME: &str = "chess-server";
+    /// `info.version`.
+    pub const VERSION: &str = "1.0.0";
+    /// `info.title`.
+    pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+        "Chess Analysis Server",
+    );
+    /// `info.description`.
+    pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+        "Analyzes chess games, tracks Elo ratings and records game results.",
+    );
+    /// `info.websiteUrl`.
+    pub const WEBSITE_URL: ::core::option::Option<&str> = ::core::option::Option::None;
+    /// `instructions`: lasting guidance for using the server.
+    pub const INSTRUCTIONS: ::core::option::Option<&str> = ::core::option::Option::Some(
+        "Use analyze_game for PGN analysis, get_player_rating to look up Elo ratings, and record_game_result after a game finishes.",
+    );
+    /// The protocol versions the generated server serves.
+    pub const PROTOCOL_VERSIONS: &[::mcpdesc::ProtocolVersion] = &[
+        ::mcpdesc::ProtocolVersion::V2025_06_18,
+        ::mcpdesc::ProtocolVersion::V2025_11_25,
+    ];
+    /// The `ServerInfo` the router announces at initialization.
+    pub fn server_info() -> ::mcpdesc::ServerInfo {
+        ::mcpdesc::ServerInfo {
+            name: ::std::string::String::from(NAME),
+            version: ::std::string::String::from(VERSION),
+            title: TITLE.map(::std::string::String::from),
+            description: DESCRIPTION.map(::std::string::String::from),
+            website_url: WEBSITE_URL.map(::std::string::String::from),
+            instructions: INSTRUCTIONS.map(::std::string::String::from),
+            protocol_versions: PROTOCOL_VERSIONS,
+        }
+    }
+}
+/// Per-tool metadata from the description: name, effective protocol scope,
+/// annotations, execution, and the resolved declaration the router serves.
+pub mod tools {
+    /// Metadata of the `analyze_game` tool.
+    pub mod analyze_game {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "analyze_game";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_06_18,
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Analyze Chess Game",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Analyze a chess game from PGN notation and return evaluation scores",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"analyze_game","title":"Analyze Chess Game","description":"Analyze a chess game from PGN notation and return evaluation scores","inputSchema":{"type":"object","properties":{"pgn":{"type":"string","description":"Game in Portable Game Notation (PGN) format"},"depth":{"type":"integer","description":"Analysis depth in half-moves","minimum":1,"maximum":40}},"required":["pgn"]},"outputSchema":{"type":"object","properties":{"evaluation":{"type":"number","description":"Centipawn evaluation"},"best_move":{"type":"string","description":"Best move in algebraic notation"},"blunders":{"type":"array","items":{"type":"object","properties":{"move_number":{"type":"integer"},"move":{"type":"string"},"evaluation_loss":{"type":"number"}}}}}},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true},"tags":["analysis","chess"]}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `get_player_rating` tool.
+    pub mod get_player_rating {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "get_player_rating";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_06_18,
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Get Player Rating",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Get the current Elo rating and rating history for a chess player",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"get_player_rating","title":"Get Player Rating","description":"Get the current Elo rating and rating history for a chess player","inputSchema":{"type":"object","properties":{"player_id":{"type":"string","description":"Unique player identifier"},"rating_type":{"type":"string","enum":["classical","rapid","blitz","bullet"],"description":"Type of rating to retrieve"}},"required":["player_id"]},"annotations":{"readOnlyHint":true,"destructiveHint":false},"tags":["rating","player"]}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `record_game_result` tool.
+    pub mod record_game_result {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "record_game_result";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_06_18,
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Record Game Result",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Record the result of a chess game and update player ratings",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"record_game_result","title":"Record Game Result","description":"Record the result of a chess game and update player ratings","inputSchema":{"type":"object","properties":{"white_player_id":{"type":"string","description":"White player identifier"},"black_player_id":{"type":"string","description":"Black player identifier"},"result":{"type":"string","enum":["1-0","0-1","1/2-1/2"],"description":"Game result in standard notation"},"pgn":{"type":"string","description":"Full game PGN (optional)"},"time_control":{"type":"string","description":"Time control (e.g., '10+0', '3+2')"}},"required":["white_player_id","black_player_id","result"]},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false},"tags":["rating","game"]}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+}
+/// Analyze Chess Game: Analyze a chess game from PGN notation and return evaluation scores
+///
+/// Implements the tool `analyze_game`.
+///
+/// Annotations (advisory hints): read-only, not destructive, idempotent.
+pub trait AnalyzeGame: Send + Sync {
+    /// Handles `tools/call` for `analyze_game`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    fn analyze_game(
+        &self,
+        input: types::AnalyzeGameInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<types::AnalyzeGameOutput, ::mcpdesc::ToolError>,
+    > + Send;
+    /// What the router calls. Override it to return content blocks beside the
+    /// typed output (`Typed::new(output).with_content(...)`); by default it
+    /// returns the output of the method above alone.
+    fn analyze_game_with_content(
+        &self,
+        input: types::AnalyzeGameInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            ::mcpdesc::Typed<types::AnalyzeGameOutput>,
+            ::mcpdesc::ToolError,
+        >,
+    > + Send {
+        async move {
+            ::core::result::Result::Ok(
+                ::mcpdesc::Typed::new(self.analyze_game(input, cx).await?),
+            )
+        }
+    }
+}
+/// Get Player Rating: Get the current Elo rating and rating history for a chess player
+///
+/// Implements the tool `get_player_rating`.
+///
+/// Annotations (advisory hints): read-only, not destructive.
+pub trait GetPlayerRating: Send + Sync {
+    /// Handles `tools/call` for `get_player_rating` and returns the whole result.
+    fn get_player_rating(
+        &self,
+        input: types::GetPlayerRatingInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
+    > + Send;
+}
+/// Record Game Result: Record the result of a chess game and update player ratings
+///
+/// Implements the tool `record_game_result`.
+///
+/// Annotations (advisory hints): may modify its environment, not destructive, not idempotent.
+pub trait RecordGameResult: Send + Sync {
+    /// Handles `tools/call` for `record_game_result` and returns the whole result.
+    fn record_game_result(
+        &self,
+        input: types::RecordGameResultInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
+    > + Send;
+}
+/// Implemented for every type that implements all tool traits.
+#[allow(deprecated)]
+pub trait Server: AnalyzeGame + GetPlayerRating + RecordGameResult + Send + Sync + 'static {}
+#[allow(deprecated)]
+impl<T: AnalyzeGame + GetPlayerRating + RecordGameResult + Send + Sync + 'static> Server
+for T {}
+/// A router that serves every tool of the description with `server`'s trait
+/// methods: `tools/list` per negotiated protocol version, argument validation
+/// against the original `inputSchema`, dispatch, and result shaping.
+#[allow(deprecated)]
+pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
+    let server = ::mcpdesc::__private::Arc::new(server);
+    ::mcpdesc::Router::new(info::server_info())
+        .tool(
+            tools::analyze_game::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::AnalyzeGameInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        let output = AnalyzeGame::analyze_game_with_content(
+                                &*server,
+                                input,
+                                cx,
+                            )
+                            .await?;
+                        ::mcpdesc::ToolResult::from_typed(output)
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::get_player_rating::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::GetPlayerRatingInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        GetPlayerRating::get_player_rating(&*server, input, cx).await
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::record_game_result::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::RecordGameResultInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        RecordGameResult::record_game_result(&*server, input, cx).await
+                    })
+                }
+            },
+        )
+}

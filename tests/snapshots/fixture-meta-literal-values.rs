@@ -55,3 +55,114 @@ pub mod types {
         }
     }
 }
+/// The description's `info`, `instructions` and protocol versions.
+pub mod info {
+    /// `info.name`.
+    pub const NAME: &str = "meta-literal-values";
+    /// `info.version`.
+    pub const VERSION: &str = "1.0.0";
+    /// `info.title`.
+    pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+    /// `info.description`.
+    pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
+    /// `info.websiteUrl`.
+    pub const WEBSITE_URL: ::core::option::Option<&str> = ::core::option::Option::None;
+    /// `instructions`: lasting guidance for using the server.
+    pub const INSTRUCTIONS: ::core::option::Option<&str> = ::core::option::Option::None;
+    /// The protocol versions the generated server serves.
+    pub const PROTOCOL_VERSIONS: &[::mcpdesc::ProtocolVersion] = &[
+        ::mcpdesc::ProtocolVersion::V2026_07_28,
+    ];
+    /// The `ServerInfo` the router announces at initialization.
+    pub fn server_info() -> ::mcpdesc::ServerInfo {
+        ::mcpdesc::ServerInfo {
+            name: ::std::string::String::from(NAME),
+            version: ::std::string::String::from(VERSION),
+            title: TITLE.map(::std::string::String::from),
+            description: DESCRIPTION.map(::std::string::String::from),
+            website_url: WEBSITE_URL.map(::std::string::String::from),
+            instructions: INSTRUCTIONS.map(::std::string::String::from),
+            protocol_versions: PROTOCOL_VERSIONS,
+        }
+    }
+}
+/// Per-tool metadata from the description: name, effective protocol scope,
+/// annotations, execution, and the resolved declaration the router serves.
+pub mod tools {
+    /// Metadata of the `status` tool.
+    pub mod status {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "status";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2026_07_28,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"status","inputSchema":{"type":"object","additionalProperties":false},"_meta":{"com.example/status":"stable","display_hint":"compact"}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+}
+/// The `status` tool.
+///
+/// Implements the tool `status`.
+pub trait Status: Send + Sync {
+    /// Handles `tools/call` for `status` and returns the whole result.
+    fn status(
+        &self,
+        input: types::StatusInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
+    > + Send;
+}
+/// Implemented for every type that implements all tool traits.
+#[allow(deprecated)]
+pub trait Server: Status + Send + Sync + 'static {}
+#[allow(deprecated)]
+impl<T: Status + Send + Sync + 'static> Server for T {}
+/// A router that serves every tool of the description with `server`'s trait
+/// methods: `tools/list` per negotiated protocol version, argument validation
+/// against the original `inputSchema`, dispatch, and result shaping.
+#[allow(deprecated)]
+pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
+    let server = ::mcpdesc::__private::Arc::new(server);
+    ::mcpdesc::Router::new(info::server_info())
+        .tool(
+            tools::status::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::StatusInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        Status::status(&*server, input, cx).await
+                    })
+                }
+            },
+        )
+}

@@ -402,3 +402,710 @@ A search query shared by two tools.*/
     /// Arguments of the `search.count` tool: the shared component type [`Query`].
     pub type SearchCountInput = Query;
 }
+/// The description's `info`, `instructions` and protocol versions.
+pub mod info {
+    /// `info.name`.
+    pub const NAME: &str = "generator-constructs";
+    /// `info.version`.
+    pub const VERSION: &str = "1.0.0";
+    /// `info.title`.
+    pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+    /// `info.description`.
+    pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+        "Schema constructs the generator must map or degrade, and tool names it must sanitize.",
+    );
+    /// `info.websiteUrl`.
+    pub const WEBSITE_URL: ::core::option::Option<&str> = ::core::option::Option::None;
+    /// `instructions`: lasting guidance for using the server.
+    pub const INSTRUCTIONS: ::core::option::Option<&str> = ::core::option::Option::None;
+    /// The protocol versions the generated server serves.
+    pub const PROTOCOL_VERSIONS: &[::mcpdesc::ProtocolVersion] = &[
+        ::mcpdesc::ProtocolVersion::V2025_11_25,
+    ];
+    /// The `ServerInfo` the router announces at initialization.
+    pub fn server_info() -> ::mcpdesc::ServerInfo {
+        ::mcpdesc::ServerInfo {
+            name: ::std::string::String::from(NAME),
+            version: ::std::string::String::from(VERSION),
+            title: TITLE.map(::std::string::String::from),
+            description: DESCRIPTION.map(::std::string::String::from),
+            website_url: WEBSITE_URL.map(::std::string::String::from),
+            instructions: INSTRUCTIONS.map(::std::string::String::from),
+            protocol_versions: PROTOCOL_VERSIONS,
+        }
+    }
+}
+/// Per-tool metadata from the description: name, effective protocol scope,
+/// annotations, execution, and the resolved declaration the router serves.
+pub mod tools {
+    /// Metadata of the `search` tool.
+    pub mod search {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "search";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"search","inputSchema":{"type":"object","title":"Query","description":"A search query shared by two tools.","properties":{"text":{"type":"string"},"limit":{"type":"integer","minimum":1}},"required":["text"],"additionalProperties":false}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `search.count` tool.
+    pub mod search_count {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "search.count";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"search.count","inputSchema":{"type":"object","title":"Query","description":"A search query shared by two tools.","properties":{"text":{"type":"string"},"limit":{"type":"integer","minimum":1}},"required":["text"],"additionalProperties":false}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `plot` tool.
+    pub mod plot {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "plot";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Two tools with a `Point` definition each.",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r##"{"name":"plot","description":"Two tools with a `Point` definition each.","inputSchema":{"type":"object","properties":{"at":{"$ref":"#/$defs/Point"},"pair":{"type":"array","prefixItems":[{"type":"string"},{"type":"number"}],"items":false,"minItems":2,"maxItems":2},"mode":{"const":"fast"},"style":{"type":"object","properties":{"color":{"$ref":"#/properties/style/$defs/Color"}},"$defs":{"Color":{"type":"string","enum":["red","blue"]}},"unevaluatedProperties":false}},"required":["at"],"$defs":{"Point":{"type":"object","properties":{"x":{"type":"number"},"y":{"type":"number"}},"required":["x","y"]}}},"outputSchema":{"type":"object","properties":{"tree":{"$ref":"#/$defs/Node"}},"$defs":{"Node":{"type":"object","properties":{"label":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/Node"}}},"required":["label"]}}}}"##;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `plot-3d` tool.
+    pub mod plot_3d {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "plot-3d";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r##"{"name":"plot-3d","inputSchema":{"type":"object","properties":{"at":{"$ref":"#/$defs/Point"}},"$defs":{"Point":{"type":"object","properties":{"x":{"type":"number"},"y":{"type":"number"},"z":{"type":"number"}}}}}}"##;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `degrade` tool.
+    pub mod degrade {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "degrade";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Constructs that become serde_json::Value, each with a warning.",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r##"{"name":"degrade","description":"Constructs that become serde_json::Value, each with a warning.","inputSchema":{"type":"object","properties":{"conditional":{"type":"object","if":{"required":["a"]},"then":{"required":["b"]}},"remote":{"$ref":"https://schemas.example.invalid/thing.json"},"anchored":{"$ref":"#thing"},"dependent":{"type":"object","dependentSchemas":{"a":{"required":["b"]}}},"negated":{"not":{"type":"object","required":["a"]}},"patterned":{"type":"object","patternProperties":{"^x-":{"type":"string"}}},"never":false,"anything":true,"open_tuple":{"type":"array","prefixItems":[{"type":"string"}]},"excluded":{"type":"string","not":{"enum":["forbidden"]}},"nullable":{"type":["string","null"]},"choice":{"oneOf":[{"type":"object","properties":{"kind":{"const":"a"},"a":{"type":"string"}},"required":["kind"]},{"type":"object","properties":{"kind":{"const":"b"},"b":{"type":"integer"}},"required":["kind"]}]}}}}"##;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `type` tool.
+    pub mod type_ {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "type";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"type","inputSchema":{"type":"object","additionalProperties":false}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `3d-view` tool.
+    pub mod tool_3d_view {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "3d-view";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"3d-view","inputSchema":{"type":"object"}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `météo/天気` tool.
+    pub mod meteo_u5929_u6c17 {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "météo/天気";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"météo/天気","inputSchema":{"type":"object","properties":{"city":{"type":"string"}}}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `get_user` tool.
+    pub mod get_user {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "get_user";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"get_user","inputSchema":{"type":"object","properties":{}}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `get-user` tool.
+    pub mod get_user_2 {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "get-user";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"get-user","inputSchema":{"type":"object","properties":{}}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+}
+/// The `search` tool.
+///
+/// Implements the tool `search`.
+pub trait Search: Send + Sync {
+    /// Handles `tools/call` for `search` and returns the whole result.
+    fn search(
+        &self,
+        input: types::SearchInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
+    > + Send;
+}
+/// The `search.count` tool.
+///
+/// Implements the tool `search.count`.
+pub trait SearchCount: Send + Sync {
+    /// Handles `tools/call` for `search.count` and returns the whole result.
+    fn search_count(
+        &self,
+        input: types::SearchCountInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
+    > + Send;
+}
+/// Two tools with a `Point` definition each.
+///
+/// Implements the tool `plot`.
+pub trait Plot: Send + Sync {
+    /// Handles `tools/call` for `plot`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    fn plot(
+        &self,
+        input: types::PlotInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<types::PlotOutput, ::mcpdesc::ToolError>,
+    > + Send;
+    /// What the router calls. Override it to return content blocks beside the
+    /// typed output (`Typed::new(output).with_content(...)`); by default it
+    /// returns the output of the method above alone.
+    fn plot_with_content(
+        &self,
+        input: types::PlotInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            ::mcpdesc::Typed<types::PlotOutput>,
+            ::mcpdesc::ToolError,
+        >,
+    > + Send {
+        async move {
+            ::core::result::Result::Ok(
+                ::mcpdesc::Typed::new(self.plot(input, cx).await?),
+            )
+        }
+    }
+}
+/// The `plot-3d` tool.
+///
+/// Implements the tool `plot-3d`.
+pub trait Plot3d: Send + Sync {
+    /// Handles `tools/call` for `plot-3d` and returns the whole result.
+    fn plot_3d(
+        &self,
+        input: types::Plot3dInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
+    > + Send;
+}
+/// Constructs that become serde_json::Value, each with a warning.
+///
+/// Implements the tool `degrade`.
+pub trait Degrade: Send + Sync {
+    /// Handles `tools/call` for `degrade` and returns the whole result.
+    fn degrade(
+        &self,
+        input: types::DegradeInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
+    > + Send;
+}
+/// The `type` tool.
+///
+/// Implements the tool `type`.
+pub trait Type: Send + Sync {
+    /// Handles `tools/call` for `type` and returns the whole result.
+    fn type_(
+        &self,
+        input: types::TypeInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
+    > + Send;
+}
+/// The `3d-view` tool.
+///
+/// Implements the tool `3d-view`.
+pub trait Tool3dView: Send + Sync {
+    /// Handles `tools/call` for `3d-view` and returns the whole result.
+    fn tool_3d_view(
+        &self,
+        input: types::Tool3dViewInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
+    > + Send;
+}
+/// The `météo/天気` tool.
+///
+/// Implements the tool `météo/天気`.
+pub trait MeteoU5929u6c17: Send + Sync {
+    /// Handles `tools/call` for `météo/天気` and returns the whole result.
+    fn meteo_u5929_u6c17(
+        &self,
+        input: types::MeteoU5929u6c17Input,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
+    > + Send;
+}
+/// The `get_user` tool.
+///
+/// Implements the tool `get_user`.
+pub trait GetUser: Send + Sync {
+    /// Handles `tools/call` for `get_user` and returns the whole result.
+    fn get_user(
+        &self,
+        input: types::GetUserInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
+    > + Send;
+}
+/// The `get-user` tool.
+///
+/// Implements the tool `get-user`.
+pub trait GetUser2: Send + Sync {
+    /// Handles `tools/call` for `get-user` and returns the whole result.
+    fn get_user_2(
+        &self,
+        input: types::GetUser2Input,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
+    > + Send;
+}
+/// Implemented for every type that implements all tool traits.
+#[allow(deprecated)]
+pub trait Server: Search + SearchCount + Plot + Plot3d + Degrade + Type + Tool3dView + MeteoU5929u6c17 + GetUser + GetUser2 + Send + Sync + 'static {}
+#[allow(deprecated)]
+impl<
+    T: Search + SearchCount + Plot + Plot3d + Degrade + Type + Tool3dView
+        + MeteoU5929u6c17 + GetUser + GetUser2 + Send + Sync + 'static,
+> Server for T {}
+/// A router that serves every tool of the description with `server`'s trait
+/// methods: `tools/list` per negotiated protocol version, argument validation
+/// against the original `inputSchema`, dispatch, and result shaping.
+#[allow(deprecated)]
+pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
+    let server = ::mcpdesc::__private::Arc::new(server);
+    ::mcpdesc::Router::new(info::server_info())
+        .tool(
+            tools::search::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::SearchInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        Search::search(&*server, input, cx).await
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::search_count::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::SearchCountInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        SearchCount::search_count(&*server, input, cx).await
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::plot::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::PlotInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        let output = Plot::plot_with_content(&*server, input, cx).await?;
+                        ::mcpdesc::ToolResult::from_typed(output)
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::plot_3d::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::Plot3dInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        Plot3d::plot_3d(&*server, input, cx).await
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::degrade::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::DegradeInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        Degrade::degrade(&*server, input, cx).await
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::type_::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::TypeInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        Type::type_(&*server, input, cx).await
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::tool_3d_view::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::Tool3dViewInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        Tool3dView::tool_3d_view(&*server, input, cx).await
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::meteo_u5929_u6c17::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::MeteoU5929u6c17Input = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        MeteoU5929u6c17::meteo_u5929_u6c17(&*server, input, cx).await
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::get_user::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::GetUserInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        GetUser::get_user(&*server, input, cx).await
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::get_user_2::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::GetUser2Input = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        GetUser2::get_user_2(&*server, input, cx).await
+                    })
+                }
+            },
+        )
+}

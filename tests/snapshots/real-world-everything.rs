@@ -571,3 +571,1134 @@ pub mod types {
         }
     }
 }
+/// The description's `info`, `instructions` and protocol versions.
+pub mod info {
+    /// `info.name`.
+    pub const NAME: &str = "mcp-servers/everything";
+    /// `info.version`.
+    pub const VERSION: &str = "2.0.0";
+    /// `info.title`.
+    pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+    /// `info.description`.
+    pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
+    /// `info.websiteUrl`.
+    pub const WEBSITE_URL: ::core::option::Option<&str> = ::core::option::Option::None;
+    /// `instructions`: lasting guidance for using the server.
+    pub const INSTRUCTIONS: ::core::option::Option<&str> = ::core::option::Option::None;
+    /// The protocol versions the generated server serves.
+    pub const PROTOCOL_VERSIONS: &[::mcpdesc::ProtocolVersion] = &[
+        ::mcpdesc::ProtocolVersion::V2025_11_25,
+    ];
+    /// The `ServerInfo` the router announces at initialization.
+    pub fn server_info() -> ::mcpdesc::ServerInfo {
+        ::mcpdesc::ServerInfo {
+            name: ::std::string::String::from(NAME),
+            version: ::std::string::String::from(VERSION),
+            title: TITLE.map(::std::string::String::from),
+            description: DESCRIPTION.map(::std::string::String::from),
+            website_url: WEBSITE_URL.map(::std::string::String::from),
+            instructions: INSTRUCTIONS.map(::std::string::String::from),
+            protocol_versions: PROTOCOL_VERSIONS,
+        }
+    }
+}
+/// Per-tool metadata from the description: name, effective protocol scope,
+/// annotations, execution, and the resolved declaration the router serves.
+pub mod tools {
+    /// Metadata of the `echo` tool.
+    pub mod echo {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "echo";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Echo Tool",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Echoes back the input string",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "forbidden",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"echo","title":"Echo Tool","description":"Echoes back the input string","inputSchema":{"type":"object","properties":{"message":{"type":"string","description":"Message to echo"}},"required":["message"],"$schema":"http://json-schema.org/draft-07/schema#"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `get-annotated-message` tool.
+    pub mod get_annotated_message {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "get-annotated-message";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Get Annotated Message Tool",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Demonstrates how annotations can be used to provide metadata about content.",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "forbidden",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"get-annotated-message","title":"Get Annotated Message Tool","description":"Demonstrates how annotations can be used to provide metadata about content.","inputSchema":{"type":"object","properties":{"messageType":{"type":"string","enum":["error","success","debug"],"description":"Type of message to demonstrate different annotation patterns"},"includeImage":{"default":false,"description":"Whether to include an example image","type":"boolean"}},"required":["messageType"],"$schema":"http://json-schema.org/draft-07/schema#"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `get-env` tool.
+    pub mod get_env {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "get-env";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Print Environment Tool",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Returns all environment variables, helpful for debugging MCP server configuration",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "forbidden",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"get-env","title":"Print Environment Tool","description":"Returns all environment variables, helpful for debugging MCP server configuration","inputSchema":{"type":"object","properties":{},"$schema":"http://json-schema.org/draft-07/schema#"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `get-resource-links` tool.
+    pub mod get_resource_links {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "get-resource-links";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Get Resource Links Tool",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Returns up to ten resource links that reference different types of resources",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "forbidden",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"get-resource-links","title":"Get Resource Links Tool","description":"Returns up to ten resource links that reference different types of resources","inputSchema":{"type":"object","properties":{"count":{"default":3,"description":"Number of resource links to return (1-10)","type":"number","minimum":1,"maximum":10}},"$schema":"http://json-schema.org/draft-07/schema#"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `get-resource-reference` tool.
+    pub mod get_resource_reference {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "get-resource-reference";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Get Resource Reference Tool",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Returns a resource reference that can be used by MCP clients",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "forbidden",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"get-resource-reference","title":"Get Resource Reference Tool","description":"Returns a resource reference that can be used by MCP clients","inputSchema":{"type":"object","properties":{"resourceType":{"default":"Text","type":"string","enum":["Text","Blob"]},"resourceId":{"default":1,"description":"ID of the text resource to fetch","type":"number"}},"$schema":"http://json-schema.org/draft-07/schema#"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `get-structured-content` tool.
+    pub mod get_structured_content {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "get-structured-content";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Get Structured Content Tool",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Returns structured content along with an output schema for client data validation",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "forbidden",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"get-structured-content","title":"Get Structured Content Tool","description":"Returns structured content along with an output schema for client data validation","inputSchema":{"type":"object","properties":{"location":{"type":"string","enum":["New York","Chicago","Los Angeles"],"description":"Choose city"}},"required":["location"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"temperature":{"type":"number","description":"Temperature in celsius"},"conditions":{"type":"string","description":"Weather conditions description"},"humidity":{"type":"number","description":"Humidity percentage"}},"required":["temperature","conditions","humidity"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `get-sum` tool.
+    pub mod get_sum {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "get-sum";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Get Sum Tool",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Returns the sum of two numbers",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "forbidden",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"get-sum","title":"Get Sum Tool","description":"Returns the sum of two numbers","inputSchema":{"type":"object","properties":{"a":{"type":"number","description":"First number"},"b":{"type":"number","description":"Second number"}},"required":["a","b"],"$schema":"http://json-schema.org/draft-07/schema#"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `get-tiny-image` tool.
+    pub mod get_tiny_image {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "get-tiny-image";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Get Tiny Image Tool",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Returns a tiny MCP logo image.",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "forbidden",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"get-tiny-image","title":"Get Tiny Image Tool","description":"Returns a tiny MCP logo image.","inputSchema":{"type":"object","properties":{},"$schema":"http://json-schema.org/draft-07/schema#"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `gzip-file-as-resource` tool.
+    pub mod gzip_file_as_resource {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "gzip-file-as-resource";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "GZip File as Resource Tool",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Compresses a single file using gzip compression. Depending upon the selected output type, returns either the compressed data as a gzipped resource or a resource link, allowing it to be downloaded in a subsequent request during the current session.",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "forbidden",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"gzip-file-as-resource","title":"GZip File as Resource Tool","description":"Compresses a single file using gzip compression. Depending upon the selected output type, returns either the compressed data as a gzipped resource or a resource link, allowing it to be downloaded in a subsequent request during the current session.","inputSchema":{"type":"object","properties":{"name":{"default":"README.md.gz","type":"string","description":"Name of the output file"},"data":{"default":"https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md","type":"string","format":"uri","description":"URL or data URI of the file content to compress"},"outputType":{"default":"resourceLink","description":"How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object.","type":"string","enum":["resourceLink","resource"]}},"$schema":"http://json-schema.org/draft-07/schema#"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":true,"openWorldHint":true},"execution":{"taskSupport":"forbidden"}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `toggle-simulated-logging` tool.
+    pub mod toggle_simulated_logging {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "toggle-simulated-logging";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Toggle Simulated Logging",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Toggles simulated, random-leveled logging on or off.",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "forbidden",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"toggle-simulated-logging","title":"Toggle Simulated Logging","description":"Toggles simulated, random-leveled logging on or off.","inputSchema":{"type":"object","properties":{},"$schema":"http://json-schema.org/draft-07/schema#"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `toggle-subscriber-updates` tool.
+    pub mod toggle_subscriber_updates {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "toggle-subscriber-updates";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Toggle Subscriber Updates",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Toggles simulated resource subscription updates on or off.",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "forbidden",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"toggle-subscriber-updates","title":"Toggle Subscriber Updates","description":"Toggles simulated resource subscription updates on or off.","inputSchema":{"type":"object","properties":{},"$schema":"http://json-schema.org/draft-07/schema#"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `trigger-long-running-operation` tool.
+    pub mod trigger_long_running_operation {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "trigger-long-running-operation";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Trigger Long Running Operation Tool",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Demonstrates a long running operation with progress updates.",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "forbidden",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"trigger-long-running-operation","title":"Trigger Long Running Operation Tool","description":"Demonstrates a long running operation with progress updates.","inputSchema":{"type":"object","properties":{"duration":{"default":10,"description":"Duration of the operation in seconds","type":"number"},"steps":{"default":5,"description":"Number of steps in the operation","type":"number"}},"$schema":"http://json-schema.org/draft-07/schema#"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `simulate-research-query` tool.
+    pub mod simulate_research_query {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "simulate-research-query";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Simulate Research Query",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification.",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "required",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"simulate-research-query","title":"Simulate Research Query","description":"Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification.","inputSchema":{"type":"object","properties":{"topic":{"type":"string","description":"The research topic to investigate"},"ambiguous":{"default":false,"description":"Simulate an ambiguous query that requires clarification (triggers input_required status)","type":"boolean"}},"required":["topic"],"$schema":"http://json-schema.org/draft-07/schema#"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false},"execution":{"taskSupport":"required"}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+}
+/// Echo Tool: Echoes back the input string
+///
+/// Implements the tool `echo`.
+///
+/// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+pub trait Echo: Send + Sync {
+    /// Handles `tools/call` for `echo` and returns the whole result.
+    fn echo(
+        &self,
+        input: types::EchoInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
+    > + Send;
+}
+/// Get Annotated Message Tool: Demonstrates how annotations can be used to provide metadata about content.
+///
+/// Implements the tool `get-annotated-message`.
+///
+/// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+pub trait GetAnnotatedMessage: Send + Sync {
+    /// Handles `tools/call` for `get-annotated-message` and returns the whole result.
+    fn get_annotated_message(
+        &self,
+        input: types::GetAnnotatedMessageInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
+    > + Send;
+}
+/// Print Environment Tool: Returns all environment variables, helpful for debugging MCP server configuration
+///
+/// Implements the tool `get-env`.
+///
+/// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+pub trait GetEnv: Send + Sync {
+    /// Handles `tools/call` for `get-env` and returns the whole result.
+    fn get_env(
+        &self,
+        input: types::GetEnvInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
+    > + Send;
+}
+/// Get Resource Links Tool: Returns up to ten resource links that reference different types of resources
+///
+/// Implements the tool `get-resource-links`.
+///
+/// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+pub trait GetResourceLinks: Send + Sync {
+    /// Handles `tools/call` for `get-resource-links` and returns the whole result.
+    fn get_resource_links(
+        &self,
+        input: types::GetResourceLinksInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
+    > + Send;
+}
+/// Get Resource Reference Tool: Returns a resource reference that can be used by MCP clients
+///
+/// Implements the tool `get-resource-reference`.
+///
+/// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+pub trait GetResourceReference: Send + Sync {
+    /// Handles `tools/call` for `get-resource-reference` and returns the whole result.
+    fn get_resource_reference(
+        &self,
+        input: types::GetResourceReferenceInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
+    > + Send;
+}
+/// Get Structured Content Tool: Returns structured content along with an output schema for client data validation
+///
+/// Implements the tool `get-structured-content`.
+///
+/// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+pub trait GetStructuredContent: Send + Sync {
+    /// Handles `tools/call` for `get-structured-content`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    fn get_structured_content(
+        &self,
+        input: types::GetStructuredContentInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            types::GetStructuredContentOutput,
+            ::mcpdesc::ToolError,
+        >,
+    > + Send;
+    /// What the router calls. Override it to return content blocks beside the
+    /// typed output (`Typed::new(output).with_content(...)`); by default it
+    /// returns the output of the method above alone.
+    fn get_structured_content_with_content(
+        &self,
+        input: types::GetStructuredContentInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            ::mcpdesc::Typed<types::GetStructuredContentOutput>,
+            ::mcpdesc::ToolError,
+        >,
+    > + Send {
+        async move {
+            ::core::result::Result::Ok(
+                ::mcpdesc::Typed::new(self.get_structured_content(input, cx).await?),
+            )
+        }
+    }
+}
+/// Get Sum Tool: Returns the sum of two numbers
+///
+/// Implements the tool `get-sum`.
+///
+/// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+pub trait GetSum: Send + Sync {
+    /// Handles `tools/call` for `get-sum` and returns the whole result.
+    fn get_sum(
+        &self,
+        input: types::GetSumInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
+    > + Send;
+}
+/// Get Tiny Image Tool: Returns a tiny MCP logo image.
+///
+/// Implements the tool `get-tiny-image`.
+///
+/// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+pub trait GetTinyImage: Send + Sync {
+    /// Handles `tools/call` for `get-tiny-image` and returns the whole result.
+    fn get_tiny_image(
+        &self,
+        input: types::GetTinyImageInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
+    > + Send;
+}
+/// GZip File as Resource Tool: Compresses a single file using gzip compression. Depending upon the selected output type, returns either the compressed data as a gzipped resource or a resource link, allowing it to be downloaded in a subsequent request during the current session.
+///
+/// Implements the tool `gzip-file-as-resource`.
+///
+/// Annotations (advisory hints): may modify its environment, not destructive, idempotent, open world.
+pub trait GzipFileAsResource: Send + Sync {
+    /// Handles `tools/call` for `gzip-file-as-resource` and returns the whole result.
+    fn gzip_file_as_resource(
+        &self,
+        input: types::GzipFileAsResourceInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
+    > + Send;
+}
+/// Toggle Simulated Logging: Toggles simulated, random-leveled logging on or off.
+///
+/// Implements the tool `toggle-simulated-logging`.
+///
+/// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
+pub trait ToggleSimulatedLogging: Send + Sync {
+    /// Handles `tools/call` for `toggle-simulated-logging` and returns the whole result.
+    fn toggle_simulated_logging(
+        &self,
+        input: types::ToggleSimulatedLoggingInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
+    > + Send;
+}
+/// Toggle Subscriber Updates: Toggles simulated resource subscription updates on or off.
+///
+/// Implements the tool `toggle-subscriber-updates`.
+///
+/// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
+pub trait ToggleSubscriberUpdates: Send + Sync {
+    /// Handles `tools/call` for `toggle-subscriber-updates` and returns the whole result.
+    fn toggle_subscriber_updates(
+        &self,
+        input: types::ToggleSubscriberUpdatesInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
+    > + Send;
+}
+/// Trigger Long Running Operation Tool: Demonstrates a long running operation with progress updates.
+///
+/// Implements the tool `trigger-long-running-operation`.
+///
+/// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+pub trait TriggerLongRunningOperation: Send + Sync {
+    /// Handles `tools/call` for `trigger-long-running-operation` and returns the whole result.
+    fn trigger_long_running_operation(
+        &self,
+        input: types::TriggerLongRunningOperationInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
+    > + Send;
+}
+/// Simulate Research Query: Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification.
+///
+/// Implements the tool `simulate-research-query`.
+///
+/// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
+pub trait SimulateResearchQuery: Send + Sync {
+    /// Handles `tools/call` for `simulate-research-query` and returns the whole result.
+    fn simulate_research_query(
+        &self,
+        input: types::SimulateResearchQueryInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
+    > + Send;
+}
+/// Implemented for every type that implements all tool traits.
+#[allow(deprecated)]
+pub trait Server: Echo + GetAnnotatedMessage + GetEnv + GetResourceLinks + GetResourceReference + GetStructuredContent + GetSum + GetTinyImage + GzipFileAsResource + ToggleSimulatedLogging + ToggleSubscriberUpdates + TriggerLongRunningOperation + SimulateResearchQuery + Send + Sync + 'static {}
+#[allow(deprecated)]
+impl<
+    T: Echo + GetAnnotatedMessage + GetEnv + GetResourceLinks + GetResourceReference
+        + GetStructuredContent + GetSum + GetTinyImage + GzipFileAsResource
+        + ToggleSimulatedLogging + ToggleSubscriberUpdates + TriggerLongRunningOperation
+        + SimulateResearchQuery + Send + Sync + 'static,
+> Server for T {}
+/// A router that serves every tool of the description with `server`'s trait
+/// methods: `tools/list` per negotiated protocol version, argument validation
+/// against the original `inputSchema`, dispatch, and result shaping.
+#[allow(deprecated)]
+pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
+    let server = ::mcpdesc::__private::Arc::new(server);
+    ::mcpdesc::Router::new(info::server_info())
+        .tool(
+            tools::echo::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::EchoInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        Echo::echo(&*server, input, cx).await
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::get_annotated_message::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::GetAnnotatedMessageInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        GetAnnotatedMessage::get_annotated_message(&*server, input, cx)
+                            .await
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::get_env::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::GetEnvInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        GetEnv::get_env(&*server, input, cx).await
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::get_resource_links::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::GetResourceLinksInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        GetResourceLinks::get_resource_links(&*server, input, cx).await
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::get_resource_reference::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::GetResourceReferenceInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        GetResourceReference::get_resource_reference(&*server, input, cx)
+                            .await
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::get_structured_content::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::GetStructuredContentInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        let output = GetStructuredContent::get_structured_content_with_content(
+                                &*server,
+                                input,
+                                cx,
+                            )
+                            .await?;
+                        ::mcpdesc::ToolResult::from_typed(output)
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::get_sum::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::GetSumInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        GetSum::get_sum(&*server, input, cx).await
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::get_tiny_image::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::GetTinyImageInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        GetTinyImage::get_tiny_image(&*server, input, cx).await
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::gzip_file_as_resource::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::GzipFileAsResourceInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        GzipFileAsResource::gzip_file_as_resource(&*server, input, cx)
+                            .await
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::toggle_simulated_logging::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::ToggleSimulatedLoggingInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        ToggleSimulatedLogging::toggle_simulated_logging(
+                                &*server,
+                                input,
+                                cx,
+                            )
+                            .await
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::toggle_subscriber_updates::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::ToggleSubscriberUpdatesInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        ToggleSubscriberUpdates::toggle_subscriber_updates(
+                                &*server,
+                                input,
+                                cx,
+                            )
+                            .await
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::trigger_long_running_operation::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::TriggerLongRunningOperationInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        TriggerLongRunningOperation::trigger_long_running_operation(
+                                &*server,
+                                input,
+                                cx,
+                            )
+                            .await
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::simulate_research_query::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::SimulateResearchQueryInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        SimulateResearchQuery::simulate_research_query(
+                                &*server,
+                                input,
+                                cx,
+                            )
+                            .await
+                    })
+                }
+            },
+        )
+}

@@ -341,3 +341,1009 @@ pub mod types {
         }
     }
 }
+/// The description's `info`, `instructions` and protocol versions.
+pub mod info {
+    /// `info.name`.
+    pub const NAME: &str = "memory-server";
+    /// `info.version`.
+    pub const VERSION: &str = "0.6.3";
+    /// `info.title`.
+    pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+    /// `info.description`.
+    pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
+    /// `info.websiteUrl`.
+    pub const WEBSITE_URL: ::core::option::Option<&str> = ::core::option::Option::None;
+    /// `instructions`: lasting guidance for using the server.
+    pub const INSTRUCTIONS: ::core::option::Option<&str> = ::core::option::Option::None;
+    /// The protocol versions the generated server serves.
+    pub const PROTOCOL_VERSIONS: &[::mcpdesc::ProtocolVersion] = &[
+        ::mcpdesc::ProtocolVersion::V2025_11_25,
+    ];
+    /// The `ServerInfo` the router announces at initialization.
+    pub fn server_info() -> ::mcpdesc::ServerInfo {
+        ::mcpdesc::ServerInfo {
+            name: ::std::string::String::from(NAME),
+            version: ::std::string::String::from(VERSION),
+            title: TITLE.map(::std::string::String::from),
+            description: DESCRIPTION.map(::std::string::String::from),
+            website_url: WEBSITE_URL.map(::std::string::String::from),
+            instructions: INSTRUCTIONS.map(::std::string::String::from),
+            protocol_versions: PROTOCOL_VERSIONS,
+        }
+    }
+}
+/// Per-tool metadata from the description: name, effective protocol scope,
+/// annotations, execution, and the resolved declaration the router serves.
+pub mod tools {
+    /// Metadata of the `create_entities` tool.
+    pub mod create_entities {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "create_entities";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Create Entities",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Create multiple new entities in the knowledge graph",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "forbidden",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"create_entities","title":"Create Entities","description":"Create multiple new entities in the knowledge graph","inputSchema":{"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","description":"The name of the entity"},"entityType":{"type":"string","description":"The type of the entity"},"observations":{"type":"array","items":{"type":"string"},"description":"An array of observation contents associated with the entity"}},"required":["name","entityType","observations"]}}},"required":["entities"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","description":"The name of the entity"},"entityType":{"type":"string","description":"The type of the entity"},"observations":{"type":"array","items":{"type":"string"},"description":"An array of observation contents associated with the entity"}},"required":["name","entityType","observations"],"additionalProperties":false}}},"required":["entities"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `create_relations` tool.
+    pub mod create_relations {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "create_relations";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Create Relations",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Create multiple new relations between entities in the knowledge graph. Relations should be in active voice",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "forbidden",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"create_relations","title":"Create Relations","description":"Create multiple new relations between entities in the knowledge graph. Relations should be in active voice","inputSchema":{"type":"object","properties":{"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string","description":"The name of the entity where the relation starts"},"to":{"type":"string","description":"The name of the entity where the relation ends"},"relationType":{"type":"string","description":"The type of the relation"}},"required":["from","to","relationType"]}}},"required":["relations"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string","description":"The name of the entity where the relation starts"},"to":{"type":"string","description":"The name of the entity where the relation ends"},"relationType":{"type":"string","description":"The type of the relation"}},"required":["from","to","relationType"],"additionalProperties":false}}},"required":["relations"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `add_observations` tool.
+    pub mod add_observations {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "add_observations";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Add Observations",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Add new observations to existing entities in the knowledge graph",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "forbidden",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"add_observations","title":"Add Observations","description":"Add new observations to existing entities in the knowledge graph","inputSchema":{"type":"object","properties":{"observations":{"type":"array","items":{"type":"object","properties":{"entityName":{"type":"string","description":"The name of the entity to add the observations to"},"contents":{"type":"array","items":{"type":"string"},"description":"An array of observation contents to add"}},"required":["entityName","contents"]}}},"required":["observations"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"results":{"type":"array","items":{"type":"object","properties":{"entityName":{"type":"string"},"addedObservations":{"type":"array","items":{"type":"string"}}},"required":["entityName","addedObservations"],"additionalProperties":false}}},"required":["results"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `delete_entities` tool.
+    pub mod delete_entities {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "delete_entities";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Delete Entities",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Delete multiple entities and their associated relations from the knowledge graph",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "forbidden",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"delete_entities","title":"Delete Entities","description":"Delete multiple entities and their associated relations from the knowledge graph","inputSchema":{"type":"object","properties":{"entityNames":{"type":"array","items":{"type":"string"},"description":"An array of entity names to delete"}},"required":["entityNames"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"success":{"type":"boolean"},"message":{"type":"string"}},"required":["success","message"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `delete_observations` tool.
+    pub mod delete_observations {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "delete_observations";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Delete Observations",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Delete specific observations from entities in the knowledge graph",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "forbidden",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"delete_observations","title":"Delete Observations","description":"Delete specific observations from entities in the knowledge graph","inputSchema":{"type":"object","properties":{"deletions":{"type":"array","items":{"type":"object","properties":{"entityName":{"type":"string","description":"The name of the entity containing the observations"},"observations":{"type":"array","items":{"type":"string"},"description":"An array of observations to delete"}},"required":["entityName","observations"]}}},"required":["deletions"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"success":{"type":"boolean"},"message":{"type":"string"}},"required":["success","message"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `delete_relations` tool.
+    pub mod delete_relations {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "delete_relations";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Delete Relations",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Delete multiple relations from the knowledge graph",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "forbidden",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"delete_relations","title":"Delete Relations","description":"Delete multiple relations from the knowledge graph","inputSchema":{"type":"object","properties":{"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string","description":"The name of the entity where the relation starts"},"to":{"type":"string","description":"The name of the entity where the relation ends"},"relationType":{"type":"string","description":"The type of the relation"}},"required":["from","to","relationType"]},"description":"An array of relations to delete"}},"required":["relations"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"success":{"type":"boolean"},"message":{"type":"string"}},"required":["success","message"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `read_graph` tool.
+    pub mod read_graph {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "read_graph";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Read Graph",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Read the entire knowledge graph",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "forbidden",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"read_graph","title":"Read Graph","description":"Read the entire knowledge graph","inputSchema":{"type":"object","properties":{},"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","description":"The name of the entity"},"entityType":{"type":"string","description":"The type of the entity"},"observations":{"type":"array","items":{"type":"string"},"description":"An array of observation contents associated with the entity"}},"required":["name","entityType","observations"],"additionalProperties":false}},"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string","description":"The name of the entity where the relation starts"},"to":{"type":"string","description":"The name of the entity where the relation ends"},"relationType":{"type":"string","description":"The type of the relation"}},"required":["from","to","relationType"],"additionalProperties":false}}},"required":["entities","relations"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `search_nodes` tool.
+    pub mod search_nodes {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "search_nodes";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Search Nodes",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Search for nodes in the knowledge graph based on a query",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "forbidden",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"search_nodes","title":"Search Nodes","description":"Search for nodes in the knowledge graph based on a query","inputSchema":{"type":"object","properties":{"query":{"type":"string","description":"The search query to match against entity names, types, and observation content"}},"required":["query"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","description":"The name of the entity"},"entityType":{"type":"string","description":"The type of the entity"},"observations":{"type":"array","items":{"type":"string"},"description":"An array of observation contents associated with the entity"}},"required":["name","entityType","observations"],"additionalProperties":false}},"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string","description":"The name of the entity where the relation starts"},"to":{"type":"string","description":"The name of the entity where the relation ends"},"relationType":{"type":"string","description":"The type of the relation"}},"required":["from","to","relationType"],"additionalProperties":false}}},"required":["entities","relations"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+    /// Metadata of the `open_nodes` tool.
+    pub mod open_nodes {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "open_nodes";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Open Nodes",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Open specific nodes in the knowledge graph by their names",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            true,
+        );
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
+            false,
+        );
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "forbidden",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"open_nodes","title":"Open Nodes","description":"Open specific nodes in the knowledge graph by their names","inputSchema":{"type":"object","properties":{"names":{"type":"array","items":{"type":"string"},"description":"An array of entity names to retrieve"}},"required":["names"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","description":"The name of the entity"},"entityType":{"type":"string","description":"The type of the entity"},"observations":{"type":"array","items":{"type":"string"},"description":"An array of observation contents associated with the entity"}},"required":["name","entityType","observations"],"additionalProperties":false}},"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string","description":"The name of the entity where the relation starts"},"to":{"type":"string","description":"The name of the entity where the relation ends"},"relationType":{"type":"string","description":"The type of the relation"}},"required":["from","to","relationType"],"additionalProperties":false}}},"required":["entities","relations"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+}
+/// Create Entities: Create multiple new entities in the knowledge graph
+///
+/// Implements the tool `create_entities`.
+///
+/// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
+pub trait CreateEntities: Send + Sync {
+    /// Handles `tools/call` for `create_entities`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    fn create_entities(
+        &self,
+        input: types::CreateEntitiesInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            types::CreateEntitiesOutput,
+            ::mcpdesc::ToolError,
+        >,
+    > + Send;
+    /// What the router calls. Override it to return content blocks beside the
+    /// typed output (`Typed::new(output).with_content(...)`); by default it
+    /// returns the output of the method above alone.
+    fn create_entities_with_content(
+        &self,
+        input: types::CreateEntitiesInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            ::mcpdesc::Typed<types::CreateEntitiesOutput>,
+            ::mcpdesc::ToolError,
+        >,
+    > + Send {
+        async move {
+            ::core::result::Result::Ok(
+                ::mcpdesc::Typed::new(self.create_entities(input, cx).await?),
+            )
+        }
+    }
+}
+/// Create Relations: Create multiple new relations between entities in the knowledge graph. Relations should be in active voice
+///
+/// Implements the tool `create_relations`.
+///
+/// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
+pub trait CreateRelations: Send + Sync {
+    /// Handles `tools/call` for `create_relations`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    fn create_relations(
+        &self,
+        input: types::CreateRelationsInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            types::CreateRelationsOutput,
+            ::mcpdesc::ToolError,
+        >,
+    > + Send;
+    /// What the router calls. Override it to return content blocks beside the
+    /// typed output (`Typed::new(output).with_content(...)`); by default it
+    /// returns the output of the method above alone.
+    fn create_relations_with_content(
+        &self,
+        input: types::CreateRelationsInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            ::mcpdesc::Typed<types::CreateRelationsOutput>,
+            ::mcpdesc::ToolError,
+        >,
+    > + Send {
+        async move {
+            ::core::result::Result::Ok(
+                ::mcpdesc::Typed::new(self.create_relations(input, cx).await?),
+            )
+        }
+    }
+}
+/// Add Observations: Add new observations to existing entities in the knowledge graph
+///
+/// Implements the tool `add_observations`.
+///
+/// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
+pub trait AddObservations: Send + Sync {
+    /// Handles `tools/call` for `add_observations`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    fn add_observations(
+        &self,
+        input: types::AddObservationsInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            types::AddObservationsOutput,
+            ::mcpdesc::ToolError,
+        >,
+    > + Send;
+    /// What the router calls. Override it to return content blocks beside the
+    /// typed output (`Typed::new(output).with_content(...)`); by default it
+    /// returns the output of the method above alone.
+    fn add_observations_with_content(
+        &self,
+        input: types::AddObservationsInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            ::mcpdesc::Typed<types::AddObservationsOutput>,
+            ::mcpdesc::ToolError,
+        >,
+    > + Send {
+        async move {
+            ::core::result::Result::Ok(
+                ::mcpdesc::Typed::new(self.add_observations(input, cx).await?),
+            )
+        }
+    }
+}
+/// Delete Entities: Delete multiple entities and their associated relations from the knowledge graph
+///
+/// Implements the tool `delete_entities`.
+///
+/// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
+pub trait DeleteEntities: Send + Sync {
+    /// Handles `tools/call` for `delete_entities`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    fn delete_entities(
+        &self,
+        input: types::DeleteEntitiesInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            types::DeleteEntitiesOutput,
+            ::mcpdesc::ToolError,
+        >,
+    > + Send;
+    /// What the router calls. Override it to return content blocks beside the
+    /// typed output (`Typed::new(output).with_content(...)`); by default it
+    /// returns the output of the method above alone.
+    fn delete_entities_with_content(
+        &self,
+        input: types::DeleteEntitiesInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            ::mcpdesc::Typed<types::DeleteEntitiesOutput>,
+            ::mcpdesc::ToolError,
+        >,
+    > + Send {
+        async move {
+            ::core::result::Result::Ok(
+                ::mcpdesc::Typed::new(self.delete_entities(input, cx).await?),
+            )
+        }
+    }
+}
+/// Delete Observations: Delete specific observations from entities in the knowledge graph
+///
+/// Implements the tool `delete_observations`.
+///
+/// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
+pub trait DeleteObservations: Send + Sync {
+    /// Handles `tools/call` for `delete_observations`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    fn delete_observations(
+        &self,
+        input: types::DeleteObservationsInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            types::DeleteObservationsOutput,
+            ::mcpdesc::ToolError,
+        >,
+    > + Send;
+    /// What the router calls. Override it to return content blocks beside the
+    /// typed output (`Typed::new(output).with_content(...)`); by default it
+    /// returns the output of the method above alone.
+    fn delete_observations_with_content(
+        &self,
+        input: types::DeleteObservationsInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            ::mcpdesc::Typed<types::DeleteObservationsOutput>,
+            ::mcpdesc::ToolError,
+        >,
+    > + Send {
+        async move {
+            ::core::result::Result::Ok(
+                ::mcpdesc::Typed::new(self.delete_observations(input, cx).await?),
+            )
+        }
+    }
+}
+/// Delete Relations: Delete multiple relations from the knowledge graph
+///
+/// Implements the tool `delete_relations`.
+///
+/// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
+pub trait DeleteRelations: Send + Sync {
+    /// Handles `tools/call` for `delete_relations`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    fn delete_relations(
+        &self,
+        input: types::DeleteRelationsInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            types::DeleteRelationsOutput,
+            ::mcpdesc::ToolError,
+        >,
+    > + Send;
+    /// What the router calls. Override it to return content blocks beside the
+    /// typed output (`Typed::new(output).with_content(...)`); by default it
+    /// returns the output of the method above alone.
+    fn delete_relations_with_content(
+        &self,
+        input: types::DeleteRelationsInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            ::mcpdesc::Typed<types::DeleteRelationsOutput>,
+            ::mcpdesc::ToolError,
+        >,
+    > + Send {
+        async move {
+            ::core::result::Result::Ok(
+                ::mcpdesc::Typed::new(self.delete_relations(input, cx).await?),
+            )
+        }
+    }
+}
+/// Read Graph: Read the entire knowledge graph
+///
+/// Implements the tool `read_graph`.
+///
+/// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+pub trait ReadGraph: Send + Sync {
+    /// Handles `tools/call` for `read_graph`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    fn read_graph(
+        &self,
+        input: types::ReadGraphInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<types::ReadGraphOutput, ::mcpdesc::ToolError>,
+    > + Send;
+    /// What the router calls. Override it to return content blocks beside the
+    /// typed output (`Typed::new(output).with_content(...)`); by default it
+    /// returns the output of the method above alone.
+    fn read_graph_with_content(
+        &self,
+        input: types::ReadGraphInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            ::mcpdesc::Typed<types::ReadGraphOutput>,
+            ::mcpdesc::ToolError,
+        >,
+    > + Send {
+        async move {
+            ::core::result::Result::Ok(
+                ::mcpdesc::Typed::new(self.read_graph(input, cx).await?),
+            )
+        }
+    }
+}
+/// Search Nodes: Search for nodes in the knowledge graph based on a query
+///
+/// Implements the tool `search_nodes`.
+///
+/// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+pub trait SearchNodes: Send + Sync {
+    /// Handles `tools/call` for `search_nodes`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    fn search_nodes(
+        &self,
+        input: types::SearchNodesInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<types::SearchNodesOutput, ::mcpdesc::ToolError>,
+    > + Send;
+    /// What the router calls. Override it to return content blocks beside the
+    /// typed output (`Typed::new(output).with_content(...)`); by default it
+    /// returns the output of the method above alone.
+    fn search_nodes_with_content(
+        &self,
+        input: types::SearchNodesInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            ::mcpdesc::Typed<types::SearchNodesOutput>,
+            ::mcpdesc::ToolError,
+        >,
+    > + Send {
+        async move {
+            ::core::result::Result::Ok(
+                ::mcpdesc::Typed::new(self.search_nodes(input, cx).await?),
+            )
+        }
+    }
+}
+/// Open Nodes: Open specific nodes in the knowledge graph by their names
+///
+/// Implements the tool `open_nodes`.
+///
+/// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+pub trait OpenNodes: Send + Sync {
+    /// Handles `tools/call` for `open_nodes`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    fn open_nodes(
+        &self,
+        input: types::OpenNodesInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<types::OpenNodesOutput, ::mcpdesc::ToolError>,
+    > + Send;
+    /// What the router calls. Override it to return content blocks beside the
+    /// typed output (`Typed::new(output).with_content(...)`); by default it
+    /// returns the output of the method above alone.
+    fn open_nodes_with_content(
+        &self,
+        input: types::OpenNodesInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            ::mcpdesc::Typed<types::OpenNodesOutput>,
+            ::mcpdesc::ToolError,
+        >,
+    > + Send {
+        async move {
+            ::core::result::Result::Ok(
+                ::mcpdesc::Typed::new(self.open_nodes(input, cx).await?),
+            )
+        }
+    }
+}
+/// Implemented for every type that implements all tool traits.
+#[allow(deprecated)]
+pub trait Server: CreateEntities + CreateRelations + AddObservations + DeleteEntities + DeleteObservations + DeleteRelations + ReadGraph + SearchNodes + OpenNodes + Send + Sync + 'static {}
+#[allow(deprecated)]
+impl<
+    T: CreateEntities + CreateRelations + AddObservations + DeleteEntities
+        + DeleteObservations + DeleteRelations + ReadGraph + SearchNodes + OpenNodes
+        + Send + Sync + 'static,
+> Server for T {}
+/// A router that serves every tool of the description with `server`'s trait
+/// methods: `tools/list` per negotiated protocol version, argument validation
+/// against the original `inputSchema`, dispatch, and result shaping.
+#[allow(deprecated)]
+pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
+    let server = ::mcpdesc::__private::Arc::new(server);
+    ::mcpdesc::Router::new(info::server_info())
+        .tool(
+            tools::create_entities::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::CreateEntitiesInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        let output = CreateEntities::create_entities_with_content(
+                                &*server,
+                                input,
+                                cx,
+                            )
+                            .await?;
+                        ::mcpdesc::ToolResult::from_typed(output)
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::create_relations::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::CreateRelationsInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        let output = CreateRelations::create_relations_with_content(
+                                &*server,
+                                input,
+                                cx,
+                            )
+                            .await?;
+                        ::mcpdesc::ToolResult::from_typed(output)
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::add_observations::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::AddObservationsInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        let output = AddObservations::add_observations_with_content(
+                                &*server,
+                                input,
+                                cx,
+                            )
+                            .await?;
+                        ::mcpdesc::ToolResult::from_typed(output)
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::delete_entities::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::DeleteEntitiesInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        let output = DeleteEntities::delete_entities_with_content(
+                                &*server,
+                                input,
+                                cx,
+                            )
+                            .await?;
+                        ::mcpdesc::ToolResult::from_typed(output)
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::delete_observations::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::DeleteObservationsInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        let output = DeleteObservations::delete_observations_with_content(
+                                &*server,
+                                input,
+                                cx,
+                            )
+                            .await?;
+                        ::mcpdesc::ToolResult::from_typed(output)
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::delete_relations::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::DeleteRelationsInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        let output = DeleteRelations::delete_relations_with_content(
+                                &*server,
+                                input,
+                                cx,
+                            )
+                            .await?;
+                        ::mcpdesc::ToolResult::from_typed(output)
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::read_graph::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::ReadGraphInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        let output = ReadGraph::read_graph_with_content(
+                                &*server,
+                                input,
+                                cx,
+                            )
+                            .await?;
+                        ::mcpdesc::ToolResult::from_typed(output)
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::search_nodes::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::SearchNodesInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        let output = SearchNodes::search_nodes_with_content(
+                                &*server,
+                                input,
+                                cx,
+                            )
+                            .await?;
+                        ::mcpdesc::ToolResult::from_typed(output)
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::open_nodes::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::OpenNodesInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        let output = OpenNodes::open_nodes_with_content(
+                                &*server,
+                                input,
+                                cx,
+                            )
+                            .await?;
+                        ::mcpdesc::ToolResult::from_typed(output)
+                    })
+                }
+            },
+        )
+}

@@ -40,6 +40,40 @@ pub struct ModuleIr {
     pub shared: Vec<SharedSchemaIr>,
     /// Every type name the module uses so far; later items claim theirs here.
     pub type_names: NameAllocator,
+    /// The server the description describes (`info`, `instructions`, versions).
+    pub server: ServerIr,
+}
+
+/// Server-level metadata, for `info` constants and `ServerInfo`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerIr {
+    /// `info.name`.
+    pub name: String,
+    /// `info.version`.
+    pub version: String,
+    /// `info.title`.
+    pub title: Option<String>,
+    /// `info.description`.
+    pub description: Option<String>,
+    /// `info.websiteUrl`.
+    pub website_url: Option<String>,
+    /// `instructions`.
+    pub instructions: Option<String>,
+    /// The protocol versions served: the root set, or the one chosen view.
+    pub protocol_versions: VersionSet,
+}
+
+/// One Tool Interaction Example.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InteractionExampleIr {
+    /// Its name in the tool's `interactionExamples` map.
+    pub name: String,
+    /// `input`.
+    pub input: Value,
+    /// `steps` (an array of step objects).
+    pub steps: Value,
+    /// `result`.
+    pub result: Value,
 }
 
 /// One tool declaration.
@@ -69,6 +103,13 @@ pub struct ToolIr {
     pub output: Option<SchemaIr>,
     /// The Tool Examples, by name (references already substituted).
     pub examples: Vec<ExampleIr>,
+    /// The Tool Interaction Examples, by name.
+    pub interaction_examples: Vec<InteractionExampleIr>,
+    /// The whole declaration with `$componentRef`s substituted (what the runtime
+    /// projects for `tools/list` and validates arguments against).
+    pub declaration: Value,
+    /// `execution.taskSupport`.
+    pub task_support: Option<String>,
 }
 
 /// Whether a schema is a tool's input or output.
@@ -330,6 +371,34 @@ pub fn build(
                 result: e.result.clone(),
             })
             .collect();
+        let declaration = resolution
+            .and_then(|r| r.value.pointer(at.as_str()))
+            .cloned()
+            .unwrap_or(Value::Null);
+        let interaction_examples = tool
+            .interaction_examples
+            .iter()
+            .flatten()
+            .map(|(name, e)| InteractionExampleIr {
+                name: name.clone(),
+                input: e.input.clone(),
+                steps: declaration
+                    .pointer(
+                        &Pointer::root()
+                            .key("interactionExamples")
+                            .key(name)
+                            .key("steps")
+                            .to_string(),
+                    )
+                    .cloned()
+                    .unwrap_or(Value::Null),
+                result: e.result.clone(),
+            })
+            .collect();
+        let scope = match settings.selected_protocol_version() {
+            Some(v) => s.scope.intersect(VersionSet::only(v)),
+            None => s.scope,
+        };
         let mut names = names;
         names.input_type = input.type_name.clone();
         if let Some(o) = &output {
@@ -340,7 +409,7 @@ pub fn build(
             index: s.index,
             pointer: at,
             names,
-            scope: s.scope,
+            scope,
             title: tool.title.clone(),
             description: tool.description.clone(),
             annotations: tool.annotations.clone(),
@@ -348,8 +417,29 @@ pub fn build(
             input,
             output,
             examples,
+            interaction_examples,
+            declaration,
+            task_support: tool.execution.as_ref().and_then(|e| e.task_support.clone()),
         });
     }
+
+    let root: VersionSet = doc
+        .protocol_versions
+        .iter()
+        .filter_map(|v| ProtocolVersion::parse(v))
+        .collect();
+    let server = ServerIr {
+        name: doc.info.name.clone(),
+        version: doc.info.version.clone(),
+        title: doc.info.title.clone(),
+        description: doc.info.description.clone(),
+        website_url: doc.info.website_url.clone(),
+        instructions: doc.instructions.clone(),
+        protocol_versions: match settings.selected_protocol_version() {
+            Some(v) => VersionSet::only(v),
+            None => root,
+        },
+    };
 
     Ok(ModuleIr {
         source: source_name(&desc.name),
@@ -357,6 +447,7 @@ pub fn build(
         tools,
         shared,
         type_names: types,
+        server,
     })
 }
 

@@ -25,6 +25,7 @@ pub mod ir;
 pub mod isolate;
 pub mod naming;
 pub mod prepare;
+pub mod server;
 pub mod types;
 pub mod typespace;
 pub mod view;
@@ -99,7 +100,8 @@ pub fn generate(desc: &Description, settings: &Settings) -> Result<Generated, Ge
     let mut diagnostics = Vec::new();
     let mut ir = ir::build(desc, doc, settings, &mut diagnostics)?;
     let types = types::emit(&mut ir, settings, &mut diagnostics);
-    let code = render(&ir, quote! { #types })?;
+    let server = server::emit(&ir, settings);
+    let code = render(&ir, quote! { #types #server })?;
     locate(desc, &mut diagnostics);
     Ok(Generated {
         code,

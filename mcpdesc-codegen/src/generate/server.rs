@@ -1,0 +1,387 @@
+//! The server side of the generated module: description constants, one handler trait
+//! per tool, the `Server` trait and `router(server)`.
+//!
+//! For a description with tools `analyze_game` (with an `outputSchema`) and
+//! `get_player_rating` (without), the emitted code has this shape:
+//!
+//! ```text
+//! /// The description's `info` and `instructions`.
+//! pub mod info {
+//!     pub const NAME: &str = "chess-server";
+//!     pub const VERSION: &str = "1.0.0";
+//!     pub const TITLE: Option<&str> = Some("Chess Analysis Server");
+//!     pub const DESCRIPTION: Option<&str> = ...;
+//!     pub const WEBSITE_URL: Option<&str> = None;
+//!     pub const INSTRUCTIONS: Option<&str> = Some("Use analyze_game ...");
+//!     pub const PROTOCOL_VERSIONS: &[::mcpdesc::ProtocolVersion] = &[...];
+//!     pub fn server_info() -> ::mcpdesc::ServerInfo { ... }
+//! }
+//! /// Per-tool metadata: name, scope, annotations, execution, the resolved declaration.
+//! pub mod tools {
+//!     pub mod analyze_game {
+//!         pub const NAME: &str = "analyze_game";
+//!         pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[...];
+//!         pub const TITLE: Option<&str> = ...;            // DESCRIPTION likewise
+//!         pub const READ_ONLY_HINT: Option<bool> = Some(true);  // and the other hints
+//!         pub const TASK_SUPPORT: Option<&str> = None;
+//!         pub const DEPRECATED: bool = false;
+//!         pub const DECLARATION: &str = r#"{"name":"analyze_game",...}"#;
+//!         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(NAME, SCOPE, DECLARATION);
+//!     }
+//! }
+//! /// Analyze Chess Game: Analyze a chess game from PGN notation ...
+//! pub trait AnalyzeGame: Send + Sync {
+//!     fn analyze_game(&self, input: types::AnalyzeGameInput, cx: ::mcpdesc::Context)
+//!         -> impl Future<Output = Result<types::AnalyzeGameOutput, ::mcpdesc::ToolError>> + Send;
+//!     /// Override to return content blocks beside the typed output.
+//!     fn analyze_game_with_content(&self, input: ..., cx: ...)
+//!         -> impl Future<Output = Result<::mcpdesc::Typed<types::AnalyzeGameOutput>, ToolError>> + Send
+//!     { async move { Ok(::mcpdesc::Typed::new(self.analyze_game(input, cx).await?)) } }
+//! }
+//! pub trait GetPlayerRating: Send + Sync {
+//!     fn get_player_rating(&self, input: types::GetPlayerRatingInput, cx: ::mcpdesc::Context)
+//!         -> impl Future<Output = Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>> + Send;
+//! }
+//! /// Implemented for every type that implements all tool traits.
+//! pub trait Server: AnalyzeGame + GetPlayerRating + Send + Sync + 'static {}
+//! impl<T: AnalyzeGame + GetPlayerRating + Send + Sync + 'static> Server for T {}
+//! pub fn router<S: Server>(server: S) -> ::mcpdesc::Router { ... }
+//! ```
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote, ToTokens};
+
+use super::ir::{ModuleIr, ServerIr, ToolIr};
+use crate::protocol::{ProtocolVersion, VersionSet};
+use crate::settings::Settings;
+
+/// The runtime crate path as tokens (`::mcpdesc` unless a setting overrides it).
+pub fn runtime(settings: &Settings) -> TokenStream {
+    settings
+        .runtime_crate_path()
+        .parse()
+        .unwrap_or_else(|_| quote!(::mcpdesc))
+}
+
+/// `&[::mcpdesc::ProtocolVersion::V2025_06_18, ...]`.
+pub fn versions(rt: &TokenStream, set: VersionSet) -> TokenStream {
+    let items = set.iter().map(|v| {
+        let variant = format_ident!("{}", variant_name(v));
+        quote!(#rt::ProtocolVersion::#variant)
+    });
+    quote!(&[#(#items),*])
+}
+
+fn variant_name(v: ProtocolVersion) -> String {
+    format!("V{}", v.as_str().replace('-', "_"))
+}
+
+fn opt_str(value: &Option<String>) -> TokenStream {
+    match value {
+        Some(s) => quote!(::core::option::Option::Some(#s)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn opt_bool(value: Option<bool>) -> TokenStream {
+    match value {
+        Some(b) => quote!(::core::option::Option::Some(#b)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// Emits `info`, `tools`, the handler traits, `Server` and `router`.
+pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
+    let rt = runtime(settings);
+    let info = emit_info(&rt, &ir.server);
+    let metas = ir.tools.iter().map(|t| emit_tool_meta(&rt, t));
+    let traits = ir.tools.iter().map(|t| emit_trait(&rt, t));
+    let server = emit_server_trait(ir);
+    let router = emit_router(&rt, ir);
+    quote! {
+        #info
+
+        /// Per-tool metadata from the description: name, effective protocol scope,
+        /// annotations, execution, and the resolved declaration the router serves.
+        pub mod tools {
+            #(#metas)*
+        }
+
+        #(#traits)*
+        #server
+        #router
+    }
+}
+
+/// `pub mod info { NAME, VERSION, ..., server_info() }`.
+fn emit_info(rt: &TokenStream, server: &ServerIr) -> TokenStream {
+    let name = &server.name;
+    let version = &server.version;
+    let title = opt_str(&server.title);
+    let description = opt_str(&server.description);
+    let website = opt_str(&server.website_url);
+    let instructions = opt_str(&server.instructions);
+    let versions = versions(rt, server.protocol_versions);
+    quote! {
+        /// The description's `info`, `instructions` and protocol versions.
+        pub mod info {
+            /// `info.name`.
+            pub const NAME: &str = #name;
+            /// `info.version`.
+            pub const VERSION: &str = #version;
+            /// `info.title`.
+            pub const TITLE: ::core::option::Option<&str> = #title;
+            /// `info.description`.
+            pub const DESCRIPTION: ::core::option::Option<&str> = #description;
+            /// `info.websiteUrl`.
+            pub const WEBSITE_URL: ::core::option::Option<&str> = #website;
+            /// `instructions`: lasting guidance for using the server.
+            pub const INSTRUCTIONS: ::core::option::Option<&str> = #instructions;
+            /// The protocol versions the generated server serves.
+            pub const PROTOCOL_VERSIONS: &[#rt::ProtocolVersion] = #versions;
+
+            /// The `ServerInfo` the router announces at initialization.
+            pub fn server_info() -> #rt::ServerInfo {
+                #rt::ServerInfo {
+                    name: ::std::string::String::from(NAME),
+                    version: ::std::string::String::from(VERSION),
+                    title: TITLE.map(::std::string::String::from),
+                    description: DESCRIPTION.map(::std::string::String::from),
+                    website_url: WEBSITE_URL.map(::std::string::String::from),
+                    instructions: INSTRUCTIONS.map(::std::string::String::from),
+                    protocol_versions: PROTOCOL_VERSIONS,
+                }
+            }
+        }
+    }
+}
+
+/// `pub mod <method_name> { NAME, SCOPE, ..., SPEC }` inside `tools`.
+fn emit_tool_meta(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
+    let module = format_ident!("{}", tool.names.method_name);
+    let name = &tool.name;
+    let scope = versions(rt, tool.scope);
+    let title = opt_str(&tool.title);
+    let description = opt_str(&tool.description);
+    let a = tool.annotations.as_ref();
+    let annotation_title = opt_str(&a.and_then(|a| a.title.clone()));
+    let read_only = opt_bool(a.and_then(|a| a.read_only_hint));
+    let destructive = opt_bool(a.and_then(|a| a.destructive_hint));
+    let idempotent = opt_bool(a.and_then(|a| a.idempotent_hint));
+    let open_world = opt_bool(a.and_then(|a| a.open_world_hint));
+    let task_support = opt_str(&tool.task_support);
+    let deprecated = tool.deprecated;
+    let declaration = declaration_literal(&tool.declaration);
+    let doc = format!("Metadata of the `{name}` tool.");
+    quote! {
+        #[doc = #doc]
+        pub mod #module {
+            /// The tool's name on the wire.
+            pub const NAME: &str = #name;
+            /// The tool's effective protocol scope.
+            pub const SCOPE: &[#rt::ProtocolVersion] = #scope;
+            /// `title`.
+            pub const TITLE: ::core::option::Option<&str> = #title;
+            /// `description`.
+            pub const DESCRIPTION: ::core::option::Option<&str> = #description;
+            /// `annotations.title`.
+            pub const ANNOTATION_TITLE: ::core::option::Option<&str> = #annotation_title;
+            /// `annotations.readOnlyHint` (MCP default: false).
+            pub const READ_ONLY_HINT: ::core::option::Option<bool> = #read_only;
+            /// `annotations.destructiveHint` (MCP default: true).
+            pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = #destructive;
+            /// `annotations.idempotentHint` (MCP default: false).
+            pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = #idempotent;
+            /// `annotations.openWorldHint` (MCP default: true).
+            pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = #open_world;
+            /// `execution.taskSupport` (2025-11-25).
+            pub const TASK_SUPPORT: ::core::option::Option<&str> = #task_support;
+            /// `deprecated`.
+            pub const DEPRECATED: bool = #deprecated;
+            /// The declaration with `$componentRef`s substituted, as JSON.
+            pub const DECLARATION: &str = #declaration;
+            /// What the router registers for this tool.
+            pub const SPEC: #rt::ToolSpec = #rt::ToolSpec::new(NAME, SCOPE, DECLARATION);
+        }
+    }
+}
+
+/// The declaration as a raw string literal, without the example maps (the router does
+/// not serve them; the `examples` items carry them), compact JSON on one line.
+fn declaration_literal(declaration: &serde_json::Value) -> TokenStream {
+    let mut served = declaration.clone();
+    if let Some(map) = served.as_object_mut() {
+        map.remove("examples");
+        map.remove("interactionExamples");
+    }
+    let json = served.to_string();
+    // Enough `#`s that no `"###` inside the JSON ends the literal early.
+    let mut hashes = String::from("#");
+    while json.contains(&format!("\"{hashes}")) {
+        hashes.push('#');
+    }
+    format!("r{hashes}\"{json}\"{hashes}")
+        .parse()
+        .unwrap_or_else(|_| Literal::string(&json).into_token_stream())
+}
+
+/// The trait's doc: `Title: description`, then the hints that are set.
+fn trait_doc(tool: &ToolIr) -> Vec<String> {
+    let mut lines = Vec::new();
+    let head = match (&tool.title, &tool.description) {
+        (Some(t), Some(d)) => format!("{t}: {d}"),
+        (Some(t), None) => t.clone(),
+        (None, Some(d)) => d.clone(),
+        (None, None) => format!("The `{}` tool.", tool.name),
+    };
+    lines.extend(head.lines().map(str::to_owned));
+    lines.push(String::new());
+    lines.push(format!("Implements the tool `{}`.", tool.name));
+    if let Some(a) = &tool.annotations {
+        let mut hints = Vec::new();
+        let mut hint = |v: Option<bool>, yes: &str, no: &str| {
+            if let Some(b) = v {
+                hints.push(if b { yes.to_owned() } else { no.to_owned() });
+            }
+        };
+        hint(a.read_only_hint, "read-only", "may modify its environment");
+        hint(a.destructive_hint, "may be destructive", "not destructive");
+        hint(a.idempotent_hint, "idempotent", "not idempotent");
+        hint(a.open_world_hint, "open world", "closed world");
+        if !hints.is_empty() {
+            lines.push(String::new());
+            lines.push(format!(
+                "Annotations (advisory hints): {}.",
+                hints.join(", ")
+            ));
+        }
+    }
+    lines
+}
+
+/// One handler trait.
+fn emit_trait(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
+    let trait_name = format_ident!("{}", tool.names.trait_name);
+    let method = format_ident!("{}", tool.names.method_name);
+    let input = format_ident!("{}", tool.input.type_name);
+    let docs = trait_doc(tool);
+    let deprecated = tool
+        .deprecated
+        .then(|| quote!(#[deprecated(note = "the description marks this tool as deprecated")]));
+    let name = &tool.name;
+    match &tool.output {
+        Some(output) => {
+            let output = format_ident!("{}", output.type_name);
+            let with_content = format_ident!("{}_with_content", tool.names.method_name);
+            let method_doc = format!("Handles `tools/call` for `{name}`: the typed output becomes `structuredContent` plus a text block with its JSON.");
+            quote! {
+                #(#[doc = #docs])*
+                #deprecated
+                pub trait #trait_name: Send + Sync {
+                    #[doc = #method_doc]
+                    fn #method(
+                        &self,
+                        input: types::#input,
+                        cx: #rt::Context,
+                    ) -> impl ::core::future::Future<
+                        Output = ::core::result::Result<types::#output, #rt::ToolError>,
+                    > + Send;
+
+                    /// What the router calls. Override it to return content blocks beside the
+                    /// typed output (`Typed::new(output).with_content(...)`); by default it
+                    /// returns the output of the method above alone.
+                    fn #with_content(
+                        &self,
+                        input: types::#input,
+                        cx: #rt::Context,
+                    ) -> impl ::core::future::Future<
+                        Output = ::core::result::Result<#rt::Typed<types::#output>, #rt::ToolError>,
+                    > + Send {
+                        async move { ::core::result::Result::Ok(#rt::Typed::new(self.#method(input, cx).await?)) }
+                    }
+                }
+            }
+        }
+        None => {
+            let method_doc =
+                format!("Handles `tools/call` for `{name}` and returns the whole result.");
+            quote! {
+                #(#[doc = #docs])*
+                #deprecated
+                pub trait #trait_name: Send + Sync {
+                    #[doc = #method_doc]
+                    fn #method(
+                        &self,
+                        input: types::#input,
+                        cx: #rt::Context,
+                    ) -> impl ::core::future::Future<
+                        Output = ::core::result::Result<#rt::ToolResult, #rt::ToolError>,
+                    > + Send;
+                }
+            }
+        }
+    }
+}
+
+/// `pub trait Server: A + B + Send + Sync + 'static {}` and its blanket impl.
+fn emit_server_trait(ir: &ModuleIr) -> TokenStream {
+    let bounds: Vec<_> = ir
+        .tools
+        .iter()
+        .map(|t| format_ident!("{}", t.names.trait_name))
+        .collect();
+    quote! {
+        /// Implemented for every type that implements all tool traits.
+        #[allow(deprecated)]
+        pub trait Server: #(#bounds +)* Send + Sync + 'static {}
+        #[allow(deprecated)]
+        impl<T: #(#bounds +)* Send + Sync + 'static> Server for T {}
+    }
+}
+
+/// `pub fn router<S: Server>(server: S) -> Router`: one registration per tool that
+/// parses the (already schema-validated) arguments into the input type, calls the
+/// trait method and shapes the result.
+fn emit_router(rt: &TokenStream, ir: &ModuleIr) -> TokenStream {
+    let registrations = ir.tools.iter().map(|tool| {
+        let trait_name = format_ident!("{}", tool.names.trait_name);
+        let module = format_ident!("{}", tool.names.method_name);
+        let input = format_ident!("{}", tool.input.type_name);
+        let call = match &tool.output {
+            Some(_) => {
+                let with_content = format_ident!("{}_with_content", tool.names.method_name);
+                quote! {
+                    let output = #trait_name::#with_content(&*server, input, cx).await?;
+                    #rt::ToolResult::from_typed(output)
+                }
+            }
+            None => {
+                let method = format_ident!("{}", tool.names.method_name);
+                quote!(#trait_name::#method(&*server, input, cx).await)
+            }
+        };
+        quote! {
+            .tool(tools::#module::SPEC, {
+                let server = #rt::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = #rt::__private::Arc::clone(&server);
+                    #rt::__private::boxed(async move {
+                        let input: types::#input = #rt::__private::parse_arguments(args)?;
+                        #call
+                    })
+                }
+            })
+        }
+    });
+    quote! {
+        /// A router that serves every tool of the description with `server`'s trait
+        /// methods: `tools/list` per negotiated protocol version, argument validation
+        /// against the original `inputSchema`, dispatch, and result shaping.
+        #[allow(deprecated)]
+        pub fn router<S: Server>(server: S) -> #rt::Router {
+            let server = #rt::__private::Arc::new(server);
+            #rt::Router::new(info::server_info())
+                #(#registrations)*
+        }
+    }
+}
