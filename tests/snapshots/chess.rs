@@ -232,6 +232,7 @@ pub mod types {
 }
 /// The description's `info`, `instructions` and protocol versions.
 pub mod info {
+    #![allow(dead_code)]
     /// `info.name`.
     pub const NAME: &str = "chess-server";
     /// `info.version`.
@@ -271,6 +272,7 @@ pub mod info {
 /// Per-tool metadata from the description: name, effective protocol scope,
 /// annotations, execution, and the resolved declaration the router serves.
 pub mod tools {
+    #![allow(dead_code)]
     /// Metadata of the `analyze_game` tool.
     pub mod analyze_game {
         /// The tool's name on the wire.
@@ -413,6 +415,7 @@ pub mod tools {
 /// Implements the tool `analyze_game`.
 ///
 /// Annotations (advisory hints): read-only, not destructive, idempotent.
+#[allow(dead_code)]
 pub trait AnalyzeGame: Send + Sync {
     /// Handles `tools/call` for `analyze_game`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn analyze_game(
@@ -447,6 +450,7 @@ pub trait AnalyzeGame: Send + Sync {
 /// Implements the tool `get_player_rating`.
 ///
 /// Annotations (advisory hints): read-only, not destructive.
+#[allow(dead_code)]
 pub trait GetPlayerRating: Send + Sync {
     /// Handles `tools/call` for `get_player_rating` and returns the whole result.
     fn get_player_rating(
@@ -462,6 +466,7 @@ pub trait GetPlayerRating: Send + Sync {
 /// Implements the tool `record_game_result`.
 ///
 /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent.
+#[allow(dead_code)]
 pub trait RecordGameResult: Send + Sync {
     /// Handles `tools/call` for `record_game_result` and returns the whole result.
     fn record_game_result(
@@ -473,7 +478,7 @@ pub trait RecordGameResult: Send + Sync {
     > + Send;
 }
 /// Implemented for every type that implements all tool traits.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub trait Server: AnalyzeGame + GetPlayerRating + RecordGameResult + Send + Sync + 'static {}
 #[allow(deprecated)]
 impl<T: AnalyzeGame + GetPlayerRating + RecordGameResult + Send + Sync + 'static> Server
@@ -481,7 +486,7 @@ for T {}
 /// A router that serves every tool of the description with `server`'s trait
 /// methods: `tools/list` per negotiated protocol version, argument validation
 /// against the original `inputSchema`, dispatch, and result shaping.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
     ::mcpdesc::Router::new(info::server_info())

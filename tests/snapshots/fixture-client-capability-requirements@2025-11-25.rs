@@ -57,6 +57,7 @@ pub mod types {
 }
 /// The description's `info`, `instructions` and protocol versions.
 pub mod info {
+    #![allow(dead_code)]
     /// `info.name`.
     pub const NAME: &str = "client-capability-requirements";
     /// `info.version`.
@@ -89,6 +90,7 @@ pub mod info {
 /// Per-tool metadata from the description: name, effective protocol scope,
 /// annotations, execution, and the resolved declaration the router serves.
 pub mod tools {
+    #![allow(dead_code)]
     /// Metadata of the `rebuild` tool.
     pub mod rebuild {
         /// The tool's name on the wire.
@@ -128,6 +130,7 @@ pub mod tools {
 /// The `rebuild` tool.
 ///
 /// Implements the tool `rebuild`.
+#[allow(dead_code)]
 pub trait Rebuild: Send + Sync {
     /// Handles `tools/call` for `rebuild` and returns the whole result.
     fn rebuild(
@@ -139,14 +142,14 @@ pub trait Rebuild: Send + Sync {
     > + Send;
 }
 /// Implemented for every type that implements all tool traits.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub trait Server: Rebuild + Send + Sync + 'static {}
 #[allow(deprecated)]
 impl<T: Rebuild + Send + Sync + 'static> Server for T {}
 /// A router that serves every tool of the description with `server`'s trait
 /// methods: `tools/list` per negotiated protocol version, argument validation
 /// against the original `inputSchema`, dispatch, and result shaping.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
     ::mcpdesc::Router::new(info::server_info())

@@ -59,6 +59,7 @@ pub mod types {
 }
 /// The description's `info`, `instructions` and protocol versions.
 pub mod info {
+    #![allow(dead_code)]
     /// `info.name`.
     pub const NAME: &str = "elicitation-example";
     /// `info.version`.
@@ -93,6 +94,7 @@ pub mod info {
 /// Per-tool metadata from the description: name, effective protocol scope,
 /// annotations, execution, and the resolved declaration the router serves.
 pub mod tools {
+    #![allow(dead_code)]
     /// Metadata of the `assign_issue` tool.
     pub mod assign_issue {
         /// The tool's name on the wire.
@@ -134,6 +136,7 @@ pub mod tools {
 /// The `assign_issue` tool.
 ///
 /// Implements the tool `assign_issue`.
+#[allow(dead_code)]
 pub trait AssignIssue: Send + Sync {
     /// Handles `tools/call` for `assign_issue` and returns the whole result.
     fn assign_issue(
@@ -145,14 +148,14 @@ pub trait AssignIssue: Send + Sync {
     > + Send;
 }
 /// Implemented for every type that implements all tool traits.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub trait Server: AssignIssue + Send + Sync + 'static {}
 #[allow(deprecated)]
 impl<T: AssignIssue + Send + Sync + 'static> Server for T {}
 /// A router that serves every tool of the description with `server`'s trait
 /// methods: `tools/list` per negotiated protocol version, argument validation
 /// against the original `inputSchema`, dispatch, and result shaping.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
     ::mcpdesc::Router::new(info::server_info())

@@ -74,6 +74,7 @@ pub mod types {
 }
 /// The description's `info`, `instructions` and protocol versions.
 pub mod info {
+    #![allow(dead_code)]
     /// `info.name`.
     pub const NAME: &str = "tool-example-fixture";
     /// `info.version`.
@@ -106,6 +107,7 @@ pub mod info {
 /// Per-tool metadata from the description: name, effective protocol scope,
 /// annotations, execution, and the resolved declaration the router serves.
 pub mod tools {
+    #![allow(dead_code)]
     /// Metadata of the `weather` tool.
     pub mod weather {
         /// The tool's name on the wire.
@@ -215,6 +217,7 @@ pub mod tools {
 /// The `weather` tool.
 ///
 /// Implements the tool `weather`.
+#[allow(dead_code)]
 pub trait Weather: Send + Sync {
     /// Handles `tools/call` for `weather`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn weather(
@@ -247,6 +250,7 @@ pub trait Weather: Send + Sync {
 /// The `current_time` tool.
 ///
 /// Implements the tool `current_time`.
+#[allow(dead_code)]
 pub trait CurrentTime: Send + Sync {
     /// Handles `tools/call` for `current_time` and returns the whole result.
     fn current_time(
@@ -260,6 +264,7 @@ pub trait CurrentTime: Send + Sync {
 /// The `quota_limited_search` tool.
 ///
 /// Implements the tool `quota_limited_search`.
+#[allow(dead_code)]
 pub trait QuotaLimitedSearch: Send + Sync {
     /// Handles `tools/call` for `quota_limited_search` and returns the whole result.
     fn quota_limited_search(
@@ -271,7 +276,7 @@ pub trait QuotaLimitedSearch: Send + Sync {
     > + Send;
 }
 /// Implemented for every type that implements all tool traits.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub trait Server: Weather + CurrentTime + QuotaLimitedSearch + Send + Sync + 'static {}
 #[allow(deprecated)]
 impl<T: Weather + CurrentTime + QuotaLimitedSearch + Send + Sync + 'static> Server
@@ -279,7 +284,7 @@ for T {}
 /// A router that serves every tool of the description with `server`'s trait
 /// methods: `tools/list` per negotiated protocol version, argument validation
 /// against the original `inputSchema`, dispatch, and result shaping.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
     ::mcpdesc::Router::new(info::server_info())

@@ -65,6 +65,7 @@ pub mod types {
 }
 /// The description's `info`, `instructions` and protocol versions.
 pub mod info {
+    #![allow(dead_code)]
     /// `info.name`.
     pub const NAME: &str = "tool-interaction-examples";
     /// `info.version`.
@@ -97,6 +98,7 @@ pub mod info {
 /// Per-tool metadata from the description: name, effective protocol scope,
 /// annotations, execution, and the resolved declaration the router serves.
 pub mod tools {
+    #![allow(dead_code)]
     /// Metadata of the `prepare_release` tool.
     pub mod prepare_release {
         /// The tool's name on the wire.
@@ -136,6 +138,7 @@ pub mod tools {
 /// The `prepare_release` tool.
 ///
 /// Implements the tool `prepare_release`.
+#[allow(dead_code)]
 pub trait PrepareRelease: Send + Sync {
     /// Handles `tools/call` for `prepare_release`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn prepare_release(
@@ -169,14 +172,14 @@ pub trait PrepareRelease: Send + Sync {
     }
 }
 /// Implemented for every type that implements all tool traits.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub trait Server: PrepareRelease + Send + Sync + 'static {}
 #[allow(deprecated)]
 impl<T: PrepareRelease + Send + Sync + 'static> Server for T {}
 /// A router that serves every tool of the description with `server`'s trait
 /// methods: `tools/list` per negotiated protocol version, argument validation
 /// against the original `inputSchema`, dispatch, and result shaping.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
     ::mcpdesc::Router::new(info::server_info())

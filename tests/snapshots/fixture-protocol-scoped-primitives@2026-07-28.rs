@@ -57,6 +57,7 @@ pub mod types {
 }
 /// The description's `info`, `instructions` and protocol versions.
 pub mod info {
+    #![allow(dead_code)]
     /// `info.name`.
     pub const NAME: &str = "jobs";
     /// `info.version`.
@@ -89,6 +90,7 @@ pub mod info {
 /// Per-tool metadata from the description: name, effective protocol scope,
 /// annotations, execution, and the resolved declaration the router serves.
 pub mod tools {
+    #![allow(dead_code)]
     /// Metadata of the `run_job` tool.
     pub mod run_job {
         /// The tool's name on the wire.
@@ -128,6 +130,7 @@ pub mod tools {
 /// The `run_job` tool.
 ///
 /// Implements the tool `run_job`.
+#[allow(dead_code)]
 pub trait RunJob: Send + Sync {
     /// Handles `tools/call` for `run_job` and returns the whole result.
     fn run_job(
@@ -139,14 +142,14 @@ pub trait RunJob: Send + Sync {
     > + Send;
 }
 /// Implemented for every type that implements all tool traits.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub trait Server: RunJob + Send + Sync + 'static {}
 #[allow(deprecated)]
 impl<T: RunJob + Send + Sync + 'static> Server for T {}
 /// A router that serves every tool of the description with `server`'s trait
 /// methods: `tools/list` per negotiated protocol version, argument validation
 /// against the original `inputSchema`, dispatch, and result shaping.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
     ::mcpdesc::Router::new(info::server_info())

@@ -73,6 +73,7 @@ pub mod types {
 }
 /// The description's `info`, `instructions` and protocol versions.
 pub mod info {
+    #![allow(dead_code)]
     /// `info.name`.
     pub const NAME: &str = "security-composition";
     /// `info.version`.
@@ -105,6 +106,7 @@ pub mod info {
 /// Per-tool metadata from the description: name, effective protocol scope,
 /// annotations, execution, and the resolved declaration the router serves.
 pub mod tools {
+    #![allow(dead_code)]
     /// Metadata of the `inherited_transport_requirement` tool.
     pub mod inherited_transport_requirement {
         /// The tool's name on the wire.
@@ -284,6 +286,7 @@ pub mod tools {
 /// The `inherited_transport_requirement` tool.
 ///
 /// Implements the tool `inherited_transport_requirement`.
+#[allow(dead_code)]
 pub trait InheritedTransportRequirement: Send + Sync {
     /// Handles `tools/call` for `inherited_transport_requirement` and returns the whole result.
     fn inherited_transport_requirement(
@@ -297,6 +300,7 @@ pub trait InheritedTransportRequirement: Send + Sync {
 /// The `combined_primitive_override` tool.
 ///
 /// Implements the tool `combined_primitive_override`.
+#[allow(dead_code)]
 pub trait CombinedPrimitiveOverride: Send + Sync {
     /// Handles `tools/call` for `combined_primitive_override` and returns the whole result.
     fn combined_primitive_override(
@@ -310,6 +314,7 @@ pub trait CombinedPrimitiveOverride: Send + Sync {
 /// The `cleared_requirement` tool.
 ///
 /// Implements the tool `cleared_requirement`.
+#[allow(dead_code)]
 pub trait ClearedRequirement: Send + Sync {
     /// Handles `tools/call` for `cleared_requirement` and returns the whole result.
     fn cleared_requirement(
@@ -323,6 +328,7 @@ pub trait ClearedRequirement: Send + Sync {
 /// The `anonymous_only` tool.
 ///
 /// Implements the tool `anonymous_only`.
+#[allow(dead_code)]
 pub trait AnonymousOnly: Send + Sync {
     /// Handles `tools/call` for `anonymous_only` and returns the whole result.
     fn anonymous_only(
@@ -336,6 +342,7 @@ pub trait AnonymousOnly: Send + Sync {
 /// The `anonymous_or_openid` tool.
 ///
 /// Implements the tool `anonymous_or_openid`.
+#[allow(dead_code)]
 pub trait AnonymousOrOpenid: Send + Sync {
     /// Handles `tools/call` for `anonymous_or_openid` and returns the whole result.
     fn anonymous_or_openid(
@@ -347,7 +354,7 @@ pub trait AnonymousOrOpenid: Send + Sync {
     > + Send;
 }
 /// Implemented for every type that implements all tool traits.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub trait Server: InheritedTransportRequirement + CombinedPrimitiveOverride + ClearedRequirement + AnonymousOnly + AnonymousOrOpenid + Send + Sync + 'static {}
 #[allow(deprecated)]
 impl<
@@ -357,7 +364,7 @@ impl<
 /// A router that serves every tool of the description with `server`'s trait
 /// methods: `tools/list` per negotiated protocol version, argument validation
 /// against the original `inputSchema`, dispatch, and result shaping.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
     ::mcpdesc::Router::new(info::server_info())

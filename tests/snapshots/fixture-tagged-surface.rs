@@ -59,6 +59,7 @@ pub mod types {
 }
 /// The description's `info`, `instructions` and protocol versions.
 pub mod info {
+    #![allow(dead_code)]
     /// `info.name`.
     pub const NAME: &str = "catalog";
     /// `info.version`.
@@ -91,6 +92,7 @@ pub mod info {
 /// Per-tool metadata from the description: name, effective protocol scope,
 /// annotations, execution, and the resolved declaration the router serves.
 pub mod tools {
+    #![allow(dead_code)]
     /// Metadata of the `search_docs` tool.
     pub mod search_docs {
         /// The tool's name on the wire.
@@ -130,6 +132,7 @@ pub mod tools {
 /// The `search_docs` tool.
 ///
 /// Implements the tool `search_docs`.
+#[allow(dead_code)]
 pub trait SearchDocs: Send + Sync {
     /// Handles `tools/call` for `search_docs` and returns the whole result.
     fn search_docs(
@@ -141,14 +144,14 @@ pub trait SearchDocs: Send + Sync {
     > + Send;
 }
 /// Implemented for every type that implements all tool traits.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub trait Server: SearchDocs + Send + Sync + 'static {}
 #[allow(deprecated)]
 impl<T: SearchDocs + Send + Sync + 'static> Server for T {}
 /// A router that serves every tool of the description with `server`'s trait
 /// methods: `tools/list` per negotiated protocol version, argument validation
 /// against the original `inputSchema`, dispatch, and result shaping.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
     ::mcpdesc::Router::new(info::server_info())

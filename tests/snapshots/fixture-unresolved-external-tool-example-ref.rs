@@ -58,6 +58,7 @@ pub mod types {
 }
 /// The description's `info`, `instructions` and protocol versions.
 pub mod info {
+    #![allow(dead_code)]
     /// `info.name`.
     pub const NAME: &str = "external-example-ref";
     /// `info.version`.
@@ -90,6 +91,7 @@ pub mod info {
 /// Per-tool metadata from the description: name, effective protocol scope,
 /// annotations, execution, and the resolved declaration the router serves.
 pub mod tools {
+    #![allow(dead_code)]
     /// Metadata of the `lookup` tool.
     pub mod lookup {
         /// The tool's name on the wire.
@@ -129,6 +131,7 @@ pub mod tools {
 /// The `lookup` tool.
 ///
 /// Implements the tool `lookup`.
+#[allow(dead_code)]
 pub trait Lookup: Send + Sync {
     /// Handles `tools/call` for `lookup` and returns the whole result.
     fn lookup(
@@ -140,14 +143,14 @@ pub trait Lookup: Send + Sync {
     > + Send;
 }
 /// Implemented for every type that implements all tool traits.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub trait Server: Lookup + Send + Sync + 'static {}
 #[allow(deprecated)]
 impl<T: Lookup + Send + Sync + 'static> Server for T {}
 /// A router that serves every tool of the description with `server`'s trait
 /// methods: `tools/list` per negotiated protocol version, argument validation
 /// against the original `inputSchema`, dispatch, and result shaping.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
     ::mcpdesc::Router::new(info::server_info())

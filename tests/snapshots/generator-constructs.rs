@@ -404,6 +404,7 @@ A search query shared by two tools.*/
 }
 /// The description's `info`, `instructions` and protocol versions.
 pub mod info {
+    #![allow(dead_code)]
     /// `info.name`.
     pub const NAME: &str = "generator-constructs";
     /// `info.version`.
@@ -438,6 +439,7 @@ pub mod info {
 /// Per-tool metadata from the description: name, effective protocol scope,
 /// annotations, execution, and the resolved declaration the router serves.
 pub mod tools {
+    #![allow(dead_code)]
     /// Metadata of the `search` tool.
     pub mod search {
         /// The tool's name on the wire.
@@ -796,6 +798,7 @@ pub mod tools {
 /// The `search` tool.
 ///
 /// Implements the tool `search`.
+#[allow(dead_code)]
 pub trait Search: Send + Sync {
     /// Handles `tools/call` for `search` and returns the whole result.
     fn search(
@@ -809,6 +812,7 @@ pub trait Search: Send + Sync {
 /// The `search.count` tool.
 ///
 /// Implements the tool `search.count`.
+#[allow(dead_code)]
 pub trait SearchCount: Send + Sync {
     /// Handles `tools/call` for `search.count` and returns the whole result.
     fn search_count(
@@ -822,6 +826,7 @@ pub trait SearchCount: Send + Sync {
 /// Two tools with a `Point` definition each.
 ///
 /// Implements the tool `plot`.
+#[allow(dead_code)]
 pub trait Plot: Send + Sync {
     /// Handles `tools/call` for `plot`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn plot(
@@ -854,6 +859,7 @@ pub trait Plot: Send + Sync {
 /// The `plot-3d` tool.
 ///
 /// Implements the tool `plot-3d`.
+#[allow(dead_code)]
 pub trait Plot3d: Send + Sync {
     /// Handles `tools/call` for `plot-3d` and returns the whole result.
     fn plot_3d(
@@ -867,6 +873,7 @@ pub trait Plot3d: Send + Sync {
 /// Constructs that become serde_json::Value, each with a warning.
 ///
 /// Implements the tool `degrade`.
+#[allow(dead_code)]
 pub trait Degrade: Send + Sync {
     /// Handles `tools/call` for `degrade` and returns the whole result.
     fn degrade(
@@ -880,6 +887,7 @@ pub trait Degrade: Send + Sync {
 /// The `type` tool.
 ///
 /// Implements the tool `type`.
+#[allow(dead_code)]
 pub trait Type: Send + Sync {
     /// Handles `tools/call` for `type` and returns the whole result.
     fn type_(
@@ -893,6 +901,7 @@ pub trait Type: Send + Sync {
 /// The `3d-view` tool.
 ///
 /// Implements the tool `3d-view`.
+#[allow(dead_code)]
 pub trait Tool3dView: Send + Sync {
     /// Handles `tools/call` for `3d-view` and returns the whole result.
     fn tool_3d_view(
@@ -906,6 +915,7 @@ pub trait Tool3dView: Send + Sync {
 /// The `météo/天気` tool.
 ///
 /// Implements the tool `météo/天気`.
+#[allow(dead_code)]
 pub trait MeteoU5929u6c17: Send + Sync {
     /// Handles `tools/call` for `météo/天気` and returns the whole result.
     fn meteo_u5929_u6c17(
@@ -919,6 +929,7 @@ pub trait MeteoU5929u6c17: Send + Sync {
 /// The `get_user` tool.
 ///
 /// Implements the tool `get_user`.
+#[allow(dead_code)]
 pub trait GetUser: Send + Sync {
     /// Handles `tools/call` for `get_user` and returns the whole result.
     fn get_user(
@@ -932,6 +943,7 @@ pub trait GetUser: Send + Sync {
 /// The `get-user` tool.
 ///
 /// Implements the tool `get-user`.
+#[allow(dead_code)]
 pub trait GetUser2: Send + Sync {
     /// Handles `tools/call` for `get-user` and returns the whole result.
     fn get_user_2(
@@ -943,7 +955,7 @@ pub trait GetUser2: Send + Sync {
     > + Send;
 }
 /// Implemented for every type that implements all tool traits.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub trait Server: Search + SearchCount + Plot + Plot3d + Degrade + Type + Tool3dView + MeteoU5929u6c17 + GetUser + GetUser2 + Send + Sync + 'static {}
 #[allow(deprecated)]
 impl<
@@ -953,7 +965,7 @@ impl<
 /// A router that serves every tool of the description with `server`'s trait
 /// methods: `tools/list` per negotiated protocol version, argument validation
 /// against the original `inputSchema`, dispatch, and result shaping.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
     ::mcpdesc::Router::new(info::server_info())

@@ -573,6 +573,7 @@ pub mod types {
 }
 /// The description's `info`, `instructions` and protocol versions.
 pub mod info {
+    #![allow(dead_code)]
     /// `info.name`.
     pub const NAME: &str = "mcp-servers/everything";
     /// `info.version`.
@@ -605,6 +606,7 @@ pub mod info {
 /// Per-tool metadata from the description: name, effective protocol scope,
 /// annotations, execution, and the resolved declaration the router serves.
 pub mod tools {
+    #![allow(dead_code)]
     /// Metadata of the `echo` tool.
     pub mod echo {
         /// The tool's name on the wire.
@@ -1248,6 +1250,7 @@ pub mod tools {
 /// Implements the tool `echo`.
 ///
 /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+#[allow(dead_code)]
 pub trait Echo: Send + Sync {
     /// Handles `tools/call` for `echo` and returns the whole result.
     fn echo(
@@ -1263,6 +1266,7 @@ pub trait Echo: Send + Sync {
 /// Implements the tool `get-annotated-message`.
 ///
 /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+#[allow(dead_code)]
 pub trait GetAnnotatedMessage: Send + Sync {
     /// Handles `tools/call` for `get-annotated-message` and returns the whole result.
     fn get_annotated_message(
@@ -1278,6 +1282,7 @@ pub trait GetAnnotatedMessage: Send + Sync {
 /// Implements the tool `get-env`.
 ///
 /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+#[allow(dead_code)]
 pub trait GetEnv: Send + Sync {
     /// Handles `tools/call` for `get-env` and returns the whole result.
     fn get_env(
@@ -1293,6 +1298,7 @@ pub trait GetEnv: Send + Sync {
 /// Implements the tool `get-resource-links`.
 ///
 /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+#[allow(dead_code)]
 pub trait GetResourceLinks: Send + Sync {
     /// Handles `tools/call` for `get-resource-links` and returns the whole result.
     fn get_resource_links(
@@ -1308,6 +1314,7 @@ pub trait GetResourceLinks: Send + Sync {
 /// Implements the tool `get-resource-reference`.
 ///
 /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+#[allow(dead_code)]
 pub trait GetResourceReference: Send + Sync {
     /// Handles `tools/call` for `get-resource-reference` and returns the whole result.
     fn get_resource_reference(
@@ -1323,6 +1330,7 @@ pub trait GetResourceReference: Send + Sync {
 /// Implements the tool `get-structured-content`.
 ///
 /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+#[allow(dead_code)]
 pub trait GetStructuredContent: Send + Sync {
     /// Handles `tools/call` for `get-structured-content`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn get_structured_content(
@@ -1360,6 +1368,7 @@ pub trait GetStructuredContent: Send + Sync {
 /// Implements the tool `get-sum`.
 ///
 /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+#[allow(dead_code)]
 pub trait GetSum: Send + Sync {
     /// Handles `tools/call` for `get-sum` and returns the whole result.
     fn get_sum(
@@ -1375,6 +1384,7 @@ pub trait GetSum: Send + Sync {
 /// Implements the tool `get-tiny-image`.
 ///
 /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+#[allow(dead_code)]
 pub trait GetTinyImage: Send + Sync {
     /// Handles `tools/call` for `get-tiny-image` and returns the whole result.
     fn get_tiny_image(
@@ -1390,6 +1400,7 @@ pub trait GetTinyImage: Send + Sync {
 /// Implements the tool `gzip-file-as-resource`.
 ///
 /// Annotations (advisory hints): may modify its environment, not destructive, idempotent, open world.
+#[allow(dead_code)]
 pub trait GzipFileAsResource: Send + Sync {
     /// Handles `tools/call` for `gzip-file-as-resource` and returns the whole result.
     fn gzip_file_as_resource(
@@ -1405,6 +1416,7 @@ pub trait GzipFileAsResource: Send + Sync {
 /// Implements the tool `toggle-simulated-logging`.
 ///
 /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
+#[allow(dead_code)]
 pub trait ToggleSimulatedLogging: Send + Sync {
     /// Handles `tools/call` for `toggle-simulated-logging` and returns the whole result.
     fn toggle_simulated_logging(
@@ -1420,6 +1432,7 @@ pub trait ToggleSimulatedLogging: Send + Sync {
 /// Implements the tool `toggle-subscriber-updates`.
 ///
 /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
+#[allow(dead_code)]
 pub trait ToggleSubscriberUpdates: Send + Sync {
     /// Handles `tools/call` for `toggle-subscriber-updates` and returns the whole result.
     fn toggle_subscriber_updates(
@@ -1435,6 +1448,7 @@ pub trait ToggleSubscriberUpdates: Send + Sync {
 /// Implements the tool `trigger-long-running-operation`.
 ///
 /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+#[allow(dead_code)]
 pub trait TriggerLongRunningOperation: Send + Sync {
     /// Handles `tools/call` for `trigger-long-running-operation` and returns the whole result.
     fn trigger_long_running_operation(
@@ -1450,6 +1464,7 @@ pub trait TriggerLongRunningOperation: Send + Sync {
 /// Implements the tool `simulate-research-query`.
 ///
 /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
+#[allow(dead_code)]
 pub trait SimulateResearchQuery: Send + Sync {
     /// Handles `tools/call` for `simulate-research-query` and returns the whole result.
     fn simulate_research_query(
@@ -1461,7 +1476,7 @@ pub trait SimulateResearchQuery: Send + Sync {
     > + Send;
 }
 /// Implemented for every type that implements all tool traits.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub trait Server: Echo + GetAnnotatedMessage + GetEnv + GetResourceLinks + GetResourceReference + GetStructuredContent + GetSum + GetTinyImage + GzipFileAsResource + ToggleSimulatedLogging + ToggleSubscriberUpdates + TriggerLongRunningOperation + SimulateResearchQuery + Send + Sync + 'static {}
 #[allow(deprecated)]
 impl<
@@ -1473,7 +1488,7 @@ impl<
 /// A router that serves every tool of the description with `server`'s trait
 /// methods: `tools/list` per negotiated protocol version, argument validation
 /// against the original `inputSchema`, dispatch, and result shaping.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
     ::mcpdesc::Router::new(info::server_info())

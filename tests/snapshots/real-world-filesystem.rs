@@ -483,6 +483,7 @@ pub mod types {
 }
 /// The description's `info`, `instructions` and protocol versions.
 pub mod info {
+    #![allow(dead_code)]
     /// `info.name`.
     pub const NAME: &str = "secure-filesystem-server";
     /// `info.version`.
@@ -515,6 +516,7 @@ pub mod info {
 /// Per-tool metadata from the description: name, effective protocol scope,
 /// annotations, execution, and the resolved declaration the router serves.
 pub mod tools {
+    #![allow(dead_code)]
     /// Metadata of the `read_file` tool.
     pub mod read_file {
         /// The tool's name on the wire.
@@ -1167,6 +1169,7 @@ pub mod tools {
 /// Implements the tool `read_file`.
 ///
 /// Annotations (advisory hints): read-only, closed world.
+#[allow(dead_code)]
 pub trait ReadFile: Send + Sync {
     /// Handles `tools/call` for `read_file`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn read_file(
@@ -1201,6 +1204,7 @@ pub trait ReadFile: Send + Sync {
 /// Implements the tool `read_text_file`.
 ///
 /// Annotations (advisory hints): read-only, closed world.
+#[allow(dead_code)]
 pub trait ReadTextFile: Send + Sync {
     /// Handles `tools/call` for `read_text_file`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn read_text_file(
@@ -1235,6 +1239,7 @@ pub trait ReadTextFile: Send + Sync {
 /// Implements the tool `read_media_file`.
 ///
 /// Annotations (advisory hints): read-only, closed world.
+#[allow(dead_code)]
 pub trait ReadMediaFile: Send + Sync {
     /// Handles `tools/call` for `read_media_file`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn read_media_file(
@@ -1269,6 +1274,7 @@ pub trait ReadMediaFile: Send + Sync {
 /// Implements the tool `read_multiple_files`.
 ///
 /// Annotations (advisory hints): read-only, closed world.
+#[allow(dead_code)]
 pub trait ReadMultipleFiles: Send + Sync {
     /// Handles `tools/call` for `read_multiple_files`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn read_multiple_files(
@@ -1306,6 +1312,7 @@ pub trait ReadMultipleFiles: Send + Sync {
 /// Implements the tool `write_file`.
 ///
 /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
+#[allow(dead_code)]
 pub trait WriteFile: Send + Sync {
     /// Handles `tools/call` for `write_file`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn write_file(
@@ -1340,6 +1347,7 @@ pub trait WriteFile: Send + Sync {
 /// Implements the tool `edit_file`.
 ///
 /// Annotations (advisory hints): may modify its environment, may be destructive, not idempotent, closed world.
+#[allow(dead_code)]
 pub trait EditFile: Send + Sync {
     /// Handles `tools/call` for `edit_file`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn edit_file(
@@ -1374,6 +1382,7 @@ pub trait EditFile: Send + Sync {
 /// Implements the tool `create_directory`.
 ///
 /// Annotations (advisory hints): may modify its environment, not destructive, idempotent, closed world.
+#[allow(dead_code)]
 pub trait CreateDirectory: Send + Sync {
     /// Handles `tools/call` for `create_directory`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn create_directory(
@@ -1411,6 +1420,7 @@ pub trait CreateDirectory: Send + Sync {
 /// Implements the tool `list_directory`.
 ///
 /// Annotations (advisory hints): read-only, closed world.
+#[allow(dead_code)]
 pub trait ListDirectory: Send + Sync {
     /// Handles `tools/call` for `list_directory`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn list_directory(
@@ -1445,6 +1455,7 @@ pub trait ListDirectory: Send + Sync {
 /// Implements the tool `list_directory_with_sizes`.
 ///
 /// Annotations (advisory hints): read-only, closed world.
+#[allow(dead_code)]
 pub trait ListDirectoryWithSizes: Send + Sync {
     /// Handles `tools/call` for `list_directory_with_sizes`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn list_directory_with_sizes(
@@ -1482,6 +1493,7 @@ pub trait ListDirectoryWithSizes: Send + Sync {
 /// Implements the tool `directory_tree`.
 ///
 /// Annotations (advisory hints): read-only, closed world.
+#[allow(dead_code)]
 pub trait DirectoryTree: Send + Sync {
     /// Handles `tools/call` for `directory_tree`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn directory_tree(
@@ -1516,6 +1528,7 @@ pub trait DirectoryTree: Send + Sync {
 /// Implements the tool `move_file`.
 ///
 /// Annotations (advisory hints): may modify its environment, may be destructive, not idempotent, closed world.
+#[allow(dead_code)]
 pub trait MoveFile: Send + Sync {
     /// Handles `tools/call` for `move_file`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn move_file(
@@ -1550,6 +1563,7 @@ pub trait MoveFile: Send + Sync {
 /// Implements the tool `search_files`.
 ///
 /// Annotations (advisory hints): read-only, closed world.
+#[allow(dead_code)]
 pub trait SearchFiles: Send + Sync {
     /// Handles `tools/call` for `search_files`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn search_files(
@@ -1584,6 +1598,7 @@ pub trait SearchFiles: Send + Sync {
 /// Implements the tool `get_file_info`.
 ///
 /// Annotations (advisory hints): read-only, closed world.
+#[allow(dead_code)]
 pub trait GetFileInfo: Send + Sync {
     /// Handles `tools/call` for `get_file_info`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn get_file_info(
@@ -1618,6 +1633,7 @@ pub trait GetFileInfo: Send + Sync {
 /// Implements the tool `list_allowed_directories`.
 ///
 /// Annotations (advisory hints): read-only, closed world.
+#[allow(dead_code)]
 pub trait ListAllowedDirectories: Send + Sync {
     /// Handles `tools/call` for `list_allowed_directories`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn list_allowed_directories(
@@ -1651,7 +1667,7 @@ pub trait ListAllowedDirectories: Send + Sync {
     }
 }
 /// Implemented for every type that implements all tool traits.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub trait Server: ReadFile + ReadTextFile + ReadMediaFile + ReadMultipleFiles + WriteFile + EditFile + CreateDirectory + ListDirectory + ListDirectoryWithSizes + DirectoryTree + MoveFile + SearchFiles + GetFileInfo + ListAllowedDirectories + Send + Sync + 'static {}
 #[allow(deprecated)]
 impl<
@@ -1663,7 +1679,7 @@ impl<
 /// A router that serves every tool of the description with `server`'s trait
 /// methods: `tools/list` per negotiated protocol version, argument validation
 /// against the original `inputSchema`, dispatch, and result shaping.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
     ::mcpdesc::Router::new(info::server_info())

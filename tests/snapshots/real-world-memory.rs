@@ -343,6 +343,7 @@ pub mod types {
 }
 /// The description's `info`, `instructions` and protocol versions.
 pub mod info {
+    #![allow(dead_code)]
     /// `info.name`.
     pub const NAME: &str = "memory-server";
     /// `info.version`.
@@ -375,6 +376,7 @@ pub mod info {
 /// Per-tool metadata from the description: name, effective protocol scope,
 /// annotations, execution, and the resolved declaration the router serves.
 pub mod tools {
+    #![allow(dead_code)]
     /// Metadata of the `create_entities` tool.
     pub mod create_entities {
         /// The tool's name on the wire.
@@ -822,6 +824,7 @@ pub mod tools {
 /// Implements the tool `create_entities`.
 ///
 /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
+#[allow(dead_code)]
 pub trait CreateEntities: Send + Sync {
     /// Handles `tools/call` for `create_entities`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn create_entities(
@@ -859,6 +862,7 @@ pub trait CreateEntities: Send + Sync {
 /// Implements the tool `create_relations`.
 ///
 /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
+#[allow(dead_code)]
 pub trait CreateRelations: Send + Sync {
     /// Handles `tools/call` for `create_relations`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn create_relations(
@@ -896,6 +900,7 @@ pub trait CreateRelations: Send + Sync {
 /// Implements the tool `add_observations`.
 ///
 /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
+#[allow(dead_code)]
 pub trait AddObservations: Send + Sync {
     /// Handles `tools/call` for `add_observations`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn add_observations(
@@ -933,6 +938,7 @@ pub trait AddObservations: Send + Sync {
 /// Implements the tool `delete_entities`.
 ///
 /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
+#[allow(dead_code)]
 pub trait DeleteEntities: Send + Sync {
     /// Handles `tools/call` for `delete_entities`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn delete_entities(
@@ -970,6 +976,7 @@ pub trait DeleteEntities: Send + Sync {
 /// Implements the tool `delete_observations`.
 ///
 /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
+#[allow(dead_code)]
 pub trait DeleteObservations: Send + Sync {
     /// Handles `tools/call` for `delete_observations`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn delete_observations(
@@ -1007,6 +1014,7 @@ pub trait DeleteObservations: Send + Sync {
 /// Implements the tool `delete_relations`.
 ///
 /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
+#[allow(dead_code)]
 pub trait DeleteRelations: Send + Sync {
     /// Handles `tools/call` for `delete_relations`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn delete_relations(
@@ -1044,6 +1052,7 @@ pub trait DeleteRelations: Send + Sync {
 /// Implements the tool `read_graph`.
 ///
 /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+#[allow(dead_code)]
 pub trait ReadGraph: Send + Sync {
     /// Handles `tools/call` for `read_graph`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn read_graph(
@@ -1078,6 +1087,7 @@ pub trait ReadGraph: Send + Sync {
 /// Implements the tool `search_nodes`.
 ///
 /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+#[allow(dead_code)]
 pub trait SearchNodes: Send + Sync {
     /// Handles `tools/call` for `search_nodes`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn search_nodes(
@@ -1112,6 +1122,7 @@ pub trait SearchNodes: Send + Sync {
 /// Implements the tool `open_nodes`.
 ///
 /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+#[allow(dead_code)]
 pub trait OpenNodes: Send + Sync {
     /// Handles `tools/call` for `open_nodes`: the typed output becomes `structuredContent` plus a text block with its JSON.
     fn open_nodes(
@@ -1142,7 +1153,7 @@ pub trait OpenNodes: Send + Sync {
     }
 }
 /// Implemented for every type that implements all tool traits.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub trait Server: CreateEntities + CreateRelations + AddObservations + DeleteEntities + DeleteObservations + DeleteRelations + ReadGraph + SearchNodes + OpenNodes + Send + Sync + 'static {}
 #[allow(deprecated)]
 impl<
@@ -1153,7 +1164,7 @@ impl<
 /// A router that serves every tool of the description with `server`'s trait
 /// methods: `tools/list` per negotiated protocol version, argument validation
 /// against the original `inputSchema`, dispatch, and result shaping.
-#[allow(deprecated)]
+#[allow(deprecated, dead_code)]
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
     ::mcpdesc::Router::new(info::server_info())

@@ -104,6 +104,8 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
         /// Per-tool metadata from the description: name, effective protocol scope,
         /// annotations, execution, and the resolved declaration the router serves.
         pub mod tools {
+            // A crate rarely reads every constant.
+            #![allow(dead_code)]
             #(#metas)*
         }
 
@@ -125,6 +127,8 @@ fn emit_info(rt: &TokenStream, server: &ServerIr) -> TokenStream {
     quote! {
         /// The description's `info`, `instructions` and protocol versions.
         pub mod info {
+            // A crate rarely reads every constant.
+            #![allow(dead_code)]
             /// `info.name`.
             pub const NAME: &str = #name;
             /// `info.version`.
@@ -277,6 +281,7 @@ fn emit_trait(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
             quote! {
                 #(#[doc = #docs])*
                 #deprecated
+                #[allow(dead_code)]
                 pub trait #trait_name: Send + Sync {
                     #[doc = #method_doc]
                     fn #method(
@@ -308,6 +313,7 @@ fn emit_trait(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
             quote! {
                 #(#[doc = #docs])*
                 #deprecated
+                #[allow(dead_code)]
                 pub trait #trait_name: Send + Sync {
                     #[doc = #method_doc]
                     fn #method(
@@ -332,7 +338,7 @@ fn emit_server_trait(ir: &ModuleIr) -> TokenStream {
         .collect();
     quote! {
         /// Implemented for every type that implements all tool traits.
-        #[allow(deprecated)]
+        #[allow(deprecated, dead_code)]
         pub trait Server: #(#bounds +)* Send + Sync + 'static {}
         #[allow(deprecated)]
         impl<T: #(#bounds +)* Send + Sync + 'static> Server for T {}
@@ -377,7 +383,7 @@ fn emit_router(rt: &TokenStream, ir: &ModuleIr) -> TokenStream {
         /// A router that serves every tool of the description with `server`'s trait
         /// methods: `tools/list` per negotiated protocol version, argument validation
         /// against the original `inputSchema`, dispatch, and result shaping.
-        #[allow(deprecated)]
+        #[allow(deprecated, dead_code)]
         pub fn router<S: Server>(server: S) -> #rt::Router {
             let server = #rt::__private::Arc::new(server);
             #rt::Router::new(info::server_info())
