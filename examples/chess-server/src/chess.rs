@@ -47,7 +47,9 @@ impl std::fmt::Display for PgnError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             PgnError::Empty => f.write_str("The PGN contains no moves."),
-            PgnError::NotAMove(t) => write!(f, "{t:?} is not a move in standard algebraic notation."),
+            PgnError::NotAMove(t) => {
+                write!(f, "{t:?} is not a move in standard algebraic notation.")
+            }
             PgnError::Unterminated(what) => write!(f, "The PGN has an unterminated {what}."),
         }
     }
@@ -70,7 +72,10 @@ pub fn parse_pgn(pgn: &str) -> Result<Vec<Move>, PgnError> {
             }
             _ => token,
         };
-        if token.is_empty() || matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*") || token.starts_with('$') {
+        if token.is_empty()
+            || matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*")
+            || token.starts_with('$')
+        {
             continue;
         }
         let san = token.trim_end_matches(['!', '?']);
@@ -135,8 +140,15 @@ fn strip_non_moves(pgn: &str) -> Result<String, PgnError> {
     Ok(out)
 }
 
-fn skip_until(chars: &mut impl Iterator<Item = char>, end: char, what: &'static str) -> Result<(), PgnError> {
-    chars.find(|c| *c == end).map(|_| ()).ok_or(PgnError::Unterminated(what))
+fn skip_until(
+    chars: &mut impl Iterator<Item = char>,
+    end: char,
+    what: &'static str,
+) -> Result<(), PgnError> {
+    chars
+        .find(|c| *c == end)
+        .map(|_| ())
+        .ok_or(PgnError::Unterminated(what))
 }
 
 /// Whether `san` is standard algebraic notation: castling, or an optional piece,
@@ -269,8 +281,14 @@ pub fn pool_for(time_control: Option<&str>) -> &'static str {
         return "classical";
     };
     let mut parts = tc.split('+');
-    let base: f64 = parts.next().and_then(|b| b.trim().parse().ok()).unwrap_or(f64::MAX);
-    let inc: f64 = parts.next().and_then(|i| i.trim().parse().ok()).unwrap_or(0.0);
+    let base: f64 = parts
+        .next()
+        .and_then(|b| b.trim().parse().ok())
+        .unwrap_or(f64::MAX);
+    let inc: f64 = parts
+        .next()
+        .and_then(|i| i.trim().parse().ok())
+        .unwrap_or(0.0);
     let estimate = base + 40.0 * inc / 60.0;
     match estimate {
         e if e < 3.0 => "bullet",
@@ -328,18 +346,28 @@ impl Ratings {
 
     /// Records a game (`white_score` 1, 0.5 or 0) and returns the old and new ratings
     /// of White and Black.
-    pub fn record(&mut self, white: &str, black: &str, white_score: f64, pool: &'static str) -> [(i32, i32); 2] {
+    pub fn record(
+        &mut self,
+        white: &str,
+        black: &str,
+        white_score: f64,
+        pool: &'static str,
+    ) -> [(i32, i32); 2] {
         let (w, b) = (self.get(white, pool), self.get(black, pool));
         let expected_white = 1.0 / (1.0 + 10f64.powf(f64::from(b.elo - w.elo) / 400.0));
         let new_white = f64::from(w.elo) + k_factor(w.games) * (white_score - expected_white);
-        let new_black = f64::from(b.elo) + k_factor(b.games) * ((1.0 - white_score) - (1.0 - expected_white));
+        let new_black =
+            f64::from(b.elo) + k_factor(b.games) * ((1.0 - white_score) - (1.0 - expected_white));
         let (new_white, new_black) = (new_white.round() as i32, new_black.round() as i32);
         for (player, old, new) in [(white, &w, new_white), (black, &b, new_black)] {
             let mut updated = old.clone();
             updated.elo = new;
             updated.games += 1;
             updated.history.push(new);
-            self.players.entry(player.to_owned()).or_default().insert(pool, updated);
+            self.players
+                .entry(player.to_owned())
+                .or_default()
+                .insert(pool, updated);
         }
         [(w.elo, new_white), (b.elo, new_black)]
     }
@@ -358,12 +386,17 @@ mod tests {
         assert_eq!((moves[4].number, moves[4].white), (3, false));
         assert_eq!(parse_pgn("   "), Err(PgnError::Empty));
         assert_eq!(parse_pgn("1. e4 e9"), Err(PgnError::NotAMove("e9".into())));
-        assert_eq!(parse_pgn("1. e4 {oops"), Err(PgnError::Unterminated("comment")));
+        assert_eq!(
+            parse_pgn("1. e4 {oops"),
+            Err(PgnError::Unterminated("comment"))
+        );
     }
 
     #[test]
     fn san_forms() {
-        for ok in ["e4", "exd5", "Nbd7", "R1e2", "Qh4xe1", "e8=Q+", "O-O-O#", "Kxf7"] {
+        for ok in [
+            "e4", "exd5", "Nbd7", "R1e2", "Qh4xe1", "e8=Q+", "O-O-O#", "Kxf7",
+        ] {
             assert!(is_san(ok), "{ok}");
         }
         for bad in ["", "e", "i4", "Zf3", "e8=K", "Nbcd7"] {
