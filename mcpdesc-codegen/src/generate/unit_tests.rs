@@ -278,3 +278,74 @@ fn output_is_deterministic() {
         );
     }
 }
+
+#[test]
+fn server_items_follow_the_tools() {
+    let desc = description(
+        json!([
+            {"name": "get-user", "title": "Get user", "description": "Looks a user up.",
+             "annotations": {"readOnlyHint": true, "openWorldHint": false},
+             "inputSchema": {"type": "object"},
+             "outputSchema": {"type": "object", "properties": {"id": {"type": "string"}}},
+             "protocolVersions": ["2025-11-25"]},
+            {"name": "old", "deprecated": true, "inputSchema": {"type": "object"},
+             "execution": {"taskSupport": "optional"}, "protocolVersions": ["2025-11-25"]}
+        ]),
+        None,
+    );
+    let code = code(&desc, &Settings::default());
+    // Trait per tool, with the method named after the tool, typed output where declared.
+    assert!(code.contains("pub trait GetUser: Send + Sync"), "{code}");
+    assert!(code.contains("fn get_user("), "{code}");
+    assert!(code.contains("fn get_user_with_content("), "{code}");
+    assert!(
+        code.contains(
+            "Output = ::core::result::Result<types::GetUserOutput, ::mcpdesc::ToolError>"
+        ),
+        "{code}"
+    );
+    assert!(
+        code.contains(
+            "Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>"
+        ),
+        "{code}"
+    );
+    // Docs from title, description and annotations; deprecated tools are deprecated.
+    assert!(code.contains("/// Get user: Looks a user up."), "{code}");
+    assert!(
+        code.contains("Annotations (advisory hints): read-only, closed world."),
+        "{code}"
+    );
+    assert!(code.contains("#[deprecated("), "{code}");
+    assert!(
+        code.contains("pub trait Server: GetUser + Old + Send + Sync + 'static {}"),
+        "{code}"
+    );
+    assert!(
+        code.contains("pub fn router<S: Server>(server: S) -> ::mcpdesc::Router"),
+        "{code}"
+    );
+    // Metadata constants.
+    assert!(code.contains("pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(\n            \"optional\",\n        );")
+        || code.contains("pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(\"optional\");"), "{code}");
+    assert!(
+        code.contains("pub const DEPRECATED: bool = true;"),
+        "{code}"
+    );
+    // The served declaration keeps the schemas and drops nothing the router needs.
+    assert!(
+        code.contains(r#"pub const DECLARATION: &str = r#"{"name":"get-user""#),
+        "{code}"
+    );
+}
+
+#[test]
+fn runtime_crate_path_is_a_setting() {
+    let desc = description(
+        json!([{"name": "a", "inputSchema": {"type": "object"}}]),
+        None,
+    );
+    let code = code(&desc, &Settings::default().runtime_crate("::my_runtime"));
+    assert!(code.contains("-> ::my_runtime::Router"), "{code}");
+    assert!(!code.contains("::mcpdesc::"), "{code}");
+}
