@@ -15,6 +15,9 @@
 //! mcpdesc::include_generated!("chess"); // include!(concat!(env!("OUT_DIR"), "/chess.rs"))
 //! ```
 
+// The examples show whole build scripts, `fn main` included.
+#![allow(clippy::needless_doctest_main)]
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 

@@ -270,7 +270,13 @@ fn expand(input: &MacroInput, manifest_dir: Option<&Path>) -> TokenStream {
     for d in &desc.diagnostics {
         report(d, &mut out);
     }
-    match generate(&desc, &input.settings) {
+    // The generator builds token streams on a worker thread of its own (typify runs
+    // isolated there), where the compiler's proc-macro API is not available; proc-macro2
+    // must use its own implementation meanwhile. The generator returns plain text.
+    proc_macro2::fallback::force();
+    let generated = generate(&desc, &input.settings);
+    proc_macro2::fallback::unforce();
+    match generated {
         Ok(generated) => {
             for d in &generated.diagnostics {
                 report(d, &mut out);
