@@ -247,6 +247,11 @@ impl Builder {
 
     /// Generates the file and returns its path. Cargo instructions are printed to
     /// standard output.
+    ///
+    /// When generation itself reports errors (a schema the type generator failed on, whose
+    /// type then holds a `serde_json::Value`), the file is still written, so that editors
+    /// keep working, and the errors are printed as `cargo::error=` lines, which fail the
+    /// build.
     pub fn compile(&self) -> Result<PathBuf, BuildError> {
         self.compile_to(&mut std::io::stdout().lock())
     }

@@ -407,6 +407,26 @@ mod tests {
         let _ = std::fs::remove_dir_all(out);
     }
 
+    /// A generation warning (here a type patched to the name of another, which the
+    /// generator then renames) becomes a deprecated item, beside the code.
+    #[test]
+    fn generation_warnings_beside_the_code() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let expanded = expand(
+            &parse(quote!(
+                path = "tests/drift/v1.mcpdesc.json",
+                patch = { GetNoteInput = { rename = "AddNoteInput" } },
+            )),
+            Some(root),
+        )
+        .to_string();
+        assert!(
+            expanded.contains("deprecated (note = \"mcpdesc: tests/drift/v1.mcpdesc.json:14:7: [mcpdesc-rs.codegen] the type name AddNoteInput is also derived"),
+            "{expanded}"
+        );
+        assert!(expanded.contains("fn router"), "{expanded}");
+    }
+
     #[test]
     fn bad_inputs_are_errors() {
         for tokens in [
