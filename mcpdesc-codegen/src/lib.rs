@@ -7,8 +7,9 @@
 //!   resolved document ──model──▶ typed Document ──generate──▶ Rust code
 //! ```
 //!
-//! Start with [`Description::from_path`].
+//! Start with [`Description::from_path`]; in a build script, use [`Builder`].
 
+pub mod builder;
 pub mod description;
 pub mod diagnostic;
 pub mod generate;
@@ -20,6 +21,7 @@ pub mod settings;
 pub mod source;
 pub mod validate;
 
+pub use builder::{BuildError, Builder};
 pub use description::Description;
 pub use diagnostic::{Diagnostic, Severity};
 pub use generate::{generate, GenerateError, Generated};

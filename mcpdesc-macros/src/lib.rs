@@ -1,1 +1,445 @@
-//! The `mcpdesc!` macro.
+//! The `mcpdesc!` macro: generates the Rust code of an MCP Description at compile time.
+//! Use it through the runtime crate, as `mcpdesc::mcpdesc!`; see [`mcpdesc!`].
+
+use std::path::{Path, PathBuf};
+
+use mcpdesc_codegen::builder::summary;
+use mcpdesc_codegen::{
+    generate, Description, Diagnostic, GenerateError, Limits, ProtocolVersion, Settings, TypePatch,
+};
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned, ToTokens};
+use syn::ext::IdentExt;
+use syn::parse::{Parse, ParseStream};
+use syn::punctuated::Punctuated;
+use syn::{braced, bracketed, Ident, LitBool, LitStr, Token};
+
+/// Generates the Rust code of an MCP Description in place: the `types`, `info` and
+/// `tools` modules, one handler trait per tool, the `Server` trait and
+/// `router(server)`, exactly as the `build.rs` helper (`mcpdesc_codegen::Builder`) and
+/// `mcpdesc generate` would with the same settings.
+///
+/// ```ignore
+/// mod chess {
+///     mcpdesc::mcpdesc!("chess.mcpdesc.json");
+/// }
+///
+/// struct Chess;
+/// impl chess::AnalyzeGame for Chess { /* ... */ }
+/// // ... one impl per tool ...
+/// let router = chess::router(Chess);
+/// ```
+///
+/// The crate needs `serde` (with the `derive` feature) and `serde_json` as dependencies
+/// beside `mcpdesc`.
+///
+/// # Keys
+///
+/// The short form is the path alone. The key-value form accepts these keys, each at most
+/// once, in any order; only `path` is required:
+///
+/// ```ignore
+/// mcpdesc::mcpdesc!(
+///     path = "api/chess.mcpdesc.yaml",   // the description, relative to CARGO_MANIFEST_DIR
+///     protocol_version = "2025-11-25",   // generate the view of one protocol version
+///     derives = [PartialEq, ::schemars::JsonSchema], // extra derives on every type
+///     patch = {                          // per type, by generated name
+///         AnalyzeGameOutput = { rename = "Analysis", derives = [Default] },
+///     },
+///     tests = false,                     // no unit tests from the Tool Examples
+///     format_types = false,              // `format`/`pattern` stay `String` (default)
+///     crate = ::my_app::mcpdesc,         // where generated code finds the runtime crate
+/// );
+/// ```
+///
+/// - `path` (string): the description file (`.json`, `.yaml` or `.yml`), relative to
+///   the directory of the crate's `Cargo.toml`. The file is included with
+///   `include_bytes!`, so editing it recompiles the crate.
+///   (For test harnesses that compile files outside their crate, such as `trybuild`,
+///   the environment variable `MCPDESC_MANIFEST_DIR`, when set, replaces
+///   `CARGO_MANIFEST_DIR` as the base.)
+/// - `protocol_version` (string): a protocol version such as `"2025-11-25"`; see
+///   `Settings::protocol_version`. Without it every tool is generated.
+/// - `derives` (list of paths): derives added to every generated type.
+/// - `patch` (braces of `TypeName = { rename = "...", derives = [...] }`): renames one
+///   generated type or adds derives to it alone.
+/// - `tests` (bool, default `true`): whether unit tests are generated from examples.
+/// - `format_types` (bool, default `false`): whether `format` and `pattern` produce
+///   format-specific types (`chrono`, `uuid`, `regress` then become dependencies).
+/// - `crate` (path, default `::mcpdesc`): the path of the runtime crate.
+///
+/// # Errors and warnings
+///
+/// A missing file, a file that does not parse or an invalid description stops the build
+/// with one `compile_error!` per problem, pointing at the path literal and reading
+/// `file:line:column: [rule] message (pointer /json/pointer)`. When the type generator
+/// fails on one schema, the code is still emitted (that type falls back to
+/// `serde_json::Value`, so editors keep working) together with the error.
+///
+/// Warnings are shown as deprecation warnings on the path literal (a proc macro cannot
+/// emit warnings on stable Rust; using a `#[deprecated]` item is the way to make rustc
+/// print one): `use of deprecated unit struct `...`: file:line:column: [rule] message`.
+/// `#[allow(deprecated)]` on the enclosing module silences them.
+#[proc_macro]
+pub fn mcpdesc(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    let input = match syn::parse::<MacroInput>(input) {
+        Ok(input) => input,
+        Err(e) => return e.to_compile_error().into(),
+    };
+    let manifest_dir = std::env::var_os("MCPDESC_MANIFEST_DIR")
+        .or_else(|| std::env::var_os("CARGO_MANIFEST_DIR"))
+        .map(PathBuf::from);
+    expand(&input, manifest_dir.as_deref()).into()
+}
+
+/// The macro's input: the description's path and the generator's settings.
+struct MacroInput {
+    path: LitStr,
+    settings: Settings,
+}
+
+impl Parse for MacroInput {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        if input.peek(LitStr) {
+            let path: LitStr = input.parse()?;
+            let _: Option<Token![,]> = input.parse()?;
+            if !input.is_empty() {
+                return Err(input.error(
+                    "expected the path alone, or the key-value form `path = \"...\", ...`",
+                ));
+            }
+            return Ok(MacroInput {
+                path,
+                settings: Settings::default(),
+            });
+        }
+        let mut path = None;
+        let mut settings = Settings::default();
+        let mut seen: Vec<String> = Vec::new();
+        while !input.is_empty() {
+            let key = input.call(Ident::parse_any)?;
+            let name = key.to_string();
+            if seen.contains(&name) {
+                return Err(syn::Error::new(
+                    key.span(),
+                    format!("`{name}` is given twice"),
+                ));
+            }
+            seen.push(name.clone());
+            input.parse::<Token![=]>()?;
+            match name.as_str() {
+                "path" => path = Some(input.parse::<LitStr>()?),
+                "protocol_version" => {
+                    let lit: LitStr = input.parse()?;
+                    let version = ProtocolVersion::parse(&lit.value()).ok_or_else(|| {
+                        let known: Vec<_> =
+                            ProtocolVersion::ALL.iter().map(|v| v.as_str()).collect();
+                        syn::Error::new(
+                            lit.span(),
+                            format!(
+                                "unknown protocol version {:?}; expected one of {}",
+                                lit.value(),
+                                known.join(", ")
+                            ),
+                        )
+                    })?;
+                    settings = settings.protocol_version(version);
+                }
+                "derives" => {
+                    for derive in parse_paths(input)? {
+                        settings = settings.derive(derive);
+                    }
+                }
+                "patch" => {
+                    let content;
+                    braced!(content in input);
+                    while !content.is_empty() {
+                        let type_name: Ident = content.parse()?;
+                        content.parse::<Token![=]>()?;
+                        let patch = parse_patch(&content)?;
+                        settings = settings.patch(type_name.to_string(), patch);
+                        if !content.is_empty() {
+                            content.parse::<Token![,]>()?;
+                        }
+                    }
+                }
+                "tests" => settings = settings.tests(input.parse::<LitBool>()?.value),
+                "format_types" => settings = settings.format_types(input.parse::<LitBool>()?.value),
+                "crate" => {
+                    let path: syn::Path = input.parse()?;
+                    settings = settings.runtime_crate(path_string(&path));
+                }
+                _ => {
+                    return Err(syn::Error::new(
+                        key.span(),
+                        format!(
+                            "unknown key `{name}`; expected path, protocol_version, derives, \
+                             patch, tests, format_types or crate"
+                        ),
+                    ))
+                }
+            }
+            if !input.is_empty() {
+                input.parse::<Token![,]>()?;
+            }
+        }
+        let path = path.ok_or_else(|| {
+            syn::Error::new(
+                Span::call_site(),
+                "missing `path = \"...\"`: the description file",
+            )
+        })?;
+        Ok(MacroInput { path, settings })
+    }
+}
+
+/// `[A, ::b::C]`
+fn parse_paths(input: ParseStream) -> syn::Result<Vec<String>> {
+    let content;
+    bracketed!(content in input);
+    let paths = Punctuated::<syn::Path, Token![,]>::parse_terminated(&content)?;
+    Ok(paths.iter().map(path_string).collect())
+}
+
+/// `{ rename = "Name", derives = [A, B] }`
+fn parse_patch(input: ParseStream) -> syn::Result<TypePatch> {
+    let content;
+    braced!(content in input);
+    let mut patch = TypePatch::new();
+    while !content.is_empty() {
+        let key: Ident = content.parse()?;
+        content.parse::<Token![=]>()?;
+        match key.to_string().as_str() {
+            "rename" => patch = patch.rename(content.parse::<LitStr>()?.value()),
+            "derives" => {
+                for derive in parse_paths(&content)? {
+                    patch = patch.derive(derive);
+                }
+            }
+            other => {
+                return Err(syn::Error::new(
+                    key.span(),
+                    format!("unknown patch key `{other}`; expected rename or derives"),
+                ))
+            }
+        }
+        if !content.is_empty() {
+            content.parse::<Token![,]>()?;
+        }
+    }
+    Ok(patch)
+}
+
+/// A path as written in Rust source (`::schemars::JsonSchema`), without token spacing.
+fn path_string(path: &syn::Path) -> String {
+    path.to_token_stream()
+        .to_string()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect()
+}
+
+fn expand(input: &MacroInput, manifest_dir: Option<&Path>) -> TokenStream {
+    let span = input.path.span();
+    let written = input.path.value();
+    let path = match manifest_dir {
+        Some(dir) => dir.join(&written),
+        None => PathBuf::from(&written),
+    };
+    let error = |message: String| quote_spanned!(span=> ::core::compile_error!(#message););
+    let desc = match Description::from_path(&path, &Limits::default()) {
+        Ok(desc) => desc,
+        Err(e) => {
+            return error(format!(
+                "mcpdesc: cannot read {written} (resolved against CARGO_MANIFEST_DIR to {}): {e}",
+                path.display()
+            ))
+        }
+    };
+    let absolute = path.display().to_string();
+    let track = quote! { const _: &[u8] = ::core::include_bytes!(#absolute); };
+    let mut out = track;
+    let report = |d: &Diagnostic, out: &mut TokenStream| {
+        let text = format!("mcpdesc: {}", summary(d, &written));
+        out.extend(if d.is_error() {
+            error(text)
+        } else {
+            warning(&text, span)
+        });
+    };
+    for d in &desc.diagnostics {
+        report(d, &mut out);
+    }
+    // The generator builds token streams on a worker thread of its own (typify runs
+    // isolated there), where the compiler's proc-macro API is not available; proc-macro2
+    // must use its own implementation meanwhile. The generator returns plain text.
+    proc_macro2::fallback::force();
+    let generated = generate(&desc, &input.settings);
+    proc_macro2::fallback::unforce();
+    match generated {
+        Ok(generated) => {
+            for d in &generated.diagnostics {
+                report(d, &mut out);
+            }
+            match generated.code.parse::<TokenStream>() {
+                Ok(code) => out.extend(code),
+                Err(e) => out.extend(error(format!(
+                    "mcpdesc: internal error: the generated code does not lex ({e}); please report this"
+                ))),
+            }
+        }
+        // Already reported, one error each.
+        Err(GenerateError::Invalid { .. }) => {}
+        Err(e) => out.extend(error(format!("mcpdesc: {written}: {e}"))),
+    }
+    out
+}
+
+/// A warning rustc prints: the use of a deprecated item, spanned on the path literal.
+fn warning(text: &str, span: Span) -> TokenStream {
+    let name = Ident::new("McpdescWarning", span);
+    quote! {
+        const _: () = {
+            #[deprecated(note = #text)]
+            struct McpdescWarning;
+            let _ = #name;
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(tokens: TokenStream) -> MacroInput {
+        syn::parse2(tokens).unwrap()
+    }
+
+    #[test]
+    fn short_form() {
+        let input = parse(quote!("chess.mcpdesc.json"));
+        assert_eq!(input.path.value(), "chess.mcpdesc.json");
+        assert_eq!(input.settings, Settings::default());
+    }
+
+    #[test]
+    fn key_value_form_reaches_every_setting() {
+        let input = parse(quote!(
+            path = "chess.mcpdesc.json",
+            protocol_version = "2025-11-25",
+            derives = [PartialEq, ::schemars::JsonSchema],
+            patch = { AnalyzeGameOutput = { rename = "Analysis", derives = [Default] } },
+            tests = false,
+            format_types = true,
+            crate = ::my::runtime,
+        ));
+        let expected = Settings::new()
+            .protocol_version(ProtocolVersion::V2025_11_25)
+            .derive("PartialEq")
+            .derive("::schemars::JsonSchema")
+            .patch(
+                "AnalyzeGameOutput",
+                TypePatch::new().rename("Analysis").derive("Default"),
+            )
+            .tests(false)
+            .format_types(true)
+            .runtime_crate("::my::runtime");
+        assert_eq!(input.settings, expected);
+    }
+
+    /// The macro expands to exactly the file the `build.rs` helper writes (after the
+    /// `include_bytes!` that tracks the description), for the same description and
+    /// settings.
+    #[test]
+    fn same_code_as_the_builder() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let out = std::env::temp_dir().join(format!("mcpdesc-macros-{}", std::process::id()));
+        for (path, tokens, builder) in [
+            (
+                "examples/chess/chess.mcpdesc.json",
+                quote!("examples/chess/chess.mcpdesc.json"),
+                mcpdesc_codegen::Builder::new("examples/chess/chess.mcpdesc.json"),
+            ),
+            (
+                "examples/chess/chess.mcpdesc.json",
+                quote!(
+                    path = "examples/chess/chess.mcpdesc.json",
+                    protocol_version = "2025-11-25",
+                    derives = [PartialEq],
+                    patch = { AnalyzeGameOutput = { rename = "Analysis", derives = [Default] } },
+                    tests = false,
+                    crate = ::my::runtime,
+                ),
+                mcpdesc_codegen::Builder::new("examples/chess/chess.mcpdesc.json")
+                    .protocol_version(ProtocolVersion::V2025_11_25)
+                    .derive("PartialEq")
+                    .patch(
+                        "AnalyzeGameOutput",
+                        TypePatch::new().rename("Analysis").derive("Default"),
+                    )
+                    .tests(false)
+                    .runtime_crate("::my::runtime"),
+            ),
+            (
+                "examples/memory-server-macro/memory.mcpdesc.yaml",
+                quote!(
+                    path = "examples/memory-server-macro/memory.mcpdesc.yaml",
+                    tests = false
+                ),
+                mcpdesc_codegen::Builder::new("examples/memory-server-macro/memory.mcpdesc.yaml")
+                    .tests(false),
+            ),
+        ] {
+            let expanded = expand(&parse(tokens), Some(root));
+            let file = builder
+                .manifest_dir(root)
+                .out_dir(&out)
+                .compile_to(&mut Vec::new())
+                .unwrap();
+            let built: TokenStream = std::fs::read_to_string(file).unwrap().parse().unwrap();
+            let absolute = root.join(path).display().to_string();
+            let expected = quote! {
+                const _: &[u8] = ::core::include_bytes!(#absolute);
+                #built
+            };
+            assert_eq!(expanded.to_string(), expected.to_string(), "{path}");
+        }
+        let _ = std::fs::remove_dir_all(out);
+    }
+
+    /// A generation warning (here a type patched to the name of another, which the
+    /// generator then renames) becomes a deprecated item, beside the code.
+    #[test]
+    fn generation_warnings_beside_the_code() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let expanded = expand(
+            &parse(quote!(
+                path = "tests/drift/v1.mcpdesc.json",
+                patch = { GetNoteInput = { rename = "AddNoteInput" } },
+            )),
+            Some(root),
+        )
+        .to_string();
+        assert!(
+            expanded.contains("deprecated (note = \"mcpdesc: tests/drift/v1.mcpdesc.json:14:7: [mcpdesc-rs.codegen] the type name AddNoteInput is also derived"),
+            "{expanded}"
+        );
+        assert!(expanded.contains("fn router"), "{expanded}");
+    }
+
+    #[test]
+    fn bad_inputs_are_errors() {
+        for tokens in [
+            quote!(tests = false),
+            quote!(path = "a", path = "b"),
+            quote!(path = "a", colour = "red"),
+            quote!(path = "a", protocol_version = "1999-01-01"),
+            quote!("a" "b"),
+        ] {
+            assert!(
+                syn::parse2::<MacroInput>(tokens.clone()).is_err(),
+                "{tokens}"
+            );
+        }
+    }
+}

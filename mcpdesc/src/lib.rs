@@ -112,6 +112,11 @@ macro_rules! include_generated {
     };
 }
 
+/// Generates the code of an MCP Description in place, at compile time; the other front
+/// end is the `build.rs` helper `mcpdesc_codegen::Builder` with [`include_generated!`].
+#[cfg(feature = "macros")]
+pub use mcpdesc_macros::mcpdesc;
+
 /// Support for generated code; see the crate docs for the paths it may rely on.
 #[doc(hidden)]
 pub mod __private {
