@@ -1,6 +1,6 @@
 //! A chess MCP server built from `examples/chess/chess.mcpdesc.json`.
 //!
-//! The build script generates the contract module (types, one trait per tool,
+//! The build script (`mcpdesc_codegen::Builder`) generates the contract module (types, one trait per tool,
 //! `Server`, `router`); this crate only implements the three traits with plain
 //! `async fn`s. `cargo run -p chess-server` serves MCP on stdio.
 
@@ -9,7 +9,7 @@ pub mod chess;
 /// The code generated from the description.
 #[allow(clippy::all, missing_docs)]
 pub mod contract {
-    include!(concat!(env!("OUT_DIR"), "/chess.rs"));
+    mcpdesc::include_generated!("chess");
 }
 
 use std::sync::Mutex;
