@@ -43,6 +43,10 @@
 //!   code needs no direct dependency (use `#[serde(crate = "::mcpdesc::__private::serde")]`);
 //! - `::mcpdesc::__private::{Arc, Box, boxed, parse_arguments}`.
 //!
+//! - the example support: [`testing`] (checks of Tool Examples, [`testing::ScriptedClient`],
+//!   the contract check) and [`mock`] ([`mock::ExampleBook`], the deterministic mock);
+//!   `::mcpdesc::__private::block_on` runs a future in a generated `#[test]`.
+//!
 //! Everything else in `__private` may change without notice.
 
 #![warn(missing_docs)]
@@ -50,10 +54,13 @@
 mod content;
 mod context;
 mod error;
+pub mod mock;
 pub mod projection;
 mod result;
 mod router;
 mod schema;
+mod scripted;
+pub mod testing;
 mod version;
 
 #[cfg(feature = "rmcp")]
@@ -127,6 +134,7 @@ pub mod __private {
     pub use std::sync::Arc;
 
     pub use crate::parse_arguments;
+    pub use futures::executor::block_on;
 
     /// Boxes a handler's future into the router's [`BoxFuture`](crate::BoxFuture).
     pub fn boxed<'a, F>(future: F) -> crate::BoxFuture<'a, F::Output>

@@ -542,3 +542,375 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
             },
         )
 }
+/// The description's Tool Examples and Tool Interaction Examples, by tool, for
+/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
+/// typed accessors. Examples are illustrative, not promises of live behaviour.
+pub mod examples {
+    #![allow(dead_code)]
+    /// Examples of the `analyze_game` tool.
+    pub mod analyze_game {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::analyze_game::NAME,
+            declaration: super::super::tools::analyze_game::DECLARATION,
+            scope: super::super::tools::analyze_game::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
+            ::mcpdesc::testing::Example {
+                name: "empty-pgn",
+                pointer: "/tools/0/examples/empty-pgn",
+                input: r#"{"pgn":""}"#,
+                result: r#"{"content":[{"type":"text","text":"The PGN contains no moves."}],"isError":true}"#,
+            },
+            ::mcpdesc::testing::Example {
+                name: "scholars-mate",
+                pointer: "/tools/0/examples/scholars-mate",
+                input: r#"{"pgn":"1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#","depth":8}"#,
+                result: r#"{"content":[{"type":"text","text":"{\"best_move\":\"Qxf7#\",\"blunders\":[{\"evaluation_loss\":10000.0,\"move\":\"Nf6\",\"move_number\":3}],\"evaluation\":10000.0}"}],"structuredContent":{"evaluation":10000.0,"best_move":"Qxf7#","blunders":[{"move_number":3,"move":"Nf6","evaluation_loss":10000.0}]}}"#,
+            },
+        ];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::AnalyzeGameInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::AnalyzeGameOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `get_player_rating` tool.
+    pub mod get_player_rating {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::get_player_rating::NAME,
+            declaration: super::super::tools::get_player_rating::DECLARATION,
+            scope: super::super::tools::get_player_rating::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
+            ::mcpdesc::testing::Example {
+                name: "new-player-blitz",
+                pointer: "/tools/1/examples/new-player-blitz",
+                input: r#"{"player_id":"fictional-player-1","rating_type":"blitz"}"#,
+                result: r#"{"content":[{"type":"text","text":"fictional-player-1 (blitz): 1500, 0 games"}]}"#,
+            },
+        ];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::GetPlayerRatingInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Examples of the `record_game_result` tool.
+    pub mod record_game_result {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::record_game_result::NAME,
+            declaration: super::super::tools::record_game_result::DECLARATION,
+            scope: super::super::tools::record_game_result::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
+            ::mcpdesc::testing::Example {
+                name: "white-wins",
+                pointer: "/tools/2/examples/white-wins",
+                input: r#"{"white_player_id":"fictional-player-1","black_player_id":"fictional-player-2","result":"1-0","time_control":"3+2"}"#,
+                result: r#"{"content":[{"type":"text","text":"Recorded 1-0 (3+2, blitz). fictional-player-1: 1500 -> 1516; fictional-player-2: 1500 -> 1484."}]}"#,
+            },
+        ];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::RecordGameResultInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Every tool's examples, for the mock and the contract check.
+    pub fn book() -> ::mcpdesc::mock::ExampleBook {
+        ::mcpdesc::mock::ExampleBook::new()
+            .tool(
+                analyze_game::TOOL.tool,
+                analyze_game::TOOL.scope,
+                analyze_game::EXAMPLES,
+                analyze_game::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                get_player_rating::TOOL.tool,
+                get_player_rating::TOOL.scope,
+                get_player_rating::EXAMPLES,
+                get_player_rating::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                record_game_result::TOOL.tool,
+                record_game_result::TOOL.scope,
+                record_game_result::EXAMPLES,
+                record_game_result::INTERACTION_EXAMPLES,
+            )
+    }
+}
+/// A deterministic **mock** of the described server that replays the
+/// description's example results. It is not a prediction of live behaviour and
+/// never runs a real tool.
+///
+/// Policy (see `mcpdesc::mock`): an example selected by name with
+/// [`ExampleServer::select`] answers every call of its tool; otherwise the first
+/// example (Tool Examples, then interaction examples, in the description's order)
+/// whose `input` equals the arguments (canonical JSON) answers; otherwise the call
+/// gets a tool error naming the available examples. An interaction example first
+/// makes its steps' requests through the `Context`.
+///
+/// `router(ExampleServer::new())` serves it through the typed traits (a result
+/// with `structuredContent` comes back equivalent: the router writes the JSON text
+/// block itself); [`ExampleServer::router`] replays the exact example results.
+#[derive(Debug, Clone)]
+#[allow(dead_code)]
+pub struct ExampleServer {
+    book: ::mcpdesc::__private::Arc<::mcpdesc::mock::ExampleBook>,
+}
+#[allow(dead_code)]
+impl ExampleServer {
+    /// The mock with every example of the description and no selection.
+    pub fn new() -> Self {
+        ExampleServer {
+            book: ::mcpdesc::__private::Arc::new(examples::book()),
+        }
+    }
+    /// The same mock with `example` answering every call of `tool` (explicit
+    /// selection); an error names the available examples.
+    pub fn select(
+        self,
+        tool: &str,
+        example: &str,
+    ) -> ::core::result::Result<Self, ::std::string::String> {
+        let book = (*self.book).clone().select(tool, example)?;
+        ::core::result::Result::Ok(ExampleServer {
+            book: ::mcpdesc::__private::Arc::new(book),
+        })
+    }
+    /// A router that answers with the exact example results (what
+    /// `mcpdesc serve-mock` serves).
+    pub fn router(self) -> ::mcpdesc::Router {
+        (*self.book)
+            .clone()
+            .router(
+                info::server_info(),
+                &[
+                    tools::analyze_game::SPEC,
+                    tools::get_player_rating::SPEC,
+                    tools::record_game_result::SPEC,
+                ],
+            )
+    }
+}
+impl ::core::default::Default for ExampleServer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+#[allow(deprecated)]
+impl AnalyzeGame for ExampleServer {
+    async fn analyze_game(
+        &self,
+        input: types::AnalyzeGameInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::AnalyzeGameOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(
+            self.analyze_game_with_content(input, cx).await?.output,
+        )
+    }
+    async fn analyze_game_with_content(
+        &self,
+        input: types::AnalyzeGameInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::AnalyzeGameOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::analyze_game::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::AnalyzeGameInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::AnalyzeGameOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl GetPlayerRating for ExampleServer {
+    async fn get_player_rating(
+        &self,
+        input: types::GetPlayerRatingInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::get_player_rating::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::GetPlayerRatingInput>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+#[allow(deprecated)]
+impl RecordGameResult for ExampleServer {
+    async fn record_game_result(
+        &self,
+        input: types::RecordGameResultInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::record_game_result::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::RecordGameResultInput>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+/// Opt-in contract check: runs `server` through `router(server)` on the examples
+/// named in `examples` (`(tool, example)` pairs) and compares each result with the
+/// example's: `structuredContent` equal, `isError` equal, content blocks of the same
+/// kinds. Interaction examples run with a scripted client of their steps. Returns a
+/// readable diff of every mismatch. It blocks; call it from a plain `#[test]`.
+#[allow(dead_code)]
+pub fn check_against_examples<S: Server>(
+    server: S,
+    examples: &[(&str, &str)],
+) -> ::core::result::Result<(), ::std::string::String> {
+    ::mcpdesc::testing::check_against(&router(server), &examples::book(), examples)
+}
+/// Tests generated from the description's examples.
+#[cfg(test)]
+mod example_tests {
+    use super::*;
+    /// Tool Example `empty-pgn` of `analyze_game`.
+    #[test]
+    fn analyze_game_example_empty_pgn() {
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
+            types::AnalyzeGameInput,
+            types::AnalyzeGameOutput,
+        >(&examples::analyze_game::TOOL, &examples::analyze_game::EXAMPLES[0usize]) {
+            panic!("{e}");
+        }
+    }
+    /// Tool Example `scholars-mate` of `analyze_game`.
+    #[test]
+    fn analyze_game_example_scholars_mate() {
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
+            types::AnalyzeGameInput,
+            types::AnalyzeGameOutput,
+        >(&examples::analyze_game::TOOL, &examples::analyze_game::EXAMPLES[1usize]) {
+            panic!("{e}");
+        }
+    }
+    /// Tool Example `new-player-blitz` of `get_player_rating`.
+    #[test]
+    fn get_player_rating_example_new_player_blitz() {
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
+            types::GetPlayerRatingInput,
+        >(
+            &examples::get_player_rating::TOOL,
+            &examples::get_player_rating::EXAMPLES[0usize],
+        ) {
+            panic!("{e}");
+        }
+    }
+    /// Tool Example `white-wins` of `record_game_result`.
+    #[test]
+    fn record_game_result_example_white_wins() {
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
+            types::RecordGameResultInput,
+        >(
+            &examples::record_game_result::TOOL,
+            &examples::record_game_result::EXAMPLES[0usize],
+        ) {
+            panic!("{e}");
+        }
+    }
+}

@@ -337,3 +337,354 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
             },
         )
 }
+/// The description's Tool Examples and Tool Interaction Examples, by tool, for
+/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
+/// typed accessors. Examples are illustrative, not promises of live behaviour.
+pub mod examples {
+    #![allow(dead_code)]
+    /// Examples of the `weather` tool.
+    pub mod weather {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::weather::NAME,
+            declaration: super::super::tools::weather::DECLARATION,
+            scope: super::super::tools::weather::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
+            ::mcpdesc::testing::Example {
+                name: "paris.complete",
+                pointer: "/tools/0/examples/paris.complete",
+                input: r#"{"city":"Paris"}"#,
+                result: r#"{"resultType":"complete","content":[{"type":"text","text":"Paris: 21.5 C"},{"type":"image","data":"aW1hZ2U=","mimeType":"image/png"},{"type":"audio","data":"YXVkaW8=","mimeType":"audio/wav"},{"type":"resource","resource":{"uri":"weather://paris/report","mimeType":"text/plain","text":"Clear"}},{"type":"resource_link","uri":"weather://paris/map","name":"Paris map","mimeType":"image/png"}],"structuredContent":{"temperature":21.5},"isError":false}"#,
+            },
+        ];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::WeatherInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::WeatherOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `current_time` tool.
+    pub mod current_time {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::current_time::NAME,
+            declaration: super::super::tools::current_time::DECLARATION,
+            scope: super::super::tools::current_time::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
+            ::mcpdesc::testing::Example {
+                name: "utc",
+                pointer: "/tools/1/examples/utc",
+                input: r#"{}"#,
+                result: r#"{"resultType":"complete","content":[{"type":"text","text":"2026-08-24T12:00:00Z"}]}"#,
+            },
+        ];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::CurrentTimeInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Examples of the `quota_limited_search` tool.
+    pub mod quota_limited_search {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::quota_limited_search::NAME,
+            declaration: super::super::tools::quota_limited_search::DECLARATION,
+            scope: super::super::tools::quota_limited_search::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
+            ::mcpdesc::testing::Example {
+                name: "tool-rate-limit",
+                pointer: "/tools/2/examples/tool-rate-limit",
+                input: r#"{"query":"example"}"#,
+                result: r#"{"resultType":"complete","content":[{"type":"text","text":"Tool quota exhausted; retry later."}],"isError":true}"#,
+            },
+        ];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::QuotaLimitedSearchInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Every tool's examples, for the mock and the contract check.
+    pub fn book() -> ::mcpdesc::mock::ExampleBook {
+        ::mcpdesc::mock::ExampleBook::new()
+            .tool(
+                weather::TOOL.tool,
+                weather::TOOL.scope,
+                weather::EXAMPLES,
+                weather::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                current_time::TOOL.tool,
+                current_time::TOOL.scope,
+                current_time::EXAMPLES,
+                current_time::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                quota_limited_search::TOOL.tool,
+                quota_limited_search::TOOL.scope,
+                quota_limited_search::EXAMPLES,
+                quota_limited_search::INTERACTION_EXAMPLES,
+            )
+    }
+}
+/// A deterministic **mock** of the described server that replays the
+/// description's example results. It is not a prediction of live behaviour and
+/// never runs a real tool.
+///
+/// Policy (see `mcpdesc::mock`): an example selected by name with
+/// [`ExampleServer::select`] answers every call of its tool; otherwise the first
+/// example (Tool Examples, then interaction examples, in the description's order)
+/// whose `input` equals the arguments (canonical JSON) answers; otherwise the call
+/// gets a tool error naming the available examples. An interaction example first
+/// makes its steps' requests through the `Context`.
+///
+/// `router(ExampleServer::new())` serves it through the typed traits (a result
+/// with `structuredContent` comes back equivalent: the router writes the JSON text
+/// block itself); [`ExampleServer::router`] replays the exact example results.
+#[derive(Debug, Clone)]
+#[allow(dead_code)]
+pub struct ExampleServer {
+    book: ::mcpdesc::__private::Arc<::mcpdesc::mock::ExampleBook>,
+}
+#[allow(dead_code)]
+impl ExampleServer {
+    /// The mock with every example of the description and no selection.
+    pub fn new() -> Self {
+        ExampleServer {
+            book: ::mcpdesc::__private::Arc::new(examples::book()),
+        }
+    }
+    /// The same mock with `example` answering every call of `tool` (explicit
+    /// selection); an error names the available examples.
+    pub fn select(
+        self,
+        tool: &str,
+        example: &str,
+    ) -> ::core::result::Result<Self, ::std::string::String> {
+        let book = (*self.book).clone().select(tool, example)?;
+        ::core::result::Result::Ok(ExampleServer {
+            book: ::mcpdesc::__private::Arc::new(book),
+        })
+    }
+    /// A router that answers with the exact example results (what
+    /// `mcpdesc serve-mock` serves).
+    pub fn router(self) -> ::mcpdesc::Router {
+        (*self.book)
+            .clone()
+            .router(
+                info::server_info(),
+                &[
+                    tools::weather::SPEC,
+                    tools::current_time::SPEC,
+                    tools::quota_limited_search::SPEC,
+                ],
+            )
+    }
+}
+impl ::core::default::Default for ExampleServer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+#[allow(deprecated)]
+impl Weather for ExampleServer {
+    async fn weather(
+        &self,
+        input: types::WeatherInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::WeatherOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(self.weather_with_content(input, cx).await?.output)
+    }
+    async fn weather_with_content(
+        &self,
+        input: types::WeatherInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::WeatherOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::weather::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::WeatherInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::WeatherOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl CurrentTime for ExampleServer {
+    async fn current_time(
+        &self,
+        input: types::CurrentTimeInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::current_time::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::CurrentTimeInput>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+#[allow(deprecated)]
+impl QuotaLimitedSearch for ExampleServer {
+    async fn quota_limited_search(
+        &self,
+        input: types::QuotaLimitedSearchInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::quota_limited_search::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::QuotaLimitedSearchInput>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+/// Opt-in contract check: runs `server` through `router(server)` on the examples
+/// named in `examples` (`(tool, example)` pairs) and compares each result with the
+/// example's: `structuredContent` equal, `isError` equal, content blocks of the same
+/// kinds. Interaction examples run with a scripted client of their steps. Returns a
+/// readable diff of every mismatch. It blocks; call it from a plain `#[test]`.
+#[allow(dead_code)]
+pub fn check_against_examples<S: Server>(
+    server: S,
+    examples: &[(&str, &str)],
+) -> ::core::result::Result<(), ::std::string::String> {
+    ::mcpdesc::testing::check_against(&router(server), &examples::book(), examples)
+}
+/// Tests generated from the description's examples.
+#[cfg(test)]
+mod example_tests {
+    use super::*;
+    /// Tool Example `paris.complete` of `weather`.
+    #[test]
+    fn weather_example_paris_complete() {
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
+            types::WeatherInput,
+            types::WeatherOutput,
+        >(&examples::weather::TOOL, &examples::weather::EXAMPLES[0usize]) {
+            panic!("{e}");
+        }
+    }
+    /// Tool Example `utc` of `current_time`.
+    #[test]
+    fn current_time_example_utc() {
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
+            types::CurrentTimeInput,
+        >(&examples::current_time::TOOL, &examples::current_time::EXAMPLES[0usize]) {
+            panic!("{e}");
+        }
+    }
+    /// Tool Example `tool-rate-limit` of `quota_limited_search`.
+    #[test]
+    fn quota_limited_search_example_tool_rate_limit() {
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
+            types::QuotaLimitedSearchInput,
+        >(
+            &examples::quota_limited_search::TOOL,
+            &examples::quota_limited_search::EXAMPLES[0usize],
+        ) {
+            panic!("{e}");
+        }
+    }
+}

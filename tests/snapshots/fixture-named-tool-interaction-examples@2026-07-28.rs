@@ -205,3 +205,189 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
             },
         )
 }
+/// The description's Tool Examples and Tool Interaction Examples, by tool, for
+/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
+/// typed accessors. Examples are illustrative, not promises of live behaviour.
+pub mod examples {
+    #![allow(dead_code)]
+    /// Examples of the `prepare_release` tool.
+    pub mod prepare_release {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::prepare_release::NAME,
+            declaration: super::super::tools::prepare_release::DECLARATION,
+            scope: super::super::tools::prepare_release::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[
+            ::mcpdesc::testing::InteractionExample {
+                name: "authorized-release",
+                pointer: "/tools/1/interactionExamples/authorized-release",
+                input: r#"{"version":"2.0.0"}"#,
+                steps: r#"[{"type":"roots","request":{},"response":{"roots":[{"uri":"file:///workspace/example","name":"Example workspace"}]}},{"type":"sampling","request":{"messages":[{"role":"user","content":{"type":"text","text":"Check whether the release note wording is ready to publish."}}],"includeContext":"thisServer","tools":[{"name":"inspect_notes","description":"Inspect the draft release notes.","inputSchema":{"type":"object","properties":{"version":{"type":"string"}},"required":["version"]}}],"toolChoice":{"mode":"required"},"maxTokens":220},"response":{"role":"assistant","content":[{"type":"tool_use","id":"call_notes_1","name":"inspect_notes","input":{"version":"2.0.0"}}],"model":"claude-3-sonnet-20240229","stopReason":"toolUse"}},{"type":"elicitation","declaration":"authorize","request":{"mode":"url","message":"Authorize publication.","url":"https://mcp.example.com/release/connect"},"response":{"action":"accept"}}]"#,
+                result: r#"{"resultType":"complete","content":[{"type":"text","text":"Release preparation completed."}],"structuredContent":{"status":"prepared"}}"#,
+            },
+        ];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::PrepareReleaseInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::PrepareReleaseOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Every tool's examples, for the mock and the contract check.
+    pub fn book() -> ::mcpdesc::mock::ExampleBook {
+        ::mcpdesc::mock::ExampleBook::new()
+            .tool(
+                prepare_release::TOOL.tool,
+                prepare_release::TOOL.scope,
+                prepare_release::EXAMPLES,
+                prepare_release::INTERACTION_EXAMPLES,
+            )
+    }
+}
+/// A deterministic **mock** of the described server that replays the
+/// description's example results. It is not a prediction of live behaviour and
+/// never runs a real tool.
+///
+/// Policy (see `mcpdesc::mock`): an example selected by name with
+/// [`ExampleServer::select`] answers every call of its tool; otherwise the first
+/// example (Tool Examples, then interaction examples, in the description's order)
+/// whose `input` equals the arguments (canonical JSON) answers; otherwise the call
+/// gets a tool error naming the available examples. An interaction example first
+/// makes its steps' requests through the `Context`.
+///
+/// `router(ExampleServer::new())` serves it through the typed traits (a result
+/// with `structuredContent` comes back equivalent: the router writes the JSON text
+/// block itself); [`ExampleServer::router`] replays the exact example results.
+#[derive(Debug, Clone)]
+#[allow(dead_code)]
+pub struct ExampleServer {
+    book: ::mcpdesc::__private::Arc<::mcpdesc::mock::ExampleBook>,
+}
+#[allow(dead_code)]
+impl ExampleServer {
+    /// The mock with every example of the description and no selection.
+    pub fn new() -> Self {
+        ExampleServer {
+            book: ::mcpdesc::__private::Arc::new(examples::book()),
+        }
+    }
+    /// The same mock with `example` answering every call of `tool` (explicit
+    /// selection); an error names the available examples.
+    pub fn select(
+        self,
+        tool: &str,
+        example: &str,
+    ) -> ::core::result::Result<Self, ::std::string::String> {
+        let book = (*self.book).clone().select(tool, example)?;
+        ::core::result::Result::Ok(ExampleServer {
+            book: ::mcpdesc::__private::Arc::new(book),
+        })
+    }
+    /// A router that answers with the exact example results (what
+    /// `mcpdesc serve-mock` serves).
+    pub fn router(self) -> ::mcpdesc::Router {
+        (*self.book).clone().router(info::server_info(), &[tools::prepare_release::SPEC])
+    }
+}
+impl ::core::default::Default for ExampleServer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+#[allow(deprecated)]
+impl PrepareRelease for ExampleServer {
+    async fn prepare_release(
+        &self,
+        input: types::PrepareReleaseInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::PrepareReleaseOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(
+            self.prepare_release_with_content(input, cx).await?.output,
+        )
+    }
+    async fn prepare_release_with_content(
+        &self,
+        input: types::PrepareReleaseInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::PrepareReleaseOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::prepare_release::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::PrepareReleaseInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::PrepareReleaseOutput>(result)
+    }
+}
+/// Opt-in contract check: runs `server` through `router(server)` on the examples
+/// named in `examples` (`(tool, example)` pairs) and compares each result with the
+/// example's: `structuredContent` equal, `isError` equal, content blocks of the same
+/// kinds. Interaction examples run with a scripted client of their steps. Returns a
+/// readable diff of every mismatch. It blocks; call it from a plain `#[test]`.
+#[allow(dead_code)]
+pub fn check_against_examples<S: Server>(
+    server: S,
+    examples: &[(&str, &str)],
+) -> ::core::result::Result<(), ::std::string::String> {
+    ::mcpdesc::testing::check_against(&router(server), &examples::book(), examples)
+}
+/// Tests generated from the description's examples.
+#[cfg(test)]
+mod example_tests {
+    use super::*;
+    /// Interaction example `authorized-release` of `prepare_release`, replayed by the mock through a scripted client.
+    #[test]
+    fn prepare_release_interaction_authorized_release() {
+        let router = ExampleServer::new().router();
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_interaction(
+            &router,
+            &examples::prepare_release::TOOL,
+            &examples::prepare_release::INTERACTION_EXAMPLES[0usize],
+        ) {
+            panic!("{e}");
+        }
+    }
+}

@@ -169,3 +169,138 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
             },
         )
 }
+/// The description's Tool Examples and Tool Interaction Examples, by tool, for
+/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
+/// typed accessors. Examples are illustrative, not promises of live behaviour.
+pub mod examples {
+    #![allow(dead_code)]
+    /// Examples of the `admin_report` tool.
+    pub mod admin_report {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::admin_report::NAME,
+            declaration: super::super::tools::admin_report::DECLARATION,
+            scope: super::super::tools::admin_report::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::AdminReportInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Every tool's examples, for the mock and the contract check.
+    pub fn book() -> ::mcpdesc::mock::ExampleBook {
+        ::mcpdesc::mock::ExampleBook::new()
+            .tool(
+                admin_report::TOOL.tool,
+                admin_report::TOOL.scope,
+                admin_report::EXAMPLES,
+                admin_report::INTERACTION_EXAMPLES,
+            )
+    }
+}
+/// A deterministic **mock** of the described server that replays the
+/// description's example results. It is not a prediction of live behaviour and
+/// never runs a real tool.
+///
+/// Policy (see `mcpdesc::mock`): an example selected by name with
+/// [`ExampleServer::select`] answers every call of its tool; otherwise the first
+/// example (Tool Examples, then interaction examples, in the description's order)
+/// whose `input` equals the arguments (canonical JSON) answers; otherwise the call
+/// gets a tool error naming the available examples. An interaction example first
+/// makes its steps' requests through the `Context`.
+///
+/// `router(ExampleServer::new())` serves it through the typed traits (a result
+/// with `structuredContent` comes back equivalent: the router writes the JSON text
+/// block itself); [`ExampleServer::router`] replays the exact example results.
+#[derive(Debug, Clone)]
+#[allow(dead_code)]
+pub struct ExampleServer {
+    book: ::mcpdesc::__private::Arc<::mcpdesc::mock::ExampleBook>,
+}
+#[allow(dead_code)]
+impl ExampleServer {
+    /// The mock with every example of the description and no selection.
+    pub fn new() -> Self {
+        ExampleServer {
+            book: ::mcpdesc::__private::Arc::new(examples::book()),
+        }
+    }
+    /// The same mock with `example` answering every call of `tool` (explicit
+    /// selection); an error names the available examples.
+    pub fn select(
+        self,
+        tool: &str,
+        example: &str,
+    ) -> ::core::result::Result<Self, ::std::string::String> {
+        let book = (*self.book).clone().select(tool, example)?;
+        ::core::result::Result::Ok(ExampleServer {
+            book: ::mcpdesc::__private::Arc::new(book),
+        })
+    }
+    /// A router that answers with the exact example results (what
+    /// `mcpdesc serve-mock` serves).
+    pub fn router(self) -> ::mcpdesc::Router {
+        (*self.book).clone().router(info::server_info(), &[tools::admin_report::SPEC])
+    }
+}
+impl ::core::default::Default for ExampleServer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+#[allow(deprecated)]
+impl AdminReport for ExampleServer {
+    async fn admin_report(
+        &self,
+        input: types::AdminReportInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::admin_report::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::AdminReportInput>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+/// Opt-in contract check: runs `server` through `router(server)` on the examples
+/// named in `examples` (`(tool, example)` pairs) and compares each result with the
+/// example's: `structuredContent` equal, `isError` equal, content blocks of the same
+/// kinds. Interaction examples run with a scripted client of their steps. Returns a
+/// readable diff of every mismatch. It blocks; call it from a plain `#[test]`.
+#[allow(dead_code)]
+pub fn check_against_examples<S: Server>(
+    server: S,
+    examples: &[(&str, &str)],
+) -> ::core::result::Result<(), ::std::string::String> {
+    ::mcpdesc::testing::check_against(&router(server), &examples::book(), examples)
+}

@@ -1121,3 +1121,799 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
             },
         )
 }
+/// The description's Tool Examples and Tool Interaction Examples, by tool, for
+/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
+/// typed accessors. Examples are illustrative, not promises of live behaviour.
+pub mod examples {
+    #![allow(dead_code)]
+    /// Examples of the `search` tool.
+    pub mod search {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::search::NAME,
+            declaration: super::super::tools::search::DECLARATION,
+            scope: super::super::tools::search::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
+            ::mcpdesc::testing::Example {
+                name: "basic",
+                pointer: "/tools/0/examples/basic",
+                input: r#"{"text":"rust","limit":3}"#,
+                result: r#"{"content":[{"type":"text","text":"3 hits"}]}"#,
+            },
+        ];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::SearchInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Examples of the `search.count` tool.
+    pub mod search_count {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::search_count::NAME,
+            declaration: super::super::tools::search_count::DECLARATION,
+            scope: super::super::tools::search_count::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::SearchCountInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Examples of the `plot` tool.
+    pub mod plot {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::plot::NAME,
+            declaration: super::super::tools::plot::DECLARATION,
+            scope: super::super::tools::plot::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
+            ::mcpdesc::testing::Example {
+                name: "origin",
+                pointer: "/tools/2/examples/origin",
+                input: r#"{"at":{"x":0,"y":0},"pair":["a",1.5],"mode":"fast","style":{"color":"red"}}"#,
+                result: r#"{"content":[{"type":"text","text":"ok"}],"structuredContent":{"tree":{"label":"root","children":[{"label":"leaf"}]}}}"#,
+            },
+        ];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::PlotInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::PlotOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `plot-3d` tool.
+    pub mod plot_3d {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::plot_3d::NAME,
+            declaration: super::super::tools::plot_3d::DECLARATION,
+            scope: super::super::tools::plot_3d::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::Plot3dInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Examples of the `degrade` tool.
+    pub mod degrade {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::degrade::NAME,
+            declaration: super::super::tools::degrade::DECLARATION,
+            scope: super::super::tools::degrade::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
+            ::mcpdesc::testing::Example {
+                name: "mixed",
+                pointer: "/tools/4/examples/mixed",
+                input: r#"{"conditional":{"a":1,"b":2},"remote":"anything","patterned":{"x-a":"b"},"anything":[1,"two"],"open_tuple":["only"],"excluded":"allowed","nullable":null,"choice":{"kind":"b","b":2}}"#,
+                result: r#"{"content":[{"type":"text","text":"done"}]}"#,
+            },
+        ];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::DegradeInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Examples of the `type` tool.
+    pub mod type_ {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::type_::NAME,
+            declaration: super::super::tools::type_::DECLARATION,
+            scope: super::super::tools::type_::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::TypeInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Examples of the `3d-view` tool.
+    pub mod tool_3d_view {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::tool_3d_view::NAME,
+            declaration: super::super::tools::tool_3d_view::DECLARATION,
+            scope: super::super::tools::tool_3d_view::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::Tool3dViewInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Examples of the `météo/天気` tool.
+    pub mod meteo_u5929_u6c17 {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::meteo_u5929_u6c17::NAME,
+            declaration: super::super::tools::meteo_u5929_u6c17::DECLARATION,
+            scope: super::super::tools::meteo_u5929_u6c17::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::MeteoU5929u6c17Input,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Examples of the `get_user` tool.
+    pub mod get_user {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::get_user::NAME,
+            declaration: super::super::tools::get_user::DECLARATION,
+            scope: super::super::tools::get_user::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::GetUserInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Examples of the `get-user` tool.
+    pub mod get_user_2 {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::get_user_2::NAME,
+            declaration: super::super::tools::get_user_2::DECLARATION,
+            scope: super::super::tools::get_user_2::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::GetUser2Input,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Every tool's examples, for the mock and the contract check.
+    pub fn book() -> ::mcpdesc::mock::ExampleBook {
+        ::mcpdesc::mock::ExampleBook::new()
+            .tool(
+                search::TOOL.tool,
+                search::TOOL.scope,
+                search::EXAMPLES,
+                search::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                search_count::TOOL.tool,
+                search_count::TOOL.scope,
+                search_count::EXAMPLES,
+                search_count::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                plot::TOOL.tool,
+                plot::TOOL.scope,
+                plot::EXAMPLES,
+                plot::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                plot_3d::TOOL.tool,
+                plot_3d::TOOL.scope,
+                plot_3d::EXAMPLES,
+                plot_3d::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                degrade::TOOL.tool,
+                degrade::TOOL.scope,
+                degrade::EXAMPLES,
+                degrade::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                type_::TOOL.tool,
+                type_::TOOL.scope,
+                type_::EXAMPLES,
+                type_::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                tool_3d_view::TOOL.tool,
+                tool_3d_view::TOOL.scope,
+                tool_3d_view::EXAMPLES,
+                tool_3d_view::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                meteo_u5929_u6c17::TOOL.tool,
+                meteo_u5929_u6c17::TOOL.scope,
+                meteo_u5929_u6c17::EXAMPLES,
+                meteo_u5929_u6c17::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                get_user::TOOL.tool,
+                get_user::TOOL.scope,
+                get_user::EXAMPLES,
+                get_user::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                get_user_2::TOOL.tool,
+                get_user_2::TOOL.scope,
+                get_user_2::EXAMPLES,
+                get_user_2::INTERACTION_EXAMPLES,
+            )
+    }
+}
+/// A deterministic **mock** of the described server that replays the
+/// description's example results. It is not a prediction of live behaviour and
+/// never runs a real tool.
+///
+/// Policy (see `mcpdesc::mock`): an example selected by name with
+/// [`ExampleServer::select`] answers every call of its tool; otherwise the first
+/// example (Tool Examples, then interaction examples, in the description's order)
+/// whose `input` equals the arguments (canonical JSON) answers; otherwise the call
+/// gets a tool error naming the available examples. An interaction example first
+/// makes its steps' requests through the `Context`.
+///
+/// `router(ExampleServer::new())` serves it through the typed traits (a result
+/// with `structuredContent` comes back equivalent: the router writes the JSON text
+/// block itself); [`ExampleServer::router`] replays the exact example results.
+#[derive(Debug, Clone)]
+#[allow(dead_code)]
+pub struct ExampleServer {
+    book: ::mcpdesc::__private::Arc<::mcpdesc::mock::ExampleBook>,
+}
+#[allow(dead_code)]
+impl ExampleServer {
+    /// The mock with every example of the description and no selection.
+    pub fn new() -> Self {
+        ExampleServer {
+            book: ::mcpdesc::__private::Arc::new(examples::book()),
+        }
+    }
+    /// The same mock with `example` answering every call of `tool` (explicit
+    /// selection); an error names the available examples.
+    pub fn select(
+        self,
+        tool: &str,
+        example: &str,
+    ) -> ::core::result::Result<Self, ::std::string::String> {
+        let book = (*self.book).clone().select(tool, example)?;
+        ::core::result::Result::Ok(ExampleServer {
+            book: ::mcpdesc::__private::Arc::new(book),
+        })
+    }
+    /// A router that answers with the exact example results (what
+    /// `mcpdesc serve-mock` serves).
+    pub fn router(self) -> ::mcpdesc::Router {
+        (*self.book)
+            .clone()
+            .router(
+                info::server_info(),
+                &[
+                    tools::search::SPEC,
+                    tools::search_count::SPEC,
+                    tools::plot::SPEC,
+                    tools::plot_3d::SPEC,
+                    tools::degrade::SPEC,
+                    tools::type_::SPEC,
+                    tools::tool_3d_view::SPEC,
+                    tools::meteo_u5929_u6c17::SPEC,
+                    tools::get_user::SPEC,
+                    tools::get_user_2::SPEC,
+                ],
+            )
+    }
+}
+impl ::core::default::Default for ExampleServer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+#[allow(deprecated)]
+impl Search for ExampleServer {
+    async fn search(
+        &self,
+        input: types::SearchInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::search::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::SearchInput>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+#[allow(deprecated)]
+impl SearchCount for ExampleServer {
+    async fn search_count(
+        &self,
+        input: types::SearchCountInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::search_count::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::SearchCountInput>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+#[allow(deprecated)]
+impl Plot for ExampleServer {
+    async fn plot(
+        &self,
+        input: types::PlotInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::PlotOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(self.plot_with_content(input, cx).await?.output)
+    }
+    async fn plot_with_content(
+        &self,
+        input: types::PlotInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::PlotOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::plot::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::PlotInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::PlotOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl Plot3d for ExampleServer {
+    async fn plot_3d(
+        &self,
+        input: types::Plot3dInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::plot_3d::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::Plot3dInput>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+#[allow(deprecated)]
+impl Degrade for ExampleServer {
+    async fn degrade(
+        &self,
+        input: types::DegradeInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::degrade::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::DegradeInput>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+#[allow(deprecated)]
+impl Type for ExampleServer {
+    async fn type_(
+        &self,
+        input: types::TypeInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::type_::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::TypeInput>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+#[allow(deprecated)]
+impl Tool3dView for ExampleServer {
+    async fn tool_3d_view(
+        &self,
+        input: types::Tool3dViewInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::tool_3d_view::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::Tool3dViewInput>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+#[allow(deprecated)]
+impl MeteoU5929u6c17 for ExampleServer {
+    async fn meteo_u5929_u6c17(
+        &self,
+        input: types::MeteoU5929u6c17Input,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::meteo_u5929_u6c17::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::MeteoU5929u6c17Input>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+#[allow(deprecated)]
+impl GetUser for ExampleServer {
+    async fn get_user(
+        &self,
+        input: types::GetUserInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::get_user::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::GetUserInput>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+#[allow(deprecated)]
+impl GetUser2 for ExampleServer {
+    async fn get_user_2(
+        &self,
+        input: types::GetUser2Input,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::get_user_2::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::GetUser2Input>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+/// Opt-in contract check: runs `server` through `router(server)` on the examples
+/// named in `examples` (`(tool, example)` pairs) and compares each result with the
+/// example's: `structuredContent` equal, `isError` equal, content blocks of the same
+/// kinds. Interaction examples run with a scripted client of their steps. Returns a
+/// readable diff of every mismatch. It blocks; call it from a plain `#[test]`.
+#[allow(dead_code)]
+pub fn check_against_examples<S: Server>(
+    server: S,
+    examples: &[(&str, &str)],
+) -> ::core::result::Result<(), ::std::string::String> {
+    ::mcpdesc::testing::check_against(&router(server), &examples::book(), examples)
+}
+/// Tests generated from the description's examples.
+#[cfg(test)]
+mod example_tests {
+    use super::*;
+    /// Tool Example `basic` of `search`.
+    #[test]
+    fn search_example_basic() {
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
+            types::SearchInput,
+        >(&examples::search::TOOL, &examples::search::EXAMPLES[0usize]) {
+            panic!("{e}");
+        }
+    }
+    /// Tool Example `origin` of `plot`.
+    #[test]
+    fn plot_example_origin() {
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
+            types::PlotInput,
+            types::PlotOutput,
+        >(&examples::plot::TOOL, &examples::plot::EXAMPLES[0usize]) {
+            panic!("{e}");
+        }
+    }
+    /// Tool Example `mixed` of `degrade`.
+    #[test]
+    fn degrade_example_mixed() {
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
+            types::DegradeInput,
+        >(&examples::degrade::TOOL, &examples::degrade::EXAMPLES[0usize]) {
+            panic!("{e}");
+        }
+    }
+}

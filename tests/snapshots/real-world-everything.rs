@@ -1717,3 +1717,1036 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
             },
         )
 }
+/// The description's Tool Examples and Tool Interaction Examples, by tool, for
+/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
+/// typed accessors. Examples are illustrative, not promises of live behaviour.
+pub mod examples {
+    #![allow(dead_code)]
+    /// Examples of the `echo` tool.
+    pub mod echo {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::echo::NAME,
+            declaration: super::super::tools::echo::DECLARATION,
+            scope: super::super::tools::echo::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
+            ::mcpdesc::testing::Example {
+                name: "recorded-0",
+                pointer: "/tools/0/examples/recorded-0",
+                input: r#"{"message":"hello"}"#,
+                result: r#"{"content":[{"type":"text","text":"Echo: hello"}]}"#,
+            },
+        ];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::EchoInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Examples of the `get-annotated-message` tool.
+    pub mod get_annotated_message {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::get_annotated_message::NAME,
+            declaration: super::super::tools::get_annotated_message::DECLARATION,
+            scope: super::super::tools::get_annotated_message::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
+            ::mcpdesc::testing::Example {
+                name: "recorded-4",
+                pointer: "/tools/1/examples/recorded-4",
+                input: r#"{"messageType":"success"}"#,
+                result: r#"{"content":[{"type":"text","text":"Operation completed successfully","annotations":{"audience":["user"],"priority":0.7}}]}"#,
+            },
+        ];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::GetAnnotatedMessageInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Examples of the `get-env` tool.
+    pub mod get_env {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::get_env::NAME,
+            declaration: super::super::tools::get_env::DECLARATION,
+            scope: super::super::tools::get_env::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::GetEnvInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Examples of the `get-resource-links` tool.
+    pub mod get_resource_links {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::get_resource_links::NAME,
+            declaration: super::super::tools::get_resource_links::DECLARATION,
+            scope: super::super::tools::get_resource_links::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::GetResourceLinksInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Examples of the `get-resource-reference` tool.
+    pub mod get_resource_reference {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::get_resource_reference::NAME,
+            declaration: super::super::tools::get_resource_reference::DECLARATION,
+            scope: super::super::tools::get_resource_reference::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::GetResourceReferenceInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Examples of the `get-structured-content` tool.
+    pub mod get_structured_content {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::get_structured_content::NAME,
+            declaration: super::super::tools::get_structured_content::DECLARATION,
+            scope: super::super::tools::get_structured_content::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
+            ::mcpdesc::testing::Example {
+                name: "recorded-2",
+                pointer: "/tools/5/examples/recorded-2",
+                input: r#"{"location":"Chicago"}"#,
+                result: r#"{"content":[{"type":"text","text":"{\"temperature\":36,\"conditions\":\"Light rain / drizzle\",\"humidity\":82}"}],"structuredContent":{"temperature":36,"conditions":"Light rain / drizzle","humidity":82}}"#,
+            },
+        ];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::GetStructuredContentInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::GetStructuredContentOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `get-sum` tool.
+    pub mod get_sum {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::get_sum::NAME,
+            declaration: super::super::tools::get_sum::DECLARATION,
+            scope: super::super::tools::get_sum::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
+            ::mcpdesc::testing::Example {
+                name: "recorded-1",
+                pointer: "/tools/6/examples/recorded-1",
+                input: r#"{"a":2,"b":3.5}"#,
+                result: r#"{"content":[{"type":"text","text":"The sum of 2 and 3.5 is 5.5."}]}"#,
+            },
+        ];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::GetSumInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Examples of the `get-tiny-image` tool.
+    pub mod get_tiny_image {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::get_tiny_image::NAME,
+            declaration: super::super::tools::get_tiny_image::DECLARATION,
+            scope: super::super::tools::get_tiny_image::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
+            ::mcpdesc::testing::Example {
+                name: "recorded-3",
+                pointer: "/tools/7/examples/recorded-3",
+                input: r#"{}"#,
+                result: r#"{"content":[{"type":"text","text":"Here's the image you requested:"},{"type":"image","data":"iVBORw0KGgoAAAANSUhEUgAAABQAAAAUCAYAAACNiR0NAAAKsGlDQ1BJQ0MgUHJvZmlsZQAASImVlwdUU+kSgOfe9JDQEiIgJfQmSCeAlBBaAAXpYCMkAUKJMRBU7MriClZURLCs6KqIgo0idizYFsWC3QVZBNR1sWDDlXeBQ9jdd9575805c+a7c+efmf+e/z9nLgCdKZDJMlF1gCxpjjwyyI8dn5DIJvUABRiY0kBdIMyWcSMiwgCTUft3+dgGyJC9YzuU69/f/1fREImzhQBIBMbJomxhFsbHMe0TyuQ5ALg9mN9kbo5siK9gzJRjDWL8ZIhTR7hviJOHGY8fjomO5GGsDUCmCQTyVACaKeZn5wpTsTw0f4ztpSKJFGPsGbyzsmaLMMbqgiUWI8N4KD8n+S95Uv+WM1mZUyBIVfLIXoaF7C/JlmUK5v+fn+N/S1amYrSGOaa0NHlwJGaxvpAHGbNDlSxNnhI+yhLRcPwwpymCY0ZZmM1LHGWRwD9UuTZzStgop0gC+co8OfzoURZnB0SNsnx2pLJWipzHHWWBfKyuIiNG6U8T85X589Ki40Y5VxI7ZZSzM6JCx2J4Sr9cEansXywN8hurG6jce1b2X/Yr4SvX5qRFByv3LhjrXyzljuXMjlf2JhL7B4zFxCjjZTl+ylqyzAhlvDgzSOnPzo1Srs3BDuTY2gjlN0wXhESMMoRBELAhBjIhB+QggECQgBTEOeJ5Q2cUeLNl8+WS1LQcNhe7ZWI2Xyq0m8B2tHd0Bhi6syNH4j1r+C4irGtjvhWVAF4nBgcHT475Qm4BHEkCoNaO+SxnAKh3A1w5JVTIc0d8Q9cJCEAFNWCCDhiACViCLTiCK3iCLwRACIRDNCTATBBCGmRhnc+FhbAMCqAI1sNmKIOdsBv2wyE4CvVwCs7DZbgOt+AePIZ26IJX0AcfYQBBEBJCRxiIDmKImCE2iCPCQbyRACQMiUQSkCQkFZEiCmQhsgIpQoqRMmQXUokcQU4g55GrSCvyEOlAepF3yFcUh9JQJqqPmqMTUQ7KRUPRaHQGmorOQfPQfHQtWopWoAfROvQ8eh29h7ajr9B+HOBUcCycEc4Wx8HxcOG4RFwKTo5bjCvEleAqcNW4Rlwz7g6uHfca9wVPxDPwbLwt3hMfjI/BC/Fz8Ivxq/Fl+P34OvxF/B18B74P/51AJ+gRbAgeBD4hnpBKmEsoIJQQ9hJqCZcI9whdhI9EIpFFtCC6EYOJCcR04gLiauJ2Yg3xHLGV2EnsJ5FIOiQbkhcpnCQg5ZAKSFtJB0lnSbdJXaTPZBWyIdmRHEhOJEvJy8kl5APkM+Tb5G7yAEWdYkbxoIRTRJT5lHWUPZRGyk1KF2WAqkG1oHpRo6np1GXUUmo19RL1CfW9ioqKsYq7ylQVicpSlVKVwypXVDpUvtA0adY0Hm06TUFbS9tHO0d7SHtPp9PN6b70RHoOfS29kn6B/oz+WZWhaqfKVxWpLlEtV61Tva36Ro2iZqbGVZuplqdWonZM7abaa3WKurk6T12gvli9XP2E+n31fg2GhoNGuEaWxmqNAxpXNXo0SZrmmgGaIs18zd2aFzQ7GTiGCYPHEDJWMPYwLjG6mESmBZPPTGcWMQ8xW5h9WppazlqxWvO0yrVOa7WzcCxzFp+VyVrHOspqY30dpz+OO048btW46nG3x33SHq/tqy3WLtSu0b6n/VWHrROgk6GzQade56kuXtdad6ruXN0dupd0X49njvccLxxfOP7o+Ed6qJ61XqTeAr3dejf0+vUN9IP0Zfpb9S/ovzZgGfgapBtsMjhj0GvIMPQ2lBhuMjxr+JKtxeayM9ml7IvsPiM9o2AjhdEuoxajAWML4xjj5cY1xk9NqCYckxSTTSZNJn2mhqaTTReaVpk+MqOYcczSzLaYNZt9MrcwjzNfaV5v3mOhbcG3yLOosnhiSbf0sZxjWWF514poxbHKsNpudcsatXaxTrMut75pg9q42khsttu0TiBMcJ8gnVAx4b4tzZZrm2tbZdthx7ILs1tuV2/3ZqLpxMSJGyY2T/xu72Kfab/H/rGDpkOIw3KHRod3jtaOQsdyx7tOdKdApyVODU5vnW2cxc47nB+4MFwmu6x0aXL509XNVe5a7drrZuqW5LbN7T6HyYngrOZccSe4+7kvcT/l/sXD1SPH46jHH562nhmeBzx7JllMEk/aM6nTy9hL4LXLq92b7Z3k/ZN3u4+Rj8Cnwue5r4mvyHevbzfXipvOPch942fvJ/er9fvE8+At4p3zx/kH+Rf6twRoBsQElAU8CzQOTA2sCuwLcglaEHQumBAcGrwh+D5fny/kV/L7QtxCFoVcDKWFRoWWhT4Psw6ThzVORieHTN44+ckUsynSKfXhEM4P3xj+NMIiYk7EyanEqRFTy6e+iHSIXBjZHMWImhV1IOpjtF/0uujHMZYxipimWLXY6bGVsZ/i/OOK49rjJ8Yvir+eoJsgSWhIJCXGJu5N7J8WMG3ztK7pLtMLprfNsJgxb8bVmbozM2eenqU2SzDrWBIhKS7pQNI3QbigQtCfzE/eltwn5Am3CF+JfEWbRL1iL3GxuDvFK6U4pSfVK3Vjam+aT1pJ2msJT1ImeZsenL4z/VNGeMa+jMHMuMyaLHJWUtYJqaY0Q3pxtsHsebNbZTayAln7HI85m+f0yUPle7OR7BnZDTlMbDi6obBU/KDoyPXOLc/9PDd27rF5GvOk827Mt56/an53XmDezwvwC4QLmhYaLVy2sGMRd9Guxcji5MVNS0yW5C/pWhq0dP8y6rKMZb8st19evPzDirgVjfn6+UvzO38I+qGqQLVAXnB/pefKnT/if5T82LLKadXWVd8LRYXXiuyLSoq+rRauvrbGYU3pmsG1KWtb1rmu27GeuF66vm2Dz4b9xRrFecWdGydvrNvE3lS46cPmWZuvljiX7NxC3aLY0l4aVtqw1XTr+q3fytLK7pX7ldds09u2atun7aLtt3f47qjeqb+zaOfXnyQ/PdgVtKuuwryiZDdxd+7uF3ti9zT/zPm5cq/u3qK9f+6T7mvfH7n/YqVbZeUBvQPrqtAqRVXvwekHbx3yP9RQbVu9q4ZVU3QYDisOvzySdKTtaOjRpmOcY9XHzY5vq2XUFtYhdfPr+urT6tsbEhpaT4ScaGr0bKw9aXdy3ymjU+WntU6vO0M9k39m8Gze2f5zsnOvz6ee72ya1fT4QvyFuxenXmy5FHrpyuXAyxeauc1nr3hdOXXV4+qJa5xr9dddr9fdcLlR+4vLL7Utri11N91uNtzyv9XYOqn1zG2f2+fv+N+5fJd/9/q9Kfda22LaHtyffr/9gehBz8PMh28f5T4aeLz0CeFJ4VP1pyXP9J5V/Gr1a027a/vpDv+OG8+jnj/uFHa++i37t29d+S/oL0q6Dbsrexx7TvUG9t56Oe1l1yvZq4HXBb9r/L7tjeWb43/4/nGjL76v66387eC71e913u/74PyhqT+i/9nHrI8Dnwo/63ze/4Xzpflr3NfugbnfSN9K/7T6s/F76Pcng1mDgzKBXDA8CuAwRVNSAN7tA6AnADCwGYI6bWSmHhZk5D9gmOA/8cjcPSyuANWYGRqNeOcADmNqvhRAzRdgaCyK9gXUyUmpo/Pv8Kw+JAbYv8K0HECi2x6tebQU/iEjc/xf+v6nBWXWv9l/AV0EC6JTIblRAAAAeGVYSWZNTQAqAAAACAAFARIAAwAAAAEAAQAAARoABQAAAAEAAABKARsABQAAAAEAAABSASgAAwAAAAEAAgAAh2kABAAAAAEAAABaAAAAAAAAAJAAAAABAAAAkAAAAAEAAqACAAQAAAABAAAAFKADAAQAAAABAAAAFAAAAAAXNii1AAAACXBIWXMAABYlAAAWJQFJUiTwAAAB82lUWHRYTUw6Y29tLmFkb2JlLnhtcAAAAAAAPHg6eG1wbWV0YSB4bWxuczp4PSJhZG9iZTpuczptZXRhLyIgeDp4bXB0az0iWE1QIENvcmUgNi4wLjAiPgogICA8cmRmOlJERiB4bWxuczpyZGY9Imh0dHA6Ly93d3cudzMub3JnLzE5OTkvMDIvMjItcmRmLXN5bnRheC1ucyMiPgogICAgICA8cmRmOkRlc2NyaXB0aW9uIHJkZjphYm91dD0iIgogICAgICAgICAgICB4bWxuczp0aWZmPSJodHRwOi8vbnMuYWRvYmUuY29tL3RpZmYvMS4wLyI+CiAgICAgICAgIDx0aWZmOllSZXNvbHV0aW9uPjE0NDwvdGlmZjpZUmVzb2x1dGlvbj4KICAgICAgICAgPHRpZmY6T3JpZW50YXRpb24+MTwvdGlmZjpPcmllbnRhdGlvbj4KICAgICAgICAgPHRpZmY6WFJlc29sdXRpb24+MTQ0PC90aWZmOlhSZXNvbHV0aW9uPgogICAgICAgICA8dGlmZjpSZXNvbHV0aW9uVW5pdD4yPC90aWZmOlJlc29sdXRpb25Vbml0PgogICAgICA8L3JkZjpEZXNjcmlwdGlvbj4KICAgPC9yZGY6UkRGPgo8L3g6eG1wbWV0YT4KReh49gAAAjRJREFUOBGFlD2vMUEUx2clvoNCcW8hCqFAo1dKhEQpvsF9KrWEBh/ALbQ0KkInBI3SWyGPCCJEQliXgsTLefaca/bBWjvJzs6cOf/fnDkzOQJIjWm06/XKBEGgD8c6nU5VIWgBtQDPZPWtJE8O63a7LBgMMo/Hw0ql0jPjcY4RvmqXy4XMjUYDUwLtdhtmsxnYbDbI5/O0djqdFFKmsEiGZ9jP9gem0yn0ej2Yz+fg9XpfycimAD7DttstQTDKfr8Po9GIIg6Hw1Cr1RTgB+A72GAwgMPhQLBMJgNSXsFqtUI2myUo18pA6QJogefsPrLBX4QdCVatViklw+EQRFGEj88P2O12pEUGATmsXq+TaLPZ0AXgMRF2vMEqlQoJTSYTpNNpApvNZliv1/+BHDaZTAi2Wq1A3Ig0xmMej7+RcZjdbodUKkWAaDQK+GHjHPnImB88JrZIJAKFQgH2+z2BOczhcMiwRCIBgUAA+NN5BP6mj2DYff35gk6nA61WCzBn2JxO5wPM7/fLz4vD0E+OECfn8xl/0Gw2KbLxeAyLxQIsFgt8p75pDSO7h/HbpUWpewCike9WLpfB7XaDy+WCYrFI/slk8i0MnRRAUt46hPMI4vE4+Hw+ec7t9/44VgWigEeby+UgFArJWjUYOqhWG6x50rpcSfR6PVUfNOgEVRlTX0HhrZBKz4MZjUYWi8VoA+lc9H/VaRZYjBKrtXR8tlwumcFgeMWRbZpA9ORQWfVm8A/FsrLaxebd5wAAAABJRU5ErkJggg==","mimeType":"image/png"},{"type":"text","text":"The image above is the MCP logo."}]}"#,
+            },
+        ];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::GetTinyImageInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Examples of the `gzip-file-as-resource` tool.
+    pub mod gzip_file_as_resource {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::gzip_file_as_resource::NAME,
+            declaration: super::super::tools::gzip_file_as_resource::DECLARATION,
+            scope: super::super::tools::gzip_file_as_resource::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::GzipFileAsResourceInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Examples of the `toggle-simulated-logging` tool.
+    pub mod toggle_simulated_logging {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::toggle_simulated_logging::NAME,
+            declaration: super::super::tools::toggle_simulated_logging::DECLARATION,
+            scope: super::super::tools::toggle_simulated_logging::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::ToggleSimulatedLoggingInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Examples of the `toggle-subscriber-updates` tool.
+    pub mod toggle_subscriber_updates {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::toggle_subscriber_updates::NAME,
+            declaration: super::super::tools::toggle_subscriber_updates::DECLARATION,
+            scope: super::super::tools::toggle_subscriber_updates::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::ToggleSubscriberUpdatesInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Examples of the `trigger-long-running-operation` tool.
+    pub mod trigger_long_running_operation {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::trigger_long_running_operation::NAME,
+            declaration: super::super::tools::trigger_long_running_operation::DECLARATION,
+            scope: super::super::tools::trigger_long_running_operation::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::TriggerLongRunningOperationInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Examples of the `simulate-research-query` tool.
+    pub mod simulate_research_query {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::simulate_research_query::NAME,
+            declaration: super::super::tools::simulate_research_query::DECLARATION,
+            scope: super::super::tools::simulate_research_query::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::SimulateResearchQueryInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+    }
+    /// Every tool's examples, for the mock and the contract check.
+    pub fn book() -> ::mcpdesc::mock::ExampleBook {
+        ::mcpdesc::mock::ExampleBook::new()
+            .tool(
+                echo::TOOL.tool,
+                echo::TOOL.scope,
+                echo::EXAMPLES,
+                echo::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                get_annotated_message::TOOL.tool,
+                get_annotated_message::TOOL.scope,
+                get_annotated_message::EXAMPLES,
+                get_annotated_message::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                get_env::TOOL.tool,
+                get_env::TOOL.scope,
+                get_env::EXAMPLES,
+                get_env::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                get_resource_links::TOOL.tool,
+                get_resource_links::TOOL.scope,
+                get_resource_links::EXAMPLES,
+                get_resource_links::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                get_resource_reference::TOOL.tool,
+                get_resource_reference::TOOL.scope,
+                get_resource_reference::EXAMPLES,
+                get_resource_reference::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                get_structured_content::TOOL.tool,
+                get_structured_content::TOOL.scope,
+                get_structured_content::EXAMPLES,
+                get_structured_content::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                get_sum::TOOL.tool,
+                get_sum::TOOL.scope,
+                get_sum::EXAMPLES,
+                get_sum::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                get_tiny_image::TOOL.tool,
+                get_tiny_image::TOOL.scope,
+                get_tiny_image::EXAMPLES,
+                get_tiny_image::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                gzip_file_as_resource::TOOL.tool,
+                gzip_file_as_resource::TOOL.scope,
+                gzip_file_as_resource::EXAMPLES,
+                gzip_file_as_resource::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                toggle_simulated_logging::TOOL.tool,
+                toggle_simulated_logging::TOOL.scope,
+                toggle_simulated_logging::EXAMPLES,
+                toggle_simulated_logging::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                toggle_subscriber_updates::TOOL.tool,
+                toggle_subscriber_updates::TOOL.scope,
+                toggle_subscriber_updates::EXAMPLES,
+                toggle_subscriber_updates::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                trigger_long_running_operation::TOOL.tool,
+                trigger_long_running_operation::TOOL.scope,
+                trigger_long_running_operation::EXAMPLES,
+                trigger_long_running_operation::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                simulate_research_query::TOOL.tool,
+                simulate_research_query::TOOL.scope,
+                simulate_research_query::EXAMPLES,
+                simulate_research_query::INTERACTION_EXAMPLES,
+            )
+    }
+}
+/// A deterministic **mock** of the described server that replays the
+/// description's example results. It is not a prediction of live behaviour and
+/// never runs a real tool.
+///
+/// Policy (see `mcpdesc::mock`): an example selected by name with
+/// [`ExampleServer::select`] answers every call of its tool; otherwise the first
+/// example (Tool Examples, then interaction examples, in the description's order)
+/// whose `input` equals the arguments (canonical JSON) answers; otherwise the call
+/// gets a tool error naming the available examples. An interaction example first
+/// makes its steps' requests through the `Context`.
+///
+/// `router(ExampleServer::new())` serves it through the typed traits (a result
+/// with `structuredContent` comes back equivalent: the router writes the JSON text
+/// block itself); [`ExampleServer::router`] replays the exact example results.
+#[derive(Debug, Clone)]
+#[allow(dead_code)]
+pub struct ExampleServer {
+    book: ::mcpdesc::__private::Arc<::mcpdesc::mock::ExampleBook>,
+}
+#[allow(dead_code)]
+impl ExampleServer {
+    /// The mock with every example of the description and no selection.
+    pub fn new() -> Self {
+        ExampleServer {
+            book: ::mcpdesc::__private::Arc::new(examples::book()),
+        }
+    }
+    /// The same mock with `example` answering every call of `tool` (explicit
+    /// selection); an error names the available examples.
+    pub fn select(
+        self,
+        tool: &str,
+        example: &str,
+    ) -> ::core::result::Result<Self, ::std::string::String> {
+        let book = (*self.book).clone().select(tool, example)?;
+        ::core::result::Result::Ok(ExampleServer {
+            book: ::mcpdesc::__private::Arc::new(book),
+        })
+    }
+    /// A router that answers with the exact example results (what
+    /// `mcpdesc serve-mock` serves).
+    pub fn router(self) -> ::mcpdesc::Router {
+        (*self.book)
+            .clone()
+            .router(
+                info::server_info(),
+                &[
+                    tools::echo::SPEC,
+                    tools::get_annotated_message::SPEC,
+                    tools::get_env::SPEC,
+                    tools::get_resource_links::SPEC,
+                    tools::get_resource_reference::SPEC,
+                    tools::get_structured_content::SPEC,
+                    tools::get_sum::SPEC,
+                    tools::get_tiny_image::SPEC,
+                    tools::gzip_file_as_resource::SPEC,
+                    tools::toggle_simulated_logging::SPEC,
+                    tools::toggle_subscriber_updates::SPEC,
+                    tools::trigger_long_running_operation::SPEC,
+                    tools::simulate_research_query::SPEC,
+                ],
+            )
+    }
+}
+impl ::core::default::Default for ExampleServer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+#[allow(deprecated)]
+impl Echo for ExampleServer {
+    async fn echo(
+        &self,
+        input: types::EchoInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::echo::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::EchoInput>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+#[allow(deprecated)]
+impl GetAnnotatedMessage for ExampleServer {
+    async fn get_annotated_message(
+        &self,
+        input: types::GetAnnotatedMessageInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::get_annotated_message::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::GetAnnotatedMessageInput>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+#[allow(deprecated)]
+impl GetEnv for ExampleServer {
+    async fn get_env(
+        &self,
+        input: types::GetEnvInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::get_env::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::GetEnvInput>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+#[allow(deprecated)]
+impl GetResourceLinks for ExampleServer {
+    async fn get_resource_links(
+        &self,
+        input: types::GetResourceLinksInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::get_resource_links::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::GetResourceLinksInput>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+#[allow(deprecated)]
+impl GetResourceReference for ExampleServer {
+    async fn get_resource_reference(
+        &self,
+        input: types::GetResourceReferenceInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::get_resource_reference::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::GetResourceReferenceInput>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+#[allow(deprecated)]
+impl GetStructuredContent for ExampleServer {
+    async fn get_structured_content(
+        &self,
+        input: types::GetStructuredContentInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        types::GetStructuredContentOutput,
+        ::mcpdesc::ToolError,
+    > {
+        ::core::result::Result::Ok(
+            self.get_structured_content_with_content(input, cx).await?.output,
+        )
+    }
+    async fn get_structured_content_with_content(
+        &self,
+        input: types::GetStructuredContentInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::GetStructuredContentOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::get_structured_content::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::GetStructuredContentInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::GetStructuredContentOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl GetSum for ExampleServer {
+    async fn get_sum(
+        &self,
+        input: types::GetSumInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::get_sum::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::GetSumInput>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+#[allow(deprecated)]
+impl GetTinyImage for ExampleServer {
+    async fn get_tiny_image(
+        &self,
+        input: types::GetTinyImageInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::get_tiny_image::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::GetTinyImageInput>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+#[allow(deprecated)]
+impl GzipFileAsResource for ExampleServer {
+    async fn gzip_file_as_resource(
+        &self,
+        input: types::GzipFileAsResourceInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::gzip_file_as_resource::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::GzipFileAsResourceInput>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+#[allow(deprecated)]
+impl ToggleSimulatedLogging for ExampleServer {
+    async fn toggle_simulated_logging(
+        &self,
+        input: types::ToggleSimulatedLoggingInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::toggle_simulated_logging::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::ToggleSimulatedLoggingInput>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+#[allow(deprecated)]
+impl ToggleSubscriberUpdates for ExampleServer {
+    async fn toggle_subscriber_updates(
+        &self,
+        input: types::ToggleSubscriberUpdatesInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::toggle_subscriber_updates::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::ToggleSubscriberUpdatesInput>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+#[allow(deprecated)]
+impl TriggerLongRunningOperation for ExampleServer {
+    async fn trigger_long_running_operation(
+        &self,
+        input: types::TriggerLongRunningOperationInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::trigger_long_running_operation::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<
+                    types::TriggerLongRunningOperationInput,
+                >,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+#[allow(deprecated)]
+impl SimulateResearchQuery for ExampleServer {
+    async fn simulate_research_query(
+        &self,
+        input: types::SimulateResearchQueryInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::simulate_research_query::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::SimulateResearchQueryInput>,
+                &cx,
+            )
+            .await?;
+        ::core::result::Result::Ok(result)
+    }
+}
+/// Opt-in contract check: runs `server` through `router(server)` on the examples
+/// named in `examples` (`(tool, example)` pairs) and compares each result with the
+/// example's: `structuredContent` equal, `isError` equal, content blocks of the same
+/// kinds. Interaction examples run with a scripted client of their steps. Returns a
+/// readable diff of every mismatch. It blocks; call it from a plain `#[test]`.
+#[allow(dead_code)]
+pub fn check_against_examples<S: Server>(
+    server: S,
+    examples: &[(&str, &str)],
+) -> ::core::result::Result<(), ::std::string::String> {
+    ::mcpdesc::testing::check_against(&router(server), &examples::book(), examples)
+}
+/// Tests generated from the description's examples.
+#[cfg(test)]
+mod example_tests {
+    use super::*;
+    /// Tool Example `recorded-0` of `echo`.
+    #[test]
+    fn echo_example_recorded_0() {
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
+            types::EchoInput,
+        >(&examples::echo::TOOL, &examples::echo::EXAMPLES[0usize]) {
+            panic!("{e}");
+        }
+    }
+    /// Tool Example `recorded-4` of `get-annotated-message`.
+    #[test]
+    fn get_annotated_message_example_recorded_4() {
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
+            types::GetAnnotatedMessageInput,
+        >(
+            &examples::get_annotated_message::TOOL,
+            &examples::get_annotated_message::EXAMPLES[0usize],
+        ) {
+            panic!("{e}");
+        }
+    }
+    /// Tool Example `recorded-2` of `get-structured-content`.
+    #[test]
+    fn get_structured_content_example_recorded_2() {
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
+            types::GetStructuredContentInput,
+            types::GetStructuredContentOutput,
+        >(
+            &examples::get_structured_content::TOOL,
+            &examples::get_structured_content::EXAMPLES[0usize],
+        ) {
+            panic!("{e}");
+        }
+    }
+    /// Tool Example `recorded-1` of `get-sum`.
+    #[test]
+    fn get_sum_example_recorded_1() {
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
+            types::GetSumInput,
+        >(&examples::get_sum::TOOL, &examples::get_sum::EXAMPLES[0usize]) {
+            panic!("{e}");
+        }
+    }
+    /// Tool Example `recorded-3` of `get-tiny-image`.
+    #[test]
+    fn get_tiny_image_example_recorded_3() {
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
+            types::GetTinyImageInput,
+        >(&examples::get_tiny_image::TOOL, &examples::get_tiny_image::EXAMPLES[0usize]) {
+            panic!("{e}");
+        }
+    }
+}

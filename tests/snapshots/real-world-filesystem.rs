@@ -1978,3 +1978,1414 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
             },
         )
 }
+/// The description's Tool Examples and Tool Interaction Examples, by tool, for
+/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
+/// typed accessors. Examples are illustrative, not promises of live behaviour.
+pub mod examples {
+    #![allow(dead_code)]
+    /// Examples of the `read_file` tool.
+    pub mod read_file {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::read_file::NAME,
+            declaration: super::super::tools::read_file::DECLARATION,
+            scope: super::super::tools::read_file::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::ReadFileInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::ReadFileOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `read_text_file` tool.
+    pub mod read_text_file {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::read_text_file::NAME,
+            declaration: super::super::tools::read_text_file::DECLARATION,
+            scope: super::super::tools::read_text_file::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
+            ::mcpdesc::testing::Example {
+                name: "recorded-1",
+                pointer: "/tools/1/examples/recorded-1",
+                input: r#"{"path":"/tmp/fsroot/notes.txt"}"#,
+                result: r#"{"content":[{"type":"text","text":"hello world\n"}],"structuredContent":{"content":"hello world\n"}}"#,
+            },
+            ::mcpdesc::testing::Example {
+                name: "recorded-2",
+                pointer: "/tools/1/examples/recorded-2",
+                input: r#"{"path":"/tmp/nope/x"}"#,
+                result: r#"{"content":[{"type":"text","text":"Access denied - path outside allowed directories: /tmp/nope/x not in /tmp/fsroot"}],"isError":true}"#,
+            },
+        ];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::ReadTextFileInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::ReadTextFileOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `read_media_file` tool.
+    pub mod read_media_file {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::read_media_file::NAME,
+            declaration: super::super::tools::read_media_file::DECLARATION,
+            scope: super::super::tools::read_media_file::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::ReadMediaFileInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::ReadMediaFileOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `read_multiple_files` tool.
+    pub mod read_multiple_files {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::read_multiple_files::NAME,
+            declaration: super::super::tools::read_multiple_files::DECLARATION,
+            scope: super::super::tools::read_multiple_files::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::ReadMultipleFilesInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::ReadMultipleFilesOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `write_file` tool.
+    pub mod write_file {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::write_file::NAME,
+            declaration: super::super::tools::write_file::DECLARATION,
+            scope: super::super::tools::write_file::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::WriteFileInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::WriteFileOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `edit_file` tool.
+    pub mod edit_file {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::edit_file::NAME,
+            declaration: super::super::tools::edit_file::DECLARATION,
+            scope: super::super::tools::edit_file::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::EditFileInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::EditFileOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `create_directory` tool.
+    pub mod create_directory {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::create_directory::NAME,
+            declaration: super::super::tools::create_directory::DECLARATION,
+            scope: super::super::tools::create_directory::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::CreateDirectoryInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::CreateDirectoryOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `list_directory` tool.
+    pub mod list_directory {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::list_directory::NAME,
+            declaration: super::super::tools::list_directory::DECLARATION,
+            scope: super::super::tools::list_directory::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
+            ::mcpdesc::testing::Example {
+                name: "recorded-0",
+                pointer: "/tools/7/examples/recorded-0",
+                input: r#"{"path":"/tmp/fsroot"}"#,
+                result: r#"{"content":[{"type":"text","text":"[FILE] notes.txt\n[DIR] sub"}],"structuredContent":{"content":"[FILE] notes.txt\n[DIR] sub"}}"#,
+            },
+        ];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::ListDirectoryInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::ListDirectoryOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `list_directory_with_sizes` tool.
+    pub mod list_directory_with_sizes {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::list_directory_with_sizes::NAME,
+            declaration: super::super::tools::list_directory_with_sizes::DECLARATION,
+            scope: super::super::tools::list_directory_with_sizes::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::ListDirectoryWithSizesInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::ListDirectoryWithSizesOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `directory_tree` tool.
+    pub mod directory_tree {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::directory_tree::NAME,
+            declaration: super::super::tools::directory_tree::DECLARATION,
+            scope: super::super::tools::directory_tree::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::DirectoryTreeInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::DirectoryTreeOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `move_file` tool.
+    pub mod move_file {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::move_file::NAME,
+            declaration: super::super::tools::move_file::DECLARATION,
+            scope: super::super::tools::move_file::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::MoveFileInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::MoveFileOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `search_files` tool.
+    pub mod search_files {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::search_files::NAME,
+            declaration: super::super::tools::search_files::DECLARATION,
+            scope: super::super::tools::search_files::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::SearchFilesInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::SearchFilesOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `get_file_info` tool.
+    pub mod get_file_info {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::get_file_info::NAME,
+            declaration: super::super::tools::get_file_info::DECLARATION,
+            scope: super::super::tools::get_file_info::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::GetFileInfoInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::GetFileInfoOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `list_allowed_directories` tool.
+    pub mod list_allowed_directories {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::list_allowed_directories::NAME,
+            declaration: super::super::tools::list_allowed_directories::DECLARATION,
+            scope: super::super::tools::list_allowed_directories::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
+            ::mcpdesc::testing::Example {
+                name: "recorded-3",
+                pointer: "/tools/13/examples/recorded-3",
+                input: r#"{}"#,
+                result: r#"{"content":[{"type":"text","text":"Allowed directories:\n/tmp/fsroot"}],"structuredContent":{"content":"Allowed directories:\n/tmp/fsroot"}}"#,
+            },
+        ];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::ListAllowedDirectoriesInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::ListAllowedDirectoriesOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Every tool's examples, for the mock and the contract check.
+    pub fn book() -> ::mcpdesc::mock::ExampleBook {
+        ::mcpdesc::mock::ExampleBook::new()
+            .tool(
+                read_file::TOOL.tool,
+                read_file::TOOL.scope,
+                read_file::EXAMPLES,
+                read_file::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                read_text_file::TOOL.tool,
+                read_text_file::TOOL.scope,
+                read_text_file::EXAMPLES,
+                read_text_file::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                read_media_file::TOOL.tool,
+                read_media_file::TOOL.scope,
+                read_media_file::EXAMPLES,
+                read_media_file::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                read_multiple_files::TOOL.tool,
+                read_multiple_files::TOOL.scope,
+                read_multiple_files::EXAMPLES,
+                read_multiple_files::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                write_file::TOOL.tool,
+                write_file::TOOL.scope,
+                write_file::EXAMPLES,
+                write_file::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                edit_file::TOOL.tool,
+                edit_file::TOOL.scope,
+                edit_file::EXAMPLES,
+                edit_file::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                create_directory::TOOL.tool,
+                create_directory::TOOL.scope,
+                create_directory::EXAMPLES,
+                create_directory::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                list_directory::TOOL.tool,
+                list_directory::TOOL.scope,
+                list_directory::EXAMPLES,
+                list_directory::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                list_directory_with_sizes::TOOL.tool,
+                list_directory_with_sizes::TOOL.scope,
+                list_directory_with_sizes::EXAMPLES,
+                list_directory_with_sizes::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                directory_tree::TOOL.tool,
+                directory_tree::TOOL.scope,
+                directory_tree::EXAMPLES,
+                directory_tree::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                move_file::TOOL.tool,
+                move_file::TOOL.scope,
+                move_file::EXAMPLES,
+                move_file::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                search_files::TOOL.tool,
+                search_files::TOOL.scope,
+                search_files::EXAMPLES,
+                search_files::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                get_file_info::TOOL.tool,
+                get_file_info::TOOL.scope,
+                get_file_info::EXAMPLES,
+                get_file_info::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                list_allowed_directories::TOOL.tool,
+                list_allowed_directories::TOOL.scope,
+                list_allowed_directories::EXAMPLES,
+                list_allowed_directories::INTERACTION_EXAMPLES,
+            )
+    }
+}
+/// A deterministic **mock** of the described server that replays the
+/// description's example results. It is not a prediction of live behaviour and
+/// never runs a real tool.
+///
+/// Policy (see `mcpdesc::mock`): an example selected by name with
+/// [`ExampleServer::select`] answers every call of its tool; otherwise the first
+/// example (Tool Examples, then interaction examples, in the description's order)
+/// whose `input` equals the arguments (canonical JSON) answers; otherwise the call
+/// gets a tool error naming the available examples. An interaction example first
+/// makes its steps' requests through the `Context`.
+///
+/// `router(ExampleServer::new())` serves it through the typed traits (a result
+/// with `structuredContent` comes back equivalent: the router writes the JSON text
+/// block itself); [`ExampleServer::router`] replays the exact example results.
+#[derive(Debug, Clone)]
+#[allow(dead_code)]
+pub struct ExampleServer {
+    book: ::mcpdesc::__private::Arc<::mcpdesc::mock::ExampleBook>,
+}
+#[allow(dead_code)]
+impl ExampleServer {
+    /// The mock with every example of the description and no selection.
+    pub fn new() -> Self {
+        ExampleServer {
+            book: ::mcpdesc::__private::Arc::new(examples::book()),
+        }
+    }
+    /// The same mock with `example` answering every call of `tool` (explicit
+    /// selection); an error names the available examples.
+    pub fn select(
+        self,
+        tool: &str,
+        example: &str,
+    ) -> ::core::result::Result<Self, ::std::string::String> {
+        let book = (*self.book).clone().select(tool, example)?;
+        ::core::result::Result::Ok(ExampleServer {
+            book: ::mcpdesc::__private::Arc::new(book),
+        })
+    }
+    /// A router that answers with the exact example results (what
+    /// `mcpdesc serve-mock` serves).
+    pub fn router(self) -> ::mcpdesc::Router {
+        (*self.book)
+            .clone()
+            .router(
+                info::server_info(),
+                &[
+                    tools::read_file::SPEC,
+                    tools::read_text_file::SPEC,
+                    tools::read_media_file::SPEC,
+                    tools::read_multiple_files::SPEC,
+                    tools::write_file::SPEC,
+                    tools::edit_file::SPEC,
+                    tools::create_directory::SPEC,
+                    tools::list_directory::SPEC,
+                    tools::list_directory_with_sizes::SPEC,
+                    tools::directory_tree::SPEC,
+                    tools::move_file::SPEC,
+                    tools::search_files::SPEC,
+                    tools::get_file_info::SPEC,
+                    tools::list_allowed_directories::SPEC,
+                ],
+            )
+    }
+}
+impl ::core::default::Default for ExampleServer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+#[allow(deprecated)]
+impl ReadFile for ExampleServer {
+    async fn read_file(
+        &self,
+        input: types::ReadFileInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::ReadFileOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(self.read_file_with_content(input, cx).await?.output)
+    }
+    async fn read_file_with_content(
+        &self,
+        input: types::ReadFileInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::ReadFileOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::read_file::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::ReadFileInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::ReadFileOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl ReadTextFile for ExampleServer {
+    async fn read_text_file(
+        &self,
+        input: types::ReadTextFileInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::ReadTextFileOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(
+            self.read_text_file_with_content(input, cx).await?.output,
+        )
+    }
+    async fn read_text_file_with_content(
+        &self,
+        input: types::ReadTextFileInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::ReadTextFileOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::read_text_file::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::ReadTextFileInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::ReadTextFileOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl ReadMediaFile for ExampleServer {
+    async fn read_media_file(
+        &self,
+        input: types::ReadMediaFileInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::ReadMediaFileOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(
+            self.read_media_file_with_content(input, cx).await?.output,
+        )
+    }
+    async fn read_media_file_with_content(
+        &self,
+        input: types::ReadMediaFileInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::ReadMediaFileOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::read_media_file::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::ReadMediaFileInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::ReadMediaFileOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl ReadMultipleFiles for ExampleServer {
+    async fn read_multiple_files(
+        &self,
+        input: types::ReadMultipleFilesInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::ReadMultipleFilesOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(
+            self.read_multiple_files_with_content(input, cx).await?.output,
+        )
+    }
+    async fn read_multiple_files_with_content(
+        &self,
+        input: types::ReadMultipleFilesInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::ReadMultipleFilesOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::read_multiple_files::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::ReadMultipleFilesInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::ReadMultipleFilesOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl WriteFile for ExampleServer {
+    async fn write_file(
+        &self,
+        input: types::WriteFileInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::WriteFileOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(self.write_file_with_content(input, cx).await?.output)
+    }
+    async fn write_file_with_content(
+        &self,
+        input: types::WriteFileInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::WriteFileOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::write_file::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::WriteFileInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::WriteFileOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl EditFile for ExampleServer {
+    async fn edit_file(
+        &self,
+        input: types::EditFileInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::EditFileOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(self.edit_file_with_content(input, cx).await?.output)
+    }
+    async fn edit_file_with_content(
+        &self,
+        input: types::EditFileInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::EditFileOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::edit_file::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::EditFileInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::EditFileOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl CreateDirectory for ExampleServer {
+    async fn create_directory(
+        &self,
+        input: types::CreateDirectoryInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::CreateDirectoryOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(
+            self.create_directory_with_content(input, cx).await?.output,
+        )
+    }
+    async fn create_directory_with_content(
+        &self,
+        input: types::CreateDirectoryInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::CreateDirectoryOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::create_directory::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::CreateDirectoryInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::CreateDirectoryOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl ListDirectory for ExampleServer {
+    async fn list_directory(
+        &self,
+        input: types::ListDirectoryInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::ListDirectoryOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(
+            self.list_directory_with_content(input, cx).await?.output,
+        )
+    }
+    async fn list_directory_with_content(
+        &self,
+        input: types::ListDirectoryInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::ListDirectoryOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::list_directory::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::ListDirectoryInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::ListDirectoryOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl ListDirectoryWithSizes for ExampleServer {
+    async fn list_directory_with_sizes(
+        &self,
+        input: types::ListDirectoryWithSizesInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        types::ListDirectoryWithSizesOutput,
+        ::mcpdesc::ToolError,
+    > {
+        ::core::result::Result::Ok(
+            self.list_directory_with_sizes_with_content(input, cx).await?.output,
+        )
+    }
+    async fn list_directory_with_sizes_with_content(
+        &self,
+        input: types::ListDirectoryWithSizesInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::ListDirectoryWithSizesOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::list_directory_with_sizes::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::ListDirectoryWithSizesInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::ListDirectoryWithSizesOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl DirectoryTree for ExampleServer {
+    async fn directory_tree(
+        &self,
+        input: types::DirectoryTreeInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::DirectoryTreeOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(
+            self.directory_tree_with_content(input, cx).await?.output,
+        )
+    }
+    async fn directory_tree_with_content(
+        &self,
+        input: types::DirectoryTreeInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::DirectoryTreeOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::directory_tree::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::DirectoryTreeInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::DirectoryTreeOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl MoveFile for ExampleServer {
+    async fn move_file(
+        &self,
+        input: types::MoveFileInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::MoveFileOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(self.move_file_with_content(input, cx).await?.output)
+    }
+    async fn move_file_with_content(
+        &self,
+        input: types::MoveFileInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::MoveFileOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::move_file::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::MoveFileInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::MoveFileOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl SearchFiles for ExampleServer {
+    async fn search_files(
+        &self,
+        input: types::SearchFilesInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::SearchFilesOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(
+            self.search_files_with_content(input, cx).await?.output,
+        )
+    }
+    async fn search_files_with_content(
+        &self,
+        input: types::SearchFilesInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::SearchFilesOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::search_files::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::SearchFilesInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::SearchFilesOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl GetFileInfo for ExampleServer {
+    async fn get_file_info(
+        &self,
+        input: types::GetFileInfoInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::GetFileInfoOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(
+            self.get_file_info_with_content(input, cx).await?.output,
+        )
+    }
+    async fn get_file_info_with_content(
+        &self,
+        input: types::GetFileInfoInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::GetFileInfoOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::get_file_info::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::GetFileInfoInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::GetFileInfoOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl ListAllowedDirectories for ExampleServer {
+    async fn list_allowed_directories(
+        &self,
+        input: types::ListAllowedDirectoriesInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        types::ListAllowedDirectoriesOutput,
+        ::mcpdesc::ToolError,
+    > {
+        ::core::result::Result::Ok(
+            self.list_allowed_directories_with_content(input, cx).await?.output,
+        )
+    }
+    async fn list_allowed_directories_with_content(
+        &self,
+        input: types::ListAllowedDirectoriesInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::ListAllowedDirectoriesOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::list_allowed_directories::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::ListAllowedDirectoriesInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::ListAllowedDirectoriesOutput>(result)
+    }
+}
+/// Opt-in contract check: runs `server` through `router(server)` on the examples
+/// named in `examples` (`(tool, example)` pairs) and compares each result with the
+/// example's: `structuredContent` equal, `isError` equal, content blocks of the same
+/// kinds. Interaction examples run with a scripted client of their steps. Returns a
+/// readable diff of every mismatch. It blocks; call it from a plain `#[test]`.
+#[allow(dead_code)]
+pub fn check_against_examples<S: Server>(
+    server: S,
+    examples: &[(&str, &str)],
+) -> ::core::result::Result<(), ::std::string::String> {
+    ::mcpdesc::testing::check_against(&router(server), &examples::book(), examples)
+}
+/// Tests generated from the description's examples.
+#[cfg(test)]
+mod example_tests {
+    use super::*;
+    /// Tool Example `recorded-1` of `read_text_file`.
+    #[test]
+    fn read_text_file_example_recorded_1() {
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
+            types::ReadTextFileInput,
+            types::ReadTextFileOutput,
+        >(&examples::read_text_file::TOOL, &examples::read_text_file::EXAMPLES[0usize]) {
+            panic!("{e}");
+        }
+    }
+    /// Tool Example `recorded-2` of `read_text_file`.
+    #[test]
+    fn read_text_file_example_recorded_2() {
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
+            types::ReadTextFileInput,
+            types::ReadTextFileOutput,
+        >(&examples::read_text_file::TOOL, &examples::read_text_file::EXAMPLES[1usize]) {
+            panic!("{e}");
+        }
+    }
+    /// Tool Example `recorded-0` of `list_directory`.
+    #[test]
+    fn list_directory_example_recorded_0() {
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
+            types::ListDirectoryInput,
+            types::ListDirectoryOutput,
+        >(&examples::list_directory::TOOL, &examples::list_directory::EXAMPLES[0usize]) {
+            panic!("{e}");
+        }
+    }
+    /// Tool Example `recorded-3` of `list_allowed_directories`.
+    #[test]
+    fn list_allowed_directories_example_recorded_3() {
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
+            types::ListAllowedDirectoriesInput,
+            types::ListAllowedDirectoriesOutput,
+        >(
+            &examples::list_allowed_directories::TOOL,
+            &examples::list_allowed_directories::EXAMPLES[0usize],
+        ) {
+            panic!("{e}");
+        }
+    }
+}

@@ -1358,3 +1358,929 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
             },
         )
 }
+/// The description's Tool Examples and Tool Interaction Examples, by tool, for
+/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
+/// typed accessors. Examples are illustrative, not promises of live behaviour.
+pub mod examples {
+    #![allow(dead_code)]
+    /// Examples of the `create_entities` tool.
+    pub mod create_entities {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::create_entities::NAME,
+            declaration: super::super::tools::create_entities::DECLARATION,
+            scope: super::super::tools::create_entities::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
+            ::mcpdesc::testing::Example {
+                name: "recorded-0",
+                pointer: "/tools/0/examples/recorded-0",
+                input: r#"{"entities":[{"name":"Ada","entityType":"person","observations":["wrote notes"]}]}"#,
+                result: r#"{"content":[{"type":"text","text":"[\n  {\n    \"name\": \"Ada\",\n    \"entityType\": \"person\",\n    \"observations\": [\n      \"wrote notes\"\n    ]\n  }\n]"}],"structuredContent":{"entities":[{"name":"Ada","entityType":"person","observations":["wrote notes"]}]}}"#,
+            },
+        ];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::CreateEntitiesInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::CreateEntitiesOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `create_relations` tool.
+    pub mod create_relations {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::create_relations::NAME,
+            declaration: super::super::tools::create_relations::DECLARATION,
+            scope: super::super::tools::create_relations::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::CreateRelationsInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::CreateRelationsOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `add_observations` tool.
+    pub mod add_observations {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::add_observations::NAME,
+            declaration: super::super::tools::add_observations::DECLARATION,
+            scope: super::super::tools::add_observations::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::AddObservationsInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::AddObservationsOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `delete_entities` tool.
+    pub mod delete_entities {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::delete_entities::NAME,
+            declaration: super::super::tools::delete_entities::DECLARATION,
+            scope: super::super::tools::delete_entities::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::DeleteEntitiesInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::DeleteEntitiesOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `delete_observations` tool.
+    pub mod delete_observations {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::delete_observations::NAME,
+            declaration: super::super::tools::delete_observations::DECLARATION,
+            scope: super::super::tools::delete_observations::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::DeleteObservationsInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::DeleteObservationsOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `delete_relations` tool.
+    pub mod delete_relations {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::delete_relations::NAME,
+            declaration: super::super::tools::delete_relations::DECLARATION,
+            scope: super::super::tools::delete_relations::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::DeleteRelationsInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::DeleteRelationsOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `read_graph` tool.
+    pub mod read_graph {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::read_graph::NAME,
+            declaration: super::super::tools::read_graph::DECLARATION,
+            scope: super::super::tools::read_graph::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
+            ::mcpdesc::testing::Example {
+                name: "recorded-1",
+                pointer: "/tools/6/examples/recorded-1",
+                input: r#"{}"#,
+                result: r#"{"content":[{"type":"text","text":"{\n  \"entities\": [\n    {\n      \"name\": \"Ada\",\n      \"entityType\": \"person\",\n      \"observations\": [\n        \"wrote notes\"\n      ]\n    }\n  ],\n  \"relations\": []\n}"}],"structuredContent":{"entities":[{"name":"Ada","entityType":"person","observations":["wrote notes"]}],"relations":[]}}"#,
+            },
+        ];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::ReadGraphInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::ReadGraphOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `search_nodes` tool.
+    pub mod search_nodes {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::search_nodes::NAME,
+            declaration: super::super::tools::search_nodes::DECLARATION,
+            scope: super::super::tools::search_nodes::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::SearchNodesInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::SearchNodesOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Examples of the `open_nodes` tool.
+    pub mod open_nodes {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::open_nodes::NAME,
+            declaration: super::super::tools::open_nodes::DECLARATION,
+            scope: super::super::tools::open_nodes::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::OpenNodesInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::OpenNodesOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
+    /// Every tool's examples, for the mock and the contract check.
+    pub fn book() -> ::mcpdesc::mock::ExampleBook {
+        ::mcpdesc::mock::ExampleBook::new()
+            .tool(
+                create_entities::TOOL.tool,
+                create_entities::TOOL.scope,
+                create_entities::EXAMPLES,
+                create_entities::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                create_relations::TOOL.tool,
+                create_relations::TOOL.scope,
+                create_relations::EXAMPLES,
+                create_relations::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                add_observations::TOOL.tool,
+                add_observations::TOOL.scope,
+                add_observations::EXAMPLES,
+                add_observations::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                delete_entities::TOOL.tool,
+                delete_entities::TOOL.scope,
+                delete_entities::EXAMPLES,
+                delete_entities::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                delete_observations::TOOL.tool,
+                delete_observations::TOOL.scope,
+                delete_observations::EXAMPLES,
+                delete_observations::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                delete_relations::TOOL.tool,
+                delete_relations::TOOL.scope,
+                delete_relations::EXAMPLES,
+                delete_relations::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                read_graph::TOOL.tool,
+                read_graph::TOOL.scope,
+                read_graph::EXAMPLES,
+                read_graph::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                search_nodes::TOOL.tool,
+                search_nodes::TOOL.scope,
+                search_nodes::EXAMPLES,
+                search_nodes::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                open_nodes::TOOL.tool,
+                open_nodes::TOOL.scope,
+                open_nodes::EXAMPLES,
+                open_nodes::INTERACTION_EXAMPLES,
+            )
+    }
+}
+/// A deterministic **mock** of the described server that replays the
+/// description's example results. It is not a prediction of live behaviour and
+/// never runs a real tool.
+///
+/// Policy (see `mcpdesc::mock`): an example selected by name with
+/// [`ExampleServer::select`] answers every call of its tool; otherwise the first
+/// example (Tool Examples, then interaction examples, in the description's order)
+/// whose `input` equals the arguments (canonical JSON) answers; otherwise the call
+/// gets a tool error naming the available examples. An interaction example first
+/// makes its steps' requests through the `Context`.
+///
+/// `router(ExampleServer::new())` serves it through the typed traits (a result
+/// with `structuredContent` comes back equivalent: the router writes the JSON text
+/// block itself); [`ExampleServer::router`] replays the exact example results.
+#[derive(Debug, Clone)]
+#[allow(dead_code)]
+pub struct ExampleServer {
+    book: ::mcpdesc::__private::Arc<::mcpdesc::mock::ExampleBook>,
+}
+#[allow(dead_code)]
+impl ExampleServer {
+    /// The mock with every example of the description and no selection.
+    pub fn new() -> Self {
+        ExampleServer {
+            book: ::mcpdesc::__private::Arc::new(examples::book()),
+        }
+    }
+    /// The same mock with `example` answering every call of `tool` (explicit
+    /// selection); an error names the available examples.
+    pub fn select(
+        self,
+        tool: &str,
+        example: &str,
+    ) -> ::core::result::Result<Self, ::std::string::String> {
+        let book = (*self.book).clone().select(tool, example)?;
+        ::core::result::Result::Ok(ExampleServer {
+            book: ::mcpdesc::__private::Arc::new(book),
+        })
+    }
+    /// A router that answers with the exact example results (what
+    /// `mcpdesc serve-mock` serves).
+    pub fn router(self) -> ::mcpdesc::Router {
+        (*self.book)
+            .clone()
+            .router(
+                info::server_info(),
+                &[
+                    tools::create_entities::SPEC,
+                    tools::create_relations::SPEC,
+                    tools::add_observations::SPEC,
+                    tools::delete_entities::SPEC,
+                    tools::delete_observations::SPEC,
+                    tools::delete_relations::SPEC,
+                    tools::read_graph::SPEC,
+                    tools::search_nodes::SPEC,
+                    tools::open_nodes::SPEC,
+                ],
+            )
+    }
+}
+impl ::core::default::Default for ExampleServer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+#[allow(deprecated)]
+impl CreateEntities for ExampleServer {
+    async fn create_entities(
+        &self,
+        input: types::CreateEntitiesInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::CreateEntitiesOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(
+            self.create_entities_with_content(input, cx).await?.output,
+        )
+    }
+    async fn create_entities_with_content(
+        &self,
+        input: types::CreateEntitiesInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::CreateEntitiesOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::create_entities::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::CreateEntitiesInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::CreateEntitiesOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl CreateRelations for ExampleServer {
+    async fn create_relations(
+        &self,
+        input: types::CreateRelationsInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::CreateRelationsOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(
+            self.create_relations_with_content(input, cx).await?.output,
+        )
+    }
+    async fn create_relations_with_content(
+        &self,
+        input: types::CreateRelationsInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::CreateRelationsOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::create_relations::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::CreateRelationsInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::CreateRelationsOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl AddObservations for ExampleServer {
+    async fn add_observations(
+        &self,
+        input: types::AddObservationsInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::AddObservationsOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(
+            self.add_observations_with_content(input, cx).await?.output,
+        )
+    }
+    async fn add_observations_with_content(
+        &self,
+        input: types::AddObservationsInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::AddObservationsOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::add_observations::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::AddObservationsInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::AddObservationsOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl DeleteEntities for ExampleServer {
+    async fn delete_entities(
+        &self,
+        input: types::DeleteEntitiesInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::DeleteEntitiesOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(
+            self.delete_entities_with_content(input, cx).await?.output,
+        )
+    }
+    async fn delete_entities_with_content(
+        &self,
+        input: types::DeleteEntitiesInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::DeleteEntitiesOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::delete_entities::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::DeleteEntitiesInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::DeleteEntitiesOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl DeleteObservations for ExampleServer {
+    async fn delete_observations(
+        &self,
+        input: types::DeleteObservationsInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::DeleteObservationsOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(
+            self.delete_observations_with_content(input, cx).await?.output,
+        )
+    }
+    async fn delete_observations_with_content(
+        &self,
+        input: types::DeleteObservationsInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::DeleteObservationsOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::delete_observations::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::DeleteObservationsInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::DeleteObservationsOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl DeleteRelations for ExampleServer {
+    async fn delete_relations(
+        &self,
+        input: types::DeleteRelationsInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::DeleteRelationsOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(
+            self.delete_relations_with_content(input, cx).await?.output,
+        )
+    }
+    async fn delete_relations_with_content(
+        &self,
+        input: types::DeleteRelationsInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::DeleteRelationsOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::delete_relations::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::DeleteRelationsInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::DeleteRelationsOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl ReadGraph for ExampleServer {
+    async fn read_graph(
+        &self,
+        input: types::ReadGraphInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::ReadGraphOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(self.read_graph_with_content(input, cx).await?.output)
+    }
+    async fn read_graph_with_content(
+        &self,
+        input: types::ReadGraphInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::ReadGraphOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::read_graph::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::ReadGraphInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::ReadGraphOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl SearchNodes for ExampleServer {
+    async fn search_nodes(
+        &self,
+        input: types::SearchNodesInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::SearchNodesOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(
+            self.search_nodes_with_content(input, cx).await?.output,
+        )
+    }
+    async fn search_nodes_with_content(
+        &self,
+        input: types::SearchNodesInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::SearchNodesOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::search_nodes::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::SearchNodesInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::SearchNodesOutput>(result)
+    }
+}
+#[allow(deprecated)]
+impl OpenNodes for ExampleServer {
+    async fn open_nodes(
+        &self,
+        input: types::OpenNodesInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::OpenNodesOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(self.open_nodes_with_content(input, cx).await?.output)
+    }
+    async fn open_nodes_with_content(
+        &self,
+        input: types::OpenNodesInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::OpenNodesOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::open_nodes::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::OpenNodesInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::OpenNodesOutput>(result)
+    }
+}
+/// Opt-in contract check: runs `server` through `router(server)` on the examples
+/// named in `examples` (`(tool, example)` pairs) and compares each result with the
+/// example's: `structuredContent` equal, `isError` equal, content blocks of the same
+/// kinds. Interaction examples run with a scripted client of their steps. Returns a
+/// readable diff of every mismatch. It blocks; call it from a plain `#[test]`.
+#[allow(dead_code)]
+pub fn check_against_examples<S: Server>(
+    server: S,
+    examples: &[(&str, &str)],
+) -> ::core::result::Result<(), ::std::string::String> {
+    ::mcpdesc::testing::check_against(&router(server), &examples::book(), examples)
+}
+/// Tests generated from the description's examples.
+#[cfg(test)]
+mod example_tests {
+    use super::*;
+    /// Tool Example `recorded-0` of `create_entities`.
+    #[test]
+    fn create_entities_example_recorded_0() {
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
+            types::CreateEntitiesInput,
+            types::CreateEntitiesOutput,
+        >(
+            &examples::create_entities::TOOL,
+            &examples::create_entities::EXAMPLES[0usize],
+        ) {
+            panic!("{e}");
+        }
+    }
+    /// Tool Example `recorded-1` of `read_graph`.
+    #[test]
+    fn read_graph_example_recorded_1() {
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
+            types::ReadGraphInput,
+            types::ReadGraphOutput,
+        >(&examples::read_graph::TOOL, &examples::read_graph::EXAMPLES[0usize]) {
+            panic!("{e}");
+        }
+    }
+}

@@ -5,8 +5,9 @@
 //!                        (protocol view)    (names, prepared schemas)   types.rs
 //! ```
 //!
-//! Each family of emitted items has its own module (`types` now; handler traits, the
-//! router and the example tests later), and every emitter reads the [`ir::ModuleIr`],
+//! Each family of emitted items has its own module (`types`; `server`: handler traits
+//! and the router; `examples`: example data, the `ExampleServer` mock and the contract
+//! check; `tests`: the example tests), and every emitter reads the [`ir::ModuleIr`],
 //! never raw JSON. The output is deterministic: the same description and settings give
 //! byte-identical code (ordered maps only, no time stamps, no absolute paths).
 //!
@@ -21,11 +22,13 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
+pub mod examples;
 pub mod ir;
 pub mod isolate;
 pub mod naming;
 pub mod prepare;
 pub mod server;
+pub mod tests;
 pub mod types;
 pub mod typespace;
 pub mod view;
@@ -101,7 +104,9 @@ pub fn generate(desc: &Description, settings: &Settings) -> Result<Generated, Ge
     let mut ir = ir::build(desc, doc, settings, &mut diagnostics)?;
     let types = types::emit(&mut ir, settings, &mut diagnostics);
     let server = server::emit(&ir, settings);
-    let code = render(&ir, quote! { #types #server })?;
+    let examples = examples::emit(&ir, settings);
+    let tests = tests::emit(&ir, settings);
+    let code = render(&ir, quote! { #types #server #examples #tests })?;
     locate(desc, &mut diagnostics);
     Ok(Generated {
         code,

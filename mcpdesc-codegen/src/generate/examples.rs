@@ -1,0 +1,257 @@
+//! The example side of the generated module: example data, the `ExampleServer` mock and
+//! the opt-in contract check.
+//!
+//! ```text
+//! /// The Tool Examples and Tool Interaction Examples of the description, by tool.
+//! pub mod examples {
+//!     pub mod analyze_game {
+//!         pub const TOOL: ::mcpdesc::testing::ToolCase = ...;       // name, declaration, scope
+//!         pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[...];   // name, pointer, JSON texts
+//!         pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[...];
+//!         pub fn input(name: &str) -> Option<Value>;                 // and result(name)
+//!         pub fn typed_input(name: &str) -> Option<Result<types::AnalyzeGameInput, serde_json::Error>>;
+//!         pub fn typed_output(name: &str) -> Option<Result<types::AnalyzeGameOutput, ...>>; // outputSchema only
+//!     }
+//!     pub fn book() -> ::mcpdesc::mock::ExampleBook;
+//! }
+//! /// A mock (not a prediction of live behaviour) ...
+//! pub struct ExampleServer { .. }
+//! impl ExampleServer { new(), select(tool, example), router() }
+//! impl AnalyzeGame for ExampleServer { .. }                           // every tool trait
+//! pub fn check_against_examples<S: Server>(server: S, examples: &[(&str, &str)]) -> Result<(), String>;
+//! ```
+//!
+//! The example JSON is stored as text (raw string literals) and parsed on use; the data
+//! is the resolved example (a `$componentRef` example is stored like an inline one), and
+//! its pointer is the use site in the tool.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote, ToTokens};
+
+use super::ir::{ModuleIr, ToolIr};
+use super::server::runtime;
+use crate::settings::Settings;
+
+/// `r#"..."#` with enough `#`s for `text`.
+pub fn raw_str(text: &str) -> TokenStream {
+    let mut hashes = String::from("#");
+    while text.contains(&format!("\"{hashes}")) {
+        hashes.push('#');
+    }
+    format!("r{hashes}\"{text}\"{hashes}")
+        .parse()
+        .unwrap_or_else(|_| Literal::string(text).into_token_stream())
+}
+
+/// The pointer of an example of `tool` (`/tools/0/examples/basic`).
+pub fn example_pointer(tool: &ToolIr, member: &str, name: &str) -> String {
+    tool.pointer.key(member).key(name).to_string()
+}
+
+/// Emits `examples`, `ExampleServer`, its trait impls and `check_against_examples`.
+pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
+    let rt = runtime(settings);
+    let modules = ir.tools.iter().map(|t| emit_tool_examples(&rt, t));
+    let book_tools = ir.tools.iter().map(|t| {
+        let m = format_ident!("{}", t.names.method_name);
+        quote!(.tool(#m::TOOL.tool, #m::TOOL.scope, #m::EXAMPLES, #m::INTERACTION_EXAMPLES))
+    });
+    let specs = ir.tools.iter().map(|t| {
+        let m = format_ident!("{}", t.names.method_name);
+        quote!(tools::#m::SPEC)
+    });
+    let impls = ir.tools.iter().map(|t| emit_impl(&rt, t));
+    quote! {
+        /// The description's Tool Examples and Tool Interaction Examples, by tool, for
+        /// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
+        /// typed accessors. Examples are illustrative, not promises of live behaviour.
+        pub mod examples {
+            // A crate rarely reads every example.
+            #![allow(dead_code)]
+            #(#modules)*
+
+            /// Every tool's examples, for the mock and the contract check.
+            pub fn book() -> #rt::mock::ExampleBook {
+                #rt::mock::ExampleBook::new() #(#book_tools)*
+            }
+        }
+
+        /// A deterministic **mock** of the described server that replays the
+        /// description's example results. It is not a prediction of live behaviour and
+        /// never runs a real tool.
+        ///
+        /// Policy (see `mcpdesc::mock`): an example selected by name with
+        /// [`ExampleServer::select`] answers every call of its tool; otherwise the first
+        /// example (Tool Examples, then interaction examples, in the description's order)
+        /// whose `input` equals the arguments (canonical JSON) answers; otherwise the call
+        /// gets a tool error naming the available examples. An interaction example first
+        /// makes its steps' requests through the `Context`.
+        ///
+        /// `router(ExampleServer::new())` serves it through the typed traits (a result
+        /// with `structuredContent` comes back equivalent: the router writes the JSON text
+        /// block itself); [`ExampleServer::router`] replays the exact example results.
+        #[derive(Debug, Clone)]
+        #[allow(dead_code)]
+        pub struct ExampleServer {
+            book: #rt::__private::Arc<#rt::mock::ExampleBook>,
+        }
+
+        #[allow(dead_code)]
+        impl ExampleServer {
+            /// The mock with every example of the description and no selection.
+            pub fn new() -> Self {
+                ExampleServer { book: #rt::__private::Arc::new(examples::book()) }
+            }
+
+            /// The same mock with `example` answering every call of `tool` (explicit
+            /// selection); an error names the available examples.
+            pub fn select(self, tool: &str, example: &str) -> ::core::result::Result<Self, ::std::string::String> {
+                let book = (*self.book).clone().select(tool, example)?;
+                ::core::result::Result::Ok(ExampleServer { book: #rt::__private::Arc::new(book) })
+            }
+
+            /// A router that answers with the exact example results (what
+            /// `mcpdesc serve-mock` serves).
+            pub fn router(self) -> #rt::Router {
+                (*self.book).clone().router(info::server_info(), &[#(#specs),*])
+            }
+        }
+
+        impl ::core::default::Default for ExampleServer {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        #(#impls)*
+
+        /// Opt-in contract check: runs `server` through `router(server)` on the examples
+        /// named in `examples` (`(tool, example)` pairs) and compares each result with the
+        /// example's: `structuredContent` equal, `isError` equal, content blocks of the same
+        /// kinds. Interaction examples run with a scripted client of their steps. Returns a
+        /// readable diff of every mismatch. It blocks; call it from a plain `#[test]`.
+        #[allow(dead_code)]
+        pub fn check_against_examples<S: Server>(
+            server: S,
+            examples: &[(&str, &str)],
+        ) -> ::core::result::Result<(), ::std::string::String> {
+            #rt::testing::check_against(&router(server), &examples::book(), examples)
+        }
+    }
+}
+
+fn emit_tool_examples(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
+    let module = format_ident!("{}", tool.names.method_name);
+    let input_ty = format_ident!("{}", tool.input.type_name);
+    let doc = format!("Examples of the `{}` tool.", tool.name);
+    let examples = tool.examples.iter().map(|e| {
+        let name = &e.name;
+        let pointer = example_pointer(tool, "examples", name);
+        let input = raw_str(&e.input.to_string());
+        let result = raw_str(&e.result.to_string());
+        quote!(#rt::testing::Example { name: #name, pointer: #pointer, input: #input, result: #result })
+    });
+    let interactions = tool.interaction_examples.iter().map(|e| {
+        let name = &e.name;
+        let pointer = example_pointer(tool, "interactionExamples", name);
+        let input = raw_str(&e.input.to_string());
+        let steps = raw_str(&e.steps.to_string());
+        let result = raw_str(&e.result.to_string());
+        quote!(#rt::testing::InteractionExample { name: #name, pointer: #pointer, input: #input, steps: #steps, result: #result })
+    });
+    let typed_output = tool.output.as_ref().map(|o| {
+        let output_ty = format_ident!("{}", o.type_name);
+        quote! {
+            /// The `structuredContent` of the example `name` as the typed output (`None`
+            /// for an unknown name or a result without `structuredContent`).
+            pub fn typed_output(name: &str) -> ::core::option::Option<::core::result::Result<super::super::types::#output_ty, #rt::__private::serde_json::Error>> {
+                #rt::testing::typed(result(name).and_then(|r| r.get("structuredContent").cloned()))
+            }
+        }
+    });
+    quote! {
+        #[doc = #doc]
+        pub mod #module {
+            /// The tool, for the checks of `mcpdesc::testing`.
+            pub const TOOL: #rt::testing::ToolCase = #rt::testing::ToolCase {
+                tool: super::super::tools::#module::NAME,
+                declaration: super::super::tools::#module::DECLARATION,
+                scope: super::super::tools::#module::SCOPE,
+            };
+            /// The Tool Examples, in the description's order.
+            pub const EXAMPLES: &[#rt::testing::Example] = &[#(#examples),*];
+            /// The Tool Interaction Examples, in the description's order.
+            pub const INTERACTION_EXAMPLES: &[#rt::testing::InteractionExample] = &[#(#interactions),*];
+
+            /// The `input` of the example `name` (Tool or interaction example).
+            pub fn input(name: &str) -> ::core::option::Option<#rt::__private::serde_json::Value> {
+                #rt::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+            }
+            /// The `result` of the example `name` (Tool or interaction example).
+            pub fn result(name: &str) -> ::core::option::Option<#rt::__private::serde_json::Value> {
+                #rt::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+            }
+            /// The `input` of the example `name` as the typed input.
+            pub fn typed_input(name: &str) -> ::core::option::Option<::core::result::Result<super::super::types::#input_ty, #rt::__private::serde_json::Error>> {
+                #rt::testing::typed(input(name))
+            }
+            #typed_output
+        }
+    }
+}
+
+/// `impl Tool for ExampleServer`.
+fn emit_impl(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
+    let trait_name = format_ident!("{}", tool.names.trait_name);
+    let method = format_ident!("{}", tool.names.method_name);
+    let module = method.clone();
+    let input = format_ident!("{}", tool.input.type_name);
+    let respond = quote! {
+        let args = #rt::__private::serde_json::to_value(&input)
+            .map_err(|e| #rt::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(tools::#module::NAME, &args, &#rt::testing::normalize::<types::#input>, &cx)
+            .await?;
+    };
+    match &tool.output {
+        Some(output) => {
+            let output = format_ident!("{}", output.type_name);
+            let with_content = format_ident!("{}_with_content", tool.names.method_name);
+            quote! {
+                #[allow(deprecated)]
+                impl #trait_name for ExampleServer {
+                    async fn #method(
+                        &self,
+                        input: types::#input,
+                        cx: #rt::Context,
+                    ) -> ::core::result::Result<types::#output, #rt::ToolError> {
+                        ::core::result::Result::Ok(self.#with_content(input, cx).await?.output)
+                    }
+
+                    async fn #with_content(
+                        &self,
+                        input: types::#input,
+                        cx: #rt::Context,
+                    ) -> ::core::result::Result<#rt::Typed<types::#output>, #rt::ToolError> {
+                        #respond
+                        #rt::mock::typed_result::<types::#output>(result)
+                    }
+                }
+            }
+        }
+        None => quote! {
+            #[allow(deprecated)]
+            impl #trait_name for ExampleServer {
+                async fn #method(
+                    &self,
+                    input: types::#input,
+                    cx: #rt::Context,
+                ) -> ::core::result::Result<#rt::ToolResult, #rt::ToolError> {
+                    #respond
+                    ::core::result::Result::Ok(result)
+                }
+            }
+        },
+    }
+}
