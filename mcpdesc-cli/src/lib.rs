@@ -1,4 +1,4 @@
-//! The `mcpdesc` command line: `validate` and `generate`.
+//! The `mcpdesc` command line: `validate`, `generate` and `serve-mock`.
 //!
 //! The command's behaviour lives here, as functions over explicit writers, so tests can
 //! run it without a process; `main.rs` only forwards `std::env::args`.
@@ -22,11 +22,22 @@
 //! - a description with protocol-scoped variants of a tool needs `--protocol-version`
 //!   (exit 1 otherwise, naming the tool and its scopes);
 //! - usage and I/O errors exit 2.
+//!
+//! `mcpdesc serve-mock FILE [--protocol-version V] [--select TOOL=EXAMPLE]...`
+//! - serves the description as a **mock** MCP server on stdin/stdout until the client
+//!   ends the session (see [`serve_mock`] for the replay policy); it never runs a live
+//!   tool and does not predict live behaviour;
+//! - diagnostics and status lines go to stderr (stdout is the MCP channel);
+//! - exit 0 when the session ends normally; 1 for an invalid description, a version it
+//!   does not describe, a declaration the runtime refuses or a failed session; 2 for
+//!   usage or I/O errors, including a `--select` that names no example.
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
+
+pub mod serve_mock;
 use mcpdesc_codegen::{Description, GenerateError, Limits, ProtocolVersion, Settings};
 
 /// Exit code: everything valid.
@@ -71,6 +82,20 @@ pub enum Command {
         /// Do not generate unit tests from the Tool Examples.
         #[arg(long)]
         no_tests: bool,
+    },
+    /// Serve a description as a mock MCP server on stdio that replays its example results
+    /// (a mock for clients' tests, never a prediction of live behaviour).
+    ServeMock {
+        /// The description file (`.mcpdesc.json`, `.mcpdesc.yaml`).
+        file: PathBuf,
+        /// Speak only this MCP protocol version (default: every version the description
+        /// declares, protocol-scoped tool variants side by side).
+        #[arg(long, value_name = "V", value_parser = parse_protocol_version)]
+        protocol_version: Option<ProtocolVersion>,
+        /// Answer every call of TOOL with the example EXAMPLE, whatever the arguments
+        /// (repeatable; other tools answer by matching input).
+        #[arg(long = "select", value_name = "TOOL=EXAMPLE", value_parser = serve_mock::parse_selection)]
+        selections: Vec<(String, String)>,
     },
 }
 
@@ -126,6 +151,52 @@ where
                 settings = settings.protocol_version(v);
             }
             generate(&file, output.as_deref(), &settings, out, err)
+        }
+        Command::ServeMock {
+            file,
+            protocol_version,
+            selections,
+        } => serve_mock(&file, protocol_version, &selections, err),
+    }
+}
+
+/// `mcpdesc serve-mock`: validates the description, then serves its mock on stdio.
+pub fn serve_mock(
+    file: &std::path::Path,
+    version: Option<ProtocolVersion>,
+    selections: &[(String, String)],
+    err: &mut dyn Write,
+) -> u8 {
+    let desc = match Description::from_path(file, &Limits::default()) {
+        Ok(desc) => desc,
+        Err(e) => {
+            let _ = writeln!(err, "error: cannot read {}: {e}", file.display());
+            return EXIT_USAGE;
+        }
+    };
+    let _ = err.write_all(desc.render_diagnostics().as_bytes());
+    let router = match serve_mock::mock_router(&desc, version, selections) {
+        Ok(router) => router,
+        Err(e @ serve_mock::MockError::Selection(_)) => {
+            let _ = writeln!(err, "error: {e}");
+            return EXIT_USAGE;
+        }
+        Err(e) => {
+            let _ = writeln!(err, "error: {e}");
+            return EXIT_INVALID;
+        }
+    };
+    let _ = writeln!(
+        err,
+        "mcpdesc: serving {} as a mock MCP server on stdio (replays example results; not live behaviour)",
+        desc.name
+    );
+    let _ = err.flush();
+    match serve_mock::serve_stdio(router) {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            let _ = writeln!(err, "error: mock session: {e}");
+            EXIT_INVALID
         }
     }
 }

@@ -3,8 +3,12 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let stdout = std::io::stdout();
-    let stderr = std::io::stderr();
-    let code = mcpdesc_cli::run(std::env::args_os(), &mut stdout.lock(), &mut stderr.lock());
+    // Unlocked handles: `serve-mock` hands stdout to the MCP transport, which writes from
+    // another thread; holding `stdout().lock()` here would deadlock it.
+    let code = mcpdesc_cli::run(
+        std::env::args_os(),
+        &mut std::io::stdout(),
+        &mut std::io::stderr(),
+    );
     ExitCode::from(code)
 }

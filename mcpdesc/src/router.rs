@@ -163,6 +163,11 @@ struct ToolEntry {
 /// same-name tool is not registered; the problem is kept in [`Router::errors`], calls to
 /// that tool get a JSON-RPC internal error, and `serve_stdio` refuses to start.
 ///
+/// A tool served only in versions before MCP 2025-11-25, which define no schema dialect,
+/// is not refused for a schema that is not JSON Schema 2020-12 (say a draft-04
+/// `"exclusiveMinimum": true`): its arguments are then checked only for the shape those
+/// versions define, an object with the `required` members.
+///
 /// # Output checking
 ///
 /// With [`Router::validate_output`] on (the default in debug builds, off in release
@@ -277,14 +282,22 @@ impl Router {
                 other.scope
             )));
         }
+        // Versions before 2025-11-25 define no schema dialect: a tool served only in
+        // them gets the legacy shape check when its schema is not JSON Schema 2020-12.
+        let legacy = scope.iter().all(|v| v < ProtocolVersion::V2025_11_25);
+        let compile = if legacy {
+            schema::compile_legacy
+        } else {
+            schema::compile
+        };
         let input = match declaration.get("inputSchema") {
-            Some(schema) => schema::compile(schema)
+            Some(schema) => compile(schema)
                 .map_err(|e| fail(format!("its `inputSchema` does not compile: {e}")))?,
             None => return Err(fail("the declaration has no `inputSchema`".into())),
         };
         let output = match declaration.get("outputSchema") {
             Some(schema) => Some(
-                schema::compile(schema)
+                compile(schema)
                     .map_err(|e| fail(format!("its `outputSchema` does not compile: {e}")))?,
             ),
             None => None,

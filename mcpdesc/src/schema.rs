@@ -31,6 +31,26 @@ pub(crate) fn compile(schema: &Value) -> Result<Validator, String> {
         .map_err(|e| e.to_string())
 }
 
+/// Compiles a tool schema of a tool whose scope has only protocol versions before MCP
+/// 2025-11-25, which define no embedded-schema dialect (MCP Description §9.2: "only
+/// `properties` and `required` are checked, other keywords are preserved").
+///
+/// The schema is first compiled as [`compile`] does; when that fails (a keyword that is
+/// valid in some older draft, such as `"exclusiveMinimum": true`, is not valid JSON
+/// Schema 2020-12), only the shape those versions define is enforced: an object with
+/// the `required` members. The declaration itself, listed by `tools/list`, keeps every
+/// keyword.
+pub(crate) fn compile_legacy(schema: &Value) -> Result<Validator, String> {
+    compile(schema).or_else(|strict| {
+        let mut shape = serde_json::Map::new();
+        shape.insert("type".into(), Value::String("object".into()));
+        if let Some(required) = schema.get("required").filter(|r| r.is_array()) {
+            shape.insert("required".into(), required.clone());
+        }
+        compile(&Value::Object(shape)).map_err(|_| strict)
+    })
+}
+
 /// The violations of `instance`, one line each: `` `pointer`: message ``, the root shown
 /// as `` `/` ``, followed by a note when the list was cut.
 pub(crate) fn violations(validator: &Validator, instance: &Value) -> Vec<String> {
@@ -78,6 +98,27 @@ mod tests {
             .iter()
             .any(|l| l.starts_with("`/`: ") && l.contains("pgn")));
         assert!(violations(&v, &json!({"pgn": "1. e4"})).is_empty());
+    }
+
+    #[test]
+    fn a_legacy_schema_keeps_its_object_shape_and_required_members() {
+        let legacy = json!({
+            "type": "object",
+            "properties": {"value": {"type": "number", "exclusiveMinimum": true}},
+            "required": ["value"]
+        });
+        assert!(compile(&legacy).is_err(), "not JSON Schema 2020-12");
+        let v = compile_legacy(&legacy).unwrap();
+        assert!(violations(&v, &json!({"value": 1})).is_empty());
+        let missing = violations(&v, &json!({}));
+        assert!(
+            missing.len() == 1 && missing[0].contains("value"),
+            "{missing:?}"
+        );
+        assert!(!violations(&v, &json!([1])).is_empty());
+        // A schema that compiles keeps its full meaning.
+        let strict = compile_legacy(&json!({"type": "object", "maxProperties": 0})).unwrap();
+        assert!(!violations(&strict, &json!({"a": 1})).is_empty());
     }
 
     #[test]

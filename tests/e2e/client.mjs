@@ -9,7 +9,8 @@
 //   "expectedTools": [ ...native MCP Tool values the router projects for the version... ],
 //   "calls": [ { "label": "...", "tool": "...", "arguments": {...},
 //                "expectError": false, "expectKinds": ["text"],
-//                "outputSchema": {...} | null, "expectStructured": {...} | null } ],
+//                "outputSchema": {...} | null, "expectStructured": {...} | null,
+//                "expectResult": {...} | absent } ],
 //   "invalidCalls": [ { "label": "...", "tool": "...", "arguments": {...} } ],
 //   "unknownTool": "no_such_tool"
 // }
@@ -75,6 +76,21 @@ try {
           `${label}: structuredContent matches outputSchema`,
           result.structuredContent !== undefined && validate(result.structuredContent),
           JSON.stringify(validate.errors),
+        );
+      }
+      if (call.expectResult) {
+        // The whole result as the client sees it: content, structuredContent, isError
+        // (absent and false are the same) and _meta.
+        const shape = (r) => ({
+          content: r.content ?? [],
+          structuredContent: r.structuredContent,
+          isError: r.isError === true,
+          _meta: r._meta,
+        });
+        check(
+          `${label}: result equals the example result`,
+          isDeepStrictEqual(shape(result), shape(call.expectResult)),
+          `got ${JSON.stringify(shape(result))}\nwant ${JSON.stringify(shape(call.expectResult))}`,
         );
       }
       if (call.expectStructured) {

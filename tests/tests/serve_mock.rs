@@ -1,0 +1,309 @@
+//! `mcpdesc serve-mock`'s router, in process: every valid description of the corpus
+//! (conformance fixtures, real-world descriptions, the chess example) becomes a mock
+//! whose `tools/call` answers each example's input with exactly the example's result,
+//! interaction examples replayed through a scripted client of their steps, in every
+//! protocol version of the tool's scope. The command's exit codes and messages are
+//! checked through `mcpdesc_cli::run`; the spawned binary talking to the TypeScript SDK
+//! client is `mcpdesc-cli/tests/serve_mock_e2e.rs`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use futures::executor::block_on;
+use mcpdesc::testing::{canonical, ScriptedClient};
+use mcpdesc::{Context, ProtocolVersion, ToolResult};
+use mcpdesc_cli::serve_mock::{mock_router, MockError};
+use mcpdesc_codegen::{Description, Limits};
+use serde_json::{json, Value};
+
+fn shared(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared")
+        .join(path)
+}
+
+fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
+}
+
+fn load(path: &Path) -> Description {
+    Description::from_path(path, &Limits::default()).unwrap()
+}
+
+/// Every description that must validate: the valid and warning fixtures, the
+/// real-world corpus and the chess example.
+fn valid_corpus() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for dir in [
+        "conformance/fixtures-0.8.0-rc.1/expected-valid",
+        "conformance/fixtures-0.8.0-rc.1/expected-warning",
+        "conformance/real-world",
+    ] {
+        for entry in std::fs::read_dir(shared(dir)).unwrap() {
+            files.push(entry.unwrap().path());
+        }
+    }
+    files.push(repo("examples/chess/chess.mcpdesc.json"));
+    files.sort();
+    files
+}
+
+fn runtime_version(name: &str) -> ProtocolVersion {
+    *ProtocolVersion::ALL
+        .iter()
+        .find(|v| v.as_str() == name)
+        .unwrap_or_else(|| panic!("unknown version {name}"))
+}
+
+/// Calls `tool` with `input` in `version` and returns the result as JSON, with the
+/// scripted client of `steps` (if any) as the peer; the client must be finished.
+fn call(
+    router: &mcpdesc::Router,
+    tool: &str,
+    input: &Value,
+    steps: Option<&Value>,
+    version: ProtocolVersion,
+    what: &str,
+) -> Value {
+    let (cx, client) = match steps {
+        Some(steps) => {
+            let client = Arc::new(ScriptedClient::new(what, "", steps).unwrap());
+            (Context::with_peer(version, client.clone()), Some(client))
+        }
+        None => (Context::new(version), None),
+    };
+    let result: ToolResult = block_on(router.call_tool(tool, Some(input.clone()), cx))
+        .unwrap_or_else(|e| panic!("{what}: protocol error {e:?}"));
+    if let Some(client) = client {
+        client.finish().unwrap_or_else(|e| panic!("{e}"));
+    }
+    // What the server sends for this version.
+    result.to_wire(version)
+}
+
+#[test]
+fn the_mock_answers_every_example_with_its_result_in_every_version() {
+    let (mut checked, mut replayed, mut refused) = (0, 0, 0);
+    for path in valid_corpus() {
+        let desc = load(&path);
+        assert!(desc.is_valid(), "{}", desc.render_diagnostics());
+        let router = match mock_router(&desc, None, &[]) {
+            Ok(router) => router,
+            // The runtime never fetches a schema, so a tool whose `inputSchema` needs an
+            // external `$ref` cannot check its arguments and is refused (documented on
+            // `Router`); the description is valid with a warning.
+            Err(MockError::Router { tool, message })
+                if path.ends_with("unresolved-external-tool-example-ref.json") =>
+            {
+                assert_eq!(tool, "lookup");
+                assert!(
+                    message.contains("https://schemas.example.invalid/identifier.json"),
+                    "{message}"
+                );
+                refused += 1;
+                continue;
+            }
+            Err(e) => panic!("{}: {e}", path.display()),
+        };
+        let doc: Value =
+            serde_json::to_value(desc.validation.as_ref().unwrap().resolution.value.clone())
+                .unwrap();
+        let root: Vec<&str> = doc["protocolVersions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        for tool in doc["tools"].as_array().into_iter().flatten() {
+            let name = tool["name"].as_str().unwrap();
+            let scope: Vec<&str> = match tool.get("protocolVersions") {
+                Some(list) => list
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .collect(),
+                None => root.clone(),
+            };
+            for version in scope.iter().map(|v| runtime_version(v)) {
+                let plain = tool.get("examples").and_then(Value::as_object);
+                for (example, e) in plain.into_iter().flatten() {
+                    let what = format!(
+                        "{}: tool `{name}`, example `{example}`, MCP {version}",
+                        path.display()
+                    );
+                    let got = call(&router, name, &e["input"], None, version, &what);
+                    assert_eq!(canonical(&got), canonical(&e["result"]), "{what}");
+                    checked += 1;
+                }
+                // MCP 2026-07-28 has no server-to-client requests during a call (input
+                // arrives through MRTR, which the runtime does not implement).
+                if version == ProtocolVersion::V2026_07_28 {
+                    continue;
+                }
+                let interactions = tool.get("interactionExamples").and_then(Value::as_object);
+                for (example, e) in interactions.into_iter().flatten() {
+                    let what = format!(
+                        "{}: tool `{name}`, interaction example `{example}`, MCP {version}",
+                        path.display()
+                    );
+                    let got = call(
+                        &router,
+                        name,
+                        &e["input"],
+                        Some(&e["steps"]),
+                        version,
+                        &what,
+                    );
+                    assert_eq!(canonical(&got), canonical(&e["result"]), "{what}");
+                    replayed += 1;
+                }
+            }
+        }
+    }
+    // The corpus has far more examples than this; the floor catches a loop that
+    // silently stopped finding them.
+    assert!(checked >= 20, "only {checked} example calls checked");
+    // `named-tool-interaction-examples`, MCP 2025-11-25 (2026-07-28 is skipped above).
+    assert_eq!(replayed, 1);
+    assert_eq!(refused, 1);
+}
+
+fn memory() -> Description {
+    load(&shared("conformance/real-world/memory.mcpdesc.json"))
+}
+
+#[test]
+fn unmatched_arguments_get_a_tool_error_naming_the_examples() {
+    let router = mock_router(&memory(), None, &[]).unwrap();
+    let got = call(
+        &router,
+        "read_graph",
+        &json!({"unexpected": true}),
+        None,
+        ProtocolVersion::V2025_11_25,
+        "read_graph",
+    );
+    assert_eq!(got["isError"], json!(true), "{got}");
+    let text = got["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("no example of tool `read_graph` matches"),
+        "{text}"
+    );
+    assert!(text.contains("does not predict live behaviour"), "{text}");
+}
+
+#[test]
+fn a_selected_example_answers_every_call_of_its_tool() {
+    let desc = load(&repo("examples/chess/chess.mcpdesc.json"));
+    let doc = &desc.validation.as_ref().unwrap().resolution.value;
+    let examples = &doc["tools"][0]["examples"];
+    let (success, error) = (&examples["scholars-mate"], &examples["empty-pgn"]);
+    assert_eq!(error["result"]["isError"], json!(true));
+    let v = ProtocolVersion::V2025_11_25;
+
+    // By input: each example answers its own input.
+    let by_input = mock_router(&desc, None, &[]).unwrap();
+    let got = call(
+        &by_input,
+        "analyze_game",
+        &success["input"],
+        None,
+        v,
+        "by input",
+    );
+    assert_eq!(canonical(&got), canonical(&success["result"]));
+
+    // Selected: the error example answers the success example's input too.
+    let selection = [("analyze_game".to_owned(), "empty-pgn".to_owned())];
+    let selected = mock_router(&desc, None, &selection).unwrap();
+    let got = call(
+        &selected,
+        "analyze_game",
+        &success["input"],
+        None,
+        v,
+        "selected",
+    );
+    assert_eq!(canonical(&got), canonical(&error["result"]));
+
+    let bad = [("analyze_game".to_owned(), "no_such".to_owned())];
+    let err = mock_router(&desc, None, &bad).unwrap_err();
+    assert!(
+        matches!(&err, MockError::Selection(m) if m.contains("has no example `no_such`")
+            && m.contains("`empty-pgn`") && m.contains("`scholars-mate`")),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_protocol_version_restricts_the_tools_and_the_server() {
+    let path =
+        shared("conformance/fixtures-0.8.0-rc.1/expected-valid/protocol-scoped-primitives.json");
+    let desc = load(&path);
+    let all = mock_router(&desc, None, &[]).unwrap();
+    for version in all.info().protocol_versions {
+        let v = mcpdesc_codegen::ProtocolVersion::parse(version.as_str()).unwrap();
+        let only = mock_router(&desc, Some(v), &[]).unwrap();
+        assert_eq!(only.info().protocol_versions, &[*version]);
+        assert_eq!(
+            only.list_tools(*version),
+            all.list_tools(*version),
+            "MCP {version}"
+        );
+    }
+}
+
+fn run(args: &[&str]) -> (u8, String) {
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let mut argv = vec!["mcpdesc", "serve-mock"];
+    argv.extend_from_slice(args);
+    let code = mcpdesc_cli::run(argv, &mut out, &mut err);
+    assert!(out.is_empty(), "serve-mock must keep stdout for MCP");
+    (code, String::from_utf8(err).unwrap())
+}
+
+#[test]
+fn an_invalid_description_is_refused_with_its_diagnostics() {
+    let dir = shared("conformance/fixtures-0.8.0-rc.1/expected-invalid");
+    let path = std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let (code, err) = run(&[path.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("error["), "{err}");
+    assert!(
+        err.contains("a mock is only served from a valid description"),
+        "{err}"
+    );
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    let memory = shared("conformance/real-world/memory.mcpdesc.json");
+    let memory = memory.to_str().unwrap();
+    let (code, err) = run(&[memory, "--select", "read_graph"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("expected TOOL=EXAMPLE"), "{err}");
+    let (code, err) = run(&[memory, "--select", "read_graph=nope"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("tool `read_graph` has no example `nope`"),
+        "{err}"
+    );
+    let (code, err) = run(&["/no/such/file.mcpdesc.json"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot read"), "{err}");
+}
+
+#[test]
+fn a_version_the_description_does_not_describe_is_refused() {
+    let chess = repo("examples/chess/chess.mcpdesc.json");
+    let (code, err) = run(&[chess.to_str().unwrap(), "--protocol-version", "2024-11-05"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("does not describe MCP 2024-11-05"), "{err}");
+}
