@@ -44,3 +44,19 @@ fn every_example_is_reproduced_in_declaration_order() {
     }
     assert_eq!(checked, 4);
 }
+
+/// The same promise through the generated opt-in contract check, which is what a user
+/// writes: every example named explicitly, rating before recording (one server).
+#[test]
+fn the_generated_contract_check_passes() {
+    chess_server::contract::check_against_examples(
+        chess_server::ChessServer::new(),
+        &[
+            ("analyze_game", "scholars-mate"),
+            ("analyze_game", "empty-pgn"),
+            ("get_player_rating", "new-player-blitz"),
+            ("record_game_result", "white-wins"),
+        ],
+    )
+    .unwrap_or_else(|diff| panic!("{diff}"));
+}
