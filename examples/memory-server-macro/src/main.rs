@@ -14,7 +14,6 @@ mod memory {
     mcpdesc::mcpdesc!(
         path = "memory.mcpdesc.yaml",
         derives = [PartialEq],
-        tests = false,
     );
 }
 
