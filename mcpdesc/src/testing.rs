@@ -133,7 +133,8 @@ pub fn validate_if_compilable(
 /// Round-trips `value` through the Rust type `T`: deserialize, serialize, validate the
 /// serialized value against the original `schema`, then check that a second round trip
 /// gives the same JSON (the type is stable). Returns the serialized value. A schema that
-/// does not compile offline is skipped ([`validate_if_compilable`]).
+/// does not compile offline is skipped ([`validate_if_compilable`]). When `value` does
+/// not deserialize, the message's pointer goes down to the member that did not fit.
 ///
 /// ```
 /// #[derive(serde::Serialize, serde::Deserialize)]
@@ -142,6 +143,9 @@ pub fn validate_if_compilable(
 /// let out = mcpdesc::testing::round_trip::<Input>(&schema, &serde_json::json!({"pgn": "1. e4"}), "x", "/input").unwrap();
 /// assert_eq!(out["pgn"], "1. e4");
 /// assert!(mcpdesc::testing::round_trip::<Input>(&schema, &serde_json::json!({}), "x", "/input").is_err());
+/// // A value that does not fit the type is reported where it is.
+/// let err = mcpdesc::testing::round_trip::<Input>(&schema, &serde_json::json!({"pgn": 5}), "x", "/input").unwrap_err();
+/// assert!(err.starts_with("x (/input/pgn): does not deserialize into"), "{err}");
 /// ```
 pub fn round_trip<T: Serialize + DeserializeOwned>(
     schema: &Value,
@@ -150,8 +154,13 @@ pub fn round_trip<T: Serialize + DeserializeOwned>(
     at: &str,
 ) -> Result<Value, String> {
     let ty = std::any::type_name::<T>();
-    let typed: T = serde_json::from_value(value.clone())
-        .map_err(|e| format!("{what} ({at}): does not deserialize into `{ty}`: {e}"))?;
+    let typed: T = serde_path_to_error::deserialize(value.clone()).map_err(|e| {
+        let at = format!("{at}{}", pointer_of(e.path()));
+        format!(
+            "{what} ({at}): does not deserialize into `{ty}`: {}",
+            e.inner()
+        )
+    })?;
     let once = serde_json::to_value(&typed)
         .map_err(|e| format!("{what} ({at}): `{ty}` does not serialize: {e}"))?;
     validate_if_compilable(
@@ -171,6 +180,26 @@ pub fn round_trip<T: Serialize + DeserializeOwned>(
         ));
     }
     Ok(once)
+}
+
+/// The JSON pointer (relative, `""` for the root) of where deserialization stopped:
+/// object keys and array indexes; enum variant steps add nothing (an untagged or
+/// internally tagged enum has no key of its own), and an unknown step ends the pointer.
+fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut pointer = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => pointer.push_str(&format!("/{index}")),
+            Segment::Map { key } => {
+                pointer.push('/');
+                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+            }
+            Segment::Enum { .. } => {}
+            Segment::Unknown => break,
+        }
+    }
+    pointer
 }
 
 /// Parses every content block of `result` into [`Content`] and checks that each version

@@ -39,7 +39,7 @@ fn the_generated_test_of_an_affected_example_fails_readably() {
     for part in [
         "tool `analyze_game`",
         "`scholars-mate`",
-        "/tools/0/examples/scholars-mate/input",
+        "(/tools/0/examples/scholars-mate/input/depth)",
         "AnalyzeGameInput",
         "invalid type: integer `8`, expected a string",
     ] {
