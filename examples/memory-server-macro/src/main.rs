@@ -11,7 +11,7 @@ mod graph;
 
 /// The code generated from the description.
 mod memory {
-    mcpdesc::mcpdesc!(path = "memory.mcpdesc.yaml", derives = [PartialEq],);
+    mcpdesc::mcpdesc!(path = "memory.mcpdesc.yaml", derives = [PartialEq]);
 }
 
 #[tokio::main(flavor = "current_thread")]
