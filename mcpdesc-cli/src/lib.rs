@@ -160,6 +160,21 @@ where
     }
 }
 
+/// Reads and validates `file`, writing its diagnostics to `err`; `None` (after saying
+/// why on `err`) when it cannot be read.
+fn load_reporting(file: &std::path::Path, err: &mut dyn Write) -> Option<Description> {
+    match Description::from_path(file, &Limits::default()) {
+        Ok(desc) => {
+            let _ = err.write_all(desc.render_diagnostics().as_bytes());
+            Some(desc)
+        }
+        Err(e) => {
+            let _ = writeln!(err, "error: cannot read {}: {e}", file.display());
+            None
+        }
+    }
+}
+
 /// `mcpdesc serve-mock`: validates the description, then serves its mock on stdio.
 pub fn serve_mock(
     file: &std::path::Path,
@@ -167,14 +182,9 @@ pub fn serve_mock(
     selections: &[(String, String)],
     err: &mut dyn Write,
 ) -> u8 {
-    let desc = match Description::from_path(file, &Limits::default()) {
-        Ok(desc) => desc,
-        Err(e) => {
-            let _ = writeln!(err, "error: cannot read {}: {e}", file.display());
-            return EXIT_USAGE;
-        }
+    let Some(desc) = load_reporting(file, err) else {
+        return EXIT_USAGE;
     };
-    let _ = err.write_all(desc.render_diagnostics().as_bytes());
     let router = match serve_mock::mock_router(&desc, version, selections) {
         Ok(router) => router,
         Err(e @ serve_mock::MockError::Selection(_)) => {
@@ -209,15 +219,10 @@ pub fn generate(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
-    let desc = match Description::from_path(file, &Limits::default()) {
-        Ok(desc) => desc,
-        Err(e) => {
-            let _ = writeln!(err, "error: cannot read {}: {e}", file.display());
-            return EXIT_USAGE;
-        }
-    };
     // The description's diagnostics first (errors refuse generation, warnings do not).
-    let _ = err.write_all(desc.render_diagnostics().as_bytes());
+    let Some(desc) = load_reporting(file, err) else {
+        return EXIT_USAGE;
+    };
     let generated = match mcpdesc_codegen::generate(&desc, settings) {
         Ok(generated) => generated,
         Err(GenerateError::Invalid { errors }) => {

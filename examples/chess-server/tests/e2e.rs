@@ -5,35 +5,14 @@
 //! example input and checks the results, sends invalid arguments (expects
 //! `isError: true`) and calls an unknown tool (expects a JSON-RPC error).
 //!
-//! The test installs the client with `npm ci` when `node_modules` is missing; it is
-//! never skipped: without Node.js it fails.
-
-use std::path::{Path, PathBuf};
-use std::process::Command;
+//! `tests/e2e/harness.rs` runs the client (installing it when missing; without Node.js
+//! the test fails, it is never skipped).
 
 use mcpdesc::ProtocolVersion;
 use serde_json::{json, Value};
 
-fn e2e_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/e2e")
-}
-
-/// Installs the pinned client once (`npm ci` is idempotent, but slow).
-fn ensure_client() {
-    let dir = e2e_dir();
-    if dir
-        .join("node_modules/@modelcontextprotocol/sdk/package.json")
-        .exists()
-    {
-        return;
-    }
-    let status = Command::new("npm")
-        .args(["ci", "--no-audit", "--no-fund"])
-        .current_dir(&dir)
-        .status()
-        .expect("npm (Node.js 20) is needed for the end-to-end test");
-    assert!(status.success(), "npm ci failed in {}", dir.display());
-}
+#[path = "../../../tests/e2e/harness.rs"]
+mod harness;
 
 fn plan() -> Value {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../chess/chess.mcpdesc.json");
@@ -78,24 +57,7 @@ fn plan() -> Value {
 
 #[test]
 fn typescript_client_talks_to_the_chess_server() {
-    ensure_client();
-    let plan_path =
-        std::env::temp_dir().join(format!("chess-e2e-plan-{}.json", std::process::id()));
-    std::fs::write(&plan_path, serde_json::to_string_pretty(&plan()).unwrap()).unwrap();
-    let output = Command::new("node")
-        .arg(e2e_dir().join("client.mjs"))
-        .arg(&plan_path)
-        .output()
-        .expect("node (Node.js 20) is needed for the end-to-end test");
-    let _ = std::fs::remove_file(&plan_path);
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    println!("{stdout}");
-    assert!(
-        output.status.success(),
-        "the TypeScript client reported failures:\n{stdout}\n{stderr}"
-    );
-    assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
+    let stdout = harness::run_client("chess-server", &plan());
     // Every example call and the protocol checks ran.
     assert!(
         stdout.lines().filter(|l| l.starts_with("ok ")).count() >= 15,

@@ -1,0 +1,85 @@
+//! Runs the TypeScript MCP client (`client.mjs`, pinned in this folder's lockfile) on a
+//! plan, for the end-to-end tests of several crates (each includes this file with
+//! `#[path]`).
+//!
+//! The client is installed with `npm ci` when `node_modules` is missing; without
+//! Node.js the tests fail, they are never skipped. A client that does not finish within
+//! two minutes is killed and reported (a hang guard, not a performance check).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// This folder, found from the including crate's manifest directory.
+pub fn e2e_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|dir| dir.join("tests/e2e"))
+        .find(|dir| dir.join("client.mjs").exists())
+        .expect("tests/e2e/client.mjs above the crate")
+}
+
+/// Installs the pinned client when it is missing (`.ci/run` installs it first).
+pub fn ensure_client() {
+    let dir = e2e_dir();
+    if dir
+        .join("node_modules/@modelcontextprotocol/sdk/package.json")
+        .exists()
+    {
+        return;
+    }
+    let status = Command::new("npm")
+        .args(["ci", "--no-audit", "--no-fund"])
+        .current_dir(&dir)
+        .status()
+        .expect("npm (Node.js 20) is needed for the end-to-end test");
+    assert!(status.success(), "npm ci failed in {}", dir.display());
+}
+
+/// Runs the client on `plan` (see `client.mjs` for its shape) and returns its stdout;
+/// panics with stdout and stderr when it reports a failure or does not finish.
+pub fn run_client(name: &str, plan: &serde_json::Value) -> String {
+    ensure_client();
+    let dir = std::env::temp_dir().join(format!("mcpdesc-e2e-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let plan_path = dir.join("plan.json");
+    std::fs::write(&plan_path, serde_json::to_string_pretty(plan).unwrap()).unwrap();
+    // Files, not pipes: a server process that outlived the client would hold a pipe
+    // open and make reading it wait forever.
+    let stdout_path = dir.join("stdout");
+    let stderr_path = dir.join("stderr");
+    let mut child = Command::new("node")
+        .arg(e2e_dir().join("client.mjs"))
+        .arg(&plan_path)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&stdout_path).unwrap())
+        .stderr(std::fs::File::create(&stderr_path).unwrap())
+        .spawn()
+        .expect("node (Node.js 20) is needed for the end-to-end test");
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if started.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let stdout = std::fs::read_to_string(&stdout_path).unwrap_or_default();
+    let stderr = std::fs::read_to_string(&stderr_path).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    println!("== {name}\n{stdout}");
+    match status {
+        None => panic!("{name}: the client did not finish within 2 minutes:\n{stdout}\n{stderr}"),
+        Some(s) if !s.success() => {
+            panic!("{name}: the TypeScript client reported failures:\n{stdout}\n{stderr}")
+        }
+        Some(_) => {
+            assert!(stdout.contains(" passed, 0 failed"), "{name}: {stdout}");
+            stdout
+        }
+    }
+}
