@@ -29,30 +29,8 @@ fn plan(path: &Path) -> Value {
     let desc = Description::from_path(path, &Limits::default()).unwrap();
     let router = mock_router(&desc, None, &[]).unwrap();
     let doc = &desc.validation.as_ref().unwrap().resolution.value;
-    let mut calls = Vec::new();
-    let mut first_tool = None;
-    for tool in doc["tools"].as_array().into_iter().flatten() {
-        first_tool.get_or_insert_with(|| tool["name"].clone());
-        for (label, example) in tool["examples"].as_object().into_iter().flatten() {
-            let result = &example["result"];
-            let kinds: Vec<&Value> = result["content"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|c| &c["type"])
-                .collect();
-            calls.push(json!({
-                "label": label,
-                "tool": tool["name"],
-                "arguments": example["input"],
-                "expectError": result["isError"].as_bool().unwrap_or(false),
-                "expectKinds": kinds,
-                "outputSchema": Value::Null,
-                "expectStructured": Value::Null,
-                "expectResult": result,
-            }));
-        }
-    }
+    let tools = doc["tools"].as_array().unwrap();
+    let calls: Vec<Value> = tools.iter().flat_map(harness::example_calls).collect();
     assert!(!calls.is_empty(), "{} has no Tool Examples", path.display());
     // rmcp 3.11's `Tool` has no `execution` member, so `execution.taskSupport` does not
     // reach the client through the adapter (a documented limit of `McpServer`).
@@ -69,7 +47,7 @@ fn plan(path: &Path) -> Value {
         "expectedTools": expected,
         "calls": calls,
         "invalidCalls": [
-            {"label": "arguments no example has", "tool": first_tool,
+            {"label": "arguments no example has", "tool": tools[0]["name"],
              "arguments": {"mcpdesc-e2e-no-such-argument": 1}}
         ],
         "unknownTool": "mcpdesc_e2e_no_such_tool"

@@ -22,6 +22,7 @@ import { isDeepStrictEqual } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import Ajv2020 from "ajv/dist/2020.js";
+import AjvDraft7 from "ajv";
 
 const plan = JSON.parse(readFileSync(process.argv[2], "utf8"));
 let passed = 0;
@@ -61,7 +62,10 @@ try {
     `got ${JSON.stringify(got)}\nwant ${JSON.stringify(want)}`,
   );
 
-  const ajv = new Ajv2020({ strict: false });
+  // The schema's dialect: draft-07 when its `$schema` says so, else 2020-12 (MCP's default).
+  const ajv2020 = new Ajv2020({ strict: false });
+  const ajv7 = new AjvDraft7({ strict: false });
+  const ajvFor = (schema) => (/draft-07/.test(schema?.$schema ?? "") ? ajv7 : ajv2020);
   for (const call of plan.calls) {
     const label = `tools/call ${call.tool} (${call.label})`;
     try {
@@ -71,7 +75,7 @@ try {
       const kinds = (result.content ?? []).map((c) => c.type);
       check(`${label}: content kinds`, isDeepStrictEqual(kinds, call.expectKinds), JSON.stringify(kinds));
       if (!call.expectError && call.outputSchema) {
-        const validate = ajv.compile(call.outputSchema);
+        const validate = ajvFor(call.outputSchema).compile(call.outputSchema);
         check(
           `${label}: structuredContent matches outputSchema`,
           result.structuredContent !== undefined && validate(result.structuredContent),

@@ -83,3 +83,38 @@ pub fn run_client(name: &str, plan: &serde_json::Value) -> String {
         }
     }
 }
+
+/// The plan's calls for every Tool Example of `tool` (a resolved declaration): the
+/// example's input as arguments, and as expectations its `isError`, content kinds,
+/// `structuredContent` valid against `outputSchema` and equal to the example's, and the
+/// whole result equal to the example's.
+pub fn example_calls(tool: &serde_json::Value) -> Vec<serde_json::Value> {
+    use serde_json::{json, Value};
+    let examples = tool["examples"].as_object().into_iter().flatten();
+    examples
+        .map(|(label, example)| {
+            let result = &example["result"];
+            let is_error = result["isError"].as_bool().unwrap_or(false);
+            let kinds: Vec<&Value> = result["content"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|c| &c["type"])
+                .collect();
+            let output_schema = match is_error {
+                true => &Value::Null,
+                false => tool.get("outputSchema").unwrap_or(&Value::Null),
+            };
+            json!({
+                "label": label,
+                "tool": tool["name"],
+                "arguments": example["input"],
+                "expectError": is_error,
+                "expectKinds": kinds,
+                "outputSchema": output_schema,
+                "expectStructured": result.get("structuredContent").unwrap_or(&Value::Null),
+                "expectResult": result,
+            })
+        })
+        .collect()
+}
