@@ -307,3 +307,20 @@ fn a_version_the_description_does_not_describe_is_refused() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("does not describe MCP 2024-11-05"), "{err}");
 }
+
+#[test]
+fn a_yaml_description_serves_the_same_mock_as_its_json_original() {
+    let yaml = load(&repo("examples/memory-server-macro/memory.mcpdesc.yaml"));
+    let from_yaml = mock_router(&yaml, None, &[]).unwrap();
+    let from_json = mock_router(&memory(), None, &[]).unwrap();
+    let v = ProtocolVersion::V2025_11_25;
+    assert_eq!(from_yaml.list_tools(v), from_json.list_tools(v));
+    assert_eq!(from_yaml.list_tools(v).len(), 9);
+    let input = json!({});
+    let graph = call(&from_yaml, "read_graph", &input, None, v, "yaml");
+    assert!(graph.get("structuredContent").is_some(), "{graph}");
+    assert_eq!(
+        graph,
+        call(&from_json, "read_graph", &input, None, v, "json")
+    );
+}
