@@ -25,7 +25,7 @@
 //!
 //! `mcpdesc serve-mock FILE [--protocol-version V] [--select TOOL=EXAMPLE]...`
 //! - serves the description as a **mock** MCP server on stdin/stdout until the client
-//!   ends the session (see [`serve_mock`] for the replay policy); it never runs a live
+//!   ends the session (see [`mod@serve_mock`] for the replay policy); it never runs a live
 //!   tool and does not predict live behaviour;
 //! - diagnostics and status lines go to stderr (stdout is the MCP channel);
 //! - exit 0 when the session ends normally; 1 for an invalid description, a version it

@@ -9,7 +9,7 @@
 //!    ([`ExampleBook::select`]), that example answers every call of the tool, whatever
 //!    the arguments.
 //! 2. **Matching input.** Otherwise the arguments are compared with each example's
-//!    `input` after [`canonical`](crate::testing::canonical) form (object member order
+//!    `input` after [`canonical`] form (object member order
 //!    and `1.0` vs `1` do not matter): first the Tool Examples, then the interaction
 //!    examples, each in the description's order. The first equal one answers.
 //! 3. **Fallback.** When nothing matches: a tool execution error (`isError: true`)

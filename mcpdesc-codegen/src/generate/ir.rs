@@ -11,7 +11,7 @@
 //!
 //! The IR keeps two copies of each schema: the *original* (resolved, untouched; what a
 //! server serves and validates against) and the *prepared* one (typify's normalized copy,
-//! see [`prepare`](super::prepare)).
+//! see [`prepare`]).
 
 use std::collections::BTreeMap;
 
