@@ -4,7 +4,9 @@
 //! initializes (MCP 2025-11-25, the SDK's newest), compares `tools/list` with the mock
 //! router's projection, calls every tool with each example input and checks that the
 //! whole result equals the example's, and checks that arguments no example has get a
-//! tool error and an unknown tool a JSON-RPC error.
+//! tool error and an unknown tool a JSON-RPC error. For the interaction-example fixture
+//! the client answers the mock's roots, sampling and elicitation requests from the
+//! example's steps, checking each request against its step.
 //!
 //! `tests/e2e/harness.rs` runs the client (installing it when missing; without Node.js
 //! the test fails, it is never skipped; a client that hangs is killed and reported).
@@ -31,7 +33,29 @@ fn plan(path: &Path) -> Value {
     let doc = &desc.validation.as_ref().unwrap().resolution.value;
     let tools = doc["tools"].as_array().unwrap();
     let calls: Vec<Value> = tools.iter().flat_map(harness::example_calls).collect();
-    assert!(!calls.is_empty(), "{} has no Tool Examples", path.display());
+    // The interaction examples of the tools served in 2025-11-25 (the client's version).
+    let interactions: Vec<Value> = tools
+        .iter()
+        .filter(|t| {
+            t.get("protocolVersions")
+                .and_then(Value::as_array)
+                .is_none_or(|list| list.iter().any(|v| v == "2025-11-25"))
+        })
+        .flat_map(|t| {
+            let examples = t["interactionExamples"].as_object().into_iter().flatten();
+            examples.map(|(label, e)| {
+                json!({
+                    "label": label, "tool": t["name"], "arguments": e["input"],
+                    "steps": e["steps"], "expectResult": e["result"],
+                })
+            })
+        })
+        .collect();
+    assert!(
+        !calls.is_empty() || !interactions.is_empty(),
+        "{} has no examples",
+        path.display()
+    );
     // rmcp 3.11's `Tool` has no `execution` member, so `execution.taskSupport` does not
     // reach the client through the adapter (a documented limit of `McpServer`).
     let mut expected = router.list_tools(ProtocolVersion::V2025_11_25);
@@ -46,6 +70,7 @@ fn plan(path: &Path) -> Value {
         "serverName": doc["info"]["name"],
         "expectedTools": expected,
         "calls": calls,
+        "interactions": interactions,
         "invalidCalls": [
             {"label": "arguments no example has", "tool": tools[0]["name"],
              "arguments": {"mcpdesc-e2e-no-such-argument": 1}}
@@ -60,10 +85,14 @@ fn typescript_client_gets_the_example_results_from_serve_mock() {
     for entry in std::fs::read_dir(root().join("../shared/conformance/real-world")).unwrap() {
         files.push(entry.unwrap().path());
     }
+    files.push(root().join(
+        "../shared/conformance/fixtures-0.8.0-rc.1/expected-valid/named-tool-interaction-examples.json",
+    ));
     files.sort();
     for path in &files {
         let plan = plan(path);
-        let calls = plan["calls"].as_array().unwrap().len();
+        let calls = plan["calls"].as_array().unwrap().len()
+            + plan["interactions"].as_array().unwrap().len();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let stdout = harness::run_client(&name, &plan);
         // Each example call produced its checks, including the whole-result comparison.

@@ -12,8 +12,16 @@
 //                "outputSchema": {...} | null, "expectStructured": {...} | null,
 //                "expectResult": {...} | absent } ],
 //   "invalidCalls": [ { "label": "...", "tool": "...", "arguments": {...} } ],
-//   "unknownTool": "no_such_tool"
+//   "unknownTool": "no_such_tool",
+//   "interactions": [ { "label": "...", "tool": "...", "arguments": {...},
+//                       "steps": [ ...the interaction example's steps... ],
+//                       "expectResult": {...} } ]   (optional)
 // }
+//
+// For interactions the client declares the roots, sampling and elicitation
+// capabilities and answers each request the server makes during the call with the next
+// step's response, after checking the request against the step's (kind, and for
+// elicitation the mode, message and schema or URL; for sampling the whole params).
 //
 // Prints one line per check and a closing "N passed, M failed" line; exits 1 on any
 // failure.
@@ -21,6 +29,11 @@ import { readFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import Ajv2020 from "ajv/dist/2020.js";
 import AjvDraft7 from "ajv";
 
@@ -45,7 +58,64 @@ const transport = new StdioClientTransport({
   args: plan.args ?? [],
   stderr: "inherit",
 });
-const client = new Client({ name: "mcpdesc-e2e", version: "1.0.0" });
+const interactive = (plan.interactions ?? []).length > 0;
+const client = new Client(
+  { name: "mcpdesc-e2e", version: "1.0.0" },
+  interactive
+    ? { capabilities: { roots: {}, sampling: { tools: {} }, elicitation: { form: {}, url: {} } } }
+    : {},
+);
+
+// The steps the current interaction call still expects, and what went wrong with them.
+let script = [];
+let scriptProblems = [];
+const withoutMeta = (params) => {
+  const { _meta, ...rest } = params ?? {};
+  return rest;
+};
+function answer(kind, check) {
+  return async (request) => {
+    const step = script.shift();
+    if (!step) {
+      scriptProblems.push(`unexpected ${kind} request: ${JSON.stringify(request.params)}`);
+      throw new Error(`no step left for this ${kind} request`);
+    }
+    if (step.type !== kind) {
+      scriptProblems.push(`expected a ${step.type} request, got ${kind}`);
+      throw new Error(`expected a ${step.type} request`);
+    }
+    const problem = check(step.request ?? {}, request.params ?? {});
+    if (problem) {
+      scriptProblems.push(`${kind}: ${problem}`);
+      throw new Error(problem);
+    }
+    return step.response;
+  };
+}
+if (interactive) {
+  client.setRequestHandler(ListRootsRequestSchema, answer("roots", () => null));
+  client.setRequestHandler(
+    CreateMessageRequestSchema,
+    answer("sampling", (want, got) =>
+      isDeepStrictEqual(withoutMeta(got), withoutMeta(want))
+        ? null
+        : `params ${JSON.stringify(got)} differ from the step's ${JSON.stringify(want)}`,
+    ),
+  );
+  client.setRequestHandler(
+    ElicitRequestSchema,
+    answer("elicitation", (want, got) => {
+      const mode = (r) => r.mode ?? "form";
+      const same =
+        mode(got) === mode(want) &&
+        got.message === want.message &&
+        (mode(want) === "url"
+          ? got.url === want.url
+          : isDeepStrictEqual(got.requestedSchema, want.requestedSchema));
+      return same ? null : `request ${JSON.stringify(got)} differs from the step's ${JSON.stringify(want)}`;
+    }),
+  );
+}
 
 try {
   await client.connect(transport);
@@ -116,6 +186,29 @@ try {
       check(`${label}: isError=true`, result.isError === true, JSON.stringify(result));
     } catch (e) {
       check(label, false, `expected a tool error result, got a protocol error: ${e}`);
+    }
+  }
+
+  for (const call of plan.interactions ?? []) {
+    const label = `tools/call ${call.tool} (interaction ${call.label})`;
+    script = [...call.steps];
+    scriptProblems = [];
+    try {
+      const result = await client.callTool({ name: call.tool, arguments: call.arguments });
+      check(`${label}: every request matched its step`, scriptProblems.length === 0, scriptProblems.join("; "));
+      check(`${label}: every step was requested`, script.length === 0, `${script.length} step(s) left`);
+      const shape = (r) => ({
+        content: r.content ?? [],
+        structuredContent: r.structuredContent,
+        isError: r.isError === true,
+      });
+      check(
+        `${label}: result equals the example result`,
+        isDeepStrictEqual(shape(result), shape(call.expectResult)),
+        `got ${JSON.stringify(shape(result))}\nwant ${JSON.stringify(shape(call.expectResult))}`,
+      );
+    } catch (e) {
+      check(label, false, String(e));
     }
   }
 
