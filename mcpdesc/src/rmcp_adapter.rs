@@ -3,29 +3,39 @@
 //!
 //! # Known limits of this adapter
 //!
-//! - rmcp 3.11's `Tool` type has no `execution` member, so `execution.taskSupport`
-//!   (MCP 2025-11-25 only) is not sent in `tools/list` through this adapter, although
-//!   [`Router::list_tools`] includes it.
+//! - rmcp 3.11's `Tool` type has no `execution` member. [`McpServer`] puts the members
+//!   rmcp's types drop back into the `tools/list` answer (see [`McpServer`]), so
+//!   `execution.taskSupport` (MCP 2025-11-25) reaches the client as
+//!   [`Router::list_tools`] has it.
 //! - MCP 2026-07-28 has no server-to-client requests during a call; it carries client
 //!   input through input-required results (MRTR), which this runtime does not implement
 //!   yet. A [`Context`] request in a 2026-07-28 session fails with
 //!   [`ClientError::Unsupported`].
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use rmcp::model as m;
-use rmcp::service::RequestContext;
-use rmcp::{ErrorData, Peer, RoleServer, ServerHandler, ServiceError, ServiceExt};
-use serde_json::{json, Value};
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::{ErrorData, Peer, RoleServer, ServerHandler, Service, ServiceError, ServiceExt};
+use serde_json::{json, Map, Value};
 
 use crate::{
     BoxFuture, ClientError, ClientPeer, Context, Error, ProtocolError, ProtocolVersion, Router,
 };
 
-/// An rmcp [`ServerHandler`] that serves a [`Router`]: server info and instructions from
+/// An rmcp [`Service`] that serves a [`Router`]: server info and instructions from
 /// the description, the tools capability, `tools/list` for the negotiated version and
 /// `tools/call` through the router.
+///
+/// The MCP lifecycle (version negotiation, per-request metadata, result shapes per
+/// version) is rmcp's: requests go through rmcp's own [`ServerHandler`] dispatch. One
+/// thing is added on the way out: rmcp's `Tool` type has fields only for the members it
+/// knows, so a `tools/list` answer would lose the others (today `execution`, MCP
+/// 2025-11-25). The answer is written back as JSON with every member of the router's
+/// listing that rmcp left out, so the client sees the tool as the description declares
+/// it for the negotiated version.
 ///
 /// Use it with any rmcp transport:
 ///
@@ -40,22 +50,132 @@ use crate::{
 /// ```
 #[derive(Debug, Clone)]
 pub struct McpServer {
-    router: Arc<Router>,
+    handler: RouterHandler,
 }
 
 impl McpServer {
     /// Wraps a router.
     pub fn new(router: Router) -> Self {
         McpServer {
-            router: Arc::new(router),
+            handler: RouterHandler {
+                router: Arc::new(router),
+            },
         }
     }
 
     /// The wrapped router.
     pub fn router(&self) -> &Router {
-        &self.router
+        &self.handler.router
+    }
+}
+
+impl Service<RoleServer> for McpServer {
+    async fn handle_request(
+        &self,
+        request: m::ClientRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<m::ServerResult, ErrorData> {
+        // Read before `context` moves into rmcp's dispatch.
+        let listing_version = match request {
+            m::ClientRequest::ListToolsRequest(_) => negotiated(&context).ok(),
+            _ => None,
+        };
+        let result = Service::handle_request(&self.handler, request, context).await?;
+        Ok(match listing_version {
+            Some(version) => restore_dropped_members(result, &self.router().list_tools(version)),
+            None => result,
+        })
     }
 
+    async fn handle_notification(
+        &self,
+        notification: m::ClientNotification,
+        context: NotificationContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        Service::handle_notification(&self.handler, notification, context).await
+    }
+
+    fn get_info(&self) -> m::ServerConfig {
+        ServerHandler::get_info(&self.handler)
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [m::ProtocolVersion]> {
+        Cow::Owned(self.handler.versions())
+    }
+}
+
+/// Writes a `tools/list` answer back as JSON with the members of the router's listing
+/// (`native`, the tools as [`Router::list_tools`] projects them for the session's
+/// version) that rmcp's `Tool` type dropped. Members rmcp kept are left as rmcp wrote
+/// them; nested objects are completed the same way. An answer that lost nothing is
+/// returned unchanged.
+fn restore_dropped_members(result: m::ServerResult, native: &[Value]) -> m::ServerResult {
+    let m::ServerResult::ListToolsResult(list) = &result else {
+        return result;
+    };
+    let Ok(mut wire) = serde_json::to_value(list) else {
+        return result;
+    };
+    let by_name: HashMap<&str, &Value> = native
+        .iter()
+        .filter_map(|tool| Some((tool.get("name")?.as_str()?, tool)))
+        .collect();
+    let mut restored = false;
+    for tool in wire
+        .get_mut("tools")
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+    {
+        let declared = tool
+            .get("name")
+            .and_then(Value::as_str)
+            .and_then(|n| by_name.get(n));
+        if let Some(declared) = declared {
+            restored |= fill_missing(tool, declared);
+        }
+    }
+    if restored {
+        m::ServerResult::CustomResult(m::CustomResult::new(wire))
+    } else {
+        result
+    }
+}
+
+/// Adds to `wire` every object member `declared` has and `wire` lacks, recursively
+/// through objects and through arrays of the same length. Returns whether it added any.
+fn fill_missing(wire: &mut Value, declared: &Value) -> bool {
+    match (wire, declared) {
+        (Value::Object(wire), Value::Object(declared)) => fill_missing_members(wire, declared),
+        (Value::Array(wire), Value::Array(declared)) if wire.len() == declared.len() => wire
+            .iter_mut()
+            .zip(declared)
+            .fold(false, |added, (w, d)| fill_missing(w, d) | added),
+        _ => false,
+    }
+}
+
+fn fill_missing_members(wire: &mut Map<String, Value>, declared: &Map<String, Value>) -> bool {
+    let mut added = false;
+    for (key, value) in declared {
+        match wire.get_mut(key) {
+            Some(kept) => added |= fill_missing(kept, value),
+            None => {
+                wire.insert(key.clone(), value.clone());
+                added = true;
+            }
+        }
+    }
+    added
+}
+
+/// rmcp's [`ServerHandler`] over the router; [`McpServer`] wraps it as a [`Service`].
+#[derive(Debug, Clone)]
+struct RouterHandler {
+    router: Arc<Router>,
+}
+
+impl RouterHandler {
     fn versions(&self) -> Vec<m::ProtocolVersion> {
         self.router
             .info()
@@ -135,7 +255,7 @@ fn to_rmcp_tool(mut tool: Value) -> Result<m::Tool, String> {
     serde_json::from_value(tool).map_err(|e| e.to_string())
 }
 
-impl ServerHandler for McpServer {
+impl ServerHandler for RouterHandler {
     fn get_info(&self) -> m::ServerConfig {
         let info = self.router.info();
         let mut implementation = m::Implementation::new(info.name.clone(), info.version.clone());

@@ -343,3 +343,95 @@ async fn a_2026_session_gets_result_type_complete() {
     })
     .await;
 }
+
+/// A 2025-11-25 tool with `execution`, a member rmcp's `Tool` type has no field for.
+const BACKGROUND_ANALYSIS: ToolSpec = ToolSpec::new(
+    "background_analysis",
+    &[ProtocolVersion::V2025_11_25],
+    r#"{
+        "name": "background_analysis",
+        "protocolVersions": ["2025-11-25"],
+        "inputSchema": {"type": "object", "properties": {"pgn": {"type": "string"}}},
+        "annotations": {"readOnlyHint": true},
+        "execution": {"taskSupport": "optional"}
+    }"#,
+);
+
+/// Plays a raw JSON-RPC session (newline-delimited, as on stdio) against the adapter:
+/// `initialize` with `version`, `notifications/initialized`, then `tools/list`. Returns
+/// the `tools/list` response as the client reads it off the wire.
+async fn raw_tools_list(router: Router, version: &str) -> Value {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+    let (server_io, client_io) = tokio::io::duplex(256 * 1024);
+    tokio::spawn(async move {
+        let running = McpServer::new(router).serve(server_io).await?;
+        running.waiting().await?;
+        Ok::<_, Box<dyn std::error::Error + Send + Sync>>(())
+    });
+    let (read, mut write) = tokio::io::split(client_io);
+    let mut lines = BufReader::new(read).lines();
+    for message in [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": version, "capabilities": {},
+            "clientInfo": {"name": "raw-test", "version": "0.0.1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+    ] {
+        write
+            .write_all(format!("{message}\n").as_bytes())
+            .await
+            .unwrap();
+    }
+    loop {
+        let line = lines
+            .next_line()
+            .await
+            .unwrap()
+            .expect("the server answers tools/list");
+        let message: Value = serde_json::from_str(&line).unwrap();
+        if message["id"] == 2 {
+            return message;
+        }
+    }
+}
+
+#[tokio::test]
+async fn tools_list_on_the_wire_keeps_members_rmcp_has_no_field_for() {
+    with_timeout(async {
+        let router = || {
+            router().tool(BACKGROUND_ANALYSIS, |_args, _cx| {
+                Box::pin(async { Ok(ToolResult::text("queued")) })
+            })
+        };
+
+        let response = raw_tools_list(router(), "2025-11-25").await;
+        let tools = &response["result"]["tools"];
+        let listed = tools
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == "background_analysis")
+            .expect("background_analysis is listed");
+        assert_eq!(
+            listed["execution"],
+            json!({"taskSupport": "optional"}),
+            "{listed}"
+        );
+        assert_eq!(listed["annotations"], json!({"readOnlyHint": true}));
+        // The whole answer is the router's projection, member for member.
+        assert_eq!(
+            *tools,
+            Value::Array(router().list_tools(ProtocolVersion::V2025_11_25))
+        );
+
+        // An older session neither lists the tool nor gets `execution` anywhere.
+        let older = raw_tools_list(router(), "2025-06-18").await;
+        assert_eq!(
+            older["result"]["tools"],
+            Value::Array(router().list_tools(ProtocolVersion::V2025_06_18))
+        );
+        assert!(!older.to_string().contains("execution"), "{older}");
+    })
+    .await;
+}
