@@ -54,6 +54,17 @@ pub trait ClientPeer: Send + Sync {
 
 /// What a handler knows about the call beyond its arguments.
 ///
+/// # Client requests in MCP 2026-07-28
+///
+/// From 2026-07-28 on a server sends no request to the client during a call; the
+/// [`McpServer`](crate::McpServer) adapter carries the requests in input-required
+/// results instead and *replays* the handler: a request with no answer yet fails with
+/// [`ClientError::InputRequired`] (pass it on with `?`), the round ends, and when the
+/// client retries with the answer the handler runs again from the start, this time
+/// getting the answer at once. Code before a handler's last client request therefore
+/// runs once per round: keep it free of side effects, or idempotent. Earlier versions
+/// send the requests during the call and run the handler once.
+///
 /// Cloning is cheap. [`Context::new`] builds one without a client, for unit tests:
 ///
 /// ```

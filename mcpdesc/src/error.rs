@@ -170,6 +170,16 @@ pub enum ClientError {
         /// What happened.
         message: String,
     },
+    /// MCP 2026-07-28: the request has no answer yet. The call ends with an
+    /// input-required result and the handler runs again, from the start, when the
+    /// client retries with the answer (see the adapter's docs on input rounds).
+    /// A handler should pass this error on (`?`); whatever it returns instead is
+    /// discarded for this round.
+    #[error("`{method}` needs the client's answer first: the call ends with an input-required result and runs again when the client retries with the answer")]
+    InputRequired {
+        /// The request method.
+        method: &'static str,
+    },
     /// The client's answer does not have the expected shape.
     #[error("the client's answer to `{method}` is malformed: {message}")]
     InvalidResponse {

@@ -54,6 +54,8 @@
 mod content;
 mod context;
 mod error;
+#[cfg(feature = "rmcp")]
+mod input_rounds;
 pub mod mock;
 pub mod projection;
 mod result;

@@ -8,9 +8,13 @@
 //!   `execution.taskSupport` (MCP 2025-11-25) reaches the client as
 //!   [`Router::list_tools`] has it.
 //! - MCP 2026-07-28 has no server-to-client requests during a call; it carries client
-//!   input through input-required results (MRTR), which this runtime does not implement
-//!   yet. A [`Context`] request in a 2026-07-28 session fails with
-//!   [`ClientError::Unsupported`].
+//!   input through input-required results (MRTR). [`McpServer`] serves them by
+//!   replaying the handler: a [`Context`] request with no answer yet ends the round
+//!   with an input-required result ([`ClientError::InputRequired`] inside the
+//!   handler), and the client's retry runs the handler again with the answers. Code
+//!   before a handler's last client request therefore runs once per round. The
+//!   `requestState` format and the checks on it are in `input_rounds.rs`.
+//!   [`RmcpClientPeer`] itself refuses requests in a 2026-07-28 session.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -21,8 +25,10 @@ use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler, Service, ServiceError, ServiceExt};
 use serde_json::{json, Map, Value};
 
+use crate::input_rounds::{InputRequired, InputRounds};
 use crate::{
     BoxFuture, ClientError, ClientPeer, Context, Error, ProtocolError, ProtocolVersion, Router,
+    ToolResult,
 };
 
 /// An rmcp [`Service`] that serves a [`Router`]: server info and instructions from
@@ -310,26 +316,76 @@ impl ServerHandler for RouterHandler {
         context: RequestContext<RoleServer>,
     ) -> Result<m::CallToolResponse, ErrorData> {
         let version = negotiated(&context)?;
+        let capabilities = context
+            .client_capabilities()
+            .and_then(|c| serde_json::to_value(c).ok());
+        let arguments = request.arguments.map(Value::Object);
+        if version >= ProtocolVersion::V2026_07_28 {
+            // No server-to-client requests during a call: client input goes through
+            // input-required results, and the handler is replayed (input_rounds.rs).
+            let rounds = InputRounds::resume(
+                &request.name,
+                arguments.as_ref(),
+                request.request_state.as_deref(),
+                request.input_responses.unwrap_or_default(),
+                capabilities,
+            )
+            .map_err(|message| ErrorData::invalid_params(message, None))?;
+            let rounds = Arc::new(rounds);
+            let cx = Context::with_peer(version, rounds.clone());
+            let result = self
+                .router
+                .call_tool(&request.name, arguments, cx)
+                .await
+                .map_err(to_error_data)?;
+            return match rounds.input_required() {
+                Some(input) => to_input_required(input).map(m::CallToolResponse::InputRequired),
+                None => to_complete(result, version),
+            };
+        }
         let peer = RmcpClientPeer {
             peer: context.peer.clone(),
             version,
-            capabilities: context
-                .client_capabilities()
-                .and_then(|c| serde_json::to_value(c).ok()),
+            capabilities,
         };
         let cx = Context::with_peer(version, Arc::new(peer));
-        let arguments = request.arguments.map(Value::Object);
         let result = self
             .router
             .call_tool(&request.name, arguments, cx)
             .await
             .map_err(to_error_data)?;
-        let wire = result.to_wire(version);
-        let result: m::CallToolResult = serde_json::from_value(wire).map_err(|e| {
-            ErrorData::internal_error(format!("the tool result cannot be sent: {e}"), None)
-        })?;
-        Ok(m::CallToolResponse::Complete(result))
+        to_complete(result, version)
     }
+}
+
+/// A tool result as rmcp's completed `tools/call` response for `version`.
+fn to_complete(
+    result: ToolResult,
+    version: ProtocolVersion,
+) -> Result<m::CallToolResponse, ErrorData> {
+    let wire = result.to_wire(version);
+    let result: m::CallToolResult = serde_json::from_value(wire).map_err(|e| {
+        ErrorData::internal_error(format!("the tool result cannot be sent: {e}"), None)
+    })?;
+    Ok(m::CallToolResponse::Complete(result))
+}
+
+/// The requests a round left unanswered as rmcp's input-required result.
+fn to_input_required(input: InputRequired) -> Result<m::InputRequiredResult, ErrorData> {
+    let mut requests = m::InputRequests::new();
+    for (key, request) in input.requests {
+        let request = serde_json::from_value(request).map_err(|e| {
+            ErrorData::internal_error(
+                format!("the input request `{key}` cannot be sent: {e}"),
+                None,
+            )
+        })?;
+        requests.insert(key, request);
+    }
+    Ok(m::InputRequiredResult::new(
+        Some(requests),
+        Some(input.request_state),
+    ))
 }
 
 /// A [`ClientPeer`] over rmcp's handle to the connected client.
@@ -362,7 +418,7 @@ impl RmcpClientPeer {
     fn check(&self, method: &'static str, capability: &[&str]) -> Result<(), ClientError> {
         if self.version >= ProtocolVersion::V2026_07_28 {
             return Err(ClientError::Unsupported(format!(
-                "`{method}` cannot be sent during a call in MCP {}: that version carries client input through input-required results, which this runtime does not implement yet",
+                "`{method}` cannot be sent during a call in MCP {}: that version carries client input through input-required results, which `McpServer` serves by replaying the handler",
                 self.version
             )));
         }

@@ -12,8 +12,8 @@ mod common;
 use std::time::Duration;
 
 use mcpdesc::rmcp::model::{
-    CallToolRequestParams, ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction,
-    ErrorCode, ListRootsResult, Root,
+    CallToolRequestParams, CallToolResponse, ClientConfig, ElicitRequestParams, ElicitResult,
+    ElicitationAction, ErrorCode, ListRootsResult, Root,
 };
 use mcpdesc::rmcp::service::{QuitReason, RequestContext, RunningService};
 use mcpdesc::rmcp::{
@@ -332,13 +332,6 @@ async fn a_2026_session_gets_result_type_complete() {
             "hou is rated 1500 (MCP 2026-07-28)"
         );
 
-        // Server-to-client requests do not exist during a 2026-07-28 call.
-        let refused = call(&client, "confirm_move", json!({"move": "e4"}))
-            .await
-            .unwrap();
-        assert_eq!(refused["isError"], true);
-        let text = refused["content"][0]["text"].as_str().unwrap();
-        assert!(text.contains("input-required results"), "{text}");
         client.cancel().await.unwrap();
     })
     .await;
@@ -432,6 +425,91 @@ async fn tools_list_on_the_wire_keeps_members_rmcp_has_no_field_for() {
             Value::Array(router().list_tools(ProtocolVersion::V2025_06_18))
         );
         assert!(!older.to_string().contains("execution"), "{older}");
+    })
+    .await;
+}
+
+/// MCP 2026-07-28 has no server-to-client requests during a call: the adapter answers
+/// with input-required results and replays the handler, and rmcp's client fulfils the
+/// requests through its handler and retries, round after round.
+#[tokio::test]
+async fn a_2026_call_gets_client_input_through_input_required_rounds() {
+    with_timeout(async {
+        let (client, _server) = connect(
+            TestClient::new("2026-07-28", full_capabilities()),
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![mcpdesc::rmcp::model::ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await;
+
+        // One elicitation: two rounds, then the result the handler built from the answer.
+        let confirmed = call(&client, "confirm_move", json!({"move": "e4"}))
+            .await
+            .unwrap();
+        assert_eq!(
+            confirmed,
+            json!({"resultType": "complete", "content": [{"type": "text",
+                "text": "Accept: {\"confirm\":true,\"asked\":\"Play e4?\"}"}]})
+        );
+        let roots = call(&client, "workspace", json!({})).await.unwrap();
+        assert_eq!(roots["content"][0]["text"], "file:///workspace");
+
+        // The first round on the wire: an input-required result with the request
+        // keyed `input-0` and a `requestState` to echo.
+        let params = CallToolRequestParams::new("confirm_move")
+            .with_arguments(json!({"move": "d4"}).as_object().unwrap().clone());
+        let first = match client.call_tool_once(params).await.unwrap() {
+            CallToolResponse::InputRequired(first) => serde_json::to_value(first).unwrap(),
+            other => panic!("expected an input-required result, got {other:?}"),
+        };
+        assert_eq!(first["resultType"], "input_required", "{first}");
+        assert_eq!(
+            first["inputRequests"]["input-0"],
+            json!({"method": "elicitation/create", "params": {
+                "mode": "form", "message": "Play d4?",
+                "requestedSchema": {"type": "object", "properties": {"confirm": {"type": "boolean"}}, "required": ["confirm"]}}})
+        );
+        assert!(first["requestState"].is_string(), "{first}");
+
+        // A state replayed against other arguments is refused.
+        let params = CallToolRequestParams::new("confirm_move")
+            .with_arguments(json!({"move": "c4"}).as_object().unwrap().clone())
+            .with_request_state(first["requestState"].as_str().unwrap())
+            .with_input_responses([("input-0".to_owned(), json!({"action": "accept", "content": {"confirm": true}}))].into());
+        match client.call_tool_once(params).await {
+            Err(ServiceError::McpError(e)) => {
+                assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
+                assert!(e.message.contains("belongs to another call"), "{}", e.message);
+            }
+            other => panic!("expected a protocol error, got {other:?}"),
+        }
+        client.cancel().await.unwrap();
+    })
+    .await;
+}
+
+/// A client that declared no elicitation gets the handler's tool error, and no
+/// input-required round, in a 2026-07-28 session too.
+#[tokio::test]
+async fn a_2026_call_does_not_ask_for_undeclared_capabilities() {
+    with_timeout(async {
+        let (client, _server) = connect(
+            TestClient::new("2026-07-28", json!({})),
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![mcpdesc::rmcp::model::ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await;
+        let refused = call(&client, "confirm_move", json!({"move": "e4"}))
+            .await
+            .unwrap();
+        assert_eq!(refused["isError"], true);
+        assert_eq!(
+            refused["content"][0]["text"],
+            "the client did not declare the `elicitation` capability that `elicitation/create` needs"
+        );
+        client.cancel().await.unwrap();
     })
     .await;
 }

@@ -2,7 +2,8 @@
 //! (conformance fixtures, real-world descriptions, the chess example) becomes a mock
 //! whose `tools/call` answers each example's input with exactly the example's result,
 //! interaction examples replayed through a scripted client of their steps, in every
-//! protocol version of the tool's scope. The command's exit codes and messages are
+//! protocol version of the tool's scope (2026-07-28 interaction examples over rmcp, as
+//! input-required rounds). The command's exit codes and messages are
 //! checked through `mcpdesc_cli::run`; the spawned binary talking to the TypeScript SDK
 //! client is `mcpdesc-cli/tests/serve_mock_e2e.rs`.
 
@@ -136,8 +137,9 @@ fn the_mock_answers_every_example_with_its_result_in_every_version() {
                     assert_eq!(canonical(&got), canonical(&e["result"]), "{what}");
                     checked += 1;
                 }
-                // MCP 2026-07-28 has no server-to-client requests during a call (input
-                // arrives through MRTR, which the runtime does not implement).
+                // MCP 2026-07-28 has no server-to-client requests during a call: its
+                // client input goes through input-required rounds on the wire, checked
+                // by the test after this one.
                 if version == ProtocolVersion::V2026_07_28 {
                     continue;
                 }
@@ -323,4 +325,135 @@ fn a_yaml_description_serves_the_same_mock_as_its_json_original() {
         graph,
         call(&from_json, "read_graph", &input, None, v, "json")
     );
+}
+
+/// The client of the 2026-07-28 test: answers the requests an input-required result
+/// carries from an interaction example's steps, checking each against its step.
+struct StepsClient {
+    steps: Arc<ScriptedClient>,
+    config: rmcp::model::ClientConfig,
+}
+
+impl StepsClient {
+    fn answer<T: serde::de::DeserializeOwned>(
+        &self,
+        answer: Result<Value, mcpdesc::ClientError>,
+    ) -> Result<T, rmcp::ErrorData> {
+        let answer = answer.map_err(|e| rmcp::ErrorData::invalid_params(e.to_string(), None))?;
+        serde_json::from_value(answer)
+            .map_err(|e| rmcp::ErrorData::internal_error(e.to_string(), None))
+    }
+}
+
+#[allow(deprecated)] // Sampling and roots are deprecated in 2026-07-28, not removed.
+impl rmcp::ClientHandler for StepsClient {
+    fn get_info(&self) -> rmcp::model::ClientConfig {
+        self.config.clone()
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: rmcp::model::ElicitRequestParams,
+        _context: rmcp::service::RequestContext<rmcp::RoleClient>,
+    ) -> Result<rmcp::model::ElicitResult, rmcp::ErrorData> {
+        let params = serde_json::to_value(request).unwrap();
+        self.answer(mcpdesc::ClientPeer::elicit(&*self.steps, params).await)
+    }
+
+    async fn create_message(
+        &self,
+        params: rmcp::model::CreateMessageRequestParams,
+        _context: rmcp::service::RequestContext<rmcp::RoleClient>,
+    ) -> Result<rmcp::model::CreateMessageResult, rmcp::ErrorData> {
+        let params = serde_json::to_value(params).unwrap();
+        self.answer(mcpdesc::ClientPeer::create_message(&*self.steps, params).await)
+    }
+
+    async fn list_roots(
+        &self,
+        _context: rmcp::service::RequestContext<rmcp::RoleClient>,
+    ) -> Result<rmcp::model::ListRootsResult, rmcp::ErrorData> {
+        self.answer(mcpdesc::ClientPeer::list_roots(&*self.steps).await)
+    }
+}
+
+/// In MCP 2026-07-28 the mock plays an interaction example over the wire through
+/// input-required rounds: rmcp's client gets the step requests as `inputRequests`,
+/// answers them from the steps (each checked against its step), and retries until the
+/// mock returns the example's result.
+#[tokio::test]
+async fn the_mock_plays_2026_interaction_examples_through_input_required_rounds() {
+    use rmcp::{ClientLifecycleMode, ClientServiceExt, ServiceExt};
+
+    let mut replayed = 0;
+    for path in valid_corpus() {
+        let desc = load(&path);
+        let Ok(router) = mock_router(&desc, None, &[]) else {
+            continue;
+        };
+        let doc: Value =
+            serde_json::to_value(desc.validation.as_ref().unwrap().resolution.value.clone())
+                .unwrap();
+        let tools = router.list_tools(ProtocolVersion::V2026_07_28);
+        for tool in doc["tools"].as_array().into_iter().flatten() {
+            let name = tool["name"].as_str().unwrap();
+            let served = tools.iter().any(|t| t["name"] == name);
+            let scope = tool
+                .get("protocolVersions")
+                .unwrap_or(&doc["protocolVersions"]);
+            let in_scope = scope.as_array().unwrap().iter().any(|v| v == "2026-07-28");
+            if !served || !in_scope {
+                continue;
+            }
+            let interactions = tool.get("interactionExamples").and_then(Value::as_object);
+            for (example, e) in interactions.into_iter().flatten() {
+                let what = format!(
+                    "{}: tool `{name}`, interaction example `{example}`, MCP 2026-07-28",
+                    path.display()
+                );
+                let steps = Arc::new(ScriptedClient::new(&what, "", &e["steps"]).unwrap());
+                let config = serde_json::from_value(json!({
+                    "protocolVersion": "2026-07-28",
+                    "capabilities": {"elicitation": {"form": {}, "url": {}}, "sampling": {"tools": {}}, "roots": {}},
+                    "clientInfo": {"name": "steps-client", "version": "0.0.1"}
+                }))
+                .unwrap();
+                let (server_io, client_io) = tokio::io::duplex(256 * 1024);
+                let server = mcpdesc::McpServer::new(mock_router(&desc, None, &[]).unwrap());
+                tokio::spawn(async move {
+                    if let Ok(running) = server.serve(server_io).await {
+                        let _ = running.waiting().await;
+                    }
+                });
+                let client = StepsClient {
+                    steps: steps.clone(),
+                    config,
+                }
+                .serve_with_lifecycle(
+                    client_io,
+                    ClientLifecycleMode::Discover {
+                        preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],
+                    },
+                )
+                .await
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+                let params = rmcp::model::CallToolRequestParams::new(name.to_owned())
+                    .with_arguments(e["input"].as_object().unwrap().clone());
+                let result = tokio::time::timeout(
+                    std::time::Duration::from_secs(30),
+                    client.call_tool(params),
+                )
+                .await
+                .unwrap_or_else(|_| panic!("{what}: no answer within 30 s"))
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+                steps.finish().unwrap_or_else(|e| panic!("{e}"));
+                let got = serde_json::to_value(result).unwrap();
+                assert_eq!(canonical(&got), canonical(&e["result"]), "{what}");
+                client.cancel().await.unwrap();
+                replayed += 1;
+            }
+        }
+    }
+    // `named-tool-interaction-examples`: `authorized-release`.
+    assert_eq!(replayed, 1);
 }
