@@ -37,6 +37,7 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use crate::client_capabilities;
 use crate::testing::canonical;
 use crate::{BoxFuture, ClientError, ClientPeer};
 
@@ -157,18 +158,7 @@ impl InputRounds {
         capability: &[&str],
         params: Option<Value>,
     ) -> Result<Value, ClientError> {
-        let declared = self.capabilities.as_ref().is_some_and(|caps| {
-            capability
-                .iter()
-                .try_fold(caps, |node, key| node.get(*key))
-                .is_some()
-        });
-        if !declared {
-            return Err(ClientError::Unsupported(format!(
-                "the client did not declare the `{}` capability that `{method}` needs",
-                capability.join(".")
-            )));
-        }
+        client_capabilities::require(self.capabilities.as_ref(), method, capability)?;
         let number = self.next.fetch_add(1, Ordering::Relaxed);
         if let Some(answer) = self.answers.get(&number) {
             return Ok(answer.clone());
@@ -187,12 +177,7 @@ impl InputRounds {
 
 impl ClientPeer for InputRounds {
     fn elicit(&self, params: Value) -> BoxFuture<'_, Result<Value, ClientError>> {
-        let url_mode = params.get("mode").and_then(Value::as_str) == Some("url");
-        let needed: &[&str] = if url_mode {
-            &["elicitation", "url"]
-        } else {
-            &["elicitation"]
-        };
+        let needed = client_capabilities::for_elicitation(&params);
         let answer = self.ask("elicitation/create", needed, Some(params));
         Box::pin(async move { answer })
     }

@@ -51,6 +51,8 @@
 
 #![warn(missing_docs)]
 
+#[cfg(feature = "rmcp")]
+mod client_capabilities;
 mod content;
 mod context;
 mod error;

@@ -25,6 +25,7 @@ use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler, Service, ServiceError, ServiceExt};
 use serde_json::{json, Map, Value};
 
+use crate::client_capabilities;
 use crate::input_rounds::{InputRequired, InputRounds};
 use crate::{
     BoxFuture, ClientError, ClientPeer, Context, Error, ProtocolError, ProtocolVersion, Router,
@@ -320,40 +321,39 @@ impl ServerHandler for RouterHandler {
             .client_capabilities()
             .and_then(|c| serde_json::to_value(c).ok());
         let arguments = request.arguments.map(Value::Object);
-        if version >= ProtocolVersion::V2026_07_28 {
-            // No server-to-client requests during a call: client input goes through
-            // input-required results, and the handler is replayed (input_rounds.rs).
+        // From 2026-07-28 on there are no server-to-client requests during a call:
+        // client input goes through input-required results, and the handler is
+        // replayed (input_rounds.rs).
+        let rounds = if version >= ProtocolVersion::V2026_07_28 {
             let rounds = InputRounds::resume(
                 &request.name,
                 arguments.as_ref(),
                 request.request_state.as_deref(),
                 request.input_responses.unwrap_or_default(),
-                capabilities,
+                capabilities.clone(),
             )
             .map_err(|message| ErrorData::invalid_params(message, None))?;
-            let rounds = Arc::new(rounds);
-            let cx = Context::with_peer(version, rounds.clone());
-            let result = self
-                .router
-                .call_tool(&request.name, arguments, cx)
-                .await
-                .map_err(to_error_data)?;
-            return match rounds.input_required() {
-                Some(input) => to_input_required(input).map(m::CallToolResponse::InputRequired),
-                None => to_complete(result, version),
-            };
-        }
-        let peer = RmcpClientPeer {
-            peer: context.peer.clone(),
-            version,
-            capabilities,
+            Some(Arc::new(rounds))
+        } else {
+            None
         };
-        let cx = Context::with_peer(version, Arc::new(peer));
+        let peer: Arc<dyn ClientPeer> = match &rounds {
+            Some(rounds) => rounds.clone(),
+            None => Arc::new(RmcpClientPeer {
+                peer: context.peer.clone(),
+                version,
+                capabilities,
+            }),
+        };
+        let cx = Context::with_peer(version, peer);
         let result = self
             .router
             .call_tool(&request.name, arguments, cx)
             .await
             .map_err(to_error_data)?;
+        if let Some(input) = rounds.and_then(|rounds| rounds.input_required()) {
+            return to_input_required(input).map(m::CallToolResponse::InputRequired);
+        }
         to_complete(result, version)
     }
 }
@@ -422,20 +422,7 @@ impl RmcpClientPeer {
                 self.version
             )));
         }
-        let declared = self.capabilities.as_ref().is_some_and(|caps| {
-            capability
-                .iter()
-                .try_fold(caps, |node, key| node.get(*key))
-                .is_some()
-        });
-        if declared {
-            Ok(())
-        } else {
-            Err(ClientError::Unsupported(format!(
-                "the client did not declare the `{}` capability that `{method}` needs",
-                capability.join(".")
-            )))
-        }
+        client_capabilities::require(self.capabilities.as_ref(), method, capability)
     }
 }
 
@@ -478,15 +465,7 @@ impl ClientPeer for RmcpClientPeer {
     fn elicit(&self, params: Value) -> BoxFuture<'_, Result<Value, ClientError>> {
         const METHOD: &str = "elicitation/create";
         Box::pin(async move {
-            let url_mode = params.get("mode").and_then(Value::as_str) == Some("url");
-            // A URL elicitation needs `elicitation.url`; form mode is what an empty
-            // `elicitation` capability means.
-            let needed: &[&str] = if url_mode {
-                &["elicitation", "url"]
-            } else {
-                &["elicitation"]
-            };
-            self.check(METHOD, needed)?;
+            self.check(METHOD, client_capabilities::for_elicitation(&params))?;
             let params: m::ElicitRequestParams = from_json(METHOD, params)?;
             let result = self
                 .peer
