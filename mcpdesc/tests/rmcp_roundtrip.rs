@@ -140,6 +140,16 @@ async fn connect(
     (client, server)
 }
 
+/// A client with `capabilities` in a 2026-07-28 session (no `initialize`: discovery).
+async fn connect_2026(capabilities: Value) -> RunningService<RoleClient, TestClient> {
+    let lifecycle = ClientLifecycleMode::Discover {
+        preferred_versions: vec![mcpdesc::rmcp::model::ProtocolVersion::V_2026_07_28],
+    };
+    connect(TestClient::new("2026-07-28", capabilities), lifecycle)
+        .await
+        .0
+}
+
 fn full_capabilities() -> Value {
     json!({"elicitation": {"form": {}}, "roots": {}, "sampling": {}})
 }
@@ -311,13 +321,7 @@ async fn an_older_session_sees_only_its_tools_and_shapes() {
 #[tokio::test]
 async fn a_2026_session_gets_result_type_complete() {
     with_timeout(async {
-        let (client, _server) = connect(
-            TestClient::new("2026-07-28", full_capabilities()),
-            ClientLifecycleMode::Discover {
-                preferred_versions: vec![mcpdesc::rmcp::model::ProtocolVersion::V_2026_07_28],
-            },
-        )
-        .await;
+        let client = connect_2026(full_capabilities()).await;
         let tools = client.list_all_tools().await.unwrap();
         assert_eq!(
             serde_json::to_value(&tools).unwrap(),
@@ -435,13 +439,7 @@ async fn tools_list_on_the_wire_keeps_members_rmcp_has_no_field_for() {
 #[tokio::test]
 async fn a_2026_call_gets_client_input_through_input_required_rounds() {
     with_timeout(async {
-        let (client, _server) = connect(
-            TestClient::new("2026-07-28", full_capabilities()),
-            ClientLifecycleMode::Discover {
-                preferred_versions: vec![mcpdesc::rmcp::model::ProtocolVersion::V_2026_07_28],
-            },
-        )
-        .await;
+        let client = connect_2026(full_capabilities()).await;
 
         // One elicitation: two rounds, then the result the handler built from the answer.
         let confirmed = call(&client, "confirm_move", json!({"move": "e4"}))
@@ -494,13 +492,7 @@ async fn a_2026_call_gets_client_input_through_input_required_rounds() {
 #[tokio::test]
 async fn a_2026_call_does_not_ask_for_undeclared_capabilities() {
     with_timeout(async {
-        let (client, _server) = connect(
-            TestClient::new("2026-07-28", json!({})),
-            ClientLifecycleMode::Discover {
-                preferred_versions: vec![mcpdesc::rmcp::model::ProtocolVersion::V_2026_07_28],
-            },
-        )
-        .await;
+        let client = connect_2026(json!({})).await;
         let refused = call(&client, "confirm_move", json!({"move": "e4"}))
             .await
             .unwrap();
