@@ -217,8 +217,9 @@ mod tests {
     use futures::executor::block_on;
     use std::sync::Arc;
 
-    const ALL: fn() -> Option<Value> =
-        || Some(json!({"elicitation": {"form": {}}, "sampling": {}, "roots": {}}));
+    fn all_capabilities() -> Option<Value> {
+        Some(json!({"elicitation": {"form": {}}, "sampling": {}, "roots": {}}))
+    }
 
     /// A handler that asks for a confirmation, then for the roots.
     async fn handler(cx: Context) -> Result<String, ClientError> {
@@ -243,7 +244,7 @@ mod tests {
             Some(&args),
             state,
             responses,
-            ALL(),
+            all_capabilities(),
         )?);
         let cx = Context::with_peer(ProtocolVersion::V2026_07_28, rounds.clone());
         let outcome = block_on(handler(cx));
@@ -305,7 +306,7 @@ mod tests {
             Some(&args),
             Some(&first.request_state),
             responses,
-            ALL(),
+            all_capabilities(),
         )
         .unwrap();
         let cx = Context::with_peer(ProtocolVersion::V2026_07_28, Arc::new(rounds));
@@ -327,7 +328,7 @@ mod tests {
             Some(&other_args),
             Some(&state.request_state),
             BTreeMap::new(),
-            ALL(),
+            all_capabilities(),
         )
         .unwrap_err();
         assert!(err.contains("belongs to another call"), "{err}");
@@ -336,7 +337,7 @@ mod tests {
             None,
             Some(&state.request_state),
             BTreeMap::new(),
-            ALL(),
+            all_capabilities(),
         )
         .unwrap_err();
         assert!(err.contains("belongs to another call"), "{err}");

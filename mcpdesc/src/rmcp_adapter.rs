@@ -18,7 +18,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rmcp::model as m;
 use rmcp::service::{NotificationContext, RequestContext};
@@ -66,6 +66,12 @@ impl McpServer {
         McpServer {
             handler: RouterHandler {
                 router: Arc::new(router),
+                listings: Arc::new(
+                    ProtocolVersion::ALL
+                        .iter()
+                        .map(|_| OnceLock::new())
+                        .collect(),
+                ),
             },
         }
     }
@@ -89,7 +95,7 @@ impl Service<RoleServer> for McpServer {
         };
         let result = Service::handle_request(&self.handler, request, context).await?;
         Ok(match listing_version {
-            Some(version) => restore_dropped_members(result, &self.router().list_tools(version)),
+            Some(version) => restore_dropped_members(result, self.handler.listing(version)),
             None => result,
         })
     }
@@ -107,7 +113,7 @@ impl Service<RoleServer> for McpServer {
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [m::ProtocolVersion]> {
-        Cow::Owned(self.handler.versions())
+        ServerHandler::supported_protocol_versions(&self.handler)
     }
 }
 
@@ -180,9 +186,23 @@ fn fill_missing_members(wire: &mut Map<String, Value>, declared: &Map<String, Va
 #[derive(Debug, Clone)]
 struct RouterHandler {
     router: Arc<Router>,
+    /// `Router::list_tools` per version (in [`ProtocolVersion::ALL`] order), computed on
+    /// first use: the router no longer changes once served, and both the rmcp answer
+    /// and the write-back of dropped members read the listing.
+    listings: Arc<Vec<OnceLock<Vec<Value>>>>,
 }
 
 impl RouterHandler {
+    /// The router's `tools/list` projection for `version`.
+    fn listing(&self, version: ProtocolVersion) -> &[Value] {
+        let index = ProtocolVersion::ALL.iter().position(|v| *v == version);
+        match index.and_then(|i| self.listings.get(i)) {
+            Some(cell) => cell.get_or_init(|| self.router.list_tools(version)),
+            // Every version is in `ALL`; nothing to cache otherwise.
+            None => &[],
+        }
+    }
+
     fn versions(&self) -> Vec<m::ProtocolVersion> {
         self.router
             .info()
@@ -300,9 +320,9 @@ impl ServerHandler for RouterHandler {
     ) -> Result<m::ListToolsResult, ErrorData> {
         let version = negotiated(&context)?;
         let mut tools = Vec::new();
-        for native in self.router.list_tools(version) {
-            let name = native["name"].as_str().unwrap_or_default().to_owned();
-            match to_rmcp_tool(native) {
+        for native in self.listing(version) {
+            let name = native["name"].as_str().unwrap_or_default();
+            match to_rmcp_tool(native.clone()) {
                 Ok(tool) => tools.push(tool),
                 // Only a declaration the description validator rejects gets here.
                 Err(e) => eprintln!("mcpdesc: tool `{name}` left out of tools/list: {e}"),
