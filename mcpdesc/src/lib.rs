@@ -51,6 +51,7 @@
 
 #![warn(missing_docs)]
 
+mod capabilities;
 #[cfg(feature = "rmcp")]
 mod client_capabilities;
 mod content;
@@ -58,7 +59,10 @@ mod context;
 mod error;
 #[cfg(feature = "rmcp")]
 mod input_rounds;
+#[cfg(feature = "rmcp")]
+mod listing;
 pub mod mock;
+mod notifications;
 pub mod projection;
 mod result;
 mod router;
@@ -76,12 +80,18 @@ pub use content::{
 };
 pub use context::{ClientPeer, Context, ElicitAction, ElicitRequest, ElicitResponse, Root};
 pub use error::{ClientError, Error, ProtocolError, RouterError, ToolError};
+pub use notifications::{LogLevel, Notifier};
 pub use result::{ToolResult, Typed};
 pub use router::{Handler, Router, ServerInfo, ToolSpec};
+/// The cancellation token of a call (see [`Context::cancelled`]); the type rmcp
+/// cancels when the client sends `notifications/cancelled`.
+pub use tokio_util::sync::CancellationToken;
 pub use version::{ProtocolVersion, UnknownProtocolVersion};
 
 #[cfg(feature = "rmcp")]
-pub use rmcp_adapter::{serve_stdio, McpServer, RmcpClientPeer};
+pub use listing::ToolListings;
+#[cfg(feature = "rmcp")]
+pub use rmcp_adapter::{serve_stdio, McpServer, RestoreDropped, RmcpClientPeer, RmcpNotifier};
 
 /// The re-exported `rmcp` crate (the version the adapter is built against).
 #[cfg(feature = "rmcp")]

@@ -419,7 +419,8 @@ async fn the_mock_plays_2026_interaction_examples_through_input_required_rounds(
                 }))
                 .unwrap();
                 let (server_io, client_io) = tokio::io::duplex(256 * 1024);
-                let server = mcpdesc::McpServer::new(mock_router(&desc, None, &[]).unwrap());
+                let server =
+                    mcpdesc::McpServer::new(mock_router(&desc, None, &[]).unwrap()).into_service();
                 tokio::spawn(async move {
                     if let Ok(running) = server.serve(server_io).await {
                         let _ = running.waiting().await;
