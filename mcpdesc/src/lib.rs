@@ -74,6 +74,11 @@ mod version;
 #[cfg(feature = "rmcp")]
 mod rmcp_adapter;
 
+#[cfg(feature = "http")]
+pub mod http;
+#[cfg(feature = "http")]
+pub use http::serve_http;
+
 pub use content::{
     Annotations, BlobResourceContents, Content, EmbeddedResource, Icon, MediaContent, Meta,
     ResourceContents, ResourceLink, Role, TextContent, TextResourceContents,
