@@ -21,8 +21,8 @@ use mcpdesc::rmcp::service::{NotificationContext, PeerRequestOptions};
 use mcpdesc::rmcp::{ClientHandler, ClientLifecycleMode, ClientServiceExt, RoleClient};
 use mcpdesc::{LogLevel, McpServer, ProtocolVersion, Router, ServerInfo, ToolResult, ToolSpec};
 use serde_json::{json, Value};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf};
 use tokio::io::{split, WriteHalf};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf};
 use tokio::sync::{mpsc, Notify};
 
 const COUNT: ToolSpec = ToolSpec::new(
@@ -61,7 +61,8 @@ fn router(logging: bool, probe: WaitProbe) -> Router {
             Box::pin(async move {
                 for step in 1..=3 {
                     let message = format!("step {step}");
-                    cx.progress(f64::from(step), Some(3.0), Some(&message)).await;
+                    cx.progress(f64::from(step), Some(3.0), Some(&message))
+                        .await;
                 }
                 // Not greater than the last value: MCP forbids sending it.
                 cx.progress(2.0, Some(3.0), None).await;
@@ -112,7 +113,10 @@ impl Raw {
         let (server_io, client_io) = tokio::io::duplex(256 * 1024);
         tokio::spawn(async move {
             use mcpdesc::rmcp::ServiceExt;
-            let running = McpServer::new(router).into_service().serve(server_io).await?;
+            let running = McpServer::new(router)
+                .into_service()
+                .serve(server_io)
+                .await?;
             running.waiting().await?;
             Ok::<_, Box<dyn std::error::Error + Send + Sync>>(())
         });
@@ -133,7 +137,12 @@ impl Raw {
     async fn until_answer(&mut self, id: i64) -> (Vec<Value>, Value) {
         let mut before = Vec::new();
         loop {
-            let line = self.lines.next_line().await.unwrap().expect("the server answers");
+            let line = self
+                .lines
+                .next_line()
+                .await
+                .unwrap()
+                .expect("the server answers");
             let message: Value = serde_json::from_str(&line).unwrap();
             if message["id"] == id && message.get("method").is_none() {
                 return (before, message);
@@ -145,10 +154,12 @@ impl Raw {
     /// `initialize` with `version` and `notifications/initialized`; returns the
     /// `initialize` result.
     async fn initialize(&mut self, version: &str) -> Value {
-        self.send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        self.send(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
             "protocolVersion": version, "capabilities": {},
-            "clientInfo": {"name": "context-test", "version": "0.0.1"}}}))
-            .await;
+            "clientInfo": {"name": "context-test", "version": "0.0.1"}}}),
+        )
+        .await;
         let (_, answer) = self.until_answer(1).await;
         self.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
             .await;
@@ -230,8 +241,10 @@ async fn a_cancelled_call_sees_its_cancellation() {
             .await;
         started.notified().await;
         client
-            .send(json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                         "params": {"requestId": 2, "reason": "the user gave up"}}))
+            .send(
+                json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                         "params": {"requestId": 2, "reason": "the user gave up"}}),
+            )
             .await;
         assert_eq!(ended.recv().await, Some("cancelled"));
 
@@ -332,7 +345,10 @@ async fn in_2026_the_log_level_rides_in_the_request() {
             options.meta = meta;
             let peer = client.peer().clone();
             async move {
-                let handle = peer.send_request_with_option(request, options).await.unwrap();
+                let handle = peer
+                    .send_request_with_option(request, options)
+                    .await
+                    .unwrap();
                 serde_json::to_value(handle.await_response().await.unwrap()).unwrap()
             }
         };
@@ -342,10 +358,9 @@ async fn in_2026_the_log_level_rides_in_the_request() {
         assert_eq!(answer["content"][0]["text"], "None");
         // `info` in `_meta`: info and error.
         let mut meta = RequestMetaObject::new();
-        meta.0 .0.insert(
-            "io.modelcontextprotocol/logLevel".into(),
-            json!("info"),
-        );
+        meta.0
+             .0
+            .insert("io.modelcontextprotocol/logLevel".into(), json!("info"));
         let answer = call(Some(meta)).await;
         assert_eq!(answer["content"][0]["text"], "Some(Info)");
         // The notifications were sent before the answer; let the client handle them.
