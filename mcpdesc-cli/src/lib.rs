@@ -223,13 +223,13 @@ pub fn serve_mock(
                 desc.name
             );
             let _ = err.flush();
-            serve_mock::serve_stdio(router)
+            serve_mock::serve_stdio(router).map_err(|e| format!("mock session: {e}"))
         }
     };
     match outcome {
         Ok(()) => EXIT_OK,
         Err(e) => {
-            let _ = writeln!(err, "error: mock session: {e}");
+            let _ = writeln!(err, "error: {e}");
             EXIT_INVALID
         }
     }

@@ -201,7 +201,7 @@ pub fn serve_http(router: Router, addr: &str, listening: impl FnOnce(&str)) -> R
         let server = mcpdesc::http::HttpServer::new(router)
             .bind(addr)
             .await
-            .map_err(|e| format!("{addr}: {e}"))?;
+            .map_err(|e| format!("cannot serve HTTP at {addr}: {e}"))?;
         listening(&server.url());
         server.run().await.map_err(|e| e.to_string())
     })

@@ -9,11 +9,15 @@
 //!   against the `outputSchema`.
 //! - [`ToolResult`], [`Content`] and [`ToolError`] model tool results in the MCP shape;
 //!   [`ToolResult::to_wire`] produces the exact shape of one protocol version.
-//! - [`Context`] carries the negotiated [`ProtocolVersion`] and a [`ClientPeer`] handle
-//!   for elicitation, sampling and roots.
+//! - [`Context`] carries the negotiated [`ProtocolVersion`], a [`ClientPeer`] handle
+//!   for elicitation, sampling and roots, the call's cancellation, and progress and log
+//!   notifications ([`Notifier`]).
 //! - With the `rmcp` feature (on by default), [`serve_stdio`] serves a router as an MCP
-//!   server over stdio through the official Rust SDK, and [`McpServer`] adapts a router
-//!   to any rmcp transport.
+//!   server over stdio through the official Rust SDK, and [`McpServer`] is the rmcp
+//!   `ServerHandler` of a router, for any rmcp transport and for hand-written handlers
+//!   that serve the generated tools beside their own.
+//! - With the `http` feature, `serve_http` and `http::HttpServer` serve streamable HTTP
+//!   at `/mcp` (rmcp's `StreamableHttpService` on hyper).
 //!
 //! # Serving a router
 //!
@@ -34,7 +38,7 @@
 //! Generated code uses only these paths (all absolute, starting with `::mcpdesc::`):
 //!
 //! - the public API: [`Router::new`], [`Router::tool`], [`ToolSpec`] (or
-//!   [`ToolSpec::new`]), [`ServerInfo`] (with `..Default::default()`),
+//!   [`ToolSpec::new`]), [`ServerInfo`] (every field, or `..Default::default()`),
 //!   [`ProtocolVersion`] variants, [`Context`], [`ToolResult`] (`from_output`,
 //!   `from_typed`), [`Typed`], [`ToolError`], [`BoxFuture`], [`parse_arguments`],
 //!   [`include_generated!`];
