@@ -434,6 +434,10 @@ struct ListingRequest {
 /// request's `_meta` names, else its `MCP-Protocol-Version` header, else 2025-03-26
 /// (rmcp's order and default).
 fn tools_list_request(headers: &HeaderMap, body: &[u8]) -> Option<ListingRequest> {
+    // Most requests are not listings: skip parsing them.
+    if !body.windows(10).any(|w| w == b"tools/list") {
+        return None;
+    }
     let message: Value = serde_json::from_slice(body).ok()?;
     if message.get("method")?.as_str()? != "tools/list" {
         return None;
