@@ -56,6 +56,8 @@
 #![warn(missing_docs)]
 
 mod capabilities;
+#[cfg(feature = "client")]
+pub mod client;
 #[cfg(feature = "rmcp")]
 mod client_capabilities;
 mod content;
