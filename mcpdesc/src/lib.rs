@@ -18,6 +18,8 @@
 //!   that serve the generated tools beside their own.
 //! - With the `http` feature, `serve_http` and `http::HttpServer` serve streamable HTTP
 //!   at `/mcp` (rmcp's `StreamableHttpService` on hyper).
+//! - With the `client` feature (`client-http`, `client-https` for streamable HTTP),
+//!   `client::Session` calls any MCP server and returns the JSON it sent.
 //!
 //! # Serving a router
 //!

@@ -61,7 +61,7 @@ pub enum ConnectError {
         /// The command line or URL.
         server: String,
         /// The error.
-        error: ProtocolError,
+        error: Box<ProtocolError>,
     },
     /// The server chose a protocol version the session does not accept (or one this
     /// crate does not know).

@@ -5,8 +5,7 @@
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! use serde_json::json;
 //!
-//! let mut command = tokio::process::Command::new("chess-server");
-//! command.arg("--quiet");
+//! let command = tokio::process::Command::new("chess-server");
 //! let session = mcpdesc::client::stdio(command).await?;
 //! println!("MCP {}", session.protocol_version());
 //!

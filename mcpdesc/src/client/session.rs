@@ -701,7 +701,7 @@ fn init_error<'a>(
         match error {
             ClientInitializeError::JsonRpcError(error) => ConnectError::Rejected {
                 server,
-                error: protocol_error(error),
+                error: Box::new(protocol_error(error)),
             },
             ClientInitializeError::NoCompatibleProtocolVersion {
                 client_supported,
