@@ -38,6 +38,9 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 
 pub mod serve_mock;
+use mcpdesc_codegen::migrate::{self, MigrateError};
+use mcpdesc_codegen::source::{self, Format};
+use mcpdesc_codegen::validate::SpecVersion;
 use mcpdesc_codegen::{Description, GenerateError, Limits, ProtocolVersion, Settings};
 
 /// Exit code: everything valid.
@@ -83,6 +86,23 @@ pub enum Command {
         #[arg(long)]
         no_tests: bool,
     },
+    /// Rewrite an MCP Description 0.7.x document (or a 0.8.0 one) as a valid document of
+    /// a newer format version, following the specification's migration guide.
+    Migrate {
+        /// The description to migrate.
+        input: PathBuf,
+        /// Write the migrated description here (format from its extension) instead of
+        /// stdout (format of the input).
+        #[arg(short, long, value_name = "OUT")]
+        output: Option<PathBuf>,
+        /// The format version to produce.
+        #[arg(long, value_name = "VERSION", default_value = "0.9.0", value_parser = parse_spec_version)]
+        to: SpecVersion,
+        /// The MCP protocol version the server implements, when the input does not say
+        /// (`info.protocolVersion`) or says something else.
+        #[arg(long, value_name = "V", value_parser = parse_protocol_version)]
+        protocol_version: Option<ProtocolVersion>,
+    },
     /// Serve a description as a mock MCP server on stdio that replays its example results
     /// (a mock for clients' tests, never a prediction of live behaviour).
     ServeMock {
@@ -107,6 +127,10 @@ fn parse_protocol_version(text: &str) -> Result<ProtocolVersion, String> {
             known.join(", ")
         )
     })
+}
+
+fn parse_spec_version(text: &str) -> Result<SpecVersion, String> {
+    SpecVersion::parse(text).ok_or_else(|| "expected 0.8.0 or 0.9.0".to_owned())
 }
 
 /// Diagnostic output formats.
@@ -157,6 +181,18 @@ where
             protocol_version,
             selections,
         } => serve_mock(&file, protocol_version, &selections, err),
+        Command::Migrate {
+            input,
+            output,
+            to,
+            protocol_version,
+        } => {
+            let options = migrate::Options {
+                target: to,
+                protocol_version,
+            };
+            migrate(&input, output.as_deref(), &options, out, err)
+        }
     }
 }
 
@@ -266,6 +302,97 @@ fn write_if_changed(path: &std::path::Path, content: &str) -> std::io::Result<()
         return Ok(());
     }
     std::fs::write(path, content)
+}
+
+/// `mcpdesc migrate`: the migrated document to OUT or stdout; the report (every change,
+/// every warning, or the places that need the author) to `err`.
+pub fn migrate(
+    input: &std::path::Path,
+    output: Option<&std::path::Path>,
+    options: &migrate::Options,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let limits = Limits::default();
+    let desc = match Description::from_path(input, &limits) {
+        Ok(desc) => desc,
+        Err(e) => {
+            let _ = writeln!(err, "error: cannot read {}: {e}", input.display());
+            return EXIT_USAGE;
+        }
+    };
+    let Some(loaded) = &desc.loaded else {
+        let _ = err.write_all(desc.render_diagnostics().as_bytes());
+        let _ = writeln!(
+            err,
+            "error: {} cannot be parsed; nothing to migrate",
+            desc.name
+        );
+        return EXIT_USAGE;
+    };
+    let format = output.and_then(Format::from_path).unwrap_or(loaded.format);
+    let migration = match migrate::migrate(loaded, options) {
+        Ok(m) => m,
+        Err(MigrateError::NotApplicable(why)) => {
+            let _ = writeln!(err, "error: {}: {why}", desc.name);
+            return EXIT_USAGE;
+        }
+        Err(MigrateError::NeedsAuthor { items, .. }) => {
+            for d in &items {
+                let _ = writeln!(err, "{}", d.render(&desc.name, Some(&desc.text)));
+            }
+            let _ = writeln!(
+                err,
+                "error: {} needs the author at {} place{} (listed above); nothing was written",
+                desc.name,
+                items.len(),
+                plural(items.len())
+            );
+            return EXIT_INVALID;
+        }
+    };
+    let text = source::emit(&migration.value, format);
+    let written = match output {
+        Some(path) => std::fs::write(path, &text),
+        None => out.write_all(text.as_bytes()),
+    };
+    if let Err(e) = written {
+        let target = output.map_or("stdout".to_owned(), |p| p.display().to_string());
+        let _ = writeln!(err, "error: cannot write {target}: {e}");
+        return EXIT_USAGE;
+    }
+    let _ = writeln!(
+        err,
+        "migrated {} from MCP Description {} to {}{}: {} change{}, {} warning{}",
+        desc.name,
+        migration.from_version,
+        migration.target.as_str(),
+        output.map_or(String::new(), |p| format!(" ({})", p.display())),
+        migration.changes.len(),
+        plural(migration.changes.len()),
+        migration.warnings.len()
+            + usize::from(
+                loaded.format == Format::Yaml
+                    && source::yaml_comment(&desc.text, &limits).is_some()
+            ),
+        plural(migration.warnings.len()),
+    );
+    for change in &migration.changes {
+        let _ = writeln!(err, "  change: {}", change.render(&desc.name));
+    }
+    if loaded.format == Format::Yaml {
+        if let Some(pos) = source::yaml_comment(&desc.text, &limits) {
+            let _ = writeln!(
+                err,
+                "warning: {}:{}:{}: the input's YAML comments are not carried over (the data model has no place for them)",
+                desc.name, pos.line, pos.column
+            );
+        }
+    }
+    for d in &migration.warnings {
+        let _ = writeln!(err, "{}", d.render(&desc.name, Some(&desc.text)));
+    }
+    EXIT_OK
 }
 
 /// `mcpdesc validate`.

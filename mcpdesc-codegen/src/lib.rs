@@ -13,6 +13,7 @@ pub mod builder;
 pub mod description;
 pub mod diagnostic;
 pub mod generate;
+pub mod migrate;
 pub mod model;
 pub mod pointer;
 pub mod protocol;
