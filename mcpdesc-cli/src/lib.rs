@@ -361,33 +361,32 @@ pub fn migrate(
         let _ = writeln!(err, "error: cannot write {target}: {e}");
         return EXIT_USAGE;
     }
+    // The data model has no place for comments; say so rather than drop them quietly.
+    let comment = match loaded.format {
+        Format::Yaml => source::yaml_comment(&desc.text, &limits),
+        Format::Json => None,
+    };
+    let warnings = migration.warnings.len() + usize::from(comment.is_some());
     let _ = writeln!(
         err,
-        "migrated {} from MCP Description {} to {}{}: {} change{}, {} warning{}",
+        "migrated {} from MCP Description {} to {}{}: {} change{}, {warnings} warning{}",
         desc.name,
         migration.from_version,
         migration.target.as_str(),
         output.map_or(String::new(), |p| format!(" ({})", p.display())),
         migration.changes.len(),
         plural(migration.changes.len()),
-        migration.warnings.len()
-            + usize::from(
-                loaded.format == Format::Yaml
-                    && source::yaml_comment(&desc.text, &limits).is_some()
-            ),
-        plural(migration.warnings.len()),
+        plural(warnings),
     );
     for change in &migration.changes {
         let _ = writeln!(err, "  change: {}", change.render(&desc.name));
     }
-    if loaded.format == Format::Yaml {
-        if let Some(pos) = source::yaml_comment(&desc.text, &limits) {
-            let _ = writeln!(
-                err,
-                "warning: {}:{}:{}: the input's YAML comments are not carried over (the data model has no place for them)",
-                desc.name, pos.line, pos.column
-            );
-        }
+    if let Some(pos) = comment {
+        let _ = writeln!(
+            err,
+            "warning: {}:{}:{}: the input's YAML comments are not carried over (the data model has no place for them)",
+            desc.name, pos.line, pos.column
+        );
     }
     for d in &migration.warnings {
         let _ = writeln!(err, "{}", d.render(&desc.name, Some(&desc.text)));
