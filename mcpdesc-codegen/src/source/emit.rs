@@ -22,11 +22,11 @@ use super::{parse, Format, Limits};
 /// ```
 /// use mcpdesc_codegen::source::{emit, Format};
 ///
-/// let doc = serde_json::json!({"mcpdesc": "0.9.0", "info": {"name": "n", "version": "1"},
+/// let doc = serde_json::json!({"mcpdesc": "0.9.0", "info": {"name": "notes", "version": "1"},
 ///                              "protocolVersions": ["2025-11-25"], "x-note": null});
 /// assert_eq!(
 ///     emit(&doc, Format::Yaml),
-///     "mcpdesc: 0.9.0\ninfo:\n  name: n\n  version: \"1\"\nprotocolVersions:\n  - 2025-11-25\nx-note: null\n"
+///     "mcpdesc: 0.9.0\ninfo:\n  name: notes\n  version: \"1\"\nprotocolVersions:\n  - \"2025-11-25\"\nx-note: null\n"
 /// );
 /// ```
 pub fn emit(value: &Value, format: Format) -> String {
@@ -216,7 +216,8 @@ fn plain_ok(s: &str) -> bool {
     };
     // Anything a YAML 1.1 or 1.2 reader might resolve to another type stays quoted:
     // numbers (and what looks like one), booleans, nulls, timestamps.
-    if first.is_ascii_digit() && !looks_like_date(s) && !looks_like_dotted_version(s) {
+    // Dates (`2025-06-18`) stay quoted too: YAML 1.1 readers resolve them to timestamps.
+    if first.is_ascii_digit() && !looks_like_dotted_version(s) {
         return false;
     }
     if matches!(first, '-' | '+' | '.')
@@ -252,17 +253,6 @@ fn looks_like_dotted_version(s: &str) -> bool {
             .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// `2025-06-18`: read as a string by our loader (the JSON schema resolves no
-/// timestamps), and written plain because protocol versions look like this.
-fn looks_like_date(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() == 10
-        && b.iter().enumerate().all(|(i, c)| match i {
-            4 | 7 => *c == b'-',
-            _ => c.is_ascii_digit(),
-        })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,7 +282,8 @@ mod tests {
             text.contains("multi: |\n  line one\n  line two\n"),
             "{text}"
         );
-        assert!(text.contains("date: 2025-06-18\n"), "{text}");
+        assert!(text.contains("date: \"2025-06-18\"\n"), "{text}");
+        assert!(text.contains("semver: 1.2.0\n"), "{text}");
         assert!(
             text.contains("null: null\n") || text.contains("\"null\": null\n"),
             "{text}"
