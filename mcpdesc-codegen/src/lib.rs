@@ -12,6 +12,7 @@
 pub mod builder;
 pub mod description;
 pub mod diagnostic;
+pub mod diff;
 pub mod generate;
 pub mod migrate;
 pub mod model;
