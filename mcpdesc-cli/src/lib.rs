@@ -38,6 +38,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 
 pub mod serve_mock;
+use mcpdesc_codegen::diff::{self as changes, DiffError, FailOn, Perspective};
 use mcpdesc_codegen::migrate::{self, MigrateError};
 use mcpdesc_codegen::source::{self, Format};
 use mcpdesc_codegen::validate::SpecVersion;
@@ -103,6 +104,23 @@ pub enum Command {
         #[arg(long, value_name = "V", value_parser = parse_protocol_version)]
         protocol_version: Option<ProtocolVersion>,
     },
+    /// Classify every change between two descriptions as breaking, warning or
+    /// compatible (rule ids: docs/diff.md).
+    Diff {
+        /// The old description.
+        old: PathBuf,
+        /// The new description.
+        new: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+        format: OutputFormat,
+        /// The lowest level that makes the command fail (exit 1).
+        #[arg(long, value_enum, default_value_t = FailOnArg::Breaking)]
+        fail_on: FailOnArg,
+        /// Whose point of view classifies the changes.
+        #[arg(long, value_enum, default_value_t = PerspectiveArg::Client)]
+        perspective: PerspectiveArg,
+    },
     /// Serve a description as a mock MCP server on stdio that replays its example results
     /// (a mock for clients' tests, never a prediction of live behaviour).
     ServeMock {
@@ -131,6 +149,24 @@ fn parse_protocol_version(text: &str) -> Result<ProtocolVersion, String> {
 
 fn parse_spec_version(text: &str) -> Result<SpecVersion, String> {
     SpecVersion::parse(text).ok_or_else(|| "expected 0.8.0 or 0.9.0".to_owned())
+}
+
+/// `--fail-on` of `diff`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOnArg {
+    /// Fail on breaking changes.
+    Breaking,
+    /// Fail on breaking changes and warnings.
+    Warning,
+}
+
+/// `--perspective` of `diff`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PerspectiveArg {
+    /// A client of the server.
+    Client,
+    /// An implementer of the server.
+    Server,
 }
 
 /// Diagnostic output formats.
@@ -181,6 +217,23 @@ where
             protocol_version,
             selections,
         } => serve_mock(&file, protocol_version, &selections, err),
+        Command::Diff {
+            old,
+            new,
+            format,
+            fail_on,
+            perspective,
+        } => {
+            let fail_on = match fail_on {
+                FailOnArg::Breaking => FailOn::Breaking,
+                FailOnArg::Warning => FailOn::Warning,
+            };
+            let perspective = match perspective {
+                PerspectiveArg::Client => Perspective::Client,
+                PerspectiveArg::Server => Perspective::Server,
+            };
+            diff(&old, &new, format, fail_on, perspective, out, err)
+        }
         Command::Migrate {
             input,
             output,
@@ -302,6 +355,54 @@ fn write_if_changed(path: &std::path::Path, content: &str) -> std::io::Result<()
         return Ok(());
     }
     std::fs::write(path, content)
+}
+
+/// `mcpdesc diff`: the classified changes on `out`; exit 0 when nothing reaches the
+/// `--fail-on` level from the chosen perspective, 1 when something does, 2 when a file
+/// cannot be read or is not a valid description (its diagnostics on `err`).
+pub fn diff(
+    old: &std::path::Path,
+    new: &std::path::Path,
+    format: OutputFormat,
+    fail_on: FailOn,
+    perspective: Perspective,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let limits = Limits::default();
+    let mut loaded = Vec::new();
+    for file in [old, new] {
+        match Description::from_path(file, &limits) {
+            Ok(desc) => loaded.push(desc),
+            Err(e) => {
+                let _ = writeln!(err, "error: cannot read {}: {e}", file.display());
+                return EXIT_USAGE;
+            }
+        }
+    }
+    let report = match changes::diff(&loaded[0], &loaded[1]) {
+        Ok(report) => report,
+        Err(e @ DiffError::Invalid { .. }) => {
+            for desc in loaded.iter().filter(|d| !d.is_valid()) {
+                let _ = err.write_all(desc.render_diagnostics().as_bytes());
+            }
+            let _ = writeln!(err, "error: {e}; nothing compared");
+            return EXIT_USAGE;
+        }
+    };
+    let text = match format {
+        OutputFormat::Human => report.render(perspective),
+        OutputFormat::Json => {
+            let value = report.to_json(perspective, fail_on);
+            serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
+        }
+    };
+    let _ = out.write_all(text.as_bytes());
+    if report.fails(perspective, fail_on) {
+        EXIT_INVALID
+    } else {
+        EXIT_OK
+    }
 }
 
 /// `mcpdesc migrate`: the migrated document to OUT or stdout; the report (every change,

@@ -248,6 +248,7 @@ impl<'v> Cx<'v, '_> {
         node
     }
 
+    /// Records a change of the node at `path`.
     fn push(
         &mut self,
         rule: &'static Rule,
@@ -257,19 +258,53 @@ impl<'v> Cx<'v, '_> {
         message: String,
         mutation: Option<Mutation>,
     ) {
-        let shown = witness::display(path);
-        let found = Found::new(
-            rule,
-            Subject::Tool,
+        let (dir, tool) = (self.dir.noun(), self.tool);
+        let text = if path.is_empty() {
+            format!("tool {tool:?} {dir}: {message}")
+        } else {
+            format!("tool {tool:?} {dir} {}: {message}", witness::display(path))
+        };
+        self.record(rule, path, witness::display(path), old, new, text, mutation);
+    }
+
+    /// Records a change of the member `name` of the object at `path` (the mutation
+    /// applies to the object).
+    #[allow(clippy::too_many_arguments)]
+    fn push_member(
+        &mut self,
+        rule: &'static Rule,
+        path: &[Seg],
+        name: &str,
+        old: Pointer,
+        new: Pointer,
+        what: &str,
+        mutation: Option<Mutation>,
+    ) {
+        let mut member = path.to_vec();
+        member.push(Seg::Prop(name.to_owned()));
+        let shown = witness::display(&member);
+        let text = format!(
+            "tool {:?} {} property {shown} {what}",
             self.tool,
-            format!(
-                "tool {:?} {} {shown}: {message}",
-                self.tool,
-                self.dir.noun()
-            ),
-        )
-        .path(shown)
-        .at(Some(old), Some(new));
+            self.dir.noun()
+        );
+        self.record(rule, path, shown, old, new, text, mutation);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &mut self,
+        rule: &'static Rule,
+        path: &[Seg],
+        shown: String,
+        old: Pointer,
+        new: Pointer,
+        text: String,
+        mutation: Option<Mutation>,
+    ) {
+        let found = Found::new(rule, Subject::Tool, self.tool, text)
+            .path(shown)
+            .at(Some(old), Some(new));
         self.found.push((found, mutation, path.to_vec()));
     }
 
@@ -755,12 +790,13 @@ impl<'v> Cx<'v, '_> {
                 ),
             };
             let old_at = prop(&pa, name).map_or_else(|| a.at.clone(), |(_, at)| at);
-            self.push(
+            self.push_member(
                 rule,
                 path,
+                name,
                 old_at,
                 new_at,
-                format!("property {name:?} {what}"),
+                what,
                 Some(Mutation::Omit((*name).to_owned())),
             );
         }
@@ -774,14 +810,7 @@ impl<'v> Cx<'v, '_> {
             );
             let old_at = prop(&pa, name).map_or_else(|| a.at_or_node("required"), |(_, at)| at);
             let new_at = prop(&pb, name).map_or_else(|| b.at.clone(), |(_, at)| at);
-            self.push(
-                rule,
-                path,
-                old_at,
-                new_at,
-                format!("property {name:?} became optional"),
-                None,
-            );
+            self.push_member(rule, path, name, old_at, new_at, "became optional", None);
         }
         // Optional properties added.
         for (name, _, at_b) in &pb {
@@ -792,12 +821,13 @@ impl<'v> Cx<'v, '_> {
                 &rules::INPUT_PROPERTY_ADDED_OPTIONAL,
                 &rules::OUTPUT_PROPERTY_ADDED_OPTIONAL,
             );
-            self.push(
+            self.push_member(
                 rule,
                 path,
+                name,
                 a.at_or_node("properties"),
                 at_b.clone(),
-                format!("optional property {name:?} was added"),
+                "was added as optional",
                 None,
             );
         }
@@ -829,12 +859,13 @@ impl<'v> Cx<'v, '_> {
                     None,
                 ),
             };
-            self.push(
+            self.push_member(
                 rule,
                 path,
+                name,
                 at_a.clone(),
                 b.at_or_node("properties"),
-                format!("property {name:?} {what}"),
+                what,
                 mutation,
             );
         }

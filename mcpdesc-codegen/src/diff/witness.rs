@@ -598,10 +598,7 @@ mod tests {
             "$defs": {"Kind": {"enum": ["a", "b"]}}
         });
         let v = sample(&schema, &schema, 0);
-        assert_eq!(
-            v,
-            json!({"n": 4, "s": "xxx", "list": [1, 1], "ref": "a"})
-        );
+        assert_eq!(v, json!({"n": 4, "s": "xxx", "list": [1, 1], "ref": "a"}));
         let validator = compile(&schema, Dialect::Draft202012).unwrap();
         assert!(validator.is_valid(&v));
     }
