@@ -1070,6 +1070,11 @@ impl Types {
 
     /// Whether a value has one of the types.
     pub(crate) fn contains(self, value: &Value) -> bool {
+        self.overlaps(Types::of_value(value))
+    }
+
+    /// The type of one value.
+    fn of_value(value: &Value) -> Types {
         let bit = match value {
             Value::Null => NULL,
             Value::Bool(_) => BOOLEAN,
@@ -1084,7 +1089,7 @@ impl Types {
                 }
             }
         };
-        self.0 & bit != 0
+        Types(bit)
     }
 }
 
@@ -1118,11 +1123,28 @@ impl std::fmt::Display for Types {
     }
 }
 
+/// The types a node accepts: `type`, narrowed by the values of `enum` or `const` when
+/// there are any (`{"const": "a"}` accepts strings only), and nothing for `false`.
 fn types(n: &Node<'_>) -> Types {
     if n.boolean == Some(false) {
         return Types(0);
     }
-    type_keyword(n.value("type"))
+    let declared = type_keyword(n.value("type"));
+    let values: Option<Vec<&Value>> = match (n.value("const"), n.value("enum")) {
+        (Some(c), _) => Some(vec![c]),
+        (None, Some(Value::Array(list))) => Some(list.iter().collect()),
+        _ => None,
+    };
+    match values {
+        Some(values) => Types(
+            values
+                .into_iter()
+                .map(|v| Types::of_value(v).0)
+                .fold(0, |a, b| a | b)
+                & declared.0,
+        ),
+        None => declared,
+    }
 }
 
 fn type_keyword(value: Option<&Value>) -> Types {

@@ -531,8 +531,12 @@ pub(crate) fn numbers_beyond(
     if !integer {
         out.push(y + sign * 0.5);
     }
-    if let Some((x, false)) = old {
-        out.push(x);
+    if let Some((x, exclusive_before)) = old {
+        if !exclusive_before {
+            out.push(x);
+        }
+        // Between the two bounds, for bounds closer than one unit.
+        out.push((x + y) / 2.0);
     }
     out.into_iter()
         .filter(|v| v.is_finite() && (!integer || v.fract() == 0.0))
