@@ -1,4 +1,4 @@
-//! The `mcpdesc` command line: `validate`, `generate` and `serve-mock`.
+//! The `mcpdesc` command line: `validate`, `generate`, `serve-mock`, `migrate` and `diff`.
 //!
 //! The command's behaviour lives here, as functions over explicit writers, so tests can
 //! run it without a process; `main.rs` only forwards `std::env::args`.
@@ -22,6 +22,20 @@
 //! - a description with protocol-scoped variants of a tool needs `--protocol-version`
 //!   (exit 1 otherwise, naming the tool and its scopes);
 //! - usage and I/O errors exit 2.
+//!
+//! `mcpdesc migrate IN [-o OUT] [--to 0.8.0|0.9.0] [--protocol-version V]`
+//! - rewrites a 0.7.x (or 0.8.0) description as a valid 0.9.0 (or 0.8.0) one (see
+//!   [`mcpdesc_codegen::migrate`], `docs/migrate.md`); the document to OUT (format from
+//!   its extension) or stdout (the input's format), the report on stderr;
+//! - exit 0 migrated; 1 the author must decide (each place listed, nothing written); 2
+//!   unreadable, unparseable or not a document to migrate.
+//!
+//! `mcpdesc diff OLD NEW [--format human|json] [--fail-on breaking|warning]
+//! [--perspective client|server]`
+//! - every change classified under a rule id of [`mcpdesc_codegen::diff::rules`]
+//!   (`docs/diff.md` has the table and the JSON shape) on stdout;
+//! - exit 0 when no change reaches `--fail-on` from the perspective, 1 when one does, 2
+//!   when a file is unreadable or invalid (its diagnostics on stderr).
 //!
 //! `mcpdesc serve-mock FILE [--protocol-version V] [--select TOOL=EXAMPLE]...`
 //! - serves the description as a **mock** MCP server on stdin/stdout until the client

@@ -47,7 +47,12 @@ fn cases() -> Vec<Case> {
 
 fn load(path: &Path) -> Description {
     let desc = Description::from_path(path, &Limits::default()).unwrap();
-    assert!(desc.is_valid(), "{}:\n{}", path.display(), desc.render_diagnostics());
+    assert!(
+        desc.is_valid(),
+        "{}:\n{}",
+        path.display(),
+        desc.render_diagnostics()
+    );
     desc
 }
 
@@ -71,7 +76,9 @@ fn input_schema(desc: &Description, tool: &str, versions: &[Value]) -> Value {
 }
 
 fn accepts(schema: &Value, instance: &Value) -> bool {
-    jsonschema::validator_for(schema).unwrap().is_valid(instance)
+    jsonschema::validator_for(schema)
+        .unwrap()
+        .is_valid(instance)
 }
 
 #[test]
@@ -86,9 +93,7 @@ fn the_case_table_classifies_every_change() {
         let actual: BTreeSet<String> = report
             .changes
             .iter()
-            .map(|c| {
-                json!([c.rule.id, c.rule.client, c.rule.server, c.name, c.path]).to_string()
-            })
+            .map(|c| json!([c.rule.id, c.rule.client, c.rule.server, c.name, c.path]).to_string())
             .collect();
         let expected_changes = case.expected["changes"].as_array().unwrap();
         let expected: BTreeSet<String> = expected_changes
@@ -110,7 +115,9 @@ fn the_case_table_classifies_every_change() {
                 .changes
                 .iter()
                 .find(|c| {
-                    c.rule.id == want["rule"] && c.name == want["name"] && json!(c.path) == want["path"]
+                    c.rule.id == want["rule"]
+                        && c.name == want["name"]
+                        && json!(c.path) == want["path"]
                 })
                 .unwrap();
             match (&change.witness, want.get("witness")) {
@@ -122,8 +129,16 @@ fn the_case_table_classifies_every_change() {
                         .unwrap_or_default();
                     let old_schema = input_schema(&old, &change.name, &versions);
                     let new_schema = input_schema(&new, &change.name, &versions);
-                    assert!(accepts(&old_schema, got), "{}: old rejects {got}", case.name);
-                    assert!(!accepts(&new_schema, got), "{}: new accepts {got}", case.name);
+                    assert!(
+                        accepts(&old_schema, got),
+                        "{}: old rejects {got}",
+                        case.name
+                    );
+                    assert!(
+                        !accepts(&new_schema, got),
+                        "{}: new accepts {got}",
+                        case.name
+                    );
                 }
                 (None, None) => {}
                 (got, want_w) => failures.push(format!(
@@ -165,8 +180,20 @@ fn every_rule_has_a_before_after_case() {
         for c in case.expected["changes"].as_array().unwrap() {
             let rule = rules::by_id(c["rule"].as_str().unwrap())
                 .unwrap_or_else(|| panic!("{}: unknown rule {}", case.name, c["rule"]));
-            assert_eq!(c["client"], rule.client.as_str(), "{}: {}", case.name, rule.id);
-            assert_eq!(c["server"], rule.server.as_str(), "{}: {}", case.name, rule.id);
+            assert_eq!(
+                c["client"],
+                rule.client.as_str(),
+                "{}: {}",
+                case.name,
+                rule.id
+            );
+            assert_eq!(
+                c["server"],
+                rule.server.as_str(),
+                "{}: {}",
+                case.name,
+                rule.id
+            );
             covered.insert(rule.id);
         }
     }
@@ -180,7 +207,9 @@ fn every_rule_has_a_before_after_case() {
 
 #[test]
 fn the_documented_table_is_the_catalogue() {
-    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/diff.md")).unwrap();
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/diff.md"))
+            .unwrap();
     let begin = "<!-- rules:begin (generated from mcpdesc_codegen::diff::rules; a test keeps it equal) -->\n";
     let end = "<!-- rules:end -->";
     let start = doc.find(begin).expect("begin marker") + begin.len();
@@ -200,7 +229,11 @@ fn run(args: &[&str]) -> (u8, String, String) {
     let mut argv = vec!["mcpdesc"];
     argv.extend_from_slice(args);
     let code = mcpdesc_cli::run(argv, &mut out, &mut err);
-    (code, String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap())
+    (
+        code,
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    )
 }
 
 fn drift(name: &str) -> String {
@@ -219,12 +252,24 @@ fn exit_codes_follow_the_perspective_and_fail_on() {
     let (code, out, _) = run(&["diff", &v1, &drift("v2-tool-removed.mcpdesc.json")]);
     assert_eq!(code, 1, "{out}");
     // The same change is compatible for server implementers.
-    let (code, out, _) = run(&["diff", &v1, &drift("v2-tool-removed.mcpdesc.json"), "--perspective", "server"]);
+    let (code, out, _) = run(&[
+        "diff",
+        &v1,
+        &drift("v2-tool-removed.mcpdesc.json"),
+        "--perspective",
+        "server",
+    ]);
     assert_eq!(code, 0, "{out}");
     // A required output property: compatible for clients, breaking for servers.
     let (code, _, _) = run(&["diff", &v1, &drift("v2-output-required.mcpdesc.json")]);
     assert_eq!(code, 0);
-    let (code, _, _) = run(&["diff", &v1, &drift("v2-output-required.mcpdesc.json"), "--perspective", "server"]);
+    let (code, _, _) = run(&[
+        "diff",
+        &v1,
+        &drift("v2-output-required.mcpdesc.json"),
+        "--perspective",
+        "server",
+    ]);
     assert_eq!(code, 1);
     // Warnings fail only with --fail-on warning.
     let case = cases_dir().join("tool-deprecated");
@@ -241,10 +286,23 @@ fn human_output_names_the_tool_the_pointer_and_the_rule() {
     let (code, out, _) = run(&["diff", &v1, &drift("v2-type-changed.mcpdesc.json")]);
     assert_eq!(code, 1);
     assert!(out.contains("breaking[input.type.changed]: tool \"get_note\" input id: type changed from integer to string"), "{out}");
-    assert!(out.contains("v2-type-changed.mcpdesc.json:48:13 (/tools/1/inputSchema/properties/id/type)"), "{out}");
+    assert!(
+        out.contains(
+            "v2-type-changed.mcpdesc.json:48:13 (/tools/1/inputSchema/properties/id/type)"
+        ),
+        "{out}"
+    );
     assert!(out.contains("= old: "), "{out}");
-    assert!(out.contains("= witness: {\"id\":0} (the old inputSchema accepts it, the new one rejects it)"), "{out}");
-    assert!(out.contains("1 breaking, 0 warnings, 0 compatible (client perspective)"), "{out}");
+    assert!(
+        out.contains(
+            "= witness: {\"id\":0} (the old inputSchema accepts it, the new one rejects it)"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("1 breaking, 0 warnings, 0 compatible (client perspective)"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -259,15 +317,31 @@ fn json_output_has_the_documented_shape() {
         "--perspective",
         "server",
     ]);
-    assert_eq!(code, 0, "server perspective: a new required input is only a warning\n{out}");
+    assert_eq!(
+        code, 0,
+        "server perspective: a new required input is only a warning\n{out}"
+    );
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["perspective"], "server");
     assert_eq!(v["failOn"], "breaking");
     assert_eq!(v["failed"], false);
-    assert_eq!(v["summary"], json!({"breaking": 0, "warning": 1, "compatible": 1}));
+    assert_eq!(
+        v["summary"],
+        json!({"breaking": 0, "warning": 1, "compatible": 1})
+    );
     let first = &v["changes"][0];
     for key in [
-        "rule", "level", "levels", "subject", "name", "path", "message", "old", "new", "protocolVersions", "witness",
+        "rule",
+        "level",
+        "levels",
+        "subject",
+        "name",
+        "path",
+        "message",
+        "old",
+        "new",
+        "protocolVersions",
+        "witness",
     ] {
         assert!(first.get(key).is_some(), "missing {key}: {first}");
     }
@@ -278,11 +352,17 @@ fn json_output_has_the_documented_shape() {
         .find(|c| c["rule"] == "input.property.added-required")
         .unwrap();
     assert_eq!(required["level"], "warning");
-    assert_eq!(required["levels"], json!({"client": "breaking", "server": "warning"}));
+    assert_eq!(
+        required["levels"],
+        json!({"client": "breaking", "server": "warning"})
+    );
     assert_eq!(required["subject"], "tool");
     assert_eq!(required["name"], "add_note");
     assert_eq!(required["path"], "heading");
-    assert_eq!(required["new"]["pointer"], "/tools/0/inputSchema/properties/heading");
+    assert_eq!(
+        required["new"]["pointer"],
+        "/tools/0/inputSchema/properties/heading"
+    );
     assert_eq!(required["new"]["line"], 17);
     assert_eq!(required["witness"], json!({"title": "x", "body": "x"}));
     assert_eq!(required["protocolVersions"], json!(["2025-11-25"]));
@@ -294,7 +374,11 @@ fn invalid_or_unreadable_inputs_exit_two_with_diagnostics() {
     let dir = std::env::temp_dir().join(format!("mcpdesc-diff-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.mcpdesc.json");
-    std::fs::write(&bad, "{\n  \"mcpdesc\": \"0.9.0\",\n  \"info\": {\"name\": \"x\"}\n}\n").unwrap();
+    std::fs::write(
+        &bad,
+        "{\n  \"mcpdesc\": \"0.9.0\",\n  \"info\": {\"name\": \"x\"}\n}\n",
+    )
+    .unwrap();
     let (code, out, err) = run(&["diff", &v1, bad.to_str().unwrap()]);
     assert_eq!(code, 2, "{out}{err}");
     assert!(out.is_empty());

@@ -152,13 +152,12 @@ impl Report {
 
     /// Whether a change at or above the `fail_on` threshold exists.
     pub fn fails(&self, perspective: Perspective, fail_on: FailOn) -> bool {
-        self.changes
-            .iter()
-            .any(|c| match (c.level(perspective), fail_on) {
-                (Level::Breaking, _) => true,
-                (Level::Warning, FailOn::Warning) => true,
-                _ => false,
-            })
+        self.changes.iter().any(|c| {
+            matches!(
+                (c.level(perspective), fail_on),
+                (Level::Breaking, _) | (Level::Warning, FailOn::Warning)
+            )
+        })
     }
 
     /// The human rendering (see [`report`]).

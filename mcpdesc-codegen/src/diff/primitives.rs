@@ -55,9 +55,10 @@ pub(super) fn compare(old: &View<'_>, new: &View<'_>) -> Vec<Found> {
                     kind.subject,
                     n.id.clone(),
                     format!(
-                        "{} {:?} was renamed to {:?} ({})",
+                        "{} {:?} {} {:?} ({})",
                         kind.subject.noun(),
                         o.id,
+                        kind.renamed_verb,
                         n.id,
                         kind.rename_evidence
                     ),
@@ -73,13 +74,18 @@ pub(super) fn compare(old: &View<'_>, new: &View<'_>) -> Vec<Found> {
     out
 }
 
+/// The declarations of one kind in the old and the new view.
+type Lists = for<'a, 'd> fn(&'a View<'d>, &'a View<'d>) -> (&'a [Decl<'d>], &'a [Decl<'d>]);
+
 /// How one kind of primitive is matched and compared.
 struct Kind {
     subject: Subject,
-    list: for<'a, 'd> fn(&'a View<'d>, &'a View<'d>) -> (&'a [Decl<'d>], &'a [Decl<'d>]),
+    list: Lists,
     /// Whether a removed and an added declaration may be the same one renamed.
     same: fn(&Value, &Value) -> bool,
     rename_evidence: &'static str,
+    /// How the message says it: "was renamed to", "moved to".
+    renamed_verb: &'static str,
     added: &'static Rule,
     removed: &'static Rule,
     renamed: &'static Rule,
@@ -106,6 +112,7 @@ const KINDS: [Kind; 4] = [
         list: |a, b| (&a.tools, &b.tools),
         same: |a, b| same_member(a, b, "inputSchema") && same_member(a, b, "outputSchema"),
         rename_evidence: "equal inputSchema and outputSchema",
+        renamed_verb: "was renamed to",
         added: &rules::TOOL_ADDED,
         removed: &rules::TOOL_REMOVED,
         renamed: &rules::TOOL_RENAMED,
@@ -125,6 +132,7 @@ const KINDS: [Kind; 4] = [
         list: |a, b| (&a.prompts, &b.prompts),
         same: |a, b| same_member(a, b, "arguments"),
         rename_evidence: "equal arguments",
+        renamed_verb: "was renamed to",
         added: &rules::PROMPT_ADDED,
         removed: &rules::PROMPT_REMOVED,
         renamed: &rules::PROMPT_RENAMED,
@@ -138,6 +146,7 @@ const KINDS: [Kind; 4] = [
         list: |a, b| (&a.resources, &b.resources),
         same: |a, b| a.get("name").is_some() && same_member(a, b, "name"),
         rename_evidence: "same name, new URI",
+        renamed_verb: "moved to",
         added: &rules::RESOURCE_ADDED,
         removed: &rules::RESOURCE_REMOVED,
         renamed: &rules::RESOURCE_URI_CHANGED,
@@ -151,6 +160,7 @@ const KINDS: [Kind; 4] = [
         list: |a, b| (&a.templates, &b.templates),
         same: |a, b| a.get("name").is_some() && same_member(a, b, "name"),
         rename_evidence: "same name, new URI template",
+        renamed_verb: "moved to",
         added: &rules::TEMPLATE_ADDED,
         removed: &rules::TEMPLATE_REMOVED,
         renamed: &rules::TEMPLATE_URI_TEMPLATE_CHANGED,
@@ -254,7 +264,10 @@ fn common(kind: &Kind, o: &Decl<'_>, n: &Decl<'_>, out: &mut Vec<Found>) {
                 &rules::ELICITATIONS_CHANGED,
                 kind.subject,
                 n.id.clone(),
-                format!("the elicitations {noun} {:?} may ask for changed", n.id),
+                format!(
+                    "the elicitations {noun} {:?} may ask the user for changed",
+                    n.id
+                ),
             )
             .at(
                 Some(member_or_self(o, "elicitations")),

@@ -35,7 +35,7 @@ impl Effective {
 
     fn describe(&self) -> String {
         if self.open() {
-            return "no authentication required".to_owned();
+            return "no authentication".to_owned();
         }
         let alts: Vec<String> = self
             .alternatives
@@ -157,7 +157,11 @@ pub(super) fn compare(old: &View<'_>, new: &View<'_>) -> Vec<Found> {
             }
             for (mut found, labels) in grouped {
                 if !labels.is_empty() {
-                    found.message = format!("over {}: {}", labels.join(", "), found.message);
+                    found.message = found.message.replacen(
+                        ": required",
+                        &format!(" over {}: required", labels.join(", ")),
+                        1,
+                    );
                     found.path = Some(format!("transports: {}", labels.join(", ")));
                 }
                 out.push(found);
@@ -205,7 +209,7 @@ fn classify(subject: Subject, id: &str, before: &Effective, after: &Effective) -
             subject,
             id,
             format!(
-                "{} {id:?} required {}; it now requires {}",
+                "{} {id:?}: required {}; now requires {}",
                 subject.noun(),
                 before.describe(),
                 after.describe()

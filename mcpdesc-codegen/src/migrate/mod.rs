@@ -164,7 +164,8 @@ pub fn migrate(loaded: &Loaded, options: &Options) -> Result<Migration, MigrateE
     };
     let legacy = is_legacy_version(&from_version);
     let from_0_8 = from_version == "0.8.0";
-    if !legacy && !(from_0_8 && options.target == SpecVersion::V0_9_0) {
+    let applicable = legacy || (from_0_8 && options.target == SpecVersion::V0_9_0);
+    if !applicable {
         let why = if from_0_8 || from_version == "0.9.0" {
             format!(
                 "the document is already MCP Description {from_version}; migrate rewrites 0.7.x documents (and 0.8.0 ones to 0.9.0), never to an older version"
