@@ -160,7 +160,8 @@ impl Report {
         })
     }
 
-    /// The human rendering (see [`report`]).
+    /// The human rendering: rustc-like blocks, breaking changes first, then a summary
+    /// line (`docs/diff.md` shows an example).
     pub fn render(&self, perspective: Perspective) -> String {
         report::human(self, perspective)
     }
