@@ -406,3 +406,52 @@ fn identical_files_have_no_changes() {
     assert_eq!(code, 0);
     assert!(out.contains("no changes"), "{out}");
 }
+
+/// Every valid description in the repository: diffed with itself it has no changes, and
+/// diffed with its neighbour (in path order) the report is produced without a panic and
+/// is the same on a second run.
+#[test]
+fn every_repository_description_diffs_cleanly() {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if path.is_dir() {
+                if !matches!(name.as_str(), "target" | "node_modules" | ".git") {
+                    walk(&path, out);
+                }
+            } else if name.ends_with(".mcpdesc.json") || name.ends_with(".mcpdesc.yaml") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join(".."),
+        &mut files,
+    );
+    files.sort();
+    let valid: Vec<Description> = files
+        .iter()
+        .map(|f| Description::from_path(f, &Limits::default()).unwrap())
+        .filter(Description::is_valid)
+        .collect();
+    assert!(valid.len() > 100, "{} valid descriptions", valid.len());
+    for desc in &valid {
+        let report = diff::diff(desc, desc).unwrap();
+        assert!(
+            report.changes.is_empty(),
+            "{}: {}",
+            desc.name,
+            report.render(Perspective::Client)
+        );
+    }
+    for pair in valid.windows(2) {
+        let first = diff::diff(&pair[0], &pair[1]).unwrap();
+        let again = diff::diff(&pair[0], &pair[1]).unwrap();
+        assert_eq!(
+            first.render(Perspective::Server),
+            again.render(Perspective::Server)
+        );
+    }
+}

@@ -313,11 +313,12 @@ pub fn diff(old: &Description, new: &Description) -> Result<Report, DiffError> {
     for found in document::unscoped(&old, &new) {
         add(found, common);
     }
+    let mut cache = primitives::Cache::default();
     for version in common.iter() {
         let old_view = view::View::of(&old, version);
         let new_view = view::View::of(&new, version);
         let mut found = document::view(&old_view, &new_view);
-        found.extend(primitives::compare(&old_view, &new_view));
+        found.extend(primitives::compare(&old_view, &new_view, &mut cache));
         found.extend(security::compare(&old_view, &new_view));
         for f in found {
             add(f, VersionSet::only(version));

@@ -8,9 +8,10 @@
 //! their `arguments` are equal; a resource (template), when their `name` is equal (the
 //! URI or URI template changed). When several candidates qualify, an equal
 //! `description` decides; if it does not, no rename is assumed and the removal and the
-//! addition are reported separately.
+//! addition are reported separately. Candidates are grouped by a canonical text of what
+//! they must share, so matching stays linear in the number of declarations.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -21,7 +22,7 @@ use super::{brief, json_equal, Found, Subject};
 use crate::pointer::Pointer;
 
 /// Every primitive change of one view.
-pub(super) fn compare(old: &View<'_>, new: &View<'_>) -> Vec<Found> {
+pub(super) fn compare(old: &View<'_>, new: &View<'_>, cache: &mut Cache) -> Vec<Found> {
     let mut out = Vec::new();
     for kind in &KINDS {
         let (a, b) = (kind.list)(old, new);
@@ -67,11 +68,32 @@ pub(super) fn compare(old: &View<'_>, new: &View<'_>) -> Vec<Found> {
             );
         }
         for (o, n) in m.pairs.iter().chain(&m.renamed) {
-            (kind.members)(o, n, &mut out);
+            (kind.members)(o, n, cache, &mut out);
             common(kind, o, n, &mut out);
         }
     }
     out
+}
+
+/// Schema comparisons already made in another protocol version's view: the same pair of
+/// declarations compares the same way in every view, witnesses included.
+#[derive(Default)]
+pub(super) struct Cache {
+    schemas: HashMap<(Pointer, Pointer), Vec<Found>>,
+}
+
+impl Cache {
+    fn schemas(
+        &mut self,
+        old: &Pointer,
+        new: &Pointer,
+        compute: impl FnOnce() -> Vec<Found>,
+    ) -> Vec<Found> {
+        self.schemas
+            .entry((old.clone(), new.clone()))
+            .or_insert_with(compute)
+            .clone()
+    }
 }
 
 /// The declarations of one kind in the old and the new view.
@@ -81,8 +103,9 @@ type Lists = for<'a, 'd> fn(&'a View<'d>, &'a View<'d>) -> (&'a [Decl<'d>], &'a 
 struct Kind {
     subject: Subject,
     list: Lists,
-    /// Whether a removed and an added declaration may be the same one renamed.
-    same: fn(&Value, &Value) -> bool,
+    /// What a removed and an added declaration must share to be one renamed
+    /// declaration (`None`: never a rename candidate).
+    rename_key: fn(&Value) -> Option<String>,
     rename_evidence: &'static str,
     /// How the message says it: "was renamed to", "moved to".
     renamed_verb: &'static str,
@@ -94,7 +117,7 @@ struct Kind {
     /// Members with their own rules (the rest are descriptive).
     handled: &'static [&'static str],
     /// The kind's own member comparisons.
-    members: fn(&Decl<'_>, &Decl<'_>, &mut Vec<Found>),
+    members: fn(&Decl<'_>, &Decl<'_>, &mut Cache, &mut Vec<Found>),
 }
 
 /// Members every primitive kind handles the same way.
@@ -110,7 +133,12 @@ const KINDS: [Kind; 4] = [
     Kind {
         subject: Subject::Tool,
         list: |a, b| (&a.tools, &b.tools),
-        same: |a, b| same_member(a, b, "inputSchema") && same_member(a, b, "outputSchema"),
+        rename_key: |t| {
+            Some(canonical(&serde_json::json!([
+                t.get("inputSchema"),
+                t.get("outputSchema")
+            ])))
+        },
         rename_evidence: "equal inputSchema and outputSchema",
         renamed_verb: "was renamed to",
         added: &rules::TOOL_ADDED,
@@ -130,7 +158,7 @@ const KINDS: [Kind; 4] = [
     Kind {
         subject: Subject::Prompt,
         list: |a, b| (&a.prompts, &b.prompts),
-        same: |a, b| same_member(a, b, "arguments"),
+        rename_key: |p| Some(canonical(p.get("arguments").unwrap_or(&Value::Null))),
         rename_evidence: "equal arguments",
         renamed_verb: "was renamed to",
         added: &rules::PROMPT_ADDED,
@@ -144,7 +172,7 @@ const KINDS: [Kind; 4] = [
     Kind {
         subject: Subject::Resource,
         list: |a, b| (&a.resources, &b.resources),
-        same: |a, b| a.get("name").is_some() && same_member(a, b, "name"),
+        rename_key: |r| r.get("name").map(canonical),
         rename_evidence: "same name, new URI",
         renamed_verb: "moved to",
         added: &rules::RESOURCE_ADDED,
@@ -158,7 +186,7 @@ const KINDS: [Kind; 4] = [
     Kind {
         subject: Subject::ResourceTemplate,
         list: |a, b| (&a.templates, &b.templates),
-        same: |a, b| a.get("name").is_some() && same_member(a, b, "name"),
+        rename_key: |r| r.get("name").map(canonical),
         rename_evidence: "same name, new URI template",
         renamed_verb: "moved to",
         added: &rules::TEMPLATE_ADDED,
@@ -188,57 +216,101 @@ struct Matching<'a, 'd> {
 }
 
 fn matching<'a, 'd>(old: &'a [Decl<'d>], new: &'a [Decl<'d>], kind: &Kind) -> Matching<'a, 'd> {
+    let new_ids: HashMap<&str, &'a Decl<'d>> = new.iter().map(|d| (d.id.as_str(), d)).collect();
+    let old_ids: HashSet<&str> = old.iter().map(|d| d.id.as_str()).collect();
     let mut pairs = Vec::new();
     let mut removed = Vec::new();
     for o in old {
-        match new.iter().find(|n| n.id == o.id) {
-            Some(n) => pairs.push((o, n)),
+        match new_ids.get(o.id.as_str()) {
+            Some(n) => pairs.push((o, *n)),
             None => removed.push(o),
         }
     }
-    let mut added: Vec<&Decl<'d>> = new
+    let added: Vec<&'a Decl<'d>> = new
         .iter()
-        .filter(|n| !old.iter().any(|o| o.id == n.id))
+        .filter(|n| !old_ids.contains(n.id.as_str()))
         .collect();
-    let candidates = |r: &Decl<'d>, pool: &[&'a Decl<'d>]| -> Vec<usize> {
-        let all: Vec<usize> = (0..pool.len())
-            .filter(|&i| (kind.same)(r.value, pool[i].value))
-            .collect();
-        if all.len() <= 1 {
-            return all;
-        }
-        all.into_iter()
-            .filter(|&i| same_member(r.value, pool[i].value, "description"))
-            .collect()
+
+    // Rename candidates share the kind's key; among several, an equal description
+    // decides; a pair must be unique on both sides.
+    let key = |d: &Decl<'_>, with_description: bool| {
+        let base = (kind.rename_key)(d.value)?;
+        Some(if with_description {
+            format!(
+                "{base}\u{0}{}",
+                canonical(d.value.get("description").unwrap_or(&Value::Null))
+            )
+        } else {
+            base
+        })
     };
     let mut renamed = Vec::new();
-    let mut still_removed = Vec::new();
-    let mut taken = vec![false; added.len()];
-    for r in &removed {
-        let mine = candidates(r, &added);
-        let unique = mine.len() == 1 && {
-            let a = added[mine[0]];
-            let back = candidates(a, &removed);
-            back.len() == 1 && std::ptr::eq(removed[back[0]], *r)
-        };
-        if unique && !taken[mine[0]] {
-            taken[mine[0]] = true;
-            renamed.push((*r, added[mine[0]]));
-        } else {
-            still_removed.push(*r);
+    let mut taken_old: HashSet<*const Decl<'d>> = HashSet::new();
+    let mut taken_new: HashSet<*const Decl<'d>> = HashSet::new();
+    for with_description in [false, true] {
+        let mut groups: BTreeMap<String, (Vec<&'a Decl<'d>>, Vec<&'a Decl<'d>>)> = BTreeMap::new();
+        for r in removed
+            .iter()
+            .filter(|r| !taken_old.contains(&(**r as *const _)))
+        {
+            if let Some(k) = key(r, with_description) {
+                groups.entry(k).or_default().0.push(r);
+            }
+        }
+        for a in added
+            .iter()
+            .filter(|a| !taken_new.contains(&(**a as *const _)))
+        {
+            if let Some(k) = key(a, with_description) {
+                groups.entry(k).or_default().1.push(a);
+            }
+        }
+        for (rs, adds) in groups.into_values() {
+            if let ([r], [a]) = (rs.as_slice(), adds.as_slice()) {
+                taken_old.insert(*r as *const _);
+                taken_new.insert(*a as *const _);
+                renamed.push((*r, *a));
+            }
         }
     }
-    let mut index = 0;
-    added.retain(|_| {
-        let keep = !taken[index];
-        index += 1;
-        keep
-    });
+    renamed.sort_by_key(|(_, a)| a.at.clone());
     Matching {
         pairs,
         renamed,
-        removed: still_removed,
-        added,
+        removed: removed
+            .into_iter()
+            .filter(|r| !taken_old.contains(&(*r as *const _)))
+            .collect(),
+        added: added
+            .into_iter()
+            .filter(|a| !taken_new.contains(&(*a as *const _)))
+            .collect(),
+    }
+}
+
+/// A canonical text of a JSON value: object members sorted, numbers that are integers
+/// written as integers, so equal JSON values (as JSON Schema compares them) have equal
+/// texts.
+fn canonical(value: &Value) -> String {
+    match value {
+        Value::Object(map) => {
+            let mut members: Vec<(&String, &Value)> = map.iter().collect();
+            members.sort_by(|a, b| a.0.cmp(b.0));
+            let inner: Vec<String> = members
+                .into_iter()
+                .map(|(k, v)| format!("{}:{}", Value::String(k.clone()), canonical(v)))
+                .collect();
+            format!("{{{}}}", inner.join(","))
+        }
+        Value::Array(items) => format!(
+            "[{}]",
+            items.iter().map(canonical).collect::<Vec<_>>().join(",")
+        ),
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() < 9e15 => (f as i64).to_string(),
+            _ => n.to_string(),
+        },
+        other => other.to_string(),
     }
 }
 
@@ -403,27 +475,29 @@ fn requirement_paths(value: &Value, prefix: &mut Vec<String>, out: &mut BTreeSet
 }
 
 /// A tool's annotations, execution and schemas.
-fn tool(o: &Decl<'_>, n: &Decl<'_>, out: &mut Vec<Found>) {
+fn tool(o: &Decl<'_>, n: &Decl<'_>, cache: &mut Cache, out: &mut Vec<Found>) {
     annotations(o, n, out);
     task_support(o, n, out);
     let examples = example_inputs(o.value);
     if let (Some(a), Some(b)) = (o.value.get("inputSchema"), n.value.get("inputSchema")) {
-        out.extend(schema::compare(
-            Direction::Input,
-            &n.id,
-            (a, o.at.key("inputSchema")),
-            (b, n.at.key("inputSchema")),
-            &examples,
-        ));
+        let (old_at, new_at) = (o.at.key("inputSchema"), n.at.key("inputSchema"));
+        out.extend(cache.schemas(&old_at, &new_at, || {
+            schema::compare(
+                Direction::Input,
+                &n.id,
+                (a, old_at.clone()),
+                (b, new_at.clone()),
+                &examples,
+            )
+        }));
     }
     match (o.value.get("outputSchema"), n.value.get("outputSchema")) {
-        (Some(a), Some(b)) => out.extend(schema::compare(
-            Direction::Output,
-            &n.id,
-            (a, o.at.key("outputSchema")),
-            (b, n.at.key("outputSchema")),
-            &[],
-        )),
+        (Some(a), Some(b)) => {
+            let (old_at, new_at) = (o.at.key("outputSchema"), n.at.key("outputSchema"));
+            out.extend(cache.schemas(&old_at, &new_at, || {
+                schema::compare(Direction::Output, &n.id, (a, old_at.clone()), (b, new_at.clone()), &[])
+            }));
+        }
         (None, Some(_)) => out.push(
             Found::new(
                 &rules::TOOL_OUTPUT_SCHEMA_ADDED,
@@ -600,7 +674,7 @@ fn task_support(o: &Decl<'_>, n: &Decl<'_>, out: &mut Vec<Found>) {
 }
 
 /// A prompt's arguments, by name.
-fn prompt(o: &Decl<'_>, n: &Decl<'_>, out: &mut Vec<Found>) {
+fn prompt(o: &Decl<'_>, n: &Decl<'_>, _: &mut Cache, out: &mut Vec<Found>) {
     let args = |d: &Decl<'_>| -> Vec<(String, usize, Value)> {
         d.value
             .get("arguments")
@@ -695,7 +769,7 @@ fn prompt(o: &Decl<'_>, n: &Decl<'_>, out: &mut Vec<Found>) {
     }
 }
 
-fn resource(o: &Decl<'_>, n: &Decl<'_>, out: &mut Vec<Found>) {
+fn resource(o: &Decl<'_>, n: &Decl<'_>, _: &mut Cache, out: &mut Vec<Found>) {
     mime_type(
         &rules::RESOURCE_MIME_TYPE_CHANGED,
         Subject::Resource,
@@ -705,7 +779,7 @@ fn resource(o: &Decl<'_>, n: &Decl<'_>, out: &mut Vec<Found>) {
     );
 }
 
-fn template(o: &Decl<'_>, n: &Decl<'_>, out: &mut Vec<Found>) {
+fn template(o: &Decl<'_>, n: &Decl<'_>, _: &mut Cache, out: &mut Vec<Found>) {
     mime_type(
         &rules::TEMPLATE_MIME_TYPE_CHANGED,
         Subject::ResourceTemplate,

@@ -53,6 +53,10 @@ impl Direction {
     }
 }
 
+/// How deep into the instance the comparison goes (far beyond real tool schemas; the
+/// loader already bounds document nesting).
+const MAX_DEPTH: usize = 128;
+
 /// Keywords that never change what a schema accepts.
 const ANNOTATIONS: [&str; 12] = [
     "title",
@@ -118,20 +122,25 @@ pub(crate) fn compare(
     cx.compare(&a, &b, &mut Vec::new());
 
     let mut out = Vec::new();
+    if dir == Direction::Output || cx.found.is_empty() {
+        out.extend(cx.found.into_iter().map(|(found, ..)| found));
+        return out;
+    }
+    // Both schemas are compiled once for every witness of this tool.
+    let finder = witness::Finder::new(old.0, new.0, examples);
     let mut breaking_input = false;
-    for (found, mutation, path) in cx.found {
-        let mut found = found;
-        if dir == Direction::Input && found.rule.client == rules::Level::Breaking {
+    for (mut found, mutation, path) in cx.found {
+        if found.rule.client == rules::Level::Breaking {
             breaking_input = true;
             if let Some(m) = mutation {
-                found.witness = witness::find(old.0, new.0, examples, &path, &m);
+                found.witness = finder.find(&path, &m);
             }
         }
         out.push(found);
     }
     // Safety net: a change no rule calls breaking may still reject real inputs.
-    if dir == Direction::Input && !breaking_input && !out.is_empty() {
-        if let Some(rejected) = witness::rejected_example(old.0, new.0, examples) {
+    if !breaking_input {
+        if let Some(rejected) = finder.rejected_example(examples) {
             out.push(
                 Found::new(
                     &rules::INPUT_EXAMPLE_REJECTED,
@@ -309,7 +318,9 @@ impl<'v> Cx<'v, '_> {
     }
 
     fn compare(&mut self, a: &Node<'v>, b: &Node<'v>, path: &mut Vec<Seg>) {
-        if !self.visited.insert((a.identity(), b.identity())) {
+        // Each pair of schema nodes is compared once (recursive `$ref`s terminate), and
+        // the recursion depth is bounded whatever the schema.
+        if path.len() > MAX_DEPTH || !self.visited.insert((a.identity(), b.identity())) {
             return;
         }
         let (mut ta, mut tb) = (types(a), types(b));

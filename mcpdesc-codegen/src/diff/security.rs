@@ -138,8 +138,12 @@ pub(super) fn compare(old: &View<'_>, new: &View<'_>) -> Vec<Found> {
     ];
     let mut out = Vec::new();
     for (subject, a, b) in kinds {
+        let by_id: std::collections::HashMap<&str, &Decl<'_>> =
+            b.iter().map(|d| (d.id.as_str(), d)).collect();
         for o in a {
-            let Some(n) = find(b, &o.id) else { continue };
+            let Some(n) = by_id.get(o.id.as_str()).copied() else {
+                continue;
+            };
             // Changes with the same rule and requirements, over several transports, are
             // one finding naming them all.
             let mut grouped: Vec<(Found, Vec<String>)> = Vec::new();

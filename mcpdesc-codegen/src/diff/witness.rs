@@ -89,38 +89,50 @@ impl Pair {
     }
 }
 
-/// A verified witness for the change at `path`, or `None`.
-pub(crate) fn find(
-    old: &Value,
-    new: &Value,
-    examples: &[Value],
-    path: &[Seg],
-    mutation: &Mutation,
-) -> Option<Value> {
-    let pair = Pair::new(old, new)?;
-    let mut bases: Vec<Value> = examples
-        .iter()
-        .filter(|e| pair.old.is_valid(e))
-        .cloned()
-        .collect();
-    let generated = sample(old, old, 0);
-    if pair.old.is_valid(&generated) {
-        bases.push(generated);
-    }
-    for base in bases {
-        for candidate in candidates(&base, old, new, path, mutation) {
-            if pair.witnesses(&candidate) {
-                return Some(candidate);
-            }
-        }
-    }
-    None
+/// Finds witnesses for the changes of one pair of schemas: compiles both once and keeps
+/// the inputs the old schema accepts (example inputs first, then a generated one).
+pub(crate) struct Finder<'s> {
+    old: &'s Value,
+    new: &'s Value,
+    pair: Option<Pair>,
+    bases: Vec<Value>,
 }
 
-/// The first old example input the new schema rejects.
-pub(crate) fn rejected_example(old: &Value, new: &Value, examples: &[Value]) -> Option<Value> {
-    let pair = Pair::new(old, new)?;
-    examples.iter().find(|e| pair.witnesses(e)).cloned()
+impl<'s> Finder<'s> {
+    /// A finder for `old` → `new`; `examples` are the old tool's example inputs.
+    pub(crate) fn new(old: &'s Value, new: &'s Value, examples: &[Value]) -> Finder<'s> {
+        let pair = Pair::new(old, new);
+        let mut bases = Vec::new();
+        if let Some(pair) = &pair {
+            bases.extend(examples.iter().filter(|e| pair.old.is_valid(e)).cloned());
+            let generated = sample(old, old, 0);
+            if pair.old.is_valid(&generated) {
+                bases.push(generated);
+            }
+        }
+        Finder {
+            old,
+            new,
+            pair,
+            bases,
+        }
+    }
+
+    /// A verified witness for the change at `path`, or `None`.
+    pub(crate) fn find(&self, path: &[Seg], mutation: &Mutation) -> Option<Value> {
+        let pair = self.pair.as_ref()?;
+        self.bases.iter().find_map(|base| {
+            candidates(base, self.old, self.new, path, mutation)
+                .into_iter()
+                .find(|c| pair.witnesses(c))
+        })
+    }
+
+    /// The first old example input the new schema rejects.
+    pub(crate) fn rejected_example(&self, examples: &[Value]) -> Option<Value> {
+        let pair = self.pair.as_ref()?;
+        examples.iter().find(|e| pair.witnesses(e)).cloned()
+    }
 }
 
 /// The candidates for one base input.
@@ -612,20 +624,16 @@ mod tests {
         let old = json!({"type": "object", "properties": {"kind": {"enum": ["a", "b"]}}});
         let new = json!({"type": "object", "properties": {"kind": {"enum": ["a"]}}});
         let path = [Seg::Prop("kind".into())];
-        let w = find(&old, &new, &[], &path, &Mutation::Set(vec![json!("b")]));
+        let finder = Finder::new(&old, &new, &[]);
+        let w = finder.find(&path, &Mutation::Set(vec![json!("b")]));
         assert_eq!(w, Some(json!({"kind": "b"})));
         // A candidate both schemas accept is never a witness.
-        let none = find(&old, &new, &[], &path, &Mutation::Set(vec![json!("a")]));
+        let none = finder.find(&path, &Mutation::Set(vec![json!("a")]));
         assert_eq!(none, None);
         // Examples are preferred as the starting point.
         let example = json!({"kind": "a", "note": "kept"});
-        let w = find(
-            &old,
-            &new,
-            &[example],
-            &path,
-            &Mutation::Set(vec![json!("b")]),
-        );
+        let finder = Finder::new(&old, &new, &[example]);
+        let w = finder.find(&path, &Mutation::Set(vec![json!("b")]));
         assert_eq!(w, Some(json!({"kind": "b", "note": "kept"})));
     }
 
