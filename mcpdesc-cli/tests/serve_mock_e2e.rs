@@ -1,6 +1,7 @@
 //! `mcpdesc serve-mock` end to end with the official TypeScript MCP client
 //! (`@modelcontextprotocol/sdk`, pinned in `tests/e2e/`): for the chess example and each
-//! real-world description, the client starts `mcpdesc serve-mock FILE` over stdio,
+//! real-world description, the client starts `mcpdesc serve-mock FILE` over stdio, and
+//! talks to `mcpdesc serve-mock FILE --http 127.0.0.1:0` over streamable HTTP; it
 //! initializes (MCP 2025-11-25, the SDK's newest), compares `tools/list` with the mock
 //! router's projection, calls every tool with each example input and checks that the
 //! whole result equals the example's, and checks that arguments no example has get a
@@ -25,8 +26,8 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// The client's plan for one description: every Tool Example of every tool, expecting
-/// exactly the example's result.
+/// The client's plan for one description over stdio: every Tool Example of every
+/// tool, expecting exactly the example's result.
 fn plan(path: &Path) -> Value {
     let desc = Description::from_path(path, &Limits::default()).unwrap();
     let router = mock_router(&desc, None, &[]).unwrap();
@@ -74,8 +75,8 @@ fn plan(path: &Path) -> Value {
     })
 }
 
-#[test]
-fn typescript_client_gets_the_example_results_from_serve_mock() {
+/// The chess example, every real-world description and the interaction fixture.
+fn files() -> Vec<PathBuf> {
     let mut files = vec![root().join("examples/chess/chess.mcpdesc.json")];
     for entry in std::fs::read_dir(root().join("../shared/conformance/real-world")).unwrap() {
         files.push(entry.unwrap().path());
@@ -84,17 +85,48 @@ fn typescript_client_gets_the_example_results_from_serve_mock() {
         "../shared/conformance/fixtures-0.8.0-rc.1/expected-valid/named-tool-interaction-examples.json",
     ));
     files.sort();
-    for path in &files {
-        let plan = plan(path);
-        let calls = plan["calls"].as_array().unwrap().len()
-            + plan["interactions"].as_array().unwrap().len();
+    files
+}
+
+/// Runs the client on `plan` and checks that each example call reached the
+/// whole-result comparison.
+fn run(name: &str, plan: &Value) {
+    let calls =
+        plan["calls"].as_array().unwrap().len() + plan["interactions"].as_array().unwrap().len();
+    let stdout = harness::run_client(name, plan);
+    let compared = stdout
+        .lines()
+        .filter(|l| l.starts_with("ok ") && l.ends_with("result equals the example result"))
+        .count();
+    assert_eq!(compared, calls, "{name}: {stdout}");
+}
+
+#[test]
+fn typescript_client_gets_the_example_results_from_serve_mock_over_http() {
+    for path in &files() {
+        let server = harness::HttpServerProcess::start(
+            env!("CARGO_BIN_EXE_mcpdesc"),
+            &[
+                "serve-mock",
+                path.to_str().unwrap(),
+                "--http",
+                "127.0.0.1:0",
+            ],
+        );
+        let mut plan = plan(path);
+        let plan_map = plan.as_object_mut().unwrap();
+        plan_map.remove("command");
+        plan_map.remove("args");
+        plan_map.insert("url".into(), json!(server.url));
+        let name = format!("{}-http", path.file_name().unwrap().to_string_lossy());
+        run(&name, &plan);
+    }
+}
+
+#[test]
+fn typescript_client_gets_the_example_results_from_serve_mock() {
+    for path in &files() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let stdout = harness::run_client(&name, &plan);
-        // Each example call produced its checks, including the whole-result comparison.
-        let compared = stdout
-            .lines()
-            .filter(|l| l.starts_with("ok ") && l.ends_with("result equals the example result"))
-            .count();
-        assert_eq!(compared, calls, "{name}: {stdout}");
+        run(&name, &plan(path));
     }
 }
