@@ -196,7 +196,7 @@ pub enum PerspectiveArg {
 pub enum OutputFormat {
     /// rustc-style text.
     Human,
-    /// One JSON array.
+    /// JSON (`validate`: one array, an object per file; `diff`: one object, see docs/diff.md).
     Json,
 }
 
