@@ -24,6 +24,7 @@ mod report;
 pub mod rules;
 mod schema;
 mod security;
+mod types;
 mod view;
 mod witness;
 

@@ -24,6 +24,7 @@ use std::collections::{BTreeSet, HashSet};
 use serde_json::{Map, Value};
 
 use super::rules::{self, Rule};
+use super::types::Types;
 use super::witness::{self, Mutation, Seg};
 use super::{brief, json_equal, Found, Subject};
 use crate::pointer::Pointer;
@@ -327,8 +328,8 @@ impl<'v> Cx<'v, '_> {
         if path.is_empty() && self.dir == Direction::Input {
             // Tool arguments are always a JSON object: only that part of the root
             // type can change what a client may send.
-            ta = Types(ta.0 & OBJECT);
-            tb = Types(tb.0 & OBJECT);
+            ta = ta.intersect(Types::OBJECT);
+            tb = tb.intersect(Types::OBJECT);
         }
         if ta != tb && !self.types(a, b, ta, tb, path) {
             return;
@@ -1032,152 +1033,25 @@ fn accepts_undeclared(n: &Node<'_>, name: &str) -> bool {
     true
 }
 
-/// A set of JSON types (`integer` is a part of `number`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Types(u8);
-
-const NULL: u8 = 1;
-const BOOLEAN: u8 = 2;
-const OBJECT: u8 = 4;
-const ARRAY: u8 = 8;
-const STRING: u8 = 16;
-const INTEGER: u8 = 32;
-/// Numbers that are not integers.
-const FRACTION: u8 = 64;
-const ANY: u8 = 127;
-
-impl Types {
-    fn subset_of(self, other: Types) -> bool {
-        self.0 & !other.0 == 0
-    }
-
-    fn overlaps(self, other: Types) -> bool {
-        self.0 & other.0 != 0
-    }
-
-    fn only_integers(self) -> bool {
-        self.0 & FRACTION == 0 && self.0 & INTEGER != 0
-    }
-
-    /// One sample value of each type in `self` but not in `other`.
-    fn samples_outside(self, other: Types) -> Vec<Value> {
-        let missing = self.0 & !other.0;
-        let mut out = Vec::new();
-        for (bit, sample) in [
-            (STRING, Value::String("x".to_owned())),
-            (INTEGER, Value::from(0)),
-            (FRACTION, Value::from(0.5)),
-            (BOOLEAN, Value::Bool(false)),
-            (NULL, Value::Null),
-            (OBJECT, Value::Object(Map::new())),
-            (ARRAY, Value::Array(Vec::new())),
-        ] {
-            if missing & bit != 0 {
-                out.push(sample);
-            }
-        }
-        out
-    }
-
-    /// Whether a value has one of the types.
-    pub(crate) fn contains(self, value: &Value) -> bool {
-        self.overlaps(Types::of_value(value))
-    }
-
-    /// The type of one value.
-    fn of_value(value: &Value) -> Types {
-        let bit = match value {
-            Value::Null => NULL,
-            Value::Bool(_) => BOOLEAN,
-            Value::Object(_) => OBJECT,
-            Value::Array(_) => ARRAY,
-            Value::String(_) => STRING,
-            Value::Number(n) => {
-                if n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0) {
-                    INTEGER
-                } else {
-                    FRACTION
-                }
-            }
-        };
-        Types(bit)
-    }
-}
-
-impl std::fmt::Display for Types {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.0 == ANY {
-            return f.write_str("any type");
-        }
-        if self.0 == 0 {
-            return f.write_str("nothing");
-        }
-        let mut names = Vec::new();
-        for (bit, name) in [
-            (NULL, "null"),
-            (BOOLEAN, "boolean"),
-            (OBJECT, "object"),
-            (ARRAY, "array"),
-            (STRING, "string"),
-        ] {
-            if self.0 & bit != 0 {
-                names.push(name);
-            }
-        }
-        match (self.0 & INTEGER != 0, self.0 & FRACTION != 0) {
-            (true, true) => names.push("number"),
-            (true, false) => names.push("integer"),
-            (false, true) => names.push("non-integer number"),
-            _ => {}
-        }
-        f.write_str(&names.join(" or "))
-    }
-}
-
 /// The types a node accepts: `type`, narrowed by the values of `enum` or `const` when
 /// there are any (`{"const": "a"}` accepts strings only), and nothing for `false`.
 fn types(n: &Node<'_>) -> Types {
     if n.boolean == Some(false) {
-        return Types(0);
+        return Types::NOTHING;
     }
-    let declared = type_keyword(n.value("type"));
+    let declared = Types::from_keyword(n.value("type"));
     let values: Option<Vec<&Value>> = match (n.value("const"), n.value("enum")) {
         (Some(c), _) => Some(vec![c]),
         (None, Some(Value::Array(list))) => Some(list.iter().collect()),
         _ => None,
     };
     match values {
-        Some(values) => Types(
-            values
-                .into_iter()
-                .map(|v| Types::of_value(v).0)
-                .fold(0, |a, b| a | b)
-                & declared.0,
-        ),
+        Some(values) => values
+            .into_iter()
+            .map(Types::of_value)
+            .fold(Types::NOTHING, Types::union)
+            .intersect(declared),
         None => declared,
-    }
-}
-
-fn type_keyword(value: Option<&Value>) -> Types {
-    let one = |name: &str| match name {
-        "null" => NULL,
-        "boolean" => BOOLEAN,
-        "object" => OBJECT,
-        "array" => ARRAY,
-        "string" => STRING,
-        "integer" => INTEGER,
-        "number" => INTEGER | FRACTION,
-        _ => 0,
-    };
-    match value {
-        Some(Value::String(s)) => Types(one(s)),
-        Some(Value::Array(list)) => Types(
-            list.iter()
-                .filter_map(Value::as_str)
-                .map(one)
-                .fold(0, |a, b| a | b),
-        ),
-        _ => Types(ANY),
     }
 }
 

@@ -12,7 +12,7 @@
 
 use serde_json::{Map, Value};
 
-use super::schema::Types;
+use super::types::Types;
 use crate::validate::dialect::{compile, Dialect};
 
 /// One step of an instance path.
