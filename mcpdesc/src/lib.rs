@@ -53,18 +53,23 @@
 
 #[cfg(feature = "rmcp")]
 mod client_capabilities;
+mod completions;
 mod content;
 mod context;
 mod error;
 #[cfg(feature = "rmcp")]
 mod input_rounds;
 pub mod mock;
+pub mod primitives;
 pub mod projection;
+pub mod prompts;
+pub mod resources;
 mod result;
 mod router;
 mod schema;
 mod scripted;
 pub mod testing;
+mod uri_template;
 mod version;
 
 #[cfg(feature = "rmcp")]
@@ -74,10 +79,17 @@ pub use content::{
     Annotations, BlobResourceContents, Content, EmbeddedResource, Icon, MediaContent, Meta,
     ResourceContents, ResourceLink, Role, TextContent, TextResourceContents,
 };
+pub use completions::{
+    Completion, CompletionRequest, CompletionResult, CompletionTarget, MAX_COMPLETION_VALUES,
+};
 pub use context::{ClientPeer, Context, ElicitAction, ElicitRequest, ElicitResponse, Root};
-pub use error::{ClientError, Error, ProtocolError, RouterError, ToolError};
+pub use error::{ClientError, Error, ProtocolError, RequestError, RouterError, ToolError};
+pub use primitives::{CompletionHandler, PromptHandler, ResourceHandler, ResourceTemplateHandler};
+pub use prompts::{PromptMessage, PromptResult, PromptSpec};
+pub use resources::{CacheScope, ResourceResult, ResourceSpec, ResourceTemplateSpec};
 pub use result::{ToolResult, Typed};
 pub use router::{Handler, Router, ServerInfo, ToolSpec};
+pub use uri_template::UriTemplate;
 pub use version::{ProtocolVersion, UnknownProtocolVersion};
 
 #[cfg(feature = "rmcp")]

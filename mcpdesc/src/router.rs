@@ -9,6 +9,7 @@ use futures::FutureExt;
 use jsonschema::Validator;
 use serde_json::{Map, Value};
 
+use crate::primitives::Primitives;
 use crate::projection::{native_tool, NativeTool};
 use crate::version::VersionSet;
 use crate::{
@@ -178,6 +179,7 @@ pub struct Router {
     info: ServerInfo,
     server_versions: VersionSet,
     tools: Vec<ToolEntry>,
+    primitives: Primitives,
     errors: Vec<RouterError>,
     validate_output: bool,
 }
@@ -190,6 +192,7 @@ impl fmt::Debug for Router {
                 "tools",
                 &self.tools.iter().map(|t| &t.name).collect::<Vec<_>>(),
             )
+            .field("primitives", &self.primitives)
             .field("errors", &self.errors)
             .field("validate_output", &self.validate_output)
             .finish()
@@ -204,6 +207,7 @@ impl Router {
             info,
             server_versions,
             tools: Vec::new(),
+            primitives: Primitives::default(),
             errors: Vec::new(),
             validate_output: cfg!(debug_assertions),
         }
@@ -230,7 +234,8 @@ impl Router {
     /// [`Router::errors`] then).
     pub fn add_tool(&mut self, spec: ToolSpec, handler: Handler) -> Result<(), RouterError> {
         let fail = |message: String| RouterError {
-            tool: spec.name.to_owned(),
+            kind: "tool",
+            name: spec.name.to_owned(),
             message,
         };
         let declaration = match serde_json::from_str::<Value>(spec.declaration) {
@@ -329,9 +334,31 @@ impl Router {
         &self.info
     }
 
-    /// The problems found while registering tools; empty for a healthy router.
+    /// The problems found while registering tools, prompts, resources, templates,
+    /// completions and capabilities; empty for a healthy router.
     pub fn errors(&self) -> &[RouterError] {
         &self.errors
+    }
+
+    pub(crate) fn push_error(&mut self, error: RouterError) {
+        self.errors.push(error);
+    }
+
+    pub(crate) fn server_versions(&self) -> VersionSet {
+        self.server_versions
+    }
+
+    pub(crate) fn primitives(&self) -> &Primitives {
+        &self.primitives
+    }
+
+    pub(crate) fn primitives_mut(&mut self) -> &mut Primitives {
+        &mut self.primitives
+    }
+
+    /// Whether a tool is served in `version`.
+    pub(crate) fn serves_tools(&self, version: ProtocolVersion) -> bool {
+        self.tools.iter().any(|t| t.scope.contains(version))
     }
 
     /// The native MCP `Tool` values for `version`: the tools whose scope contains it,
@@ -443,7 +470,7 @@ impl Router {
                 "Tool `{name}` is not available in MCP protocol version {version} (it is declared for {all})"
             )));
         }
-        if let Some(error) = self.errors.iter().find(|e| e.tool == name) {
+        if let Some(error) = self.errors.iter().find(|e| e.kind == "tool" && e.name == name) {
             return Err(ProtocolError::internal(format!(
                 "Tool `{name}` could not be registered: {}",
                 error.message
@@ -483,7 +510,7 @@ fn json_kind(value: &Value) -> &'static str {
     }
 }
 
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
     if let Some(text) = payload.downcast_ref::<&str>() {
         text
     } else if let Some(text) = payload.downcast_ref::<String>() {
