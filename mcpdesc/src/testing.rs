@@ -59,6 +59,24 @@ pub struct InteractionExample {
     pub result: &'static str,
 }
 
+/// One example of a prompt, resource, resource template or completion target as
+/// generated code stores it: JSON texts, parsed on use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RequestExample {
+    /// Its name in the declaration's `examples` or `completionExamples` map.
+    pub name: &'static str,
+    /// Its pointer in the description (`/prompts/0/examples/default`; for an example
+    /// reached through `$componentRef`, the use site).
+    pub pointer: &'static str,
+    /// The request it shows, as JSON text: a Prompt Example's `arguments` (`{}` when
+    /// absent); a Resource Example's request URI (the declaration's `uri`) as a JSON
+    /// string; a Resource Template Example's `uri` as a JSON string; a completion
+    /// example's `{"argument": ..., "context": ...}`.
+    pub request: &'static str,
+    /// `result`, as JSON text.
+    pub result: &'static str,
+}
+
 /// What the checks need to know about a tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ToolCase {
