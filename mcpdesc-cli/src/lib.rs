@@ -23,7 +23,7 @@
 //!   (exit 1 otherwise, naming the tool and its scopes);
 //! - usage and I/O errors exit 2.
 //!
-//! `mcpdesc serve-mock FILE [--protocol-version V] [--select TOOL=EXAMPLE]...`
+//! `mcpdesc serve-mock FILE [--protocol-version V] [--select TARGET=EXAMPLE]...`
 //! - serves the description as a **mock** MCP server on stdin/stdout until the client
 //!   ends the session (see [`mod@serve_mock`] for the replay policy); it never runs a live
 //!   tool and does not predict live behaviour;
@@ -92,10 +92,13 @@ pub enum Command {
         /// declares, protocol-scoped tool variants side by side).
         #[arg(long, value_name = "V", value_parser = parse_protocol_version)]
         protocol_version: Option<ProtocolVersion>,
-        /// Answer every call of TOOL with the example EXAMPLE, whatever the arguments
-        /// (repeatable; other tools answer by matching input).
-        #[arg(long = "select", value_name = "TOOL=EXAMPLE", value_parser = serve_mock::parse_selection)]
-        selections: Vec<(String, String)>,
+        /// Answer every request of a target with the example EXAMPLE, whatever its
+        /// arguments (repeatable; other targets answer by matching request). TARGET is a
+        /// tool name, or `tool:NAME`, `prompt:NAME`, `resource:URI`,
+        /// `template:URI_TEMPLATE`, `completion:prompt:NAME`,
+        /// `completion:template:URI_TEMPLATE`.
+        #[arg(long = "select", value_name = "TARGET=EXAMPLE", value_parser = serve_mock::parse_selection)]
+        selections: Vec<mcpdesc::mock::Selection>,
     },
 }
 
@@ -179,7 +182,7 @@ fn load_reporting(file: &std::path::Path, err: &mut dyn Write) -> Option<Descrip
 pub fn serve_mock(
     file: &std::path::Path,
     version: Option<ProtocolVersion>,
-    selections: &[(String, String)],
+    selections: &[mcpdesc::mock::Selection],
     err: &mut dyn Write,
 ) -> u8 {
     let Some(desc) = load_reporting(file, err) else {

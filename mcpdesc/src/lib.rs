@@ -75,12 +75,12 @@ mod version;
 #[cfg(feature = "rmcp")]
 mod rmcp_adapter;
 
+pub use completions::{
+    Completion, CompletionRequest, CompletionResult, CompletionTarget, MAX_COMPLETION_VALUES,
+};
 pub use content::{
     Annotations, BlobResourceContents, Content, EmbeddedResource, Icon, MediaContent, Meta,
     ResourceContents, ResourceLink, Role, TextContent, TextResourceContents,
-};
-pub use completions::{
-    Completion, CompletionRequest, CompletionResult, CompletionTarget, MAX_COMPLETION_VALUES,
 };
 pub use context::{ClientPeer, Context, ElicitAction, ElicitRequest, ElicitResponse, Root};
 pub use error::{ClientError, Error, ProtocolError, RequestError, RouterError, ToolError};
@@ -151,6 +151,15 @@ pub mod __private {
 
     pub use crate::parse_arguments;
     pub use futures::executor::block_on;
+
+    /// Deserializes prompt arguments or template variables into their generated type;
+    /// a failure is an "Invalid params" error with the serde message.
+    pub fn parse_request<T: serde::de::DeserializeOwned>(
+        value: serde_json::Value,
+    ) -> Result<T, crate::RequestError> {
+        serde_json::from_value(value)
+            .map_err(|e| crate::RequestError::invalid_params(format!("Invalid arguments: {e}")))
+    }
 
     /// Boxes a handler's future into the router's [`BoxFuture`](crate::BoxFuture).
     pub fn boxed<'a, F>(future: F) -> crate::BoxFuture<'a, F::Output>

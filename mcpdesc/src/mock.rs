@@ -187,7 +187,10 @@ impl std::str::FromStr for Selection {
             Target::Tool(head.to_owned())
         };
         let id_empty = match &target {
-            Target::Tool(id) | Target::Prompt(id) | Target::Resource(id) | Target::ResourceTemplate(id) => id.is_empty(),
+            Target::Tool(id)
+            | Target::Prompt(id)
+            | Target::Resource(id)
+            | Target::ResourceTemplate(id) => id.is_empty(),
             Target::Completion(c) => c.id().is_empty(),
         };
         if id_empty || example.is_empty() {
@@ -367,7 +370,12 @@ impl ExampleBook {
     }
 
     /// Adds a resource's examples as generated code stores them.
-    pub fn resource(mut self, uri: &str, scope: &[ProtocolVersion], examples: &[RequestExample]) -> Self {
+    pub fn resource(
+        mut self,
+        uri: &str,
+        scope: &[ProtocolVersion],
+        examples: &[RequestExample],
+    ) -> Self {
         self.add_stored(Target::Resource(uri.to_owned()), scope, examples);
         self
     }
@@ -393,7 +401,12 @@ impl ExampleBook {
         self
     }
 
-    fn add_stored(&mut self, target: Target, scope: &[ProtocolVersion], examples: &[RequestExample]) {
+    fn add_stored(
+        &mut self,
+        target: Target,
+        scope: &[ProtocolVersion],
+        examples: &[RequestExample],
+    ) {
         let completion = matches!(target, Target::Completion(_));
         let entries = examples
             .iter()
@@ -463,7 +476,11 @@ impl ExampleBook {
     }
 
     /// Answers `resources/read` of the resource `uri`.
-    pub fn respond_resource(&self, uri: &str, cx: &Context) -> Result<ResourceResult, RequestError> {
+    pub fn respond_resource(
+        &self,
+        uri: &str,
+        cx: &Context,
+    ) -> Result<ResourceResult, RequestError> {
         let target = Target::Resource(uri.to_owned());
         let entry = self
             .answer(&target, &Value::from(uri), cx.protocol_version())
@@ -494,7 +511,11 @@ impl ExampleBook {
     ) -> Result<CompletionResult, RequestError> {
         let target = Target::Completion(target.clone());
         let entry = self
-            .answer(&target, &request.to_example_request(), cx.protocol_version())
+            .answer(
+                &target,
+                &request.to_example_request(),
+                cx.protocol_version(),
+            )
             .map_err(RequestError::invalid_params)?;
         typed_answer(&target, entry)
     }
@@ -638,7 +659,10 @@ impl ExampleBook {
 }
 
 /// The example result of `entry` as the result type `T`.
-fn typed_answer<T: DeserializeOwned>(target: &Target, entry: &RequestEntry) -> Result<T, RequestError> {
+fn typed_answer<T: DeserializeOwned>(
+    target: &Target,
+    entry: &RequestEntry,
+) -> Result<T, RequestError> {
     serde_json::from_value(entry.result.clone()).map_err(|e| {
         RequestError::new(format!(
             "mock: the result of example `{}` of {} does not have the MCP result shape: {e}",
@@ -649,8 +673,9 @@ fn typed_answer<T: DeserializeOwned>(target: &Target, entry: &RequestEntry) -> R
 }
 
 /// A completion example's request (`argument`, `context`) in the form
-/// [`CompletionRequest::to_example_request`] gives, without `x-*` members.
-fn completion_request(example: &Value) -> Value {
+/// [`CompletionRequest::to_example_request`] gives, without `x-*` members: what
+/// [`RequestEntry::request`] holds for a completion example.
+pub fn completion_request(example: &Value) -> Value {
     let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or_default().to_owned();
     let mut request = CompletionRequest::new(
         text(example.pointer("/argument/name")),

@@ -148,7 +148,11 @@ impl fmt::Debug for Primitives {
             )
             .field(
                 "completions",
-                &self.completions.iter().map(|c| &c.target).collect::<Vec<_>>(),
+                &self
+                    .completions
+                    .iter()
+                    .map(|c| &c.target)
+                    .collect::<Vec<_>>(),
             )
             .finish()
     }
@@ -265,7 +269,10 @@ impl Router {
     /// [`Router::add_prompt`]).
     pub fn prompt<H>(mut self, spec: PromptSpec, handler: H) -> Self
     where
-        H: Fn(Map<String, Value>, Context) -> BoxFuture<'static, Result<PromptResult, RequestError>>
+        H: Fn(
+                Map<String, Value>,
+                Context,
+            ) -> BoxFuture<'static, Result<PromptResult, RequestError>>
             + Send
             + Sync
             + 'static,
@@ -279,9 +286,19 @@ impl Router {
     /// Registers a prompt, or says why it cannot be: its declaration is not a JSON
     /// object with the spec's `name`, its scope leaves the server's versions, or it
     /// overlaps a same-name prompt.
-    pub fn add_prompt(&mut self, spec: PromptSpec, handler: PromptHandler) -> Result<(), RouterError> {
-        let (declaration, scope) =
-            checked_spec(self, "prompt", spec.name, "name", spec.scope, spec.declaration)?;
+    pub fn add_prompt(
+        &mut self,
+        spec: PromptSpec,
+        handler: PromptHandler,
+    ) -> Result<(), RouterError> {
+        let (declaration, scope) = checked_spec(
+            self,
+            "prompt",
+            spec.name,
+            "name",
+            spec.scope,
+            spec.declaration,
+        )?;
         let primitives = self.primitives_mut();
         overlap(
             "prompt",
@@ -325,8 +342,14 @@ impl Router {
         spec: ResourceSpec,
         handler: ResourceHandler,
     ) -> Result<(), RouterError> {
-        let (declaration, scope) =
-            checked_spec(self, "resource", spec.uri, "uri", spec.scope, spec.declaration)?;
+        let (declaration, scope) = checked_spec(
+            self,
+            "resource",
+            spec.uri,
+            "uri",
+            spec.scope,
+            spec.declaration,
+        )?;
         let primitives = self.primitives_mut();
         overlap(
             "resource",
@@ -412,7 +435,10 @@ impl Router {
         handler: H,
     ) -> Self
     where
-        H: Fn(CompletionRequest, Context) -> BoxFuture<'static, Result<CompletionResult, RequestError>>
+        H: Fn(
+                CompletionRequest,
+                Context,
+            ) -> BoxFuture<'static, Result<CompletionResult, RequestError>>
             + Send
             + Sync
             + 'static,
@@ -534,8 +560,14 @@ impl Router {
                     ),
                     (
                         "resources",
-                        primitives.resources.iter().any(|r| r.scope.contains(version))
-                            || primitives.templates.iter().any(|t| t.scope.contains(version)),
+                        primitives
+                            .resources
+                            .iter()
+                            .any(|r| r.scope.contains(version))
+                            || primitives
+                                .templates
+                                .iter()
+                                .any(|t| t.scope.contains(version)),
                     ),
                     (
                         "completions",
@@ -626,11 +658,9 @@ impl Router {
             )));
         }
         let handler = Arc::clone(&entry.handler);
-        contained(&format!("prompt `{name}`"), move || {
-            handler(arguments, cx)
-        })
-        .await
-        .map_err(|e| e.into_protocol_error(version))
+        contained(&format!("prompt `{name}`"), move || handler(arguments, cx))
+            .await
+            .map_err(|e| e.into_protocol_error(version))
     }
 
     fn missing_prompt(&self, name: &str, version: ProtocolVersion) -> ProtocolError {
@@ -645,7 +675,11 @@ impl Router {
                 "Prompt `{name}` is not available in MCP protocol version {version} (it is declared for {scopes})"
             ));
         }
-        if let Some(error) = self.errors().iter().find(|e| e.kind == "prompt" && e.name == name) {
+        if let Some(error) = self
+            .errors()
+            .iter()
+            .find(|e| e.kind == "prompt" && e.name == name)
+        {
             return ProtocolError::internal(format!(
                 "Prompt `{name}` could not be registered: {}",
                 error.message
@@ -759,7 +793,12 @@ impl Router {
                 )
             }
             CompletionTarget::ResourceTemplate(uri) => {
-                let in_version = || primitives.templates.iter().filter(|t| t.scope.contains(version));
+                let in_version = || {
+                    primitives
+                        .templates
+                        .iter()
+                        .filter(|t| t.scope.contains(version))
+                };
                 let found = in_version()
                     .find(|t| t.template.as_str() == *uri)
                     .or_else(|| in_version().find(|t| t.template.match_uri(uri).is_some()));
@@ -803,8 +842,7 @@ impl Router {
 
 /// Parses the description's `capabilities` array.
 fn parse_capabilities(text: &str, server: VersionSet) -> Result<Vec<DeclaredCapabilities>, String> {
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    let value: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
     let Value::Array(objects) = value else {
         return Err("not a JSON array of Capabilities Objects".into());
     };

@@ -147,7 +147,11 @@ impl ResourceResult {
     }
 
     /// A result with one text entry.
-    pub fn text(uri: impl Into<String>, mime_type: impl Into<String>, text: impl Into<String>) -> Self {
+    pub fn text(
+        uri: impl Into<String>,
+        mime_type: impl Into<String>,
+        text: impl Into<String>,
+    ) -> Self {
         ResourceResult::new(vec![ResourceContents::Text(crate::TextResourceContents {
             uri: uri.into(),
             mime_type: Some(mime_type.into()),
@@ -307,7 +311,10 @@ mod tests {
         );
         let latest = native_resource_template(map, V2026_07_28);
         assert_eq!(latest["icons"][0]["src"], "https://x.example/i.png");
-        assert_eq!(latest["annotations"]["lastModified"], "2025-01-01T00:00:00Z");
+        assert_eq!(
+            latest["annotations"]["lastModified"],
+            "2025-01-01T00:00:00Z"
+        );
         assert!(latest.get("examples").is_none());
     }
 }

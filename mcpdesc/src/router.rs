@@ -470,7 +470,11 @@ impl Router {
                 "Tool `{name}` is not available in MCP protocol version {version} (it is declared for {all})"
             )));
         }
-        if let Some(error) = self.errors.iter().find(|e| e.kind == "tool" && e.name == name) {
+        if let Some(error) = self
+            .errors
+            .iter()
+            .find(|e| e.kind == "tool" && e.name == name)
+        {
             return Err(ProtocolError::internal(format!(
                 "Tool `{name}` could not be registered: {}",
                 error.message

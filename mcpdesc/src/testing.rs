@@ -545,6 +545,219 @@ pub fn check_against(
     }
 }
 
+/// Compares a result served for `version` with the example's result (canonical JSON).
+fn same_result(
+    what: &str,
+    at: &str,
+    version: ProtocolVersion,
+    expected: &Value,
+    actual: &Value,
+) -> Result<(), String> {
+    if canonical(expected) == canonical(actual) {
+        return Ok(());
+    }
+    Err(format!(
+        "{what}, MCP {version}: the result differs from the example's ({at}/result):\n    expected: {expected}\n    actual:   {actual}"
+    ))
+}
+
+/// Round-trips `value` through `T` and checks that nothing changed (a field the
+/// generated type lost or renamed).
+fn round_trip_exact<T: Serialize + DeserializeOwned>(
+    value: &Value,
+    what: &str,
+    at: &str,
+) -> Result<(), String> {
+    let once = round_trip::<T>(&Value::Bool(true), value, what, at)?;
+    if canonical(&once) != canonical(value) {
+        return Err(format!(
+            "{what} ({at}): a round trip through `{}` changes the value:\n    before: {value}\n    after:  {once}",
+            std::any::type_name::<T>()
+        ));
+    }
+    Ok(())
+}
+
+fn scope_or_latest(scope: &[ProtocolVersion]) -> Vec<ProtocolVersion> {
+    if scope.is_empty() {
+        vec![ProtocolVersion::LATEST]
+    } else {
+        scope.to_vec()
+    }
+}
+
+/// The test of one Prompt Example: its `arguments` round-trip unchanged through the
+/// generated arguments type `A`, and `router` (usually the example mock's, through the
+/// generated traits) answers `prompts/get` with exactly the example's result in every
+/// version of `scope`.
+pub fn check_prompt_example<A: Serialize + DeserializeOwned>(
+    router: &Router,
+    prompt: &str,
+    scope: &[ProtocolVersion],
+    example: &RequestExample,
+) -> Result<(), String> {
+    let what = format!("prompt `{prompt}`, example `{}`", example.name);
+    let arguments = parse_json(example.request, &what)?;
+    let expected = parse_json(example.result, &what)?;
+    round_trip_exact::<A>(&arguments, &what, &format!("{}/arguments", example.pointer))?;
+    let map = arguments.as_object().cloned().unwrap_or_default();
+    for version in scope_or_latest(scope) {
+        let result = futures::executor::block_on(router.get_prompt(
+            prompt,
+            Some(map.clone()),
+            Context::new(version),
+        ))
+        .map_err(|e| {
+            format!(
+                "{what}, MCP {version}: JSON-RPC error {}: {}",
+                e.code, e.message
+            )
+        })?;
+        same_result(
+            &what,
+            example.pointer,
+            version,
+            &expected,
+            &result.to_wire(version),
+        )?;
+    }
+    Ok(())
+}
+
+/// The test of one Resource Example: `router` answers `resources/read` of `uri` with
+/// exactly the example's result in every version of `scope`.
+pub fn check_resource_example(
+    router: &Router,
+    uri: &str,
+    scope: &[ProtocolVersion],
+    example: &RequestExample,
+) -> Result<(), String> {
+    let what = format!("resource `{uri}`, example `{}`", example.name);
+    let expected = parse_json(example.result, &what)?;
+    for version in scope_or_latest(scope) {
+        let result = futures::executor::block_on(router.read_resource(uri, Context::new(version)))
+            .map_err(|e| {
+                format!(
+                    "{what}, MCP {version}: JSON-RPC error {}: {}",
+                    e.code, e.message
+                )
+            })?;
+        same_result(
+            &what,
+            example.pointer,
+            version,
+            &expected,
+            &result.to_wire(version),
+        )?;
+    }
+    Ok(())
+}
+
+/// The test of one Resource Template Example: its `uri` is an expansion of
+/// `uri_template` whose variables round-trip unchanged through the generated type `V`
+/// (a struct, or `String` beyond level 1), and `router` answers `resources/read` of the
+/// `uri` with exactly the example's result in every version of `scope`.
+pub fn check_template_example<V: Serialize + DeserializeOwned>(
+    router: &Router,
+    uri_template: &str,
+    scope: &[ProtocolVersion],
+    example: &RequestExample,
+) -> Result<(), String> {
+    let what = format!(
+        "resource template `{uri_template}`, example `{}`",
+        example.name
+    );
+    let uri = parse_json(example.request, &what)?;
+    let uri = uri
+        .as_str()
+        .ok_or_else(|| format!("{what} ({}/uri): not a string", example.pointer))?;
+    let expected = parse_json(example.result, &what)?;
+    let template = crate::UriTemplate::parse(uri_template)
+        .map_err(|e| format!("{what}: the template does not parse: {e}"))?;
+    let variables = match template.match_uri(uri) {
+        Some(Ok(variables)) => variables,
+        Some(Err(why)) => return Err(format!("{what} ({}/uri): {why}", example.pointer)),
+        None => {
+            return Err(format!(
+                "{what} ({}/uri): {uri:?} is not an expansion of the template",
+                example.pointer
+            ))
+        }
+    };
+    round_trip_exact::<V>(&variables, &what, &format!("{}/uri", example.pointer))?;
+    for version in scope_or_latest(scope) {
+        let result = futures::executor::block_on(router.read_resource(uri, Context::new(version)))
+            .map_err(|e| {
+                format!(
+                    "{what}, MCP {version}: JSON-RPC error {}: {}",
+                    e.code, e.message
+                )
+            })?;
+        same_result(
+            &what,
+            example.pointer,
+            version,
+            &expected,
+            &result.to_wire(version),
+        )?;
+    }
+    Ok(())
+}
+
+/// The test of one completion example: `router` answers `completion/complete` for
+/// `target` with the example's argument and context with exactly the example's result
+/// in every version of `scope`.
+pub fn check_completion_example(
+    router: &Router,
+    target: &crate::CompletionTarget,
+    scope: &[ProtocolVersion],
+    example: &RequestExample,
+) -> Result<(), String> {
+    let what = format!(
+        "{} `{}`, completion example `{}`",
+        target.kind(),
+        target.id(),
+        example.name
+    );
+    let request = parse_json(example.request, &what)?;
+    let expected = parse_json(example.result, &what)?;
+    let text = |p: &str| {
+        request
+            .pointer(p)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let mut completion =
+        crate::CompletionRequest::new(text("/argument/name"), text("/argument/value"));
+    if let Some(Value::Object(arguments)) = request.pointer("/context/arguments") {
+        for (name, value) in arguments {
+            completion = completion.with_context(name.clone(), value.as_str().unwrap_or_default());
+        }
+    }
+    for version in scope_or_latest(scope) {
+        let result = futures::executor::block_on(router.complete(
+            target,
+            completion.clone(),
+            Context::new(version),
+        ))
+        .map_err(|e| {
+            format!(
+                "{what}, MCP {version}: JSON-RPC error {}: {}",
+                e.code, e.message
+            )
+        })?;
+        same_result(
+            &what,
+            example.pointer,
+            version,
+            &expected,
+            &result.to_wire(version),
+        )?;
+    }
+    Ok(())
+}
+
 fn lookup<'a>(
     examples: &'a [Example],
     interactions: &'a [InteractionExample],
@@ -578,6 +791,37 @@ pub fn example_result(
     name: &str,
 ) -> Option<Value> {
     lookup(examples, interactions, name).and_then(|(_, r)| serde_json::from_str(r).ok())
+}
+
+/// The request of the example `name` (see [`RequestExample::request`]).
+pub fn request_example_request(examples: &[RequestExample], name: &str) -> Option<Value> {
+    examples
+        .iter()
+        .find(|e| e.name == name)
+        .and_then(|e| serde_json::from_str(e.request).ok())
+}
+
+/// The `result` of the example `name`.
+pub fn request_example_result(examples: &[RequestExample], name: &str) -> Option<Value> {
+    examples
+        .iter()
+        .find(|e| e.name == name)
+        .and_then(|e| serde_json::from_str(e.result).ok())
+}
+
+/// A typed value (prompt arguments) as the JSON object the router passes around.
+pub fn to_object<T: Serialize>(
+    value: &T,
+) -> Result<serde_json::Map<String, Value>, crate::RequestError> {
+    match serde_json::to_value(value) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(other) => Err(crate::RequestError::new(format!(
+            "the arguments serialize to {other}, not to a JSON object"
+        ))),
+        Err(e) => Err(crate::RequestError::new(format!(
+            "the arguments cannot be serialized: {e}"
+        ))),
+    }
 }
 
 /// `value` deserialized into `T`, when there is a value.

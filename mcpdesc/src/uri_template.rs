@@ -80,9 +80,7 @@ impl UriTemplate {
         let parts = parse_parts(text)?;
         let level_one = parts.iter().all(|p| match p {
             Part::Literal(_) => true,
-            Part::Expression(op, vars) => {
-                *op == Operator::Simple && vars.len() == 1 && !vars[0].1
-            }
+            Part::Expression(op, vars) => *op == Operator::Simple && vars.len() == 1 && !vars[0].1,
         });
         let mut variables: Vec<String> = Vec::new();
         for part in &parts {
@@ -107,9 +105,7 @@ impl UriTemplate {
                 }
             }
         } else {
-            let first = parts
-                .iter()
-                .position(|p| matches!(p, Part::Expression(..)));
+            let first = parts.iter().position(|p| matches!(p, Part::Expression(..)));
             let last = parts
                 .iter()
                 .rposition(|p| matches!(p, Part::Expression(..)));

@@ -56,7 +56,9 @@ fn router() -> Router {
                 if city == "panic" {
                     panic!("the handler broke");
                 }
-                Ok(PromptResult::new(vec![PromptMessage::user(format!("Brief {city}"))]))
+                Ok(PromptResult::new(vec![PromptMessage::user(format!(
+                    "Brief {city}"
+                ))]))
             })
         })
         .prompt(BRIEF_OLD, |_args, _cx| {
@@ -76,23 +78,36 @@ fn router() -> Router {
         })
         .resource_template(SEARCH, |uri, variables, _cx| {
             Box::pin(async move {
-                Ok(ResourceResult::text(uri, "text/plain", variables.as_str().unwrap_or("?")))
+                Ok(ResourceResult::text(
+                    uri,
+                    "text/plain",
+                    variables.as_str().unwrap_or("?"),
+                ))
             })
         })
-        .completion(CompletionTarget::prompt("brief"), &[V2026_07_28], |request, _cx| {
-            Box::pin(async move {
-                let prefix = request.value.to_lowercase();
-                let values: Vec<String> = ["Paris", "Prague", "Berlin"]
-                    .iter()
-                    .filter(|c| c.to_lowercase().starts_with(&prefix))
-                    .map(|c| c.to_string())
-                    .collect();
-                Ok(CompletionResult::new(values))
-            })
-        })
+        .completion(
+            CompletionTarget::prompt("brief"),
+            &[V2026_07_28],
+            |request, _cx| {
+                Box::pin(async move {
+                    let prefix = request.value.to_lowercase();
+                    let values: Vec<String> = ["Paris", "Prague", "Berlin"]
+                        .iter()
+                        .filter(|c| c.to_lowercase().starts_with(&prefix))
+                        .map(|c| c.to_string())
+                        .collect();
+                    Ok(CompletionResult::new(values))
+                })
+            },
+        )
 }
 
-fn get(router: &Router, name: &str, args: Value, v: ProtocolVersion) -> Result<Value, ProtocolError> {
+fn get(
+    router: &Router,
+    name: &str,
+    args: Value,
+    v: ProtocolVersion,
+) -> Result<Value, ProtocolError> {
     let args: Option<Map<String, Value>> = serde_json::from_value(args).unwrap();
     block_on(router.get_prompt(name, args, Context::new(v))).map(|r| r.to_wire(v))
 }
@@ -121,35 +136,55 @@ fn listings_are_projected_per_version() {
     );
     assert_eq!(
         router.list_resources(V2025_03_26),
-        [json!({"uri": "chess://leaderboard", "name": "leaderboard", "mimeType": "application/json"})]
+        [
+            json!({"uri": "chess://leaderboard", "name": "leaderboard", "mimeType": "application/json"})
+        ]
     );
     assert_eq!(
         router.list_resource_templates(V2025_03_26)[0],
         json!({"uriTemplate": "chess://games/{game_id}", "name": "game"})
     );
-    assert_eq!(router.list_resource_templates(V2025_11_25)[0]["title"], "Game");
+    assert_eq!(
+        router.list_resource_templates(V2025_11_25)[0]["title"],
+        "Game"
+    );
 }
 
 #[test]
 fn prompts_get_checks_its_arguments() {
     let router = router();
     assert_eq!(
-        get(&router, "brief", json!({"city": "Paris"}), V2026_07_28).unwrap()["messages"][0]["content"]["text"],
+        get(&router, "brief", json!({"city": "Paris"}), V2026_07_28).unwrap()["messages"][0]
+            ["content"]["text"],
         "Brief Paris"
     );
     // The variant of the negotiated version answers.
     assert_eq!(
-        get(&router, "brief", json!({"city": "Paris"}), V2025_11_25).unwrap()["messages"][0]["content"]["text"],
+        get(&router, "brief", json!({"city": "Paris"}), V2025_11_25).unwrap()["messages"][0]
+            ["content"]["text"],
         "old"
     );
     let missing = get(&router, "brief", json!({"audience": "x"}), V2026_07_28).unwrap_err();
     assert_eq!(missing.code, -32602);
-    assert!(missing.message.contains("required argument `city` is missing"), "{}", missing.message);
+    assert!(
+        missing
+            .message
+            .contains("required argument `city` is missing"),
+        "{}",
+        missing.message
+    );
     let not_string = get(&router, "brief", json!({"city": 5}), V2026_07_28).unwrap_err();
     assert_eq!(not_string.code, -32602);
-    assert!(not_string.message.contains("`city` is not a string"), "{}", not_string.message);
+    assert!(
+        not_string.message.contains("`city` is not a string"),
+        "{}",
+        not_string.message
+    );
     let unknown = get(&router, "nope", json!({}), V2026_07_28).unwrap_err();
-    assert_eq!((unknown.code, unknown.message.as_str()), (-32602, "Unknown prompt: `nope` (available: `brief`)"));
+    assert_eq!(
+        (unknown.code, unknown.message.as_str()),
+        (-32602, "Unknown prompt: `nope` (available: `brief`)")
+    );
 }
 
 #[test]
@@ -179,7 +214,14 @@ fn resources_read_routes_to_resources_then_templates() {
     );
     // 2026-07-28 wire shape: result type and cache hints.
     let latest = read(&router, "chess://leaderboard", V2026_07_28).unwrap();
-    assert_eq!((&latest["resultType"], &latest["ttlMs"], &latest["cacheScope"]), (&json!("complete"), &json!(0), &json!("private")));
+    assert_eq!(
+        (
+            &latest["resultType"],
+            &latest["ttlMs"],
+            &latest["cacheScope"]
+        ),
+        (&json!("complete"), &json!(0), &json!("private"))
+    );
 }
 
 #[test]
@@ -187,17 +229,44 @@ fn bad_uris_get_the_errors_of_their_version() {
     let router = router();
     let malformed = read(&router, "chess://games/%zz", V2025_11_25).unwrap_err();
     assert_eq!(malformed.code, -32602);
-    assert!(malformed.message.contains("resource template `chess://games/{game_id}`"), "{}", malformed.message);
+    assert!(
+        malformed
+            .message
+            .contains("resource template `chess://games/{game_id}`"),
+        "{}",
+        malformed.message
+    );
 
     let missing = read(&router, "chess://players/7", V2025_11_25).unwrap_err();
     assert_eq!(missing.code, -32002);
     assert_eq!(missing.data, Some(json!({"uri": "chess://players/7"})));
-    assert!(missing.message.starts_with("Resource not found: `chess://players/7`: it is neither"), "{}", missing.message);
+    assert!(
+        missing
+            .message
+            .starts_with("Resource not found: `chess://players/7`: it is neither"),
+        "{}",
+        missing.message
+    );
     // MCP 2026-07-28 uses -32602 for a missing resource.
-    assert_eq!(read(&router, "chess://players/7", V2026_07_28).unwrap_err().code, -32602);
+    assert_eq!(
+        read(&router, "chess://players/7", V2026_07_28)
+            .unwrap_err()
+            .code,
+        -32602
+    );
     // A handler's own not-found follows the version too.
-    assert_eq!(read(&router, "chess://games/missing", V2025_11_25).unwrap_err().code, -32002);
-    assert_eq!(read(&router, "chess://games/missing", V2026_07_28).unwrap_err().code, -32602);
+    assert_eq!(
+        read(&router, "chess://games/missing", V2025_11_25)
+            .unwrap_err()
+            .code,
+        -32002
+    );
+    assert_eq!(
+        read(&router, "chess://games/missing", V2026_07_28)
+            .unwrap_err()
+            .code,
+        -32602
+    );
 }
 
 #[test]
@@ -207,25 +276,54 @@ fn completions() {
         block_on(router.complete(&target, request, Context::new(v))).map(|r| r.to_wire(v))
     };
     assert_eq!(
-        complete(CompletionTarget::prompt("brief"), CompletionRequest::new("city", "p"), V2026_07_28).unwrap(),
+        complete(
+            CompletionTarget::prompt("brief"),
+            CompletionRequest::new("city", "p"),
+            V2026_07_28
+        )
+        .unwrap(),
         json!({"resultType": "complete", "completion": {"values": ["Paris", "Prague"]}})
     );
     // No handler for the 2025 variant: no values.
     assert_eq!(
-        complete(CompletionTarget::prompt("brief"), CompletionRequest::new("city", "p"), V2025_11_25).unwrap(),
+        complete(
+            CompletionTarget::prompt("brief"),
+            CompletionRequest::new("city", "p"),
+            V2025_11_25
+        )
+        .unwrap(),
         json!({"completion": {"values": []}})
     );
     // A template named by a concrete URI of it.
     assert_eq!(
-        complete(CompletionTarget::resource_template("chess://games/x"), CompletionRequest::new("game_id", "x"), V2025_11_25).unwrap(),
+        complete(
+            CompletionTarget::resource_template("chess://games/x"),
+            CompletionRequest::new("game_id", "x"),
+            V2025_11_25
+        )
+        .unwrap(),
         json!({"completion": {"values": []}})
     );
-    let unknown_argument =
-        complete(CompletionTarget::prompt("brief"), CompletionRequest::new("country", "f"), V2026_07_28).unwrap_err();
+    let unknown_argument = complete(
+        CompletionTarget::prompt("brief"),
+        CompletionRequest::new("country", "f"),
+        V2026_07_28,
+    )
+    .unwrap_err();
     assert_eq!(unknown_argument.code, -32602);
-    assert!(unknown_argument.message.contains("`country` is not an argument of the prompt `brief`"), "{}", unknown_argument.message);
-    let unknown_template =
-        complete(CompletionTarget::resource_template("x://{y}"), CompletionRequest::new("y", ""), V2025_11_25).unwrap_err();
+    assert!(
+        unknown_argument
+            .message
+            .contains("`country` is not an argument of the prompt `brief`"),
+        "{}",
+        unknown_argument.message
+    );
+    let unknown_template = complete(
+        CompletionTarget::resource_template("x://{y}"),
+        CompletionRequest::new("y", ""),
+        V2025_11_25,
+    )
+    .unwrap_err();
     assert_eq!(unknown_template.code, -32602);
 }
 
@@ -260,13 +358,21 @@ fn capabilities_from_primitives_or_declaration() {
 
 #[test]
 fn registration_errors() {
-    let ok_prompt = |_: Map<String, Value>, _: Context| -> mcpdesc::BoxFuture<'static, Result<PromptResult, RequestError>> {
+    let ok_prompt = |_: Map<String, Value>,
+                     _: Context|
+     -> mcpdesc::BoxFuture<'static, Result<PromptResult, RequestError>> {
         Box::pin(async { Ok(PromptResult::default()) })
     };
     let router = Router::new(info())
         .prompt(BRIEF_OLD, ok_prompt)
-        .prompt(PromptSpec::new("brief", &[V2025_11_25], r#"{"name": "brief"}"#), ok_prompt)
-        .prompt(PromptSpec::new("x", &[V2024_11_05], r#"{"name": "x"}"#), ok_prompt)
+        .prompt(
+            PromptSpec::new("brief", &[V2025_11_25], r#"{"name": "brief"}"#),
+            ok_prompt,
+        )
+        .prompt(
+            PromptSpec::new("x", &[V2024_11_05], r#"{"name": "x"}"#),
+            ok_prompt,
+        )
         .prompt(PromptSpec::new("y", &[], r#"{"name": "z"}"#), ok_prompt)
         .resource_template(
             ResourceTemplateSpec::new("x://{a", &[], r#"{"uriTemplate": "x://{a", "name": "bad"}"#),
@@ -277,11 +383,26 @@ fn registration_errors() {
         });
     let errors: Vec<String> = router.errors().iter().map(ToString::to_string).collect();
     assert_eq!(errors.len(), 5, "{errors:?}");
-    assert!(errors[0].starts_with("prompt `brief`: its scope (2025-11-25) overlaps"), "{errors:?}");
-    assert!(errors[1].contains("not within the server's protocol versions"), "{errors:?}");
-    assert!(errors[2].contains("the declaration's `name` is \"z\""), "{errors:?}");
-    assert!(errors[3].starts_with("resource template `x://{a`: not a valid RFC 6570"), "{errors:?}");
-    assert!(errors[4].starts_with("completion `prompt nope`"), "{errors:?}");
+    assert!(
+        errors[0].starts_with("prompt `brief`: its scope (2025-11-25) overlaps"),
+        "{errors:?}"
+    );
+    assert!(
+        errors[1].contains("not within the server's protocol versions"),
+        "{errors:?}"
+    );
+    assert!(
+        errors[2].contains("the declaration's `name` is \"z\""),
+        "{errors:?}"
+    );
+    assert!(
+        errors[3].starts_with("resource template `x://{a`: not a valid RFC 6570"),
+        "{errors:?}"
+    );
+    assert!(
+        errors[4].starts_with("completion `prompt nope`"),
+        "{errors:?}"
+    );
 }
 
 const PROMPT_EXAMPLES: &[RequestExample] = &[
@@ -327,7 +448,12 @@ const GAME_EXAMPLES: &[RequestExample] = &[RequestExample {
 
 fn mock(selections: &[&str]) -> Router {
     let mut book = ExampleBook::new()
-        .prompt("brief", &[V2026_07_28], PROMPT_EXAMPLES, COMPLETION_EXAMPLES)
+        .prompt(
+            "brief",
+            &[V2026_07_28],
+            PROMPT_EXAMPLES,
+            COMPLETION_EXAMPLES,
+        )
         .resource("chess://leaderboard", &[], BOARD_EXAMPLES)
         .resource_template("chess://games/{game_id}", &[], GAME_EXAMPLES, &[]);
     for s in selections {
@@ -350,13 +476,24 @@ fn the_mock_matches_requests_and_falls_back_with_errors() {
     let router = mock(&[]);
     assert!(router.errors().is_empty(), "{:?}", router.errors());
     let text = |v: Value| v["messages"][0]["content"]["text"].clone();
-    assert_eq!(text(get(&router, "brief", json!({"city": "Prague"}), V2026_07_28).unwrap()), "Prague");
+    assert_eq!(
+        text(get(&router, "brief", json!({"city": "Prague"}), V2026_07_28).unwrap()),
+        "Prague"
+    );
     let miss = get(&router, "brief", json!({"city": "Rome"}), V2026_07_28).unwrap_err();
     assert_eq!(miss.code, -32602);
-    assert!(miss.message.contains("available examples: `paris`, `prague`"), "{}", miss.message);
+    assert!(
+        miss.message
+            .contains("available examples: `paris`, `prague`"),
+        "{}",
+        miss.message
+    );
 
     // A resource: the first example in name order.
-    assert_eq!(read(&router, "chess://leaderboard", V2026_07_28).unwrap()["contents"][0]["text"], "top");
+    assert_eq!(
+        read(&router, "chess://leaderboard", V2026_07_28).unwrap()["contents"][0]["text"],
+        "top"
+    );
     // A template: the example with the same URI; the whole result, `_meta` included.
     assert_eq!(
         read(&router, "chess://games/1", V2025_11_25).unwrap(),
@@ -370,7 +507,11 @@ fn the_mock_matches_requests_and_falls_back_with_errors() {
     let target = CompletionTarget::prompt("brief");
     let hit = block_on(router.complete(&target, request, Context::new(V2026_07_28))).unwrap();
     assert_eq!(hit.completion.values, ["Paris", "Prague"]);
-    let miss = block_on(router.complete(&target, CompletionRequest::new("city", "p"), Context::new(V2026_07_28)));
+    let miss = block_on(router.complete(
+        &target,
+        CompletionRequest::new("city", "p"),
+        Context::new(V2026_07_28),
+    ));
     assert_eq!(miss.unwrap_err().code, -32602);
     assert_eq!(
         Value::Object(router.capabilities(V2026_07_28)),
@@ -385,15 +526,27 @@ fn explicit_selection_wins() {
         "resource:chess://leaderboard=b-empty",
         "completion:prompt:brief=p",
     ]);
-    let text = get(&router, "brief", json!({"city": "Rome"}), V2026_07_28).unwrap()["messages"][0]["content"]["text"].clone();
+    let text = get(&router, "brief", json!({"city": "Rome"}), V2026_07_28).unwrap()["messages"][0]
+        ["content"]["text"]
+        .clone();
     assert_eq!(text, "Paris");
-    assert_eq!(read(&router, "chess://leaderboard", V2025_11_25).unwrap()["contents"][0]["text"], "");
-    let any = block_on(router.complete(&CompletionTarget::prompt("brief"), CompletionRequest::new("city", "zz"), Context::new(V2026_07_28)));
+    assert_eq!(
+        read(&router, "chess://leaderboard", V2025_11_25).unwrap()["contents"][0]["text"],
+        ""
+    );
+    let any = block_on(router.complete(
+        &CompletionTarget::prompt("brief"),
+        CompletionRequest::new("city", "zz"),
+        Context::new(V2026_07_28),
+    ));
     assert_eq!(any.unwrap().completion.values, ["Paris", "Prague"]);
 
     let err = ExampleBook::new()
         .prompt("brief", &[], PROMPT_EXAMPLES, &[])
         .select_target(Target::Prompt("brief".into()), "rome")
         .unwrap_err();
-    assert_eq!(err, "prompt `brief` has no example `rome` (available: `paris`, `prague`)");
+    assert_eq!(
+        err,
+        "prompt `brief` has no example `rome` (available: `paris`, `prague`)"
+    );
 }

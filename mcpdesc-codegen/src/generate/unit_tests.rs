@@ -202,8 +202,8 @@ fn variants_need_a_protocol_version() {
         None,
     );
     match generate(&desc, &Settings::default()) {
-        Err(GenerateError::View(ViewError::Variants { tool, scopes })) => {
-            assert_eq!(tool, "run");
+        Err(GenerateError::View(ViewError::Variants { kind, name, scopes })) => {
+            assert_eq!((kind, name.as_str()), ("tool", "run"));
             assert_eq!(scopes.len(), 2);
         }
         other => panic!("{other:?}"),
