@@ -161,17 +161,21 @@ pub struct Selection {
     pub example: String,
 }
 
-impl std::str::FromStr for Selection {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Self, String> {
-        let usage = || {
-            format!(
-                "expected TOOL=EXAMPLE, tool:NAME=EXAMPLE, prompt:NAME=EXAMPLE, resource:URI=EXAMPLE, template:URI_TEMPLATE=EXAMPLE, completion:prompt:NAME=EXAMPLE or completion:template:URI_TEMPLATE=EXAMPLE; got {text:?}"
-            )
-        };
-        let (head, example) = text.rsplit_once('=').ok_or_else(usage)?;
-        let target = if let Some(rest) = head.strip_prefix("completion:prompt:") {
+impl Target {
+    /// Reads a target as [`Selection`] writes it before the `=`: a tool name, or
+    /// `tool:NAME`, `prompt:NAME`, `resource:URI`, `template:URI_TEMPLATE`,
+    /// `completion:prompt:NAME`, `completion:template:URI_TEMPLATE`.
+    ///
+    /// ```
+    /// use mcpdesc::mock::Target;
+    /// use mcpdesc::CompletionTarget;
+    ///
+    /// assert_eq!(Target::parse("template:x://{id}"), Target::ResourceTemplate("x://{id}".into()));
+    /// assert_eq!(Target::parse("completion:prompt:brief"), Target::Completion(CompletionTarget::prompt("brief")));
+    /// assert_eq!(Target::parse("analyze_game"), Target::Tool("analyze_game".into()));
+    /// ```
+    pub fn parse(head: &str) -> Target {
+        if let Some(rest) = head.strip_prefix("completion:prompt:") {
             Target::Completion(CompletionTarget::prompt(rest))
         } else if let Some(rest) = head.strip_prefix("completion:template:") {
             Target::Completion(CompletionTarget::resource_template(rest))
@@ -185,14 +189,33 @@ impl std::str::FromStr for Selection {
             Target::Tool(rest.to_owned())
         } else {
             Target::Tool(head.to_owned())
-        };
-        let id_empty = match &target {
+        }
+    }
+
+    /// The identity: tool or prompt name, URI, URI template.
+    pub fn id(&self) -> &str {
+        match self {
             Target::Tool(id)
             | Target::Prompt(id)
             | Target::Resource(id)
-            | Target::ResourceTemplate(id) => id.is_empty(),
-            Target::Completion(c) => c.id().is_empty(),
+            | Target::ResourceTemplate(id) => id,
+            Target::Completion(c) => c.id(),
+        }
+    }
+}
+
+impl std::str::FromStr for Selection {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let usage = || {
+            format!(
+                "expected TOOL=EXAMPLE, tool:NAME=EXAMPLE, prompt:NAME=EXAMPLE, resource:URI=EXAMPLE, template:URI_TEMPLATE=EXAMPLE, completion:prompt:NAME=EXAMPLE or completion:template:URI_TEMPLATE=EXAMPLE; got {text:?}"
+            )
         };
+        let (head, example) = text.rsplit_once('=').ok_or_else(usage)?;
+        let target = Target::parse(head);
+        let id_empty = target.id().is_empty();
         if id_empty || example.is_empty() {
             return Err(usage());
         }
@@ -335,6 +358,23 @@ impl ExampleBook {
                 .map(|e| e.name.clone())
                 .collect(),
         }
+    }
+
+    /// The example `name` of `target` (not a tool) and the scope of its declaration.
+    pub fn request_entry(
+        &self,
+        target: &Target,
+        name: &str,
+    ) -> Option<(&RequestEntry, &[ProtocolVersion])> {
+        self.others
+            .iter()
+            .filter(|b| b.target == *target)
+            .find_map(|b| {
+                b.entries
+                    .iter()
+                    .find(|e| e.name == name)
+                    .map(|e| (e, b.scope.as_slice()))
+            })
     }
 
     /// Adds the examples of a prompt, resource, template or completion target (each in

@@ -19,19 +19,19 @@
 //! # Capabilities
 //!
 //! [`Router::capabilities`] is what the server advertises for one protocol version:
+//! every capability among `tools`, `prompts`, `resources`, `completions` and `logging`
+//! that the description's `capabilities` object for the version declares (passed with
+//! [`Router::declare_capabilities`]), and every one the router serves in that version
+//! even when undeclared: `tools` when a tool is served, `prompts` when a prompt is,
+//! `resources` when a resource or template is, `completions` when a completion handler
+//! is (MCP 2025-03-26 and later). A server that answers a request must declare the
+//! capability it belongs to, so serving wins over a declaration that forgot it.
 //!
-//! - When the description declares `capabilities` (passed with
-//!   [`Router::declare_capabilities`]) and one of its objects applies to the version,
-//!   that object's `tools`, `prompts`, `resources`, `completions` and `logging` members.
-//! - Otherwise, from the primitives the router serves in that version: `tools` when a
-//!   tool is served, `prompts` when a prompt is, `resources` when a resource or template
-//!   is, and `completions` when a completion handler is (MCP 2025-03-26 and later).
-//!
-//! In both cases `listChanged` and `subscribe` are never advertised: the generated
-//! server never changes its lists and does not implement `resources/subscribe`. Neither
-//! are `tasks`, `experimental` or `extensions`, which describe features the generated
-//! server does not implement; a server that implements them by hand composes them into
-//! its own capabilities.
+//! `listChanged` and `subscribe` are never advertised: the generated server never
+//! changes its lists and does not implement `resources/subscribe`. Neither are `tasks`,
+//! `experimental` or `extensions`, which describe features the generated server does
+//! not implement; a server that implements them by hand composes them into its own
+//! capabilities.
 
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -542,47 +542,38 @@ impl Router {
             .iter()
             .flatten()
             .find(|c| c.scope.contains(version));
+        let declares = |key: &str| declared.is_some_and(|d| d.members.contains_key(key));
+        let served = [
+            ("tools", self.serves_tools(version)),
+            (
+                "prompts",
+                primitives.prompts.iter().any(|p| p.scope.contains(version)),
+            ),
+            (
+                "resources",
+                primitives
+                    .resources
+                    .iter()
+                    .any(|r| r.scope.contains(version))
+                    || primitives
+                        .templates
+                        .iter()
+                        .any(|t| t.scope.contains(version)),
+            ),
+            (
+                "completions",
+                version >= ProtocolVersion::V2025_03_26
+                    && primitives
+                        .completions
+                        .iter()
+                        .any(|c| c.scope.contains(version)),
+            ),
+            ("logging", false),
+        ];
         let mut out = Map::new();
-        match declared {
-            Some(declared) => {
-                for key in ["tools", "prompts", "resources", "completions", "logging"] {
-                    if declared.members.contains_key(key) {
-                        out.insert(key.into(), Value::Object(Map::new()));
-                    }
-                }
-            }
-            None => {
-                let served = [
-                    ("tools", self.serves_tools(version)),
-                    (
-                        "prompts",
-                        primitives.prompts.iter().any(|p| p.scope.contains(version)),
-                    ),
-                    (
-                        "resources",
-                        primitives
-                            .resources
-                            .iter()
-                            .any(|r| r.scope.contains(version))
-                            || primitives
-                                .templates
-                                .iter()
-                                .any(|t| t.scope.contains(version)),
-                    ),
-                    (
-                        "completions",
-                        version >= ProtocolVersion::V2025_03_26
-                            && primitives
-                                .completions
-                                .iter()
-                                .any(|c| c.scope.contains(version)),
-                    ),
-                ];
-                for (key, present) in served {
-                    if present {
-                        out.insert(key.into(), Value::Object(Map::new()));
-                    }
-                }
+        for (key, serves) in served {
+            if serves || declares(key) {
+                out.insert(key.into(), Value::Object(Map::new()));
             }
         }
         out

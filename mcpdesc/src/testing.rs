@@ -479,17 +479,38 @@ pub fn check_interaction(
 }
 
 /// The opt-in contract check: runs `router` (the user's implementation) on the named
-/// examples of `book` and compares each result with the example's
-/// ([`compare_results`]). Tool Examples run without a client; interaction examples run
-/// with a [`ScriptedClient`] of their steps. Each call uses the latest protocol version
-/// of the tool's scope. All mismatches are reported together.
+/// examples of `book` and compares each result with the example's. Each pair is
+/// `(target, example)`, the target written as `--select` writes it
+/// ([`Target::parse`](crate::mock::Target::parse)): a tool name, or `prompt:NAME`,
+/// `resource:URI`, `template:URI_TEMPLATE`, `completion:prompt:NAME`,
+/// `completion:template:URI_TEMPLATE`.
+///
+/// - Tools ([`compare_results`]): Tool Examples run without a client; interaction
+///   examples run with a [`ScriptedClient`] of their steps.
+/// - Prompts: the same messages, by role and content kind, in order.
+/// - Resources and templates: the same contents, by URI, MIME type and text or blob,
+///   in order.
+/// - Completions: the same values, in order.
+///
+/// Each request uses the latest protocol version of the declaration's scope. All
+/// mismatches are reported together.
 pub fn check_against(
     router: &Router,
     book: &ExampleBook,
     selection: &[(&str, &str)],
 ) -> Result<(), String> {
     let mut failures = Vec::new();
-    for &(tool, name) in selection {
+    for &(target, name) in selection {
+        let tool = match crate::mock::Target::parse(target) {
+            crate::mock::Target::Tool(tool) => tool,
+            other => {
+                if let Err(e) = check_primitive_against(router, book, &other, name) {
+                    failures.push(e);
+                }
+                continue;
+            }
+        };
+        let tool = tool.as_str();
         let Some(found) = book.find(tool, name) else {
             failures.push(format!(
                 "tool `{tool}`: no example `{name}` (available: {})",
@@ -756,6 +777,117 @@ pub fn check_completion_example(
         )?;
     }
     Ok(())
+}
+
+/// The contract check of one prompt, resource, template or completion example.
+fn check_primitive_against(
+    router: &Router,
+    book: &ExampleBook,
+    target: &crate::mock::Target,
+    name: &str,
+) -> Result<(), String> {
+    use crate::mock::Target;
+    let what = format!("{}, example `{name}`", target.label());
+    let (entry, scope) = book.request_entry(target, name).ok_or_else(|| {
+        let available: Vec<String> = book
+            .target_names(target)
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect();
+        format!(
+            "{}: no example `{name}` (available: {})",
+            target.label(),
+            available.join(", ")
+        )
+    })?;
+    let version = latest(scope);
+    let cx = Context::new(version);
+    let protocol = |e: crate::ProtocolError| {
+        format!(
+            "{what} (MCP {version}): JSON-RPC error {}: {}",
+            e.code, e.message
+        )
+    };
+    let actual = match target {
+        Target::Prompt(prompt) => {
+            let arguments = entry.request.as_object().cloned();
+            futures::executor::block_on(router.get_prompt(prompt, arguments, cx))
+                .map_err(protocol)?
+                .to_wire(version)
+        }
+        Target::Resource(_) | Target::ResourceTemplate(_) => {
+            let uri = entry.request.as_str().unwrap_or_default();
+            futures::executor::block_on(router.read_resource(uri, cx))
+                .map_err(protocol)?
+                .to_wire(version)
+        }
+        Target::Completion(completion) => {
+            let text = |p: &str| {
+                entry
+                    .request
+                    .pointer(p)
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned()
+            };
+            let mut request =
+                crate::CompletionRequest::new(text("/argument/name"), text("/argument/value"));
+            if let Some(Value::Object(arguments)) = entry.request.pointer("/context/arguments") {
+                for (k, v) in arguments {
+                    request = request.with_context(k.clone(), v.as_str().unwrap_or_default());
+                }
+            }
+            futures::executor::block_on(router.complete(completion, request, cx))
+                .map_err(protocol)?
+                .to_wire(version)
+        }
+        Target::Tool(_) => return Ok(()),
+    };
+    let shape = |v: &Value| -> Value {
+        let items = |key: &str| {
+            v.get(key)
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default()
+        };
+        match target {
+            Target::Prompt(_) => Value::Array(
+                items("messages")
+                    .iter()
+                    .map(|m| serde_json::json!([m.get("role"), m.pointer("/content/type")]))
+                    .collect(),
+            ),
+            Target::Completion(_) => v
+                .pointer("/completion/values")
+                .cloned()
+                .unwrap_or(Value::Null),
+            _ => Value::Array(
+                items("contents")
+                    .iter()
+                    .map(|c| {
+                        serde_json::json!([
+                            c.get("uri"),
+                            c.get("mimeType"),
+                            c.get("text").is_some(),
+                            c.get("blob").is_some()
+                        ])
+                    })
+                    .collect(),
+            ),
+        }
+    };
+    let (expected, got) = (shape(&entry.result), shape(&actual));
+    if expected == got {
+        return Ok(());
+    }
+    let compared = match target {
+        Target::Prompt(_) => "messages (role, content kind)",
+        Target::Completion(_) => "completion values",
+        _ => "contents (uri, mimeType, text, blob)",
+    };
+    Err(format!(
+        "{what} (MCP {version}): the implementation's result differs from the example:\n- {compared}:\n    expected: {expected}\n    actual:   {got}"
+    ))
 }
 
 fn lookup<'a>(

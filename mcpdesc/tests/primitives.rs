@@ -327,8 +327,12 @@ fn completions() {
     assert_eq!(unknown_template.code, -32602);
 }
 
+fn router_with(capabilities: &str) -> Router {
+    router().declare_capabilities(capabilities)
+}
+
 #[test]
-fn capabilities_from_primitives_or_declaration() {
+fn capabilities_from_primitives_and_declaration() {
     let router = router();
     assert_eq!(
         Value::Object(router.capabilities(V2025_11_25)),
@@ -346,6 +350,12 @@ fn capabilities_from_primitives_or_declaration() {
     assert_eq!(
         Value::Object(declared.capabilities(V2025_11_25)),
         json!({"tools": {}, "prompts": {}, "resources": {}, "logging": {}})
+    );
+    // What is served is advertised even when the declaration leaves it out.
+    let partial = router_with(r#"[{"logging": {}}]"#);
+    assert_eq!(
+        Value::Object(partial.capabilities(V2026_07_28)),
+        json!({"prompts": {}, "resources": {}, "completions": {}, "logging": {}})
     );
     // No declared object for 2026-07-28: the primitives decide.
     assert_eq!(

@@ -3,8 +3,13 @@
 //! The build script (`mcpdesc_codegen::Builder`) generates the contract module (types, one trait per tool,
 //! `Server`, `router`); this crate only implements the three traits with plain
 //! `async fn`s. `cargo run -p chess-server` serves MCP on stdio.
+//!
+//! The description's prompt (`opening_study`), resource (`chess://rating-pools`) and
+//! resource template (`chess://openings/{eco}`), with their completions, are
+//! implemented in [`reference`].
 
 pub mod chess;
+pub mod reference;
 
 /// The code generated from the description.
 #[allow(clippy::all, missing_docs)]
