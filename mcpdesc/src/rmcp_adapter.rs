@@ -214,6 +214,59 @@ impl RouterHandler {
     }
 }
 
+impl RouterHandler {
+    /// The [`Context`] of a `prompts/get`, `resources/read` or `completion/complete`:
+    /// the client through rmcp before MCP 2026-07-28 (from 2026-07-28 on, client input
+    /// comes through input-required results, which only `tools/call` serves).
+    fn primitive_context(
+        &self,
+        version: ProtocolVersion,
+        context: &RequestContext<RoleServer>,
+    ) -> Context {
+        if version >= ProtocolVersion::V2026_07_28 {
+            return Context::new(version);
+        }
+        let capabilities = context
+            .client_capabilities()
+            .and_then(|c| serde_json::to_value(c).ok());
+        Context::with_peer(
+            version,
+            Arc::new(RmcpClientPeer {
+                peer: context.peer.clone(),
+                version,
+                capabilities,
+            }),
+        )
+    }
+}
+
+/// The router's capabilities for `version` as rmcp's type.
+fn capabilities(router: &Router, version: ProtocolVersion) -> m::ServerCapabilities {
+    serde_json::from_value(Value::Object(router.capabilities(version))).unwrap_or_default()
+}
+
+/// Native list items as rmcp's types; an item rmcp cannot represent is an internal
+/// error naming it (only a declaration the validator rejects gets there).
+fn from_values<T: serde::de::DeserializeOwned>(
+    items: Vec<Value>,
+    what: &str,
+) -> Result<Vec<T>, ErrorData> {
+    items
+        .into_iter()
+        .map(|item| {
+            serde_json::from_value(item.clone()).map_err(|e| {
+                ErrorData::internal_error(format!("the {what} {item} cannot be listed: {e}"), None)
+            })
+        })
+        .collect()
+}
+
+/// A result's wire JSON as rmcp's type.
+fn from_wire<T: serde::de::DeserializeOwned>(wire: Value, what: &str) -> Result<T, ErrorData> {
+    serde_json::from_value(wire)
+        .map_err(|e| ErrorData::internal_error(format!("the {what} cannot be sent: {e}"), None))
+}
+
 /// Serves `router` as an MCP server on stdin/stdout until the client disconnects.
 ///
 /// Must run inside a Tokio runtime. Refuses to start when the router has registration
@@ -295,9 +348,16 @@ impl ServerHandler for RouterHandler {
         if let Some(url) = &info.website_url {
             implementation = implementation.with_website_url(url.clone());
         }
-        let mut config =
-            m::ServerConfig::new(m::ServerCapabilities::builder().enable_tools().build())
-                .with_server_info(implementation);
+        // `initialize` answers with the negotiated version's capabilities; this is the
+        // newest version's (discovery and the fallback answer use it).
+        let newest = info
+            .protocol_versions
+            .iter()
+            .max()
+            .copied()
+            .unwrap_or(ProtocolVersion::LATEST);
+        let mut config = m::ServerConfig::new(capabilities(&self.router, newest))
+            .with_server_info(implementation);
         if let Some(instructions) = &info.instructions {
             config = config.with_instructions(instructions.clone());
         }
@@ -311,6 +371,113 @@ impl ServerHandler for RouterHandler {
 
     fn supported_protocol_versions(&self) -> Cow<'static, [m::ProtocolVersion]> {
         Cow::Owned(self.versions())
+    }
+
+    async fn initialize(
+        &self,
+        request: m::InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<m::InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        let mut result = self.negotiate_initialize(&request)?;
+        if let Ok(version) = result.protocol_version.as_str().parse::<ProtocolVersion>() {
+            result.capabilities = capabilities(&self.router, version);
+        }
+        Ok(result)
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<m::PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<m::ListPromptsResult, ErrorData> {
+        let version = negotiated(&context)?;
+        let prompts = from_values(self.router.list_prompts(version), "prompt")?;
+        Ok(m::ListPromptsResult::with_all_items(prompts))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: m::GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<m::GetPromptResponse, ErrorData> {
+        let version = negotiated(&context)?;
+        let cx = self.primitive_context(version, &context);
+        let result = self
+            .router
+            .get_prompt(&request.name, request.arguments, cx)
+            .await
+            .map_err(to_error_data)?;
+        from_wire(result.to_wire(version), "prompt result").map(m::GetPromptResponse::Complete)
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<m::PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<m::ListResourcesResult, ErrorData> {
+        let version = negotiated(&context)?;
+        let resources = from_values(self.router.list_resources(version), "resource")?;
+        Ok(m::ListResourcesResult::with_all_items(resources))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<m::PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<m::ListResourceTemplatesResult, ErrorData> {
+        let version = negotiated(&context)?;
+        let templates = from_values(
+            self.router.list_resource_templates(version),
+            "resource template",
+        )?;
+        Ok(m::ListResourceTemplatesResult::with_all_items(templates))
+    }
+
+    async fn read_resource(
+        &self,
+        request: m::ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<m::ReadResourceResponse, ErrorData> {
+        let version = negotiated(&context)?;
+        let cx = self.primitive_context(version, &context);
+        let result = self
+            .router
+            .read_resource(&request.uri, cx)
+            .await
+            .map_err(to_error_data)?;
+        from_wire(result.to_wire(version), "read result").map(m::ReadResourceResponse::Complete)
+    }
+
+    async fn complete(
+        &self,
+        request: m::CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<m::CompleteResult, ErrorData> {
+        let version = negotiated(&context)?;
+        let target = match &request.r#ref {
+            m::Reference::Prompt(p) => crate::CompletionTarget::prompt(p.name.clone()),
+            m::Reference::Resource(r) => crate::CompletionTarget::resource_template(r.uri.clone()),
+            #[allow(unreachable_patterns)] // rmcp's enum is non-exhaustive.
+            _ => {
+                return Err(ErrorData::invalid_params(
+                    "unknown completion reference type",
+                    None,
+                ))
+            }
+        };
+        let mut completion =
+            crate::CompletionRequest::new(request.argument.name, request.argument.value);
+        if let Some(arguments) = request.context.and_then(|c| c.arguments) {
+            completion.context = arguments.into_iter().collect();
+        }
+        let cx = self.primitive_context(version, &context);
+        let result = self
+            .router
+            .complete(&target, completion, cx)
+            .await
+            .map_err(to_error_data)?;
+        from_wire(result.to_wire(version), "completion result")
     }
 
     async fn list_tools(

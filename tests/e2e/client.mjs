@@ -15,7 +15,8 @@
 //   "unknownTool": "no_such_tool",
 //   "interactions": [ { "label": "...", "tool": "...", "arguments": {...},
 //                       "steps": [ ...the interaction example's steps... ],
-//                       "expectResult": {...} } ]   (optional)
+//                       "expectResult": {...} } ],  (optional)
+//   "primitives": { ...prompts, resources, templates, completions: see primitives.mjs... }  (optional)
 // }
 //
 // For interactions the client declares the roots, sampling and elicitation
@@ -35,6 +36,7 @@ import {
   ListRootsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import Ajv2020 from "ajv/dist/2020.js";
+import { checkPrimitives } from "./primitives.mjs";
 import AjvDraft7 from "ajv";
 
 const plan = JSON.parse(readFileSync(process.argv[2], "utf8"));
@@ -121,7 +123,9 @@ try {
   await client.connect(transport);
   const info = client.getServerVersion();
   check("initialize: server name", info?.name === plan.serverName, JSON.stringify(info));
-  check("initialize: tools capability", Boolean(client.getServerCapabilities()?.tools));
+  if (plan.expectedTools.length > 0) {
+    check("initialize: tools capability", Boolean(client.getServerCapabilities()?.tools));
+  }
 
   const listed = (await client.listTools()).tools;
   const got = [...listed].sort(byName);
@@ -211,6 +215,9 @@ try {
       check(label, false, String(e));
     }
   }
+
+  // Prompts, resources, resource templates and completions (primitives.mjs).
+  await checkPrimitives(client, plan, check);
 
   if (plan.unknownTool) {
     const label = `tools/call ${plan.unknownTool} (unknown tool)`;

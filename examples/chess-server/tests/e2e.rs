@@ -3,7 +3,12 @@
 //! binary over stdio, initializes, compares `tools/list` with the router's projection
 //! for the negotiated version (2025-11-25, the SDK's newest), calls every tool with each
 //! example input and checks that each result equals the example's, sends invalid arguments (expects
-//! `isError: true`) and calls an unknown tool (expects a JSON-RPC error).
+//! `isError: true`) and calls an unknown tool (expects a JSON-RPC error). It then lists
+//! the prompts, resources and resource templates (equal to the router's projections),
+//! gets the prompt, reads the resource and the template and completes with each
+//! example's request (each answer equal to the example's whole result), and sends bad
+//! prompt, resource and completion requests (each a JSON-RPC error: -32602, or -32002
+//! for an unknown resource).
 //!
 //! `tests/e2e/harness.rs` runs the client (installing it when missing; without Node.js
 //! the test fails, it is never skipped).
@@ -23,7 +28,19 @@ fn plan() -> Value {
         .iter()
         .flat_map(harness::example_calls)
         .collect();
-    let expected = chess_server::router().list_tools(ProtocolVersion::V2025_11_25);
+    let router = chess_server::router();
+    let v = ProtocolVersion::V2025_11_25;
+    let expected = router.list_tools(v);
+    let primitives = harness::primitive_plan(
+        &doc,
+        v.as_str(),
+        [
+            router.list_prompts(v),
+            router.list_resources(v),
+            router.list_resource_templates(v),
+        ],
+        &["prompts", "resources", "completions"],
+    );
     json!({
         "command": env!("CARGO_BIN_EXE_chess-server"),
         "args": [],
@@ -35,7 +52,8 @@ fn plan() -> Value {
             {"label": "result outside the enum", "tool": "record_game_result",
              "arguments": {"white_player_id": "a", "black_player_id": "b", "result": "2-0"}}
         ],
-        "unknownTool": "no_such_tool"
+        "unknownTool": "no_such_tool",
+        "primitives": primitives
     })
 }
 
@@ -47,5 +65,12 @@ fn typescript_client_talks_to_the_chess_server() {
         .lines()
         .filter(|l| l.starts_with("ok ") && l.ends_with("result equals the example result"))
         .count();
-    assert_eq!(compared, 4, "{stdout}");
+    // 4 tool examples, 1 prompt, 2 reads, 3 completions.
+    assert_eq!(compared, 10, "{stdout}");
+    // The bad prompt, resource and completion requests got their JSON-RPC errors.
+    let errors = stdout
+        .lines()
+        .filter(|l| l.starts_with("ok ") && l.contains(": JSON-RPC error -"))
+        .count();
+    assert_eq!(errors, 5, "{stdout}");
 }
