@@ -6,7 +6,11 @@
 //! - [`Router`] lists the tools per negotiated protocol version and dispatches
 //!   `tools/call`: it checks the arguments against each tool's original `inputSchema`,
 //!   contains handler panics, and (by default in debug builds) checks structured output
-//!   against the `outputSchema`.
+//!   against the `outputSchema`. It serves prompts, resources, resource templates and
+//!   completions the same way ([`primitives`]): lists per version, `prompts/get`,
+//!   `resources/read` (URIs matched against RFC 6570 templates, [`UriTemplate`]) and
+//!   `completion/complete`, with the JSON-RPC errors MCP asks for bad requests, and the
+//!   capabilities per version.
 //! - [`ToolResult`], [`Content`] and [`ToolError`] model tool results in the MCP shape;
 //!   [`ToolResult::to_wire`] produces the exact shape of one protocol version.
 //! - [`Context`] carries the negotiated [`ProtocolVersion`] and a [`ClientPeer`] handle
@@ -37,14 +41,21 @@
 //!   [`ToolSpec::new`]), [`ServerInfo`] (with `..Default::default()`),
 //!   [`ProtocolVersion`] variants, [`Context`], [`ToolResult`] (`from_output`,
 //!   `from_typed`), [`Typed`], [`ToolError`], [`BoxFuture`], [`parse_arguments`],
-//!   [`include_generated!`];
+//!   [`include_generated!`]; for prompts, resources, templates and completions
+//!   [`Router::prompt`], [`Router::resource`], [`Router::resource_template`],
+//!   [`Router::completion`], [`Router::declare_capabilities`], [`PromptSpec::new`],
+//!   [`ResourceSpec::new`], [`ResourceTemplateSpec::new`], [`CompletionTarget`],
+//!   [`CompletionRequest`], [`PromptResult`], [`ResourceResult`], [`CompletionResult`],
+//!   [`RequestError`];
 //! - `::mcpdesc::__private::{serde, serde_json, futures}`: the exact crate versions this
 //!   runtime was built with, so generated `#[derive(::mcpdesc::__private::serde::...)]`
 //!   code needs no direct dependency (use `#[serde(crate = "::mcpdesc::__private::serde")]`);
-//! - `::mcpdesc::__private::{Arc, Box, boxed, parse_arguments}`.
+//! - `::mcpdesc::__private::{Arc, Box, boxed, parse_arguments, parse_request}`.
 //!
-//! - the example support: [`testing`] (checks of Tool Examples, [`testing::ScriptedClient`],
-//!   the contract check) and [`mock`] ([`mock::ExampleBook`], the deterministic mock);
+//! - the example support: [`testing`] (checks of Tool Examples and of prompt, resource,
+//!   template and completion examples, [`testing::RequestExample`],
+//!   [`testing::ScriptedClient`], the contract check) and [`mock`] ([`mock::ExampleBook`],
+//!   the deterministic mock, [`mock::Target`], [`mock::Specs`]);
 //!   `::mcpdesc::__private::block_on` runs a future in a generated `#[test]`.
 //!
 //! Everything else in `__private` may change without notice.

@@ -165,97 +165,71 @@ pub fn primitive_plan(
         list.sort_by(|a, b| a.0.cmp(&b.0));
         list
     };
-    // Keeps a call when its request is new for its target, else shadows it.
-    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
-    let mut shadowed: Vec<Value> = Vec::new();
-    let mut keep = |target: String,
-                    request: &Value,
-                    label: &str,
-                    kind: &str,
-                    call: Value,
-                    calls: &mut Vec<Value>| {
-        let key = format!("{target}\n{}", mcpdesc::testing::canonical(request));
-        if seen.insert(key) {
-            calls.push(call);
-        } else {
-            shadowed
-                .push(json!({"select": format!("{target}={label}"), "kind": kind, "call": call}));
+    let mut calls = Calls::default();
+    let name = |d: &Value, key: &str| d[key].as_str().unwrap_or_default().to_owned();
+    let completion_calls = |target: String, reference: Value, d: &Value, calls: &mut Calls| {
+        for (label, e) in examples(d, "completionExamples") {
+            let mut call = json!({
+                "label": label, "ref": reference,
+                "argument": {"name": e["argument"]["name"], "value": e["argument"]["value"]},
+                "expectResult": e["result"],
+            });
+            if let Some(arguments) = e.pointer("/context/arguments") {
+                call["context"] = json!({ "arguments": arguments });
+            }
+            let request = json!([call["argument"], call.get("context")]);
+            calls.keep(Kind::Completions, &target, &request, &label, call);
         }
     };
-    let completion_calls =
-        |target: String,
-         reference: Value,
-         d: &Value,
-         calls: &mut Vec<Value>,
-         keep: &mut dyn FnMut(String, &Value, &str, &str, Value, &mut Vec<Value>)| {
-            for (label, e) in examples(d, "completionExamples") {
-                let mut call = json!({
-                    "label": label, "ref": reference,
-                    "argument": {"name": e["argument"]["name"], "value": e["argument"]["value"]},
-                    "expectResult": e["result"],
-                });
-                if let Some(arguments) = e.pointer("/context/arguments") {
-                    call["context"] = json!({ "arguments": arguments });
-                }
-                let request = json!([call["argument"], call.get("context")]);
-                keep(target.clone(), &request, &label, "completions", call, calls);
-            }
-        };
     let (prompts, resources, templates) = (
         declared("prompts"),
         declared("resources"),
         declared("resourceTemplates"),
     );
-    let mut prompt_calls = Vec::new();
-    let mut reads = Vec::new();
-    let mut completions = Vec::new();
-    let mut errors = Vec::new();
-    let name = |d: &Value, key: &str| d[key].as_str().unwrap_or_default().to_owned();
     for p in &prompts {
         let target = format!("prompt:{}", name(p, "name"));
         for (label, e) in examples(p, "examples") {
             let arguments = e.get("arguments").cloned().unwrap_or_else(|| json!({}));
             let call = json!({"label": label, "name": p["name"], "arguments": arguments, "expectResult": e["result"]});
-            keep(
-                target.clone(),
-                &arguments,
-                &label,
-                "prompts",
-                call,
-                &mut prompt_calls,
-            );
+            calls.keep(Kind::Prompts, &target, &arguments, &label, call);
         }
         let target = format!("completion:prompt:{}", name(p, "name"));
         completion_calls(
             target,
             json!({"type": "ref/prompt", "name": p["name"]}),
             p,
-            &mut completions,
-            &mut keep,
+            &mut calls,
         );
     }
     for r in &resources {
         let target = format!("resource:{}", name(r, "uri"));
         for (label, e) in examples(r, "examples") {
             let call = json!({"label": label, "uri": r["uri"], "expectResult": e["result"]});
-            keep(target.clone(), &r["uri"], &label, "reads", call, &mut reads);
+            calls.keep(Kind::Reads, &target, &r["uri"], &label, call);
         }
     }
     for t in &templates {
         let target = format!("template:{}", name(t, "uriTemplate"));
         for (label, e) in examples(t, "examples") {
             let call = json!({"label": label, "uri": e["uri"], "expectResult": e["result"]});
-            keep(target.clone(), &e["uri"], &label, "reads", call, &mut reads);
+            calls.keep(Kind::Reads, &target, &e["uri"], &label, call);
         }
         let target = format!("completion:template:{}", name(t, "uriTemplate"));
         completion_calls(
             target,
             json!({"type": "ref/resource", "uri": t["uriTemplate"]}),
             t,
-            &mut completions,
-            &mut keep,
+            &mut calls,
         );
     }
+    let Calls {
+        prompts: prompt_calls,
+        reads,
+        completions,
+        shadowed,
+        ..
+    } = calls;
+    let mut errors = Vec::new();
     // The bad requests this description allows.
     let not_found = if version >= "2026-07-28" {
         -32602
@@ -330,4 +304,58 @@ pub fn primitive_plan(
         "errors": errors,
         "shadowed": shadowed,
     })
+}
+
+/// Which list of the plan a call goes to.
+#[derive(Clone, Copy)]
+enum Kind {
+    Prompts,
+    Reads,
+    Completions,
+}
+
+impl Kind {
+    fn key(self) -> &'static str {
+        match self {
+            Kind::Prompts => "prompts",
+            Kind::Reads => "reads",
+            Kind::Completions => "completions",
+        }
+    }
+}
+
+/// The example calls of a plan, and the ones an earlier example of the same target
+/// with the same request hides (see [`primitive_plan`]).
+#[derive(Default)]
+struct Calls {
+    seen: std::collections::HashSet<String>,
+    prompts: Vec<serde_json::Value>,
+    reads: Vec<serde_json::Value>,
+    completions: Vec<serde_json::Value>,
+    shadowed: Vec<serde_json::Value>,
+}
+
+impl Calls {
+    /// Keeps `call` when its request is new for `target`, else shadows it.
+    fn keep(
+        &mut self,
+        kind: Kind,
+        target: &str,
+        request: &serde_json::Value,
+        label: &str,
+        call: serde_json::Value,
+    ) {
+        let key = format!("{target}\n{}", mcpdesc::testing::canonical(request));
+        if !self.seen.insert(key) {
+            self.shadowed.push(serde_json::json!({
+                "select": format!("{target}={label}"), "kind": kind.key(), "call": call,
+            }));
+            return;
+        }
+        match kind {
+            Kind::Prompts => self.prompts.push(call),
+            Kind::Reads => self.reads.push(call),
+            Kind::Completions => self.completions.push(call),
+        }
+    }
 }
