@@ -2,8 +2,10 @@
 //! (`@modelcontextprotocol/sdk`, pinned in `tests/e2e/`): for the chess example, each
 //! real-world description, the generator's primitives fixture and every valid or
 //! warning fixture of the shared corpus, the client starts `mcpdesc serve-mock FILE`
-//! over stdio and initializes (MCP 2025-11-25, the SDK's newest, or the newest version
-//! the description has before it). Then, for the declarations of that version:
+//! over stdio, and talks to `mcpdesc serve-mock FILE --http 127.0.0.1:0` over
+//! streamable HTTP; it initializes (MCP 2025-11-25, the SDK's newest, or the newest
+//! version the description has before it). Then, for the declarations of that version,
+//! on both transports:
 //!
 //! - tools: `tools/list` equals the mock router's projection; every Tool Example's
 //!   input gets exactly the example's result; arguments no example has get a tool error
@@ -103,7 +105,7 @@ fn plan(path: &Path) -> Option<(Value, usize)> {
     let mut capabilities = Vec::new();
     let caps = router.capabilities(version);
     for name in ["prompts", "resources", "completions"] {
-        if caps.contains_key(name) {
+        if caps.get(name).is_some() {
             capabilities.push(name);
         }
     }
@@ -177,6 +179,28 @@ fn typescript_client_gets_the_example_results_from_serve_mock() {
             .filter(|l| l.starts_with("ok ") && l.ends_with("result equals the example result"))
             .count();
         assert_eq!(compared, compared_wanted, "{name}: {stdout}");
+        // The same plan over streamable HTTP.
+        let server = harness::HttpServerProcess::start(
+            env!("CARGO_BIN_EXE_mcpdesc"),
+            &[
+                "serve-mock",
+                path.to_str().unwrap(),
+                "--http",
+                "127.0.0.1:0",
+            ],
+        );
+        let mut over_http = plan.clone();
+        let map = over_http.as_object_mut().unwrap();
+        map.remove("command");
+        map.remove("args");
+        map.insert("url".into(), json!(server.url));
+        let stdout = harness::run_client(&format!("{name}-http"), &over_http);
+        let compared = stdout
+            .lines()
+            .filter(|l| l.starts_with("ok ") && l.ends_with("result equals the example result"))
+            .count();
+        assert_eq!(compared, compared_wanted, "{name} over HTTP: {stdout}");
+        drop(server);
         // Examples that an earlier example's request hides: one run each, with the
         // example selected (`--select`).
         for (i, shadowed) in plan["primitives"]["shadowed"]

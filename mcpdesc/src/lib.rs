@@ -13,11 +13,15 @@
 //!   capabilities per version.
 //! - [`ToolResult`], [`Content`] and [`ToolError`] model tool results in the MCP shape;
 //!   [`ToolResult::to_wire`] produces the exact shape of one protocol version.
-//! - [`Context`] carries the negotiated [`ProtocolVersion`] and a [`ClientPeer`] handle
-//!   for elicitation, sampling and roots.
+//! - [`Context`] carries the negotiated [`ProtocolVersion`], a [`ClientPeer`] handle
+//!   for elicitation, sampling and roots, the call's cancellation, and progress and log
+//!   notifications ([`Notifier`]).
 //! - With the `rmcp` feature (on by default), [`serve_stdio`] serves a router as an MCP
-//!   server over stdio through the official Rust SDK, and [`McpServer`] adapts a router
-//!   to any rmcp transport.
+//!   server over stdio through the official Rust SDK, and [`McpServer`] is the rmcp
+//!   `ServerHandler` of a router, for any rmcp transport and for hand-written handlers
+//!   that serve the generated tools beside their own.
+//! - With the `http` feature, `serve_http` and `http::HttpServer` serve streamable HTTP
+//!   at `/mcp` (rmcp's `StreamableHttpService` on hyper).
 //!
 //! # Serving a router
 //!
@@ -38,7 +42,7 @@
 //! Generated code uses only these paths (all absolute, starting with `::mcpdesc::`):
 //!
 //! - the public API: [`Router::new`], [`Router::tool`], [`ToolSpec`] (or
-//!   [`ToolSpec::new`]), [`ServerInfo`] (with `..Default::default()`),
+//!   [`ToolSpec::new`]), [`ServerInfo`] (every field, or `..Default::default()`),
 //!   [`ProtocolVersion`] variants, [`Context`], [`ToolResult`] (`from_output`,
 //!   `from_typed`), [`Typed`], [`ToolError`], [`BoxFuture`], [`parse_arguments`],
 //!   [`include_generated!`]; for prompts, resources, templates and completions
@@ -62,6 +66,7 @@
 
 #![warn(missing_docs)]
 
+mod capabilities;
 #[cfg(feature = "rmcp")]
 mod client_capabilities;
 mod completions;
@@ -70,7 +75,10 @@ mod context;
 mod error;
 #[cfg(feature = "rmcp")]
 mod input_rounds;
+#[cfg(feature = "rmcp")]
+mod listing;
 pub mod mock;
+mod notifications;
 pub mod primitives;
 pub mod projection;
 pub mod prompts;
@@ -86,6 +94,11 @@ mod version;
 #[cfg(feature = "rmcp")]
 mod rmcp_adapter;
 
+#[cfg(feature = "http")]
+pub mod http;
+#[cfg(feature = "http")]
+pub use http::serve_http;
+
 pub use completions::{
     Completion, CompletionRequest, CompletionResult, CompletionTarget, MAX_COMPLETION_VALUES,
 };
@@ -95,16 +108,22 @@ pub use content::{
 };
 pub use context::{ClientPeer, Context, ElicitAction, ElicitRequest, ElicitResponse, Root};
 pub use error::{ClientError, Error, ProtocolError, RequestError, RouterError, ToolError};
+pub use notifications::{LogLevel, Notifier};
 pub use primitives::{CompletionHandler, PromptHandler, ResourceHandler, ResourceTemplateHandler};
 pub use prompts::{PromptMessage, PromptResult, PromptSpec};
 pub use resources::{CacheScope, ResourceResult, ResourceSpec, ResourceTemplateSpec};
 pub use result::{ToolResult, Typed};
 pub use router::{Handler, Router, ServerInfo, ToolSpec};
+/// The cancellation token of a call (see [`Context::cancelled`]); the type rmcp
+/// cancels when the client sends `notifications/cancelled`.
+pub use tokio_util::sync::CancellationToken;
 pub use uri_template::UriTemplate;
 pub use version::{ProtocolVersion, UnknownProtocolVersion};
 
 #[cfg(feature = "rmcp")]
-pub use rmcp_adapter::{serve_stdio, McpServer, RmcpClientPeer};
+pub use listing::ToolListings;
+#[cfg(feature = "rmcp")]
+pub use rmcp_adapter::{serve_stdio, McpServer, RestoreDropped, RmcpClientPeer, RmcpNotifier};
 
 /// The re-exported `rmcp` crate (the version the adapter is built against).
 #[cfg(feature = "rmcp")]

@@ -260,8 +260,6 @@ pub struct Specs {
     pub resources: &'static [ResourceSpec],
     /// The resource templates.
     pub resource_templates: &'static [ResourceTemplateSpec],
-    /// The description's `capabilities` array as JSON text, when it declares one.
-    pub capabilities: Option<&'static str>,
 }
 
 fn parse(text: &str) -> Value {
@@ -639,8 +637,8 @@ impl ExampleBook {
     /// book with the exact example result: `tools/call` through
     /// [`ExampleBook::respond`], `prompts/get`, `resources/read` and
     /// `completion/complete` through the `respond_*` methods (completion handlers are
-    /// registered for the prompts and templates with completion examples), and the
-    /// description's capabilities when it declares them.
+    /// registered for the prompts and templates with completion examples). The
+    /// capabilities come from `info` ([`ServerInfo::capabilities`]).
     pub fn router(self, info: ServerInfo, specs: &Specs) -> Router {
         let book = Arc::new(self);
         let mut router = specs.tools.iter().fold(Router::new(info), |router, spec| {
@@ -651,9 +649,6 @@ impl ExampleBook {
                 Box::pin(async move { book.respond(name, &args, &|v| v.clone(), &cx).await })
             })
         });
-        if let Some(capabilities) = specs.capabilities {
-            router = router.declare_capabilities(capabilities);
-        }
         for spec in specs.prompts {
             let book = Arc::clone(&book);
             let name = spec.name;

@@ -1,7 +1,7 @@
 //! Prompts, resources, resource templates and completions in the [`Router`]:
 //! registration by generated code, listing per protocol version, dispatch of
 //! `prompts/get`, `resources/read` and `completion/complete`, and the server
-//! capabilities per version.
+//! capabilities they bring.
 //!
 //! # Requests and their errors
 //!
@@ -16,22 +16,8 @@
 //! error ([`RequestError`]) becomes its JSON-RPC error; a handler panic is caught and
 //! becomes an internal error (-32603) naming the primitive, and the router keeps serving.
 //!
-//! # Capabilities
-//!
-//! [`Router::capabilities`] is what the server advertises for one protocol version:
-//! every capability among `tools`, `prompts`, `resources`, `completions` and `logging`
-//! that the description's `capabilities` object for the version declares (passed with
-//! [`Router::declare_capabilities`]), and every one the router serves in that version
-//! even when undeclared: `tools` when a tool is served, `prompts` when a prompt is,
-//! `resources` when a resource or template is, `completions` when a completion handler
-//! is (MCP 2025-03-26 and later). A server that answers a request must declare the
-//! capability it belongs to, so serving wins over a declaration that forgot it.
-//!
-//! `listChanged` and `subscribe` are never advertised: the generated server never
-//! changes its lists and does not implement `resources/subscribe`. Neither are `tasks`,
-//! `experimental` or `extensions`, which describe features the generated server does
-//! not implement; a server that implements them by hand composes them into its own
-//! capabilities.
+//! The capabilities these primitives bring (`prompts`, `resources`, `completions`) are
+//! decided with the rest in `capabilities.rs` ([`Router::capabilities`]).
 
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -40,6 +26,7 @@ use std::sync::Arc;
 use futures::FutureExt;
 use serde_json::{Map, Value};
 
+use crate::capabilities::Served;
 use crate::prompts::{declared_arguments, native_prompt};
 use crate::resources::{native_resource, native_resource_template};
 use crate::router::panic_message;
@@ -110,13 +97,7 @@ struct CompletionEntry {
     handler: CompletionHandler,
 }
 
-/// One Capabilities Object of the description and the versions it applies to.
-struct DeclaredCapabilities {
-    scope: VersionSet,
-    members: Map<String, Value>,
-}
-
-/// The prompts, resources, templates, completion handlers and declared capabilities of
+/// The prompts, resources, templates and completion handlers of
 /// a [`Router`].
 #[derive(Default)]
 pub(crate) struct Primitives {
@@ -124,7 +105,19 @@ pub(crate) struct Primitives {
     resources: Vec<ResourceEntry>,
     templates: Vec<TemplateEntry>,
     completions: Vec<CompletionEntry>,
-    capabilities: Option<Vec<DeclaredCapabilities>>,
+}
+
+impl Primitives {
+    /// Which of these primitives the router serves in `version` (tools aside).
+    pub(crate) fn served(&self, version: ProtocolVersion) -> Served {
+        Served {
+            tools: false,
+            prompts: self.prompts.iter().any(|p| p.scope.contains(version)),
+            resources: self.resources.iter().any(|r| r.scope.contains(version))
+                || self.templates.iter().any(|t| t.scope.contains(version)),
+            completions: self.completions.iter().any(|c| c.scope.contains(version)),
+        }
+    }
 }
 
 impl fmt::Debug for Primitives {
@@ -506,79 +499,6 @@ impl Router {
         Ok(())
     }
 
-    /// Records the description's `capabilities` (its JSON array of Capabilities
-    /// Objects) to advertise; see [`Router::capabilities`]. A value that is not such an
-    /// array is recorded in [`Router::errors`].
-    pub fn declare_capabilities(mut self, capabilities: &str) -> Self {
-        match parse_capabilities(capabilities, self.server_versions()) {
-            Ok(declared) => self.primitives_mut().capabilities = Some(declared),
-            Err(message) => self.push_error(RouterError {
-                kind: "capabilities",
-                name: "capabilities".into(),
-                message,
-            }),
-        }
-        self
-    }
-
-    /// The server capabilities to advertise in `version`, as the JSON members of MCP's
-    /// `ServerCapabilities` (see the [module docs](crate::primitives)).
-    ///
-    /// ```
-    /// use mcpdesc::{ProtocolVersion, Router, ServerInfo};
-    /// use serde_json::json;
-    ///
-    /// let router = Router::new(ServerInfo::new("demo", "1.0.0"))
-    ///     .declare_capabilities(r#"[{"tools": {"listChanged": true}, "resources": {"subscribe": true}, "logging": {}}]"#);
-    /// assert_eq!(
-    ///     serde_json::Value::Object(router.capabilities(ProtocolVersion::V2025_11_25)),
-    ///     json!({"tools": {}, "resources": {}, "logging": {}})
-    /// );
-    /// ```
-    pub fn capabilities(&self, version: ProtocolVersion) -> Map<String, Value> {
-        let primitives = self.primitives();
-        let declared = primitives
-            .capabilities
-            .iter()
-            .flatten()
-            .find(|c| c.scope.contains(version));
-        let declares = |key: &str| declared.is_some_and(|d| d.members.contains_key(key));
-        let served = [
-            ("tools", self.serves_tools(version)),
-            (
-                "prompts",
-                primitives.prompts.iter().any(|p| p.scope.contains(version)),
-            ),
-            (
-                "resources",
-                primitives
-                    .resources
-                    .iter()
-                    .any(|r| r.scope.contains(version))
-                    || primitives
-                        .templates
-                        .iter()
-                        .any(|t| t.scope.contains(version)),
-            ),
-            (
-                "completions",
-                version >= ProtocolVersion::V2025_03_26
-                    && primitives
-                        .completions
-                        .iter()
-                        .any(|c| c.scope.contains(version)),
-            ),
-            ("logging", false),
-        ];
-        let mut out = Map::new();
-        for (key, serves) in served {
-            if serves || declares(key) {
-                out.insert(key.into(), Value::Object(Map::new()));
-            }
-        }
-        out
-    }
-
     /// The native MCP `Prompt` values for `version`, in registration order (see
     /// [`prompts`](crate::prompts) for the members).
     pub fn list_prompts(&self, version: ProtocolVersion) -> Vec<Value> {
@@ -829,30 +749,4 @@ impl Router {
         .await
         .map_err(|e| e.into_protocol_error(version))
     }
-}
-
-/// Parses the description's `capabilities` array.
-fn parse_capabilities(text: &str, server: VersionSet) -> Result<Vec<DeclaredCapabilities>, String> {
-    let value: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
-    let Value::Array(objects) = value else {
-        return Err("not a JSON array of Capabilities Objects".into());
-    };
-    objects
-        .into_iter()
-        .enumerate()
-        .map(|(i, object)| {
-            let Value::Object(members) = object else {
-                return Err(format!("entry {i} is not an object"));
-            };
-            let scope = match members.get("protocolVersions") {
-                None => server,
-                Some(list) => {
-                    let versions: Vec<ProtocolVersion> = serde_json::from_value(list.clone())
-                        .map_err(|e| format!("entry {i} has bad `protocolVersions`: {e}"))?;
-                    VersionSet::of(&versions)
-                }
-            };
-            Ok(DeclaredCapabilities { scope, members })
-        })
-        .collect()
 }

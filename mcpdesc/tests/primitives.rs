@@ -49,7 +49,11 @@ fn info() -> ServerInfo {
 }
 
 fn router() -> Router {
-    Router::new(info())
+    router_for(info())
+}
+
+fn router_for(info: ServerInfo) -> Router {
+    Router::new(info)
         .prompt(BRIEF_NEW, |args, _cx| {
             Box::pin(async move {
                 let city = args["city"].as_str().unwrap_or_default().to_owned();
@@ -327,42 +331,48 @@ fn completions() {
     assert_eq!(unknown_template.code, -32602);
 }
 
-fn router_with(capabilities: &str) -> Router {
-    router().declare_capabilities(capabilities)
+fn router_with(capabilities: &'static str) -> Router {
+    router_for(ServerInfo {
+        capabilities: Some(capabilities),
+        ..info()
+    })
 }
 
 #[test]
 fn capabilities_from_primitives_and_declaration() {
     let router = router();
     assert_eq!(
-        Value::Object(router.capabilities(V2025_11_25)),
+        router.capabilities(V2025_11_25),
         json!({"prompts": {}, "resources": {}})
     );
     assert_eq!(
-        Value::Object(router.capabilities(V2026_07_28)),
+        router.capabilities(V2026_07_28),
         json!({"prompts": {}, "resources": {}, "completions": {}})
     );
-    let declared = router.declare_capabilities(
+    let declared = router_with(
         r#"[{"protocolVersions": ["2025-11-25"], "tools": {"listChanged": true}, "prompts": {"listChanged": true},
-             "resources": {"subscribe": true, "listChanged": true}, "logging": {}, "experimental": {"x": {}}, "x-a": 1}]"#,
+             "resources": {"subscribe": true, "listChanged": true}, "logging": {}, "x-a": 1}]"#,
     );
     assert!(declared.errors().is_empty());
     assert_eq!(
-        Value::Object(declared.capabilities(V2025_11_25)),
+        declared.capabilities(V2025_11_25),
         json!({"tools": {}, "prompts": {}, "resources": {}, "logging": {}})
     );
     // What is served is advertised even when the declaration leaves it out.
     let partial = router_with(r#"[{"logging": {}}]"#);
     assert_eq!(
-        Value::Object(partial.capabilities(V2026_07_28)),
-        json!({"prompts": {}, "resources": {}, "completions": {}, "logging": {}})
+        partial.capabilities(V2026_07_28),
+        json!({"logging": {}, "prompts": {}, "resources": {}, "completions": {}})
     );
     // No declared object for 2026-07-28: the primitives decide.
     assert_eq!(
-        Value::Object(declared.capabilities(V2026_07_28)),
+        declared.capabilities(V2026_07_28),
         json!({"prompts": {}, "resources": {}, "completions": {}})
     );
-    let bad = Router::new(info()).declare_capabilities("{}");
+    let bad = Router::new(ServerInfo {
+        capabilities: Some("{}"),
+        ..info()
+    });
     assert_eq!(bad.errors()[0].kind, "capabilities");
 }
 
@@ -524,7 +534,7 @@ fn the_mock_matches_requests_and_falls_back_with_errors() {
     ));
     assert_eq!(miss.unwrap_err().code, -32602);
     assert_eq!(
-        Value::Object(router.capabilities(V2026_07_28)),
+        router.capabilities(V2026_07_28),
         json!({"prompts": {}, "resources": {}, "completions": {}})
     );
 }

@@ -274,7 +274,9 @@ pub mod info {
     /// The description's `capabilities` (its Capabilities Objects, as JSON), when
     /// it declares them; the router advertises what they declare and the server
     /// implements (see `mcpdesc::Router::capabilities`).
-    pub const CAPABILITIES: ::core::option::Option<&str> = ::core::option::Option::None;
+    pub const CAPABILITIES: ::core::option::Option<&str> = ::core::option::Option::Some(
+        "[{\"tools\":{},\"prompts\":{},\"resources\":{},\"completions\":{},\"logging\":{}}]",
+    );
     /// The `ServerInfo` the router announces at initialization.
     pub fn server_info() -> ::mcpdesc::ServerInfo {
         ::mcpdesc::ServerInfo {
@@ -285,6 +287,7 @@ pub mod info {
             website_url: WEBSITE_URL.map(::std::string::String::from),
             instructions: INSTRUCTIONS.map(::std::string::String::from),
             protocol_versions: PROTOCOL_VERSIONS,
+            capabilities: CAPABILITIES,
         }
     }
 }
@@ -693,7 +696,7 @@ impl<
 #[allow(deprecated, dead_code)]
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
-    let router = ::mcpdesc::Router::new(info::server_info())
+    ::mcpdesc::Router::new(info::server_info())
         .tool(
             tools::analyze_game::SPEC,
             {
@@ -816,13 +819,7 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
                     })
                 }
             },
-        );
-    match info::CAPABILITIES {
-        ::core::option::Option::Some(capabilities) => {
-            router.declare_capabilities(capabilities)
-        }
-        ::core::option::Option::None => router,
-    }
+        )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
 /// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
@@ -1199,7 +1196,6 @@ impl ExampleServer {
             prompts: &[prompts::opening_study::SPEC],
             resources: &[resources::rating_pools::SPEC],
             resource_templates: &[resource_templates::opening::SPEC],
-            capabilities: info::CAPABILITIES,
         };
         (*self.book).clone().router(info::server_info(), &SPECS)
     }

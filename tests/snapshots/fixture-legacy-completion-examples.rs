@@ -84,7 +84,7 @@ pub mod info {
     /// it declares them; the router advertises what they declare and the server
     /// implements (see `mcpdesc::Router::capabilities`).
     pub const CAPABILITIES: ::core::option::Option<&str> = ::core::option::Option::Some(
-        r#"[{"completions":{}}]"#,
+        "[{\"completions\":{}}]",
     );
     /// The `ServerInfo` the router announces at initialization.
     pub fn server_info() -> ::mcpdesc::ServerInfo {
@@ -96,6 +96,7 @@ pub mod info {
             website_url: WEBSITE_URL.map(::std::string::String::from),
             instructions: INSTRUCTIONS.map(::std::string::String::from),
             protocol_versions: PROTOCOL_VERSIONS,
+            capabilities: CAPABILITIES,
         }
     }
 }
@@ -178,7 +179,7 @@ impl<T: RepositoryIssueTemplate + Send + Sync + 'static> Server for T {}
 #[allow(deprecated, dead_code)]
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
-    let router = ::mcpdesc::Router::new(info::server_info())
+    ::mcpdesc::Router::new(info::server_info())
         .resource_template(
             resource_templates::repository_issue::SPEC,
             {
@@ -219,13 +220,7 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
                     })
                 }
             },
-        );
-    match info::CAPABILITIES {
-        ::core::option::Option::Some(capabilities) => {
-            router.declare_capabilities(capabilities)
-        }
-        ::core::option::Option::None => router,
-    }
+        )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
 /// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
@@ -336,7 +331,6 @@ impl ExampleServer {
             prompts: &[],
             resources: &[],
             resource_templates: &[resource_templates::repository_issue::SPEC],
-            capabilities: info::CAPABILITIES,
         };
         (*self.book).clone().router(info::server_info(), &SPECS)
     }

@@ -91,7 +91,7 @@ pub mod info {
     /// it declares them; the router advertises what they declare and the server
     /// implements (see `mcpdesc::Router::capabilities`).
     pub const CAPABILITIES: ::core::option::Option<&str> = ::core::option::Option::Some(
-        r#"[{"tools":{"listChanged":true,"x-example-refresh-budget":5},"resources":{"subscribe":true,"x-example-subscription-tier":"standard"},"prompts":{"listChanged":false,"x-example-curated":true}}]"#,
+        "[{\"tools\":{\"listChanged\":true,\"x-example-refresh-budget\":5},\"resources\":{\"subscribe\":true,\"x-example-subscription-tier\":\"standard\"},\"prompts\":{\"listChanged\":false,\"x-example-curated\":true},\"x-example-capability-source\":\"curated\"}]",
     );
     /// The `ServerInfo` the router announces at initialization.
     pub fn server_info() -> ::mcpdesc::ServerInfo {
@@ -103,6 +103,7 @@ pub mod info {
             website_url: WEBSITE_URL.map(::std::string::String::from),
             instructions: INSTRUCTIONS.map(::std::string::String::from),
             protocol_versions: PROTOCOL_VERSIONS,
+            capabilities: CAPABILITIES,
         }
     }
 }
@@ -267,7 +268,7 @@ impl<
 #[allow(deprecated, dead_code)]
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
-    let router = ::mcpdesc::Router::new(info::server_info())
+    ::mcpdesc::Router::new(info::server_info())
         .tool(
             tools::search::SPEC,
             {
@@ -318,13 +319,7 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
                     })
                 }
             },
-        );
-    match info::CAPABILITIES {
-        ::core::option::Option::Some(capabilities) => {
-            router.declare_capabilities(capabilities)
-        }
-        ::core::option::Option::None => router,
-    }
+        )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
 /// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
@@ -518,7 +513,6 @@ impl ExampleServer {
             prompts: &[prompts::summarize::SPEC],
             resources: &[],
             resource_templates: &[resource_templates::resource_template::SPEC],
-            capabilities: info::CAPABILITIES,
         };
         (*self.book).clone().router(info::server_info(), &SPECS)
     }

@@ -88,6 +88,7 @@ pub mod info {
             website_url: WEBSITE_URL.map(::std::string::String::from),
             instructions: INSTRUCTIONS.map(::std::string::String::from),
             protocol_versions: PROTOCOL_VERSIONS,
+            capabilities: CAPABILITIES,
         }
     }
 }
@@ -160,7 +161,7 @@ impl<T: RunJob + Send + Sync + 'static> Server for T {}
 #[allow(deprecated, dead_code)]
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
-    let router = ::mcpdesc::Router::new(info::server_info())
+    ::mcpdesc::Router::new(info::server_info())
         .tool(
             tools::run_job::SPEC,
             {
@@ -175,13 +176,7 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
                     })
                 }
             },
-        );
-    match info::CAPABILITIES {
-        ::core::option::Option::Some(capabilities) => {
-            router.declare_capabilities(capabilities)
-        }
-        ::core::option::Option::None => router,
-    }
+        )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
 /// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
@@ -298,7 +293,6 @@ impl ExampleServer {
             prompts: &[],
             resources: &[],
             resource_templates: &[],
-            capabilities: info::CAPABILITIES,
         };
         (*self.book).clone().router(info::server_info(), &SPECS)
     }

@@ -113,7 +113,7 @@ pub mod info {
     /// it declares them; the router advertises what they declare and the server
     /// implements (see `mcpdesc::Router::capabilities`).
     pub const CAPABILITIES: ::core::option::Option<&str> = ::core::option::Option::Some(
-        r#"[{"tools":{"listChanged":true},"prompts":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"completions":{}}]"#,
+        "[{\"tools\":{\"listChanged\":true},\"prompts\":{\"listChanged\":true},\"resources\":{\"subscribe\":true,\"listChanged\":true},\"completions\":{},\"x-note\":\"listChanged and subscribe are declared but never advertised by the generated server\"}]",
     );
     /// The `ServerInfo` the router announces at initialization.
     pub fn server_info() -> ::mcpdesc::ServerInfo {
@@ -125,6 +125,7 @@ pub mod info {
             website_url: WEBSITE_URL.map(::std::string::String::from),
             instructions: INSTRUCTIONS.map(::std::string::String::from),
             protocol_versions: PROTOCOL_VERSIONS,
+            capabilities: CAPABILITIES,
         }
     }
 }
@@ -600,7 +601,7 @@ impl<
 #[allow(deprecated, dead_code)]
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
-    let router = ::mcpdesc::Router::new(info::server_info())
+    ::mcpdesc::Router::new(info::server_info())
         .tool(
             tools::analyze_game::SPEC,
             {
@@ -763,13 +764,7 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
                     })
                 }
             },
-        );
-    match info::CAPABILITIES {
-        ::core::option::Option::Some(capabilities) => {
-            router.declare_capabilities(capabilities)
-        }
-        ::core::option::Option::None => router,
-    }
+        )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
 /// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
@@ -1175,7 +1170,6 @@ impl ExampleServer {
                 resource_templates::search::SPEC,
                 resource_templates::board::SPEC,
             ],
-            capabilities: info::CAPABILITIES,
         };
         (*self.book).clone().router(info::server_info(), &SPECS)
     }

@@ -209,7 +209,6 @@ pub fn specs(rt: &TokenStream, ir: &ModuleIr) -> TokenStream {
             prompts: &[#(#prompts),*],
             resources: &[#(#resources),*],
             resource_templates: &[#(#templates),*],
-            capabilities: info::CAPABILITIES,
         }
     }
 }

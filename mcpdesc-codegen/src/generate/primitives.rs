@@ -16,7 +16,7 @@
 
 use std::collections::BTreeSet;
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use super::naming::{self, NameAllocator, PrimitiveKind, PrimitiveNames};
 use super::view::{Chosen, View};
@@ -36,8 +36,6 @@ pub struct PrimitivesIr {
     pub resources: Vec<ResourceIr>,
     /// The resource templates, in document order.
     pub resource_templates: Vec<TemplateIr>,
-    /// The description's `capabilities` array, when it declares one.
-    pub capabilities: Option<Value>,
 }
 
 impl PrimitivesIr {
@@ -222,7 +220,6 @@ pub fn build(
     desc: &Description,
     view: &View<'_>,
     selected: Option<ProtocolVersion>,
-    capabilities: Option<&Vec<Value>>,
     traits: &mut BTreeSet<String>,
     types: &mut NameAllocator,
     diagnostics: &mut Vec<Diagnostic>,
@@ -421,23 +418,5 @@ pub fn build(
         prompts,
         resources,
         resource_templates,
-        capabilities: capabilities.map(|list| Value::Array(strip_extensions(list))),
     }
-}
-
-/// The Capabilities Objects without their `x-*` members (the runtime reads only the
-/// capability members; extensions need not be carried into the code).
-fn strip_extensions(list: &[Value]) -> Vec<Value> {
-    list.iter()
-        .map(|object| match object {
-            Value::Object(members) => Value::Object(
-                members
-                    .iter()
-                    .filter(|(k, _)| !k.starts_with("x-"))
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect::<Map<String, Value>>(),
-            ),
-            other => other.clone(),
-        })
-        .collect()
 }

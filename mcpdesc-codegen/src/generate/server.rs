@@ -14,6 +14,7 @@
 //!     pub const WEBSITE_URL: Option<&str> = None;
 //!     pub const INSTRUCTIONS: Option<&str> = Some("Use analyze_game ...");
 //!     pub const PROTOCOL_VERSIONS: &[::mcpdesc::ProtocolVersion] = &[...];
+//!     pub const CAPABILITIES: Option<&str> = Some(r#"[{"logging":{}}]"#); // or None
 //!     pub fn server_info() -> ::mcpdesc::ServerInfo { ... }
 //! }
 //! /// Per-tool metadata: name, scope, annotations, execution, the resolved declaration.
@@ -94,7 +95,7 @@ fn opt_bool(value: Option<bool>) -> TokenStream {
 /// Emits `info`, `tools`, the handler traits, `Server` and `router`.
 pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
     let rt = runtime(settings);
-    let info = emit_info(&rt, &ir.server, ir.primitives.capabilities.as_ref());
+    let info = emit_info(&rt, &ir.server);
     let metas = ir.tools.iter().map(|t| emit_tool_meta(&rt, t));
     let traits = ir.tools.iter().map(|t| emit_trait(&rt, t));
     let primitives = primitive_server::emit(ir, settings);
@@ -119,18 +120,7 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
 }
 
 /// `pub mod info { NAME, VERSION, ..., server_info() }`.
-fn emit_info(
-    rt: &TokenStream,
-    server: &ServerIr,
-    capabilities: Option<&serde_json::Value>,
-) -> TokenStream {
-    let capabilities = match capabilities {
-        Some(list) => {
-            let json = declaration_literal(list);
-            quote!(::core::option::Option::Some(#json))
-        }
-        None => quote!(::core::option::Option::None),
-    };
+fn emit_info(rt: &TokenStream, server: &ServerIr) -> TokenStream {
     let name = &server.name;
     let version = &server.version;
     let title = opt_str(&server.title);
@@ -138,6 +128,7 @@ fn emit_info(
     let website = opt_str(&server.website_url);
     let instructions = opt_str(&server.instructions);
     let versions = versions(rt, server.protocol_versions);
+    let capabilities = opt_str(&server.capabilities);
     quote! {
         /// The description's `info`, `instructions` and protocol versions.
         pub mod info {
@@ -172,6 +163,7 @@ fn emit_info(
                     website_url: WEBSITE_URL.map(::std::string::String::from),
                     instructions: INSTRUCTIONS.map(::std::string::String::from),
                     protocol_versions: PROTOCOL_VERSIONS,
+                    capabilities: CAPABILITIES,
                 }
             }
         }
@@ -408,13 +400,9 @@ fn emit_router(rt: &TokenStream, ir: &ModuleIr, settings: &Settings) -> TokenStr
         #[allow(deprecated, dead_code)]
         pub fn router<S: Server>(server: S) -> #rt::Router {
             let server = #rt::__private::Arc::new(server);
-            let router = #rt::Router::new(info::server_info())
+            #rt::Router::new(info::server_info())
                 #(#registrations)*
-                #primitives;
-            match info::CAPABILITIES {
-                ::core::option::Option::Some(capabilities) => router.declare_capabilities(capabilities),
-                ::core::option::Option::None => router,
-            }
+                #primitives
         }
     }
 }
