@@ -47,7 +47,7 @@
 //!   `from_typed`), [`Typed`], [`ToolError`], [`BoxFuture`], [`parse_arguments`],
 //!   [`include_generated!`]; for prompts, resources, templates and completions
 //!   [`Router::prompt`], [`Router::resource`], [`Router::resource_template`],
-//!   [`Router::completion`], [`Router::declare_capabilities`], [`PromptSpec::new`],
+//!   [`Router::completion`], [`PromptSpec::new`],
 //!   [`ResourceSpec::new`], [`ResourceTemplateSpec::new`], [`CompletionTarget`],
 //!   [`CompletionRequest`], [`PromptResult`], [`ResourceResult`], [`CompletionResult`],
 //!   [`RequestError`];

@@ -11,7 +11,7 @@
 //! the early stop (the description declares `logging`). The description's prompt
 //! (`opening_study`), resource (`chess://rating-pools`) and resource template
 //! (`chess://openings/{eco}`), with their completions, are implemented in
-//! [`reference`]. The [`composed`] module serves the same tools beside a hand-written
+//! [`reference`](mod@reference). The [`composed`] module serves the same tools beside a hand-written
 //! rmcp prompt.
 
 pub mod chess;
