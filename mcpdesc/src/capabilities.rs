@@ -201,9 +201,11 @@ mod tests {
         ]"#;
         let caps = Capabilities::parse(Some(text), VersionSet::of(SERVER)).unwrap();
         let v = ProtocolVersion::V2025_11_25;
+        // `resources` stays, without `subscribe` (the server answers resources/list
+        // and resources/read even with no resource); `tasks` goes.
         assert_eq!(
             caps.advertised(v, Served::default()),
-            json!({"tools": {}, "logging": {}, "experimental": {"chess": {}}})
+            json!({"tools": {}, "logging": {}, "resources": {}, "experimental": {"chess": {}}})
         );
         assert!(caps.logging(v));
         let latest = ProtocolVersion::V2026_07_28;
