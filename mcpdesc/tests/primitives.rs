@@ -570,3 +570,76 @@ fn explicit_selection_wins() {
         "prompt `brief` has no example `rome` (available: `paris`, `prague`)"
     );
 }
+
+/// The checks the generated example tests and the contract check run fail, with the
+/// example's pointer, when the router answers differently from the example.
+#[test]
+fn the_example_checks_report_a_different_answer() {
+    // The real handlers of `router()` answer "Brief Paris", not the example's "Paris".
+    let router = router();
+    let err = mcpdesc::testing::check_prompt_example::<Value>(
+        &router,
+        "brief",
+        &[V2026_07_28],
+        &PROMPT_EXAMPLES[0],
+    )
+    .unwrap_err();
+    assert!(
+        err.starts_with("prompt `brief`, example `paris`, MCP 2026-07-28: the result differs from the example's (/prompts/0/examples/paris/result)"),
+        "{err}"
+    );
+    let err = mcpdesc::testing::check_template_example::<Value>(
+        &router,
+        "chess://games/{game_id}",
+        &[V2025_11_25],
+        &GAME_EXAMPLES[0],
+    )
+    .unwrap_err();
+    assert!(err.contains("the result differs"), "{err}");
+    // A URI that is not an expansion of the template is named as such.
+    let stray = RequestExample {
+        request: r#""chess://players/1""#,
+        ..GAME_EXAMPLES[0]
+    };
+    let err = mcpdesc::testing::check_template_example::<Value>(
+        &router,
+        "chess://games/{game_id}",
+        &[V2025_11_25],
+        &stray,
+    )
+    .unwrap_err();
+    assert!(err.contains("is not an expansion of the template"), "{err}");
+
+    // The contract check compares the messages' roles and content kinds, and the
+    // completion values (the handler suggests Paris and Prague for "p", as the example
+    // does; an example that says Rome does not hold).
+    const ROME: &[RequestExample] = &[RequestExample {
+        name: "p",
+        pointer: "/prompts/0/completionExamples/p",
+        request: r#"{"argument": {"name": "city", "value": "p"}}"#,
+        result: r#"{"resultType": "complete", "completion": {"values": ["Rome"]}}"#,
+    }];
+    let book = ExampleBook::new().prompt(
+        "brief",
+        &[V2026_07_28],
+        PROMPT_EXAMPLES,
+        COMPLETION_EXAMPLES,
+    );
+    assert!(mcpdesc::testing::check_against(&router, &book, &[("prompt:brief", "paris")]).is_ok());
+    let agreeing =
+        mcpdesc::testing::check_against(&router, &book, &[("completion:prompt:brief", "p")]);
+    assert!(agreeing.is_ok(), "{agreeing:?}");
+    let rome = ExampleBook::new().prompt("brief", &[V2026_07_28], PROMPT_EXAMPLES, ROME);
+    let err = mcpdesc::testing::check_against(&router, &rome, &[("completion:prompt:brief", "p")])
+        .unwrap_err();
+    assert!(
+        err.contains("the completions of prompt `brief`, example `p` (MCP 2026-07-28): the implementation's result differs"),
+        "{err}"
+    );
+    let err =
+        mcpdesc::testing::check_against(&router, &book, &[("prompt:brief", "rome")]).unwrap_err();
+    assert!(
+        err.contains("no example `rome` (available: `paris`, `prague`)"),
+        "{err}"
+    );
+}

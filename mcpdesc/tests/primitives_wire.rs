@@ -32,14 +32,18 @@ fn router() -> Router {
             ProtocolVersion::V2025_11_25,
             ProtocolVersion::V2026_07_28,
         ],
-        capabilities: Some(r#"[{"prompts": {"listChanged": true}, "resources": {"subscribe": true}}]"#),
+        capabilities: Some(
+            r#"[{"prompts": {"listChanged": true}, "resources": {"subscribe": true}}]"#,
+        ),
         ..ServerInfo::new("wire", "1.0.0")
     };
     Router::new(info)
         .prompt(BRIEF, |args, _cx| {
             Box::pin(async move {
                 let city = args["city"].as_str().unwrap_or_default().to_owned();
-                Ok(PromptResult::new(vec![PromptMessage::user(format!("Brief {city}"))]))
+                Ok(PromptResult::new(vec![PromptMessage::user(format!(
+                    "Brief {city}"
+                ))]))
             })
         })
         .resource_template(GAME, |uri, variables, _cx| {
@@ -53,7 +57,10 @@ fn router() -> Router {
         })
         .completion(CompletionTarget::prompt("brief"), &[], |request, _cx| {
             Box::pin(async move {
-                Ok(CompletionResult::new(vec![format!("{}aris", request.value)]))
+                Ok(CompletionResult::new(vec![format!(
+                    "{}aris",
+                    request.value
+                )]))
             })
         })
 }
@@ -95,7 +102,11 @@ async fn raw_session(version: &str, requests: &[Value]) -> Vec<Value> {
     let mut answers = vec![Value::Null; requests.len() + 1];
     let mut missing = answers.len();
     while missing > 0 {
-        let line = lines.next_line().await.unwrap().expect("the server answers");
+        let line = lines
+            .next_line()
+            .await
+            .unwrap()
+            .expect("the server answers");
         let message: Value = serde_json::from_str(&line).unwrap();
         if let Some(id) = message["id"].as_u64() {
             answers[id as usize] = message;
@@ -156,7 +167,10 @@ async fn a_2025_11_25_session_on_the_wire() {
         json!({"contents": [{"uri": "chess://games/42", "mimeType": "text/plain", "text": "42"}]})
     );
     assert_eq!(answers[6]["error"]["code"], -32002, "{}", answers[6]);
-    assert_eq!(answers[6]["error"]["data"], json!({"uri": "chess://players/42"}));
+    assert_eq!(
+        answers[6]["error"]["data"],
+        json!({"uri": "chess://players/42"})
+    );
     assert_eq!(answers[7]["error"]["code"], -32602, "{}", answers[7]);
     assert_eq!(answers[8]["error"]["code"], -32002, "{}", answers[8]);
     assert_eq!(
@@ -194,17 +208,20 @@ async fn a_2026_session_gets_result_types_cache_hints_and_invalid_params() {
     with_timeout(async {
         let (server_io, client_io) = tokio::io::duplex(256 * 1024);
         tokio::spawn(async move {
-            let running = McpServer::new(router()).into_service().serve(server_io).await?;
+            let running = McpServer::new(router())
+                .into_service()
+                .serve(server_io)
+                .await?;
             running.waiting().await?;
             Ok::<_, Box<dyn std::error::Error + Send + Sync>>(())
         });
         let lifecycle = ClientLifecycleMode::Discover {
             preferred_versions: vec![mcpdesc::rmcp::model::ProtocolVersion::V_2026_07_28],
         };
-        let client = ()
-            .serve_with_lifecycle(client_io, lifecycle)
-            .await
-            .expect("the client connects");
+        let client =
+            ().serve_with_lifecycle(client_io, lifecycle)
+                .await
+                .expect("the client connects");
         let read = client
             .read_resource(ReadResourceRequestParams::new("chess://games/7"))
             .await
