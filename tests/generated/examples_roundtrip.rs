@@ -31,6 +31,12 @@ mod generator_primitives {
     include!("../snapshots/generator-primitives.rs");
 }
 
+#[test]
+fn generator_primitives_examples() {
+    let ir = support::entry("generator-primitives").ir();
+    support::check_input::<generator_primitives::types::AnalyzeGameInput>(&ir, "analyze_game");
+}
+
 mod real_world_everything {
     include!("../snapshots/real-world-everything.rs");
 }

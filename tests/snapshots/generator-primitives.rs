@@ -113,7 +113,7 @@ pub mod info {
     /// it declares them; the router advertises what they declare and the server
     /// implements (see `mcpdesc::Router::capabilities`).
     pub const CAPABILITIES: ::core::option::Option<&str> = ::core::option::Option::Some(
-        "[{\"tools\":{\"listChanged\":true},\"prompts\":{\"listChanged\":true},\"resources\":{\"subscribe\":true,\"listChanged\":true},\"completions\":{},\"x-note\":\"listChanged and subscribe are declared but never advertised by the generated server\"}]",
+        "[{\"tools\":{\"listChanged\":true},\"prompts\":{\"listChanged\":true},\"resources\":{\"subscribe\":true,\"listChanged\":true},\"completions\":{},\"logging\":{},\"x-note\":\"listChanged and subscribe are declared but never advertised by the generated server\"}]",
     );
     /// The `ServerInfo` the router announces at initialization.
     pub fn server_info() -> ::mcpdesc::ServerInfo {
@@ -780,7 +780,14 @@ pub mod examples {
             scope: super::super::tools::analyze_game::SCOPE,
         };
         /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
+            ::mcpdesc::testing::Example {
+                name: "short",
+                pointer: "/tools/0/examples/short",
+                input: r#"{"pgn":"1. e4"}"#,
+                result: r#"{"content":[{"type":"text","text":"1 move analysed."}]}"#,
+            },
+        ];
         /// The Tool Interaction Examples, in the description's order.
         pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
         /// The `input` of the example `name` (Tool or interaction example).
@@ -1344,6 +1351,15 @@ pub fn check_against_examples<S: Server>(
 #[cfg(test)]
 mod example_tests {
     use super::*;
+    /// Tool Example `short` of `analyze_game`.
+    #[test]
+    fn analyze_game_example_short() {
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
+            types::AnalyzeGameInput,
+        >(&examples::analyze_game::TOOL, &examples::analyze_game::EXAMPLES[0usize]) {
+            panic!("{e}");
+        }
+    }
     /// Example `endgame` of the prompt `analyze_game`.
     #[test]
     fn prompt_analyze_game_example_endgame() {
