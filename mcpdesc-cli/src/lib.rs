@@ -37,7 +37,7 @@
 //! - exit 0 when no change reaches `--fail-on` from the perspective, 1 when one does, 2
 //!   when a file is unreadable or invalid (its diagnostics on stderr).
 //!
-//! `mcpdesc serve-mock FILE [--protocol-version V] [--select TOOL=EXAMPLE]... [--http ADDR]`
+//! `mcpdesc serve-mock FILE [--protocol-version V] [--select TARGET=EXAMPLE]... [--http ADDR]`
 //! - serves the description as a **mock** MCP server on stdin/stdout until the client
 //!   ends the session (see [`mod@serve_mock`] for the replay policy); it never runs a live
 //!   tool and does not predict live behaviour;
@@ -148,10 +148,13 @@ pub enum Command {
         /// declares, protocol-scoped tool variants side by side).
         #[arg(long, value_name = "V", value_parser = parse_protocol_version)]
         protocol_version: Option<ProtocolVersion>,
-        /// Answer every call of TOOL with the example EXAMPLE, whatever the arguments
-        /// (repeatable; other tools answer by matching input).
-        #[arg(long = "select", value_name = "TOOL=EXAMPLE", value_parser = serve_mock::parse_selection)]
-        selections: Vec<(String, String)>,
+        /// Answer every request of a target with the example EXAMPLE, whatever its
+        /// arguments (repeatable; other targets answer by matching request). TARGET is a
+        /// tool name, or `tool:NAME`, `prompt:NAME`, `resource:URI`,
+        /// `template:URI_TEMPLATE`, `completion:prompt:NAME`,
+        /// `completion:template:URI_TEMPLATE`.
+        #[arg(long = "select", value_name = "TARGET=EXAMPLE", value_parser = serve_mock::parse_selection)]
+        selections: Vec<mcpdesc::mock::Selection>,
         /// Serve streamable HTTP at http://ADDR/mcp instead of stdio (ADDR such as
         /// 127.0.0.1:8080; port 0 picks a free port, printed on stderr).
         #[arg(long, value_name = "ADDR")]
@@ -292,7 +295,7 @@ fn load_reporting(file: &std::path::Path, err: &mut dyn Write) -> Option<Descrip
 pub fn serve_mock(
     file: &std::path::Path,
     version: Option<ProtocolVersion>,
-    selections: &[(String, String)],
+    selections: &[mcpdesc::mock::Selection],
     http: Option<&str>,
     err: &mut dyn Write,
 ) -> u8 {

@@ -31,7 +31,7 @@ mod security;
 mod tags;
 mod tools;
 mod transports;
-mod uri_template;
+pub(crate) mod uri_template;
 
 use serde_json::Value;
 
