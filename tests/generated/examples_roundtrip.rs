@@ -27,6 +27,16 @@ fn generator_constructs_examples() {
     support::check_input::<generator_constructs::types::DegradeInput>(&ir, "degrade");
 }
 
+mod generator_primitives {
+    include!("../snapshots/generator-primitives.rs");
+}
+
+#[test]
+fn generator_primitives_examples() {
+    let ir = support::entry("generator-primitives").ir();
+    support::check_input::<generator_primitives::types::AnalyzeGameInput>(&ir, "analyze_game");
+}
+
 mod real_world_everything {
     include!("../snapshots/real-world-everything.rs");
 }
@@ -70,6 +80,10 @@ fn real_world_memory_examples() {
     support::check_output::<real_world_memory::types::ReadGraphOutput>(&ir, "read_graph");
 }
 
+mod fixture_client_capability_requirements_2025_06_18 {
+    include!("../snapshots/fixture-client-capability-requirements@2025-06-18.rs");
+}
+
 mod fixture_client_capability_requirements_2025_11_25 {
     include!("../snapshots/fixture-client-capability-requirements@2025-11-25.rs");
 }
@@ -100,6 +114,30 @@ mod fixture_meta_literal_values {
 fn fixture_meta_literal_values_examples() {
     let ir = support::entry("fixture-meta-literal-values").ir();
     support::check_input::<fixture_meta_literal_values::types::StatusInput>(&ir, "status");
+}
+
+mod fixture_named_completion_examples_2025_11_25 {
+    include!("../snapshots/fixture-named-completion-examples@2025-11-25.rs");
+}
+
+mod fixture_named_completion_examples_2026_07_28 {
+    include!("../snapshots/fixture-named-completion-examples@2026-07-28.rs");
+}
+
+mod fixture_named_prompt_examples_2025_11_25 {
+    include!("../snapshots/fixture-named-prompt-examples@2025-11-25.rs");
+}
+
+mod fixture_named_prompt_examples_2026_07_28 {
+    include!("../snapshots/fixture-named-prompt-examples@2026-07-28.rs");
+}
+
+mod fixture_named_resource_examples_2025_11_25 {
+    include!("../snapshots/fixture-named-resource-examples@2025-11-25.rs");
+}
+
+mod fixture_named_resource_examples_2026_07_28 {
+    include!("../snapshots/fixture-named-resource-examples@2026-07-28.rs");
 }
 
 mod fixture_named_tool_examples {
@@ -153,8 +191,20 @@ mod fixture_tagged_surface {
     include!("../snapshots/fixture-tagged-surface.rs");
 }
 
+mod fixture_deprecated_client_capability_requirements {
+    include!("../snapshots/fixture-deprecated-client-capability-requirements.rs");
+}
+
+mod fixture_legacy_completion_examples {
+    include!("../snapshots/fixture-legacy-completion-examples.rs");
+}
+
 mod fixture_pre_dialect_tool_schema_shape {
     include!("../snapshots/fixture-pre-dialect-tool-schema-shape.rs");
+}
+
+mod fixture_resource_example_consistency {
+    include!("../snapshots/fixture-resource-example-consistency.rs");
 }
 
 mod fixture_uncatalogued_oauth_scope {

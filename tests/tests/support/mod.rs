@@ -81,8 +81,8 @@ fn files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// Every description that must generate code: the chess example, the generator's own
-/// construct fixture, the real-world corpus, and the valid and warning fixtures that
-/// have tools.
+/// fixtures, the real-world corpus, and the valid and warning fixtures that have tools,
+/// prompts, resources or resource templates.
 pub fn corpus() -> Vec<Entry> {
     let mut out = vec![Entry {
         name: "chess".into(),
@@ -93,15 +93,18 @@ pub fn corpus() -> Vec<Entry> {
         .to_path_buf(),
         version: None,
     }];
-    out.push(Entry {
-        name: "generator-constructs".into(),
-        path: Path::new(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/fixtures/generator/constructs.mcpdesc.json"
-        ))
-        .to_path_buf(),
-        version: None,
-    });
+    for (name, file) in [
+        ("generator-constructs", "constructs"),
+        ("generator-primitives", "primitives"),
+    ] {
+        out.push(Entry {
+            name: name.into(),
+            path: Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("fixtures/generator")
+                .join(format!("{file}.mcpdesc.json")),
+            version: None,
+        });
+    }
     for path in files(&conformance().join("real-world")) {
         let stem = path
             .file_name()
@@ -128,13 +131,15 @@ pub fn corpus() -> Vec<Entry> {
                 });
                 continue;
             };
-            if doc.tools.as_ref().is_none_or(|t| t.is_empty()) {
+            // Descriptions with something to generate: a tool, prompt, resource or
+            // resource template.
+            if view::select_view(doc, None).is_ok_and(|view| view.is_empty()) {
                 continue;
             }
-            match view::select(doc, None) {
+            match view::select_view(doc, None) {
                 Err(ViewError::Variants { .. }) => {
                     for v in view::root_versions(doc).iter() {
-                        if view::select(doc, Some(v)).is_ok_and(|tools| !tools.is_empty()) {
+                        if view::select_view(doc, Some(v)).is_ok_and(|view| !view.is_empty()) {
                             out.push(Entry {
                                 name: format!("{name}@{v}"),
                                 path: path.clone(),
