@@ -84,6 +84,30 @@ async fn check_listing_and_examples(session: &Session, file: &Path) {
         file.display()
     );
     assert_eq!(listing.pages.len(), 1);
+    // The other listings, where the description has them.
+    let version = ProtocolVersion::V2025_11_25;
+    if doc.get("prompts").is_some() {
+        let prompts = session.list_prompts().await.unwrap().items;
+        assert_eq!(prompts, router.list_prompts(version), "{}", file.display());
+    }
+    if doc.get("resources").is_some() {
+        let resources = session.list_resources().await.unwrap().items;
+        assert_eq!(
+            resources,
+            router.list_resources(version),
+            "{}",
+            file.display()
+        );
+    }
+    if doc.get("resourceTemplates").is_some() {
+        let templates = session.list_resource_templates().await.unwrap().items;
+        assert_eq!(
+            templates,
+            router.list_resource_templates(version),
+            "{}",
+            file.display()
+        );
+    }
     let mut calls = 0;
     for tool in doc["tools"].as_array().unwrap() {
         let name = tool["name"].as_str().unwrap();
@@ -251,10 +275,9 @@ async fn a_server_without_mcp_2026_07_28_falls_back_to_initialize() {
         let handshake = session.initialize_result();
         assert_eq!(handshake["protocolVersion"], "2025-11-25");
         assert_eq!(handshake["serverInfo"]["name"], "chess-server");
-        assert_eq!(
-            session.server_capabilities(),
-            Some(&json!({"logging": {}, "tools": {}}))
-        );
+        let capabilities = session.server_capabilities().unwrap();
+        assert_eq!(capabilities["tools"], json!({}));
+        assert_eq!(capabilities["prompts"], json!({}));
         session.close().await;
 
         // Only versions the server does not serve: a clear error.
@@ -298,8 +321,11 @@ async fn protocol_errors_are_told_apart_from_results() {
         }
         assert!(session.is_alive());
         // A method the server does not have.
-        let err = session.list_prompts().await.unwrap_err();
-        assert!(err.protocol_error().is_some(), "{err}");
+        let err = session
+            .request("mcpdesc/no-such-method", None)
+            .await
+            .unwrap_err();
+        assert_eq!(err.protocol_error().map(|e| e.code), Some(-32601), "{err}");
         // Still alive after all of it.
         assert!(session.list_tools().await.is_ok());
         session.ping().await.unwrap();
