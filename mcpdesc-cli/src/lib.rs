@@ -12,7 +12,8 @@
 //!   `{"file", "valid", "mcpdesc", "diagnostics": [{"severity", "rule", "code", "pointer",
 //!   "line", "column", "message"}]}`.
 //!
-//! `mcpdesc generate FILE [-o OUT.rs] [--protocol-version V] [--no-tests]`
+//! `mcpdesc generate FILE [-o OUT.rs] [--protocol-version V] [--no-tests]
+//! [--side server|client|both]`
 //! - writes the generated Rust code to OUT (only when its content changed) or stdout;
 //! - an invalid description: its diagnostics on stderr (as `validate` prints them),
 //!   nothing generated, exit 1;
@@ -60,7 +61,7 @@ use mcpdesc_codegen::diff::{self as changes, DiffError, FailOn, Perspective};
 use mcpdesc_codegen::migrate::{self, MigrateError};
 use mcpdesc_codegen::source::{self, Format};
 use mcpdesc_codegen::validate::SpecVersion;
-use mcpdesc_codegen::{Description, GenerateError, Limits, ProtocolVersion, Settings};
+use mcpdesc_codegen::{Description, GenerateError, Limits, ProtocolVersion, Settings, Side};
 
 /// Exit code: everything valid.
 pub const EXIT_OK: u8 = 0;
@@ -104,6 +105,10 @@ pub enum Command {
         /// Do not generate unit tests from the Tool Examples.
         #[arg(long)]
         no_tests: bool,
+        /// The side to generate: `server` (handler traits, router, mock), `client` (the
+        /// typed `Client`, nothing to implement) or `both`.
+        #[arg(long, value_name = "SIDE", default_value = "both", value_parser = parse_side)]
+        side: Side,
     },
     /// Rewrite an MCP Description 0.7.x document (or a 0.8.0 one) as a valid document of
     /// a newer format version, following the specification's migration guide.
@@ -160,6 +165,10 @@ pub enum Command {
         #[arg(long, value_name = "ADDR")]
         http: Option<String>,
     },
+}
+
+fn parse_side(text: &str) -> Result<Side, String> {
+    text.parse()
 }
 
 fn parse_protocol_version(text: &str) -> Result<ProtocolVersion, String> {
@@ -230,8 +239,9 @@ where
             output,
             protocol_version,
             no_tests,
+            side,
         } => {
-            let mut settings = Settings::new().tests(!no_tests);
+            let mut settings = Settings::new().tests(!no_tests).side(side);
             if let Some(v) = protocol_version {
                 settings = settings.protocol_version(v);
             }

@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use crate::diagnostic::Diagnostic;
 use crate::generate::{generate, GenerateError};
 use crate::protocol::ProtocolVersion;
-use crate::settings::{Settings, TypePatch};
+use crate::settings::{Settings, Side, TypePatch};
 use crate::source::Limits;
 use crate::Description;
 
@@ -196,6 +196,19 @@ impl Builder {
     /// ```
     pub fn tests(mut self, on: bool) -> Self {
         self.settings = self.settings.tests(on);
+        self
+    }
+
+    /// Which side is generated: server, client or both (the default); see
+    /// [`Settings::side`]. A crate that only calls the server generates the client
+    /// side and implements nothing.
+    ///
+    /// ```no_run
+    /// use mcpdesc_codegen::{Builder, Side};
+    /// Builder::new("chess.mcpdesc.json").side(Side::Client);
+    /// ```
+    pub fn side(mut self, side: Side) -> Self {
+        self.settings = self.settings.side(side);
         self
     }
 

@@ -29,5 +29,5 @@ pub use diagnostic::{Diagnostic, Severity};
 pub use generate::{generate, GenerateError, Generated};
 pub use pointer::Pointer;
 pub use protocol::{ProtocolVersion, VersionSet};
-pub use settings::{Settings, TypePatch};
+pub use settings::{Settings, Side, TypePatch};
 pub use source::{Format, Limits, Loaded, Position, SourceMap};

@@ -33,11 +33,80 @@ pub struct Settings {
     protocol_version: Option<ProtocolVersion>,
     tests: bool,
     format_types: bool,
+    side: Side,
+}
+
+/// Which side of the protocol the generated module serves: the server (handler
+/// traits, `Server`, `router`, the `ExampleServer` mock), the client (the typed
+/// `Client`), or both. The types, the metadata modules and the example data are
+/// generated for either side.
+///
+/// ```
+/// use mcpdesc_codegen::settings::{Settings, Side};
+///
+/// let client_only = Settings::new().side(Side::Client);
+/// assert!(client_only.generated_side().client() && !client_only.generated_side().server());
+/// assert_eq!("client".parse::<Side>(), Ok(Side::Client));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Side {
+    /// Server and client (the default).
+    #[default]
+    Both,
+    /// The server side only: no `Client`.
+    Server,
+    /// The client side only: no handler traits, so a crate that only calls a server
+    /// implements nothing.
+    Client,
+}
+
+impl Side {
+    /// Whether the server side (traits, `Server`, `router`, `ExampleServer`) is
+    /// generated.
+    pub fn server(self) -> bool {
+        matches!(self, Side::Both | Side::Server)
+    }
+
+    /// Whether the typed `Client` is generated.
+    pub fn client(self) -> bool {
+        matches!(self, Side::Both | Side::Client)
+    }
+
+    /// `"both"`, `"server"` or `"client"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::Both => "both",
+            Side::Server => "server",
+            Side::Client => "client",
+        }
+    }
+}
+
+impl std::str::FromStr for Side {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "both" => Ok(Side::Both),
+            "server" => Ok(Side::Server),
+            "client" => Ok(Side::Client),
+            other => Err(format!(
+                "`{other}` is not a side: use `server`, `client` or `both`"
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for Side {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 impl Default for Settings {
     /// No extra derives, no patches, runtime crate `::mcpdesc`, no protocol version
-    /// (every tool, with its own scope), example tests on, format-specific types off.
+    /// (every tool, with its own scope), example tests on, format-specific types off,
+    /// both sides (server and client).
     fn default() -> Self {
         Settings {
             extra_derives: Vec::new(),
@@ -46,6 +115,7 @@ impl Default for Settings {
             protocol_version: None,
             tests: true,
             format_types: false,
+            side: Side::Both,
         }
     }
 }
@@ -107,6 +177,20 @@ impl Settings {
     pub fn format_types(mut self, on: bool) -> Self {
         self.format_types = on;
         self
+    }
+
+    /// Which side is generated: [`Side::Both`] by default, [`Side::Server`] without the
+    /// typed `Client`, [`Side::Client`] without the handler traits, the router and the
+    /// mock (the generated example tests are then the type checks of the Tool
+    /// Examples only).
+    pub fn side(mut self, side: Side) -> Self {
+        self.side = side;
+        self
+    }
+
+    /// The side that is generated.
+    pub fn generated_side(&self) -> Side {
+        self.side
     }
 
     /// The extra derives, in the order given.

@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 
 use mcpdesc_codegen::builder::summary;
 use mcpdesc_codegen::{
-    generate, Description, Diagnostic, GenerateError, Limits, ProtocolVersion, Settings, TypePatch,
+    generate, Description, Diagnostic, GenerateError, Limits, ProtocolVersion, Settings, Side,
+    TypePatch,
 };
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
@@ -46,6 +47,7 @@ use syn::{braced, bracketed, Ident, LitBool, LitStr, Token};
 ///     patch = {                          // per type, by generated name
 ///         AnalyzeGameOutput = { rename = "Analysis", derives = [Default] },
 ///     },
+///     side = "client",                   // "server", "client" or "both" (default)
 ///     tests = false,                     // no unit tests from the Tool Examples
 ///     format_types = false,              // `format`/`pattern` stay `String` (default)
 ///     crate = ::my_app::mcpdesc,         // where generated code finds the runtime crate
@@ -63,6 +65,9 @@ use syn::{braced, bracketed, Ident, LitBool, LitStr, Token};
 /// - `derives` (list of paths): derives added to every generated type.
 /// - `patch` (braces of `TypeName = { rename = "...", derives = [...] }`): renames one
 ///   generated type or adds derives to it alone.
+/// - `side` (string, default `"both"`): `"server"` (handler traits, `Server`,
+///   `router`, the mock), `"client"` (the typed `Client`; nothing to implement) or
+///   `"both"`; see `Settings::side`.
 /// - `tests` (bool, default `true`): whether unit tests are generated from examples.
 /// - `format_types` (bool, default `false`): whether `format` and `pattern` produce
 ///   format-specific types (`chrono`, `uuid`, `regress` then become dependencies).
@@ -163,6 +168,14 @@ impl Parse for MacroInput {
                         }
                     }
                 }
+                "side" => {
+                    let lit: LitStr = input.parse()?;
+                    let side = lit
+                        .value()
+                        .parse::<Side>()
+                        .map_err(|e| syn::Error::new(lit.span(), e))?;
+                    settings = settings.side(side);
+                }
                 "tests" => settings = settings.tests(input.parse::<LitBool>()?.value),
                 "format_types" => settings = settings.format_types(input.parse::<LitBool>()?.value),
                 "crate" => {
@@ -174,7 +187,7 @@ impl Parse for MacroInput {
                         key.span(),
                         format!(
                             "unknown key `{name}`; expected path, protocol_version, derives, \
-                             patch, tests, format_types or crate"
+                             patch, side, tests, format_types or crate"
                         ),
                     ))
                 }

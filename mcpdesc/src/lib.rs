@@ -68,6 +68,8 @@
 
 #![warn(missing_docs)]
 
+#[cfg(feature = "client")]
+mod call_error;
 mod capabilities;
 #[cfg(feature = "client")]
 pub mod client;
@@ -103,6 +105,8 @@ pub mod http;
 #[cfg(feature = "http")]
 pub use http::serve_http;
 
+#[cfg(feature = "client")]
+pub use call_error::{CallError, Violation};
 pub use completions::{
     Completion, CompletionRequest, CompletionResult, CompletionTarget, MAX_COMPLETION_VALUES,
 };

@@ -582,9 +582,11 @@ impl ExampleBook {
         self.books(tool).next().map_or(&[], |t| &t.scope)
     }
 
-    /// Answers a call of `tool` with `arguments` by the module's policy. `normalize` is
-    /// applied to each example input before comparing (generated code passes a round
-    /// trip through the tool's input type, so typed arguments still match).
+    /// Answers a call of `tool` with `arguments` by the module's policy. An example
+    /// matches when its input equals the arguments, or when both are equal after
+    /// `normalize` (generated code passes a round trip through the tool's input type,
+    /// [`ExampleBook::router`] fills in the `inputSchema`'s defaults; either way typed
+    /// arguments still match).
     pub async fn respond(
         &self,
         tool: &str,
@@ -605,8 +607,10 @@ impl ExampleBook {
             Some(name) => book.entries.iter().find(|e| &e.name == name),
             None => {
                 let args = canonical(arguments);
+                let normalized_args = canonical(&normalize(arguments));
                 book.entries.iter().find(|e| {
-                    canonical(&normalize(&e.input)) == args || canonical(&e.input) == args
+                    canonical(&e.input) == args
+                        || canonical(&normalize(&e.input)) == normalized_args
                 })
             }
         };
@@ -644,9 +648,21 @@ impl ExampleBook {
         let mut router = specs.tools.iter().fold(Router::new(info), |router, spec| {
             let book = Arc::clone(&book);
             let name = spec.name;
+            // Arguments equal once the inputSchema's defaults are filled in match: a
+            // typed client sends `"includeImage": false` where the example leaves the
+            // defaulted member out.
+            let schema = serde_json::from_str::<Value>(spec.declaration)
+                .ok()
+                .and_then(|d| d.get("inputSchema").cloned())
+                .unwrap_or(Value::Null);
+            let schema = Arc::new(schema);
             router.tool(*spec, move |args, cx| {
                 let book = Arc::clone(&book);
-                Box::pin(async move { book.respond(name, &args, &|v| v.clone(), &cx).await })
+                let schema = Arc::clone(&schema);
+                Box::pin(async move {
+                    let defaults = |v: &Value| with_schema_defaults(v, &schema);
+                    book.respond(name, &args, &defaults, &cx).await
+                })
             })
         });
         for spec in specs.prompts {
@@ -811,4 +827,39 @@ pub fn typed_result<O: DeserializeOwned>(result: ToolResult) -> Result<Typed<O>,
         typed = typed.with_meta(meta);
     }
     Ok(typed)
+}
+
+/// `value` with the `default` of every property its object schema declares and the
+/// value lacks, recursively through `properties` (nothing else of the schema is
+/// followed: `$ref`, `allOf` and the like are left alone). For comparing arguments,
+/// where a member left at its default and one given as the default mean the same.
+///
+/// ```
+/// use mcpdesc::mock::with_schema_defaults;
+/// use serde_json::json;
+///
+/// let schema = json!({"type": "object", "properties": {
+///     "kind": {"type": "string"},
+///     "image": {"type": "boolean", "default": false}
+/// }});
+/// assert_eq!(with_schema_defaults(&json!({"kind": "a"}), &schema), json!({"kind": "a", "image": false}));
+/// ```
+pub fn with_schema_defaults(value: &Value, schema: &Value) -> Value {
+    let (Value::Object(object), Some(Value::Object(properties))) =
+        (value, schema.get("properties"))
+    else {
+        return value.clone();
+    };
+    let mut out = object.clone();
+    for (name, property) in properties {
+        match out.get_mut(name) {
+            Some(member) => *member = with_schema_defaults(member, property),
+            None => {
+                if let Some(default) = property.get("default") {
+                    out.insert(name.clone(), default.clone());
+                }
+            }
+        }
+    }
+    Value::Object(out)
 }

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 /// At most this many violations are listed in one error message; enough to fix a call,
 /// small enough to keep a hostile argument from producing a huge answer.
-const MAX_VIOLATIONS: usize = 20;
+pub(crate) const MAX_VIOLATIONS: usize = 20;
 
 /// Compiles `schema` for instance validation, without network or file access (the
 /// `jsonschema` dependency is built without resolvers).
@@ -51,20 +51,29 @@ pub(crate) fn compile_legacy(schema: &Value) -> Result<Validator, String> {
     })
 }
 
+/// The violations of `instance` as (JSON pointer, message) pairs, at most
+/// [`MAX_VIOLATIONS`] + 1 (one more than are listed, so that a caller can tell the
+/// list was cut). The root is the empty pointer.
+pub(crate) fn violation_pairs(validator: &Validator, instance: &Value) -> Vec<(String, String)> {
+    validator
+        .iter_errors(instance)
+        .take(MAX_VIOLATIONS + 1)
+        .map(|e| (e.instance_path().as_str().to_owned(), e.to_string()))
+        .collect()
+}
+
 /// The violations of `instance`, one line each: `` `pointer`: message ``, the root shown
 /// as `` `/` ``, followed by a note when the list was cut.
 pub(crate) fn violations(validator: &Validator, instance: &Value) -> Vec<String> {
-    let mut lines: Vec<String> = validator
-        .iter_errors(instance)
-        .take(MAX_VIOLATIONS + 1)
-        .map(|e| {
-            let path = e.instance_path().as_str().to_owned();
+    let mut lines: Vec<String> = violation_pairs(validator, instance)
+        .into_iter()
+        .map(|(path, message)| {
             let at = if path.is_empty() {
                 "/".to_owned()
             } else {
                 path
             };
-            format!("`{at}`: {e}")
+            format!("`{at}`: {message}")
         })
         .collect();
     if lines.len() > MAX_VIOLATIONS {

@@ -203,7 +203,7 @@ pub fn round_trip<T: Serialize + DeserializeOwned>(
 /// The JSON pointer (relative, `""` for the root) of where deserialization stopped:
 /// object keys and array indexes; enum variant steps add nothing (an untagged or
 /// internally tagged enum has no key of its own), and an unknown step ends the pointer.
-fn pointer_of(path: &serde_path_to_error::Path) -> String {
+pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
     use serde_path_to_error::Segment;
     let mut pointer = String::new();
     for segment in path.iter() {

@@ -72,6 +72,8 @@ pub struct UriTemplate {
     /// Level 1: the variable each capture group `v{i}` holds, in group order.
     captures: Vec<String>,
     matcher: Regex,
+    /// The parsed template, for [`UriTemplate::expand`].
+    parts: Vec<Part>,
 }
 
 impl UriTemplate {
@@ -131,6 +133,7 @@ impl UriTemplate {
             variables,
             captures,
             matcher,
+            parts,
         })
     }
 
@@ -147,6 +150,57 @@ impl UriTemplate {
     /// The distinct variable names, in order of first appearance.
     pub fn variables(&self) -> &[String] {
         &self.variables
+    }
+
+    /// Expands a level-1 template with the values of its variables (RFC 6570 simple
+    /// string expansion: every character of a value other than an unreserved one,
+    /// `A-Z a-z 0-9 - . _ ~`, is percent-encoded as UTF-8). A value may be a string,
+    /// number or boolean; a variable without a value (missing or `null`) expands to
+    /// nothing, as the RFC says. A template beyond level 1 is refused: the caller
+    /// gives the URI itself.
+    ///
+    /// ```
+    /// use mcpdesc::UriTemplate;
+    /// use serde_json::json;
+    ///
+    /// let t = UriTemplate::parse("repo://{owner}/{repo}").unwrap();
+    /// let vars = json!({"owner": "ada", "repo": "engine room"});
+    /// assert_eq!(t.expand(vars.as_object().unwrap()).unwrap(), "repo://ada/engine%20room");
+    /// ```
+    pub fn expand(&self, variables: &Map<String, Value>) -> Result<String, String> {
+        if !self.level_one {
+            return Err(format!(
+                "`{}` goes beyond RFC 6570 level 1; give the URI to read instead of its variables",
+                self.text
+            ));
+        }
+        let mut uri = String::with_capacity(self.text.len());
+        for part in &self.parts {
+            match part {
+                Part::Literal(text) => uri.push_str(text),
+                Part::Expression(_, vars) => {
+                    let name = &vars[0].0;
+                    let value = match variables.get(name) {
+                        None | Some(Value::Null) => String::new(),
+                        Some(Value::String(text)) => text.clone(),
+                        Some(value @ (Value::Number(_) | Value::Bool(_))) => value.to_string(),
+                        Some(_) => {
+                            return Err(format!(
+                                "the value of `{name}` is not a string, number or boolean"
+                            ))
+                        }
+                    };
+                    for byte in value.bytes() {
+                        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
+                            uri.push(byte as char);
+                        } else {
+                            uri.push_str(&format!("%{byte:02X}"));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(uri)
     }
 
     /// Matches `uri` against the template.

@@ -37,6 +37,29 @@ fn generator_primitives_examples() {
     support::check_input::<generator_primitives::types::AnalyzeGameInput>(&ir, "analyze_game");
 }
 
+mod chess_client_only {
+    include!("../snapshots/chess-client-only.rs");
+}
+
+#[test]
+fn chess_client_only_examples() {
+    let ir = support::entry("chess-client-only").ir();
+    support::check_input::<chess_client_only::types::AnalyzeGameInput>(&ir, "analyze_game");
+    support::check_output::<chess_client_only::types::AnalyzeGameOutput>(&ir, "analyze_game");
+    support::check_input::<chess_client_only::types::GetPlayerRatingInput>(&ir, "get_player_rating");
+    support::check_input::<chess_client_only::types::RecordGameResultInput>(&ir, "record_game_result");
+}
+
+mod generator_primitives_client_only {
+    include!("../snapshots/generator-primitives-client-only.rs");
+}
+
+#[test]
+fn generator_primitives_client_only_examples() {
+    let ir = support::entry("generator-primitives-client-only").ir();
+    support::check_input::<generator_primitives_client_only::types::AnalyzeGameInput>(&ir, "analyze_game");
+}
+
 mod real_world_everything {
     include!("../snapshots/real-world-everything.rs");
 }

@@ -2285,6 +2285,247 @@ pub fn check_against_examples<S: Server>(
 ) -> ::core::result::Result<(), ::std::string::String> {
     ::mcpdesc::testing::check_against(&router(server), &examples::book(), examples)
 }
+/// A typed client of `memory-server`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
+///
+/// Each call is checked against the description before anything is sent (the
+/// negotiated protocol version must be in the item's scope, a tool's input must
+/// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
+/// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
+/// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
+/// Cloning is cheap; the clones share the session.
+#[derive(Debug, Clone)]
+#[allow(dead_code)]
+pub struct Client {
+    inner: ::mcpdesc::client::TypedClient,
+}
+#[allow(dead_code, deprecated)]
+impl Client {
+    /// A client over `session`, checking inputs against their `inputSchema`.
+    pub fn new(session: ::mcpdesc::client::Session) -> Self {
+        Client {
+            inner: ::mcpdesc::client::TypedClient::new(session),
+        }
+    }
+    /// The session (negotiated version, the server's handshake answer, raw
+    /// requests).
+    pub fn session(&self) -> &::mcpdesc::client::Session {
+        self.inner.session()
+    }
+    /// Whether inputs are checked against their `inputSchema` before sending
+    /// (on by default); off, the server sees whatever the input serializes to.
+    pub fn validate_inputs(self, on: bool) -> Self {
+        Client {
+            inner: self.inner.validate_inputs(on),
+        }
+    }
+    /// Create Entities: Create multiple new entities in the knowledge graph
+    ///
+    /// Calls the tool `create_entities`.
+    ///
+    /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
+    ///
+    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
+    pub async fn create_entities(
+        &self,
+        input: types::CreateEntitiesInput,
+    ) -> ::core::result::Result<types::CreateEntitiesOutput, ::mcpdesc::CallError> {
+        self.inner.call_tool_output(&tools::create_entities::SPEC, input).await
+    }
+    /// Calls the tool `create_entities` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    pub async fn create_entities_with_content(
+        &self,
+        input: types::CreateEntitiesInput,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::CreateEntitiesOutput>,
+        ::mcpdesc::CallError,
+    > {
+        self.inner.call_tool_typed(&tools::create_entities::SPEC, input).await
+    }
+    /// Create Relations: Create multiple new relations between entities in the knowledge graph. Relations should be in active voice
+    ///
+    /// Calls the tool `create_relations`.
+    ///
+    /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
+    ///
+    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
+    pub async fn create_relations(
+        &self,
+        input: types::CreateRelationsInput,
+    ) -> ::core::result::Result<types::CreateRelationsOutput, ::mcpdesc::CallError> {
+        self.inner.call_tool_output(&tools::create_relations::SPEC, input).await
+    }
+    /// Calls the tool `create_relations` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    pub async fn create_relations_with_content(
+        &self,
+        input: types::CreateRelationsInput,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::CreateRelationsOutput>,
+        ::mcpdesc::CallError,
+    > {
+        self.inner.call_tool_typed(&tools::create_relations::SPEC, input).await
+    }
+    /// Add Observations: Add new observations to existing entities in the knowledge graph
+    ///
+    /// Calls the tool `add_observations`.
+    ///
+    /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
+    ///
+    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
+    pub async fn add_observations(
+        &self,
+        input: types::AddObservationsInput,
+    ) -> ::core::result::Result<types::AddObservationsOutput, ::mcpdesc::CallError> {
+        self.inner.call_tool_output(&tools::add_observations::SPEC, input).await
+    }
+    /// Calls the tool `add_observations` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    pub async fn add_observations_with_content(
+        &self,
+        input: types::AddObservationsInput,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::AddObservationsOutput>,
+        ::mcpdesc::CallError,
+    > {
+        self.inner.call_tool_typed(&tools::add_observations::SPEC, input).await
+    }
+    /// Delete Entities: Delete multiple entities and their associated relations from the knowledge graph
+    ///
+    /// Calls the tool `delete_entities`.
+    ///
+    /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
+    ///
+    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
+    pub async fn delete_entities(
+        &self,
+        input: types::DeleteEntitiesInput,
+    ) -> ::core::result::Result<types::DeleteEntitiesOutput, ::mcpdesc::CallError> {
+        self.inner.call_tool_output(&tools::delete_entities::SPEC, input).await
+    }
+    /// Calls the tool `delete_entities` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    pub async fn delete_entities_with_content(
+        &self,
+        input: types::DeleteEntitiesInput,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::DeleteEntitiesOutput>,
+        ::mcpdesc::CallError,
+    > {
+        self.inner.call_tool_typed(&tools::delete_entities::SPEC, input).await
+    }
+    /// Delete Observations: Delete specific observations from entities in the knowledge graph
+    ///
+    /// Calls the tool `delete_observations`.
+    ///
+    /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
+    ///
+    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
+    pub async fn delete_observations(
+        &self,
+        input: types::DeleteObservationsInput,
+    ) -> ::core::result::Result<types::DeleteObservationsOutput, ::mcpdesc::CallError> {
+        self.inner.call_tool_output(&tools::delete_observations::SPEC, input).await
+    }
+    /// Calls the tool `delete_observations` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    pub async fn delete_observations_with_content(
+        &self,
+        input: types::DeleteObservationsInput,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::DeleteObservationsOutput>,
+        ::mcpdesc::CallError,
+    > {
+        self.inner.call_tool_typed(&tools::delete_observations::SPEC, input).await
+    }
+    /// Delete Relations: Delete multiple relations from the knowledge graph
+    ///
+    /// Calls the tool `delete_relations`.
+    ///
+    /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
+    ///
+    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
+    pub async fn delete_relations(
+        &self,
+        input: types::DeleteRelationsInput,
+    ) -> ::core::result::Result<types::DeleteRelationsOutput, ::mcpdesc::CallError> {
+        self.inner.call_tool_output(&tools::delete_relations::SPEC, input).await
+    }
+    /// Calls the tool `delete_relations` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    pub async fn delete_relations_with_content(
+        &self,
+        input: types::DeleteRelationsInput,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::DeleteRelationsOutput>,
+        ::mcpdesc::CallError,
+    > {
+        self.inner.call_tool_typed(&tools::delete_relations::SPEC, input).await
+    }
+    /// Read Graph: Read the entire knowledge graph
+    ///
+    /// Calls the tool `read_graph`.
+    ///
+    /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+    ///
+    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
+    pub async fn read_graph(
+        &self,
+        input: types::ReadGraphInput,
+    ) -> ::core::result::Result<types::ReadGraphOutput, ::mcpdesc::CallError> {
+        self.inner.call_tool_output(&tools::read_graph::SPEC, input).await
+    }
+    /// Calls the tool `read_graph` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    pub async fn read_graph_with_content(
+        &self,
+        input: types::ReadGraphInput,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::ReadGraphOutput>,
+        ::mcpdesc::CallError,
+    > {
+        self.inner.call_tool_typed(&tools::read_graph::SPEC, input).await
+    }
+    /// Search Nodes: Search for nodes in the knowledge graph based on a query
+    ///
+    /// Calls the tool `search_nodes`.
+    ///
+    /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+    ///
+    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
+    pub async fn search_nodes(
+        &self,
+        input: types::SearchNodesInput,
+    ) -> ::core::result::Result<types::SearchNodesOutput, ::mcpdesc::CallError> {
+        self.inner.call_tool_output(&tools::search_nodes::SPEC, input).await
+    }
+    /// Calls the tool `search_nodes` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    pub async fn search_nodes_with_content(
+        &self,
+        input: types::SearchNodesInput,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::SearchNodesOutput>,
+        ::mcpdesc::CallError,
+    > {
+        self.inner.call_tool_typed(&tools::search_nodes::SPEC, input).await
+    }
+    /// Open Nodes: Open specific nodes in the knowledge graph by their names
+    ///
+    /// Calls the tool `open_nodes`.
+    ///
+    /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+    ///
+    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
+    pub async fn open_nodes(
+        &self,
+        input: types::OpenNodesInput,
+    ) -> ::core::result::Result<types::OpenNodesOutput, ::mcpdesc::CallError> {
+        self.inner.call_tool_output(&tools::open_nodes::SPEC, input).await
+    }
+    /// Calls the tool `open_nodes` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    pub async fn open_nodes_with_content(
+        &self,
+        input: types::OpenNodesInput,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::OpenNodesOutput>,
+        ::mcpdesc::CallError,
+    > {
+        self.inner.call_tool_typed(&tools::open_nodes::SPEC, input).await
+    }
+}
 /// Tests generated from the description's examples.
 #[cfg(test)]
 mod example_tests {

@@ -58,10 +58,12 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
         quote!(.tool(#m::TOOL.tool, #m::TOOL.scope, #m::EXAMPLES, #m::INTERACTION_EXAMPLES))
     });
     let book_primitives = primitive_examples::book_entries(ir);
-    let specs = primitive_examples::specs(&rt, ir);
-    let impls = ir.tools.iter().map(|t| emit_impl(&rt, t));
     let primitive_modules = primitive_examples::emit_modules(&rt, ir);
-    let primitive_impls = primitive_examples::emit_impls(&rt, ir);
+    let mock = if settings.generated_side().server() {
+        emit_mock(&rt, ir)
+    } else {
+        TokenStream::new()
+    };
     quote! {
         /// The description's Tool Examples and Tool Interaction Examples, by tool, for
         /// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
@@ -80,6 +82,16 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
 
         #primitive_modules
 
+        #mock
+    }
+}
+
+/// `ExampleServer`, its trait impls and `check_against_examples` (server side).
+fn emit_mock(rt: &TokenStream, ir: &ModuleIr) -> TokenStream {
+    let specs = primitive_examples::specs(rt, ir);
+    let impls = ir.tools.iter().map(|t| emit_impl(rt, t));
+    let primitive_impls = primitive_examples::emit_impls(rt, ir);
+    quote! {
         /// A deterministic **mock** of the described server that replays the
         /// description's example results. It is not a prediction of live behaviour and
         /// never runs a real tool.
@@ -238,7 +250,7 @@ fn emit_impl(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
     match &tool.output {
         Some(output) => {
             let output = format_ident!("{}", output.type_name);
-            let with_content = format_ident!("{}_with_content", tool.names.method_name);
+            let with_content = format_ident!("{}", tool.names.content_method);
             quote! {
                 #[allow(deprecated)]
                 impl #trait_name for ExampleServer {

@@ -22,6 +22,7 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
+pub mod client;
 pub mod examples;
 pub mod ir;
 pub mod isolate;
@@ -108,8 +109,9 @@ pub fn generate(desc: &Description, settings: &Settings) -> Result<Generated, Ge
     let types = types::emit(&mut ir, settings, &mut diagnostics);
     let server = server::emit(&ir, settings);
     let examples = examples::emit(&ir, settings);
+    let client = client::emit(&ir, settings, &mut diagnostics);
     let tests = tests::emit(&ir, settings);
-    let code = render(&ir, quote! { #types #server #examples #tests })?;
+    let code = render(&ir, quote! { #types #server #examples #client #tests })?;
     locate(desc, &mut diagnostics);
     Ok(Generated {
         code,

@@ -34,9 +34,15 @@ use std::collections::BTreeSet;
 
 use heck::{ToPascalCase, ToSnakeCase};
 
-/// Trait names the generated module keeps for itself (the umbrella server trait and the
-/// example mock of later emitters).
-pub const RESERVED_TRAITS: [&str; 2] = ["Server", "ExampleServer"];
+/// Trait names the generated module keeps for itself (the umbrella server trait, the
+/// example mock and the typed client, all in the module root's type namespace).
+pub const RESERVED_TRAITS: [&str; 3] = ["Server", "ExampleServer", "Client"];
+
+/// Method names a tool's method must not take: the inherent methods of the generated
+/// `Client` (`Client::new(session)`, `session()`, `validate_inputs(bool)`), which share
+/// one `impl` block with a method per tool. `new` also keeps a tool from shadowing
+/// `ExampleServer::new`.
+pub const RESERVED_METHODS: [&str; 3] = ["new", "session", "validate_inputs"];
 
 /// Type names a generated type must not take: the prelude names that typify's output
 /// uses without a path, which a type of the same name would shadow.
@@ -215,6 +221,11 @@ pub struct ToolNames {
     pub input_type: String,
     /// `{Tool}Output`.
     pub output_type: String,
+    /// `{method}_with_content`: the handler method the router calls, and the client
+    /// method that returns the content blocks beside the typed output (for a tool with
+    /// an `outputSchema`). Claimed for every tool, so that no other tool's method takes
+    /// it.
+    pub content_method: String,
 }
 
 /// Names every tool (rules 1–7): one [`ToolNames`] per declared name, in the same order.
@@ -232,7 +243,7 @@ pub struct ToolNames {
 /// ```
 pub fn tool_names(declared: &[&str], types: &mut NameAllocator) -> Vec<ToolNames> {
     let mut traits: BTreeSet<String> = RESERVED_TRAITS.iter().map(|s| s.to_string()).collect();
-    let mut methods: BTreeSet<String> = BTreeSet::new();
+    let mut methods: BTreeSet<String> = RESERVED_METHODS.iter().map(|s| s.to_string()).collect();
     declared
         .iter()
         .map(|name| {
@@ -255,13 +266,16 @@ pub fn tool_names(declared: &[&str], types: &mut NameAllocator) -> Vec<ToolNames
                 };
                 let input_type = type_name(&camel_n, "Input");
                 let output_type = type_name(&camel_n, "Output");
+                let content_method = format!("{snake_n}_with_content");
                 let free = !traits.contains(&trait_name)
                     && !methods.contains(&snake_n)
+                    && !methods.contains(&content_method)
                     && types.is_free(&input_type)
                     && types.is_free(&output_type);
                 if free {
                     traits.insert(trait_name.clone());
                     methods.insert(snake_n.clone());
+                    methods.insert(content_method.clone());
                     types.take(&input_type);
                     types.take(&output_type);
                     break ToolNames {
@@ -269,6 +283,7 @@ pub fn tool_names(declared: &[&str], types: &mut NameAllocator) -> Vec<ToolNames
                         method_name: snake_n,
                         input_type,
                         output_type,
+                        content_method,
                     };
                 }
                 n += 1;

@@ -331,8 +331,8 @@ fn common_consts(rt: &TokenStream, c: &CommonIr) -> TokenStream {
     }
 }
 
-/// Emits the metadata modules and the handler traits (nothing for a description
-/// without prompts, resources and templates).
+/// Emits the metadata modules, and the handler traits when the server side is
+/// generated (nothing for a description without prompts, resources and templates).
 pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
     let rt = runtime(settings);
     let p = &ir.primitives;
@@ -421,6 +421,9 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
                 #(#metas)*
             }
         });
+    }
+    if !settings.generated_side().server() {
+        return out;
     }
     for x in &p.prompts {
         out.extend(prompt_trait(&rt, x));

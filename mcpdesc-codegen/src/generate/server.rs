@@ -92,15 +92,23 @@ fn opt_bool(value: Option<bool>) -> TokenStream {
     }
 }
 
-/// Emits `info`, `tools`, the handler traits, `Server` and `router`.
+/// Emits `info`, `tools` and the primitives' metadata modules, then (when the server
+/// side is generated, see [`Settings::side`]) the handler traits, `Server` and
+/// `router`.
 pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
     let rt = runtime(settings);
     let info = emit_info(&rt, &ir.server);
     let metas = ir.tools.iter().map(|t| emit_tool_meta(&rt, t));
-    let traits = ir.tools.iter().map(|t| emit_trait(&rt, t));
     let primitives = primitive_server::emit(ir, settings);
-    let server = emit_server_trait(ir);
-    let router = emit_router(&rt, ir, settings);
+    let (traits, server, router) = if settings.generated_side().server() {
+        (
+            ir.tools.iter().map(|t| emit_trait(&rt, t)).collect(),
+            emit_server_trait(ir),
+            emit_router(&rt, ir, settings),
+        )
+    } else {
+        (Vec::new(), TokenStream::new(), TokenStream::new())
+    };
     quote! {
         #info
 
@@ -240,7 +248,7 @@ pub(crate) fn declaration_literal(declaration: &serde_json::Value) -> TokenStrea
 }
 
 /// The trait's doc: `Title: description`, then the hints that are set.
-fn trait_doc(tool: &ToolIr) -> Vec<String> {
+pub(crate) fn trait_doc(tool: &ToolIr) -> Vec<String> {
     let mut lines = Vec::new();
     let head = match (&tool.title, &tool.description) {
         (Some(t), Some(d)) => format!("{t}: {d}"),
@@ -286,7 +294,7 @@ fn emit_trait(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
     match &tool.output {
         Some(output) => {
             let output = format_ident!("{}", output.type_name);
-            let with_content = format_ident!("{}_with_content", tool.names.method_name);
+            let with_content = format_ident!("{}", tool.names.content_method);
             let method_doc = format!("Handles `tools/call` for `{name}`: the typed output becomes `structuredContent` plus a text block with its JSON.");
             quote! {
                 #(#[doc = #docs])*
@@ -367,7 +375,7 @@ fn emit_router(rt: &TokenStream, ir: &ModuleIr, settings: &Settings) -> TokenStr
         let input = format_ident!("{}", tool.input.type_name);
         let call = match &tool.output {
             Some(_) => {
-                let with_content = format_ident!("{}_with_content", tool.names.method_name);
+                let with_content = format_ident!("{}", tool.names.content_method);
                 quote! {
                     let output = #trait_name::#with_content(&*server, input, cx).await?;
                     #rt::ToolResult::from_typed(output)

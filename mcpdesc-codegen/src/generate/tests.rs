@@ -105,6 +105,10 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
                 }
             });
         }
+        // The interaction and primitive tests replay the `ExampleServer` mock, a server.
+        if !settings.generated_side().server() {
+            continue;
+        }
         for (i, name) in ix_names.iter().enumerate() {
             let f = format_ident!("{}", name);
             let doc = format!(
@@ -127,7 +131,9 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
             });
         }
     }
-    tests.extend(primitive_tests(&rt, ir, &mut taken));
+    if settings.generated_side().server() {
+        tests.extend(primitive_tests(&rt, ir, &mut taken));
+    }
     if tests.is_empty() {
         return TokenStream::new();
     }

@@ -73,11 +73,13 @@ mod http;
 mod lines;
 mod session;
 mod tap;
+mod typed;
 
 use std::time::Duration;
 
 pub use error::{ConnectError, RequestError};
 pub use session::{Listing, Session};
+pub use typed::TypedClient;
 
 use crate::ProtocolVersion;
 

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use mcpdesc_codegen::generate::view::{self, ViewError};
 use mcpdesc_codegen::generate::ModuleIr;
-use mcpdesc_codegen::{Description, Limits, ProtocolVersion, Settings};
+use mcpdesc_codegen::{Description, Limits, ProtocolVersion, Settings, Side};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
@@ -32,14 +32,17 @@ pub struct Entry {
     pub path: PathBuf,
     /// The protocol version of the view, for descriptions with variants.
     pub version: Option<ProtocolVersion>,
+    /// The side generated ([`Side::Both`] but for the client-only entries).
+    pub side: Side,
 }
 
 impl Entry {
     /// The settings the snapshot is generated with.
     pub fn settings(&self) -> Settings {
+        let settings = Settings::new().side(self.side);
         match self.version {
-            Some(v) => Settings::new().protocol_version(v),
-            None => Settings::new(),
+            Some(v) => settings.protocol_version(v),
+            None => settings,
         }
     }
 
@@ -92,6 +95,7 @@ pub fn corpus() -> Vec<Entry> {
         ))
         .to_path_buf(),
         version: None,
+        side: Side::Both,
     }];
     for (name, file) in [
         ("generator-constructs", "constructs"),
@@ -103,6 +107,19 @@ pub fn corpus() -> Vec<Entry> {
                 .join("fixtures/generator")
                 .join(format!("{file}.mcpdesc.json")),
             version: None,
+            side: Side::Both,
+        });
+    }
+    // Client-only modules: no handler trait, nothing to implement.
+    for (name, path) in [
+        ("chess-client-only", out[0].path.clone()),
+        ("generator-primitives-client-only", out[2].path.clone()),
+    ] {
+        out.push(Entry {
+            name: name.into(),
+            path,
+            version: None,
+            side: Side::Client,
         });
     }
     for path in files(&conformance().join("real-world")) {
@@ -115,6 +132,7 @@ pub fn corpus() -> Vec<Entry> {
             name: format!("real-world-{stem}"),
             path,
             version: None,
+            side: Side::Both,
         });
     }
     for folder in ["expected-valid", "expected-warning"] {
@@ -128,6 +146,7 @@ pub fn corpus() -> Vec<Entry> {
                     name,
                     path,
                     version: None,
+                    side: Side::Both,
                 });
                 continue;
             };
@@ -144,6 +163,7 @@ pub fn corpus() -> Vec<Entry> {
                                 name: format!("{name}@{v}"),
                                 path: path.clone(),
                                 version: Some(v),
+                                side: Side::Both,
                             });
                         }
                     }
@@ -152,6 +172,7 @@ pub fn corpus() -> Vec<Entry> {
                     name,
                     path,
                     version: None,
+                    side: Side::Both,
                 }),
             }
         }

@@ -1,0 +1,193 @@
+//! Generates a client-only module for each description under test, and a driver per
+//! description that calls every Tool Example through the generated `Client`:
+//!
+//! - the chess example and `tests/fixtures/client/eras.mcpdesc.json` (a tool per
+//!   protocol era);
+//! - every description of the shared corpus's `real-world/` folder
+//!   (`$MCPDESC_SHARED_DIR/conformance`, default `<repo>/../shared/conformance`), when
+//!   it is there (the `shared_corpus` cfg is set then);
+//! - every file of `MCPDESC_CLIENT_DESCRIPTIONS` (a path list, `:`-separated on Unix),
+//!   for descriptions that are not in the repository.
+//!
+//! A description with protocol-scoped variants is generated for its newest root
+//! protocol version (recorded in the driver). An invalid description stops the build
+//! with its diagnostics.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use mcpdesc_codegen::generate::{view, ModuleIr};
+use mcpdesc_codegen::{Description, GenerateError, Limits, ProtocolVersion, Settings, Side};
+
+fn main() {
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap());
+    let repo = manifest.join("../..");
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap());
+    println!("cargo::rustc-check-cfg=cfg(shared_corpus)");
+    println!("cargo::rerun-if-env-changed=MCPDESC_SHARED_DIR");
+    println!("cargo::rerun-if-env-changed=MCPDESC_CLIENT_DESCRIPTIONS");
+
+    let mut files = vec![
+        repo.join("examples/chess/chess.mcpdesc.json"),
+        repo.join("tests/fixtures/client/eras.mcpdesc.json"),
+    ];
+    let shared = match std::env::var_os("MCPDESC_SHARED_DIR") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => repo.join("../shared"),
+    };
+    let real_world = shared.join("conformance/real-world");
+    println!("cargo::rerun-if-changed={}", real_world.display());
+    if let Ok(entries) = std::fs::read_dir(&real_world) {
+        let mut found: Vec<PathBuf> = entries.filter_map(|e| Some(e.ok()?.path())).collect();
+        found.sort();
+        files.extend(found);
+        println!("cargo::rustc-cfg=shared_corpus");
+    }
+    if let Some(list) = std::env::var_os("MCPDESC_CLIENT_DESCRIPTIONS") {
+        files.extend(std::env::split_paths(&list).filter(|p| !p.as_os_str().is_empty()));
+    }
+
+    let mut modules = String::new();
+    let mut registry = String::new();
+    let mut names: Vec<String> = Vec::new();
+    for file in &files {
+        println!("cargo::rerun-if-changed={}", file.display());
+        let file = file.canonicalize().unwrap_or_else(|e| {
+            panic!("{}: {e}", file.display());
+        });
+        let (code, ir, version) = generate(&file);
+        let name = module_name(&file, &names);
+        names.push(name.clone());
+        let generated = format!("client_{name}.rs");
+        std::fs::write(out.join(&generated), code).unwrap();
+        let version_tokens = match version {
+            Some(v) => format!(
+                "::core::option::Option::Some(::mcpdesc::ProtocolVersion::{})",
+                variant(v)
+            ),
+            None => "::core::option::Option::None".to_owned(),
+        };
+        let _ = write!(
+            modules,
+            "\n/// The client of `{file}`.\npub mod {name} {{\n    \
+             /// The generated module (client side only).\n    \
+             #[allow(clippy::all, missing_docs, dead_code)]\n    \
+             pub mod generated {{\n        include!(concat!(env!(\"OUT_DIR\"), \"/{generated}\"));\n    }}\n\n    \
+             /// The description file.\n    pub const FILE: &str = {file:?};\n    \
+             /// The protocol version the module was generated for (a description with variants).\n    \
+             pub const VERSION: ::core::option::Option<::mcpdesc::ProtocolVersion> = {version_tokens};\n    \
+             /// How many Tool Examples the module's tools have.\n    pub const EXAMPLES: usize = {count};\n\n    \
+             /// Calls every Tool Example through the typed client and compares the answers.\n    \
+             #[allow(unused_mut, unused_variables)] // a description without Tool Examples\n    \
+             pub async fn call_every_example(session: ::mcpdesc::client::Session) -> crate::Outcome {{\n        \
+             let client = generated::Client::new(session);\n        \
+             let mut outcome = crate::Outcome::default();\n{calls}        outcome\n    }}\n}}\n",
+            file = file.display().to_string(),
+            calls = calls(&ir),
+            count = ir.tools.iter().map(|t| t.examples.len()).sum::<usize>(),
+        );
+        let _ = writeln!(
+            registry,
+            "    crate::Described {{ name: {name:?}, file: {name}::FILE, version: {name}::VERSION, \
+             versions: {name}::generated::info::PROTOCOL_VERSIONS, examples: {name}::EXAMPLES, \
+             run: |session| ::std::boxed::Box::pin({name}::call_every_example(session)) }},"
+        );
+    }
+    let code = format!(
+        "// @generated by tests/clients/build.rs\n{modules}\n\
+         /// Every description under test, in order.\n\
+         pub const DESCRIBED: &[crate::Described] = &[\n{registry}];\n"
+    );
+    std::fs::write(out.join("clients.rs"), code).unwrap();
+}
+
+/// The client-only code of `file`, its IR and the protocol version of its view (for
+/// a description with protocol-scoped variants).
+fn generate(file: &Path) -> (String, ModuleIr, Option<ProtocolVersion>) {
+    let desc = Description::from_path(file, &Limits::default())
+        .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    let settings = Settings::new().side(Side::Client).tests(false);
+    let (result, version) = match mcpdesc_codegen::generate(&desc, &settings) {
+        Err(GenerateError::View(_)) => {
+            let doc = desc.document().expect("a valid description has a document");
+            let newest = view::root_versions(doc)
+                .iter()
+                .last()
+                .expect("a description with variants has root versions");
+            (
+                mcpdesc_codegen::generate(&desc, &settings.protocol_version(newest)),
+                Some(newest),
+            )
+        }
+        other => (other, None),
+    };
+    match result {
+        Ok(out) => (out.code, out.ir, version),
+        Err(GenerateError::Invalid { .. }) => {
+            panic!(
+                "{} is not valid:\n{}",
+                file.display(),
+                desc.render_diagnostics()
+            )
+        }
+        Err(e) => panic!("{}: {e}", file.display()),
+    }
+}
+
+/// The driver's statements: per Tool Example, the typed call and the comparison.
+fn calls(ir: &ModuleIr) -> String {
+    let mut out = String::new();
+    for tool in &ir.tools {
+        let m = &tool.names.method_name;
+        for (i, _) in tool.examples.iter().enumerate() {
+            let check = match tool.output {
+                Some(_) => "check_output",
+                None => "check_result",
+            };
+            let _ = writeln!(
+                out,
+                "        {{\n            \
+                 let (tool, example) = (&generated::examples::{m}::TOOL, &generated::examples::{m}::EXAMPLES[{i}]);\n            \
+                 if outcome.in_scope(client.session(), tool, example) {{\n                \
+                 match crate::input(tool, example) {{\n                    \
+                 Ok(input) => {{ let answer = client.{m}(input).await; outcome.{check}(tool, example, answer); }}\n                    \
+                 Err(e) => outcome.fail(e),\n                \
+                 }}\n            }}\n        }}"
+            );
+        }
+    }
+    out
+}
+
+/// A module name from the file name: `chess.mcpdesc.json` → `chess`, unique.
+fn module_name(file: &Path, taken: &[String]) -> String {
+    let stem = file
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let stem = stem.split('.').next().unwrap_or("description");
+    let mut name: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        name = format!("d_{name}");
+    }
+    let base = name.clone();
+    let mut n = 2;
+    while taken.contains(&name) {
+        name = format!("{base}_{n}");
+        n += 1;
+    }
+    name
+}
+
+fn variant(version: ProtocolVersion) -> String {
+    format!("V{}", version.as_str().replace('-', "_"))
+}
