@@ -48,10 +48,12 @@ impl fmt::Display for Violation {
 /// ```
 /// use mcpdesc::{CallError, ToolResult};
 ///
-/// let err = CallError::Tool { name: "analyze_game".into(), result: ToolResult::error("no moves") };
+/// let err = CallError::Tool { name: "analyze_game".into(), result: Box::new(ToolResult::error("no moves")) };
 /// assert_eq!(err.to_string(), "the tool `analyze_game` failed: no moves");
 /// assert_eq!(err.tool_result().unwrap().is_error, Some(true));
 /// ```
+///
+/// The large members are boxed so that a `Result<T, CallError>` stays small.
 #[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum CallError {
@@ -62,7 +64,7 @@ pub enum CallError {
         /// The tool name.
         name: String,
         /// The whole result, as the server sent it.
-        result: ToolResult,
+        result: Box<ToolResult>,
     },
     /// The server refused the request with a JSON-RPC error (an unknown tool, invalid
     /// params, an internal error, ...).
@@ -71,7 +73,7 @@ pub enum CallError {
         /// The tool, prompt, resource or template.
         name: String,
         /// The code, message and data of the error.
-        error: ProtocolError,
+        error: Box<ProtocolError>,
     },
     /// The server's answer breaks the description: `structuredContent` does not match
     /// the `outputSchema` or does not fit the Rust type, a result lacks a member it
@@ -83,7 +85,7 @@ pub enum CallError {
         /// Where and how.
         violations: Vec<Violation>,
         /// The result as received.
-        result: Value,
+        result: Box<Value>,
     },
     /// The input breaks the tool's `inputSchema` (checked before anything is sent; see
     /// `validate_inputs`). Each violation names its JSON pointer in the arguments.
@@ -115,7 +117,7 @@ pub enum CallError {
         /// The tool, prompt or resource.
         name: String,
         /// The result as received.
-        result: Value,
+        result: Box<Value>,
     },
     /// No answer came: a timeout, the server went away, a transport failure, or a
     /// malformed response.
@@ -124,7 +126,7 @@ pub enum CallError {
         /// The tool, prompt, resource or template.
         name: String,
         /// What happened.
-        error: RequestError,
+        error: Box<RequestError>,
     },
 }
 
@@ -161,11 +163,11 @@ impl CallError {
         match error {
             RequestError::Protocol { error, .. } => CallError::Protocol {
                 name: name.to_owned(),
-                error,
+                error: Box::new(error),
             },
             error => CallError::Transport {
                 name: name.to_owned(),
-                error,
+                error: Box::new(error),
             },
         }
     }

@@ -17,7 +17,7 @@
 //!
 //!    | request | an example matches when |
 //!    |---|---|
-//!    | `tools/call` | its `input` equals the arguments (Tool Examples first, then interaction examples) |
+//!    | `tools/call` | its `input` equals the arguments, as given or with the `inputSchema`'s property `default`s filled in on both sides ([`with_schema_defaults`]; `ExampleServer` compares through the input type instead) (Tool Examples first, then interaction examples) |
 //!    | `prompts/get` | its `arguments` (absent: `{}`) equal the arguments |
 //!    | `resources/read` of a resource | always: the declaration's `uri` is the request |
 //!    | `resources/read` of a template | its `uri` equals the URI read |

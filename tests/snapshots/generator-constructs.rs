@@ -1922,11 +1922,18 @@ pub fn check_against_examples<S: Server>(
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
 /// Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
-#[allow(dead_code)]
+#[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
     inner: ::mcpdesc::client::TypedClient,
 }
 #[allow(dead_code, deprecated)]
+#[allow(
+    rustdoc::broken_intra_doc_links,
+    rustdoc::private_intra_doc_links,
+    rustdoc::invalid_html_tags,
+    rustdoc::bare_urls,
+    rustdoc::invalid_rust_codeblocks
+)]
 impl Client {
     /// A client over `session`, checking inputs against their `inputSchema`.
     pub fn new(session: ::mcpdesc::client::Session) -> Self {

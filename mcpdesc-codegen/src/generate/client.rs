@@ -84,12 +84,20 @@ pub fn emit(ir: &ModuleIr, settings: &Settings, diagnostics: &mut Vec<Diagnostic
         /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
         /// Cloning is cheap; the clones share the session.
         #[derive(Debug, Clone)]
-        #[allow(dead_code)]
+        #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
         pub struct Client {
             inner: #rt::client::TypedClient,
         }
 
         #[allow(dead_code, deprecated)]
+        // The methods' docs carry the description's text (links, HTML, URLs).
+        #[allow(
+            rustdoc::broken_intra_doc_links,
+            rustdoc::private_intra_doc_links,
+            rustdoc::invalid_html_tags,
+            rustdoc::bare_urls,
+            rustdoc::invalid_rust_codeblocks
+        )]
         impl Client {
             /// A client over `session`, checking inputs against their `inputSchema`.
             pub fn new(session: #rt::client::Session) -> Self {

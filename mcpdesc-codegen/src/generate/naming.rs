@@ -27,6 +27,9 @@
 //!    reserves, such as the `Server` trait) gets the smallest numeric suffix from 2 up that
 //!    makes all of them free: `get-user` and `get_user` become `GetUser` / `get_user` and
 //!    `GetUser2` / `get_user_2`, with types `GetUser2Input`, `GetUser2Output`.
+//!    The method names also avoid [`RESERVED_METHODS`] (the typed client's own methods)
+//!    and each other's `{method}_with_content` ([`ToolNames::content_method`], claimed
+//!    for every tool), because the typed `Client` has them all in one `impl`.
 //!    Other generated types (shared component schemas, hoisted `$defs`) go through a
 //!    [`NameAllocator`] that applies the same suffix rule.
 

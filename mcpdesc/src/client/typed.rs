@@ -267,7 +267,7 @@ impl TypedClient {
         if result.is_error_result() {
             return Err(CallError::Tool {
                 name: name.to_owned(),
-                result,
+                result: Box::new(result),
             });
         }
         Ok((result, raw))
@@ -332,7 +332,7 @@ fn parse_result<T: DeserializeOwned>(name: &str, raw: Value) -> Result<T, CallEr
     if raw.get("resultType").and_then(Value::as_str) == Some("input_required") {
         return Err(CallError::InputRequired {
             name: name.to_owned(),
-            result: raw,
+            result: Box::new(raw),
         });
     }
     serde_path_to_error::deserialize(&raw).map_err(|e| CallError::Contract {
@@ -341,7 +341,7 @@ fn parse_result<T: DeserializeOwned>(name: &str, raw: Value) -> Result<T, CallEr
             crate::testing::pointer_of(e.path()),
             e.inner().to_string(),
         )],
-        result: raw.clone(),
+        result: Box::new(raw.clone()),
     })
 }
 
@@ -358,7 +358,7 @@ fn typed_output<O: DeserializeOwned>(
     let contract = |violations: Vec<Violation>| CallError::Contract {
         name: name.to_owned(),
         violations,
-        result: raw.clone(),
+        result: Box::new(raw.clone()),
     };
     let (structured, at) = match &result.structured_content {
         Some(value) => (value.clone(), "/structuredContent".to_owned()),
