@@ -57,6 +57,28 @@ fn writes_the_output_file() {
 }
 
 #[test]
+fn the_side_chooses_server_client_or_both() {
+    let chess = repo("examples/chess/chess.mcpdesc.json");
+    let chess = chess.to_str().unwrap();
+    let (code, both, err) = run(&["generate", chess]);
+    assert_eq!(code, 0, "{err}");
+    assert!(both.contains("pub trait AnalyzeGame") && both.contains("pub struct Client"));
+    let (code, server, err) = run(&["generate", chess, "--side", "server"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(server.contains("pub trait AnalyzeGame") && !server.contains("pub struct Client"));
+    let (code, client, err) = run(&["generate", chess, "--side", "client"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!client.contains("pub trait AnalyzeGame") && client.contains("pub struct Client"));
+    assert!(!client.contains("pub fn router") && !client.contains("ExampleServer"));
+    let (code, _, err) = run(&["generate", chess, "--side", "peer"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("`peer` is not a side: use `server`, `client` or `both`"),
+        "{err}"
+    );
+}
+
+#[test]
 fn invalid_descriptions_exit_one_with_their_diagnostics() {
     let bad = shared("fixtures-0.8.0-rc.1/expected-invalid/missing-tool-input-schema.json");
     let (code, out, err) = run(&["generate", bad.to_str().unwrap()]);
