@@ -8,8 +8,14 @@
 //! the client answers the mock's roots, sampling and elicitation requests from the
 //! example's steps, checking each request against its step.
 //!
+//! The descriptions: the chess example and the repository's own interaction-example
+//! case (`tests/conformance/`) always, the shared real-world descriptions and the
+//! shared interaction-example fixture on top when the shared corpus is there
+//! (`tests/prereq.rs`).
+//!
 //! `tests/e2e/harness.rs` runs the client (installing it when missing; without Node.js
-//! the test fails, it is never skipped; a client that hangs is killed and reported).
+//! the test prints a notice and passes, or fails under `MCPDESC_REQUIRE_NODE=1`; a
+//! client that hangs is killed and reported).
 
 use std::path::{Path, PathBuf};
 
@@ -76,13 +82,24 @@ fn plan(path: &Path) -> Value {
 
 #[test]
 fn typescript_client_gets_the_example_results_from_serve_mock() {
-    let mut files = vec![root().join("examples/chess/chess.mcpdesc.json")];
-    for entry in std::fs::read_dir(root().join("../shared/conformance/real-world")).unwrap() {
-        files.push(entry.unwrap().path());
+    const TEST: &str =
+        "mcpdesc-cli/serve_mock_e2e::typescript_client_gets_the_example_results_from_serve_mock";
+    if !harness::client_ready(TEST) {
+        return;
     }
-    files.push(root().join(
-        "../shared/conformance/fixtures-0.8.0-rc.1/expected-valid/named-tool-interaction-examples.json",
-    ));
+    let mut files = vec![
+        root().join("examples/chess/chess.mcpdesc.json"),
+        root().join("tests/conformance/expected-valid/interaction-examples.json"),
+    ];
+    let shared_part = format!("{TEST} (its shared real-world descriptions)");
+    if let Some(shared) = harness::prereq::shared_conformance(&shared_part) {
+        for entry in std::fs::read_dir(shared.join("real-world")).unwrap() {
+            files.push(entry.unwrap().path());
+        }
+        files.push(
+            shared.join("fixtures-0.8.0-rc.1/expected-valid/named-tool-interaction-examples.json"),
+        );
+    }
     files.sort();
     for path in &files {
         let plan = plan(path);
