@@ -65,19 +65,14 @@ pub fn shared_conformance(test: &str) -> Option<PathBuf> {
         return Some(normalize(&conformance));
     }
     let how = if from_variable {
-        format!("{SHARED_DIR} is set but has no conformance/ folder")
+        format!("{SHARED_DIR} points there")
     } else {
-        format!(
-            "check out the shared inputs beside the repository or set {SHARED_DIR} to their folder"
-        )
+        format!("check the shared inputs out beside the repository, or set {SHARED_DIR}")
     };
     missing(
         REQUIRE_CORPUS,
         test,
-        &format!(
-            "the shared conformance corpus is not at {} ({how})",
-            conformance.display()
-        ),
+        &format!("no shared corpus at {} ({how})", conformance.display()),
     );
     None
 }
@@ -92,7 +87,7 @@ pub fn node(test: &str) -> bool {
             missing(
                 REQUIRE_NODE,
                 test,
-                &format!("{problem} (install Node.js {NODE_MAJOR} or newer with npm on PATH)"),
+                &format!("{problem} (put Node.js {NODE_MAJOR}+ and npm on PATH)"),
             );
             false
         }
@@ -146,12 +141,12 @@ pub fn npm_package(test: &str, package: &str) -> Option<PathBuf> {
 /// Prints the notice of a skipped test, or panics with it when `require` is set to 1.
 fn missing(require: &str, test: &str, what: &str) {
     if std::env::var(require).is_ok_and(|v| v == "1") {
-        panic!("{test}: {what}; {require}=1 makes this a failure");
+        panic!("{test}: {what}; failing because {require}=1");
     }
     // Straight to the file handle: libtest captures `eprintln!` of passing tests.
     let _ = writeln!(
         std::io::stderr().lock(),
-        "note: skipped {test}: {what}; {require}=1 makes this a failure"
+        "note: skipped {test}: {what}; {require}=1 fails instead"
     );
 }
 

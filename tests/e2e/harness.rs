@@ -8,6 +8,9 @@
 //! does not finish within two minutes is killed and reported (a hang guard, not a
 //! performance check).
 
+// Each including test uses a different part of this module.
+#![allow(dead_code)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

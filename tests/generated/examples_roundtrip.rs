@@ -7,7 +7,9 @@ mod chess {
 
 #[test]
 fn chess_examples() {
-    let ir = support::entry("chess").ir();
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::chess_examples", "chess") else {
+        return;
+    };
     support::check_input::<chess::types::AnalyzeGameInput>(&ir, "analyze_game");
     support::check_output::<chess::types::AnalyzeGameOutput>(&ir, "analyze_game");
     support::check_input::<chess::types::GetPlayerRatingInput>(&ir, "get_player_rating");
@@ -20,11 +22,76 @@ mod generator_constructs {
 
 #[test]
 fn generator_constructs_examples() {
-    let ir = support::entry("generator-constructs").ir();
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::generator_constructs_examples", "generator-constructs") else {
+        return;
+    };
     support::check_input::<generator_constructs::types::SearchInput>(&ir, "search");
     support::check_input::<generator_constructs::types::PlotInput>(&ir, "plot");
     support::check_output::<generator_constructs::types::PlotOutput>(&ir, "plot");
     support::check_input::<generator_constructs::types::DegradeInput>(&ir, "degrade");
+}
+
+mod case_bookshelf {
+    include!("../snapshots/case-bookshelf.rs");
+}
+
+#[test]
+fn case_bookshelf_examples() {
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::case_bookshelf_examples", "case-bookshelf") else {
+        return;
+    };
+    support::check_input::<case_bookshelf::types::FindBookInput>(&ir, "find_book");
+    support::check_output::<case_bookshelf::types::FindBookOutput>(&ir, "find_book");
+    support::check_input::<case_bookshelf::types::LendBookInput>(&ir, "lend_book");
+}
+
+mod case_client_requirements_2025_11_25 {
+    include!("../snapshots/case-client-requirements@2025-11-25.rs");
+}
+
+mod case_client_requirements_2026_07_28 {
+    include!("../snapshots/case-client-requirements@2026-07-28.rs");
+}
+
+mod case_extensions_and_meta {
+    include!("../snapshots/case-extensions-and-meta.rs");
+}
+
+#[test]
+fn case_extensions_and_meta_examples() {
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::case_extensions_and_meta_examples", "case-extensions-and-meta") else {
+        return;
+    };
+    support::check_input::<case_extensions_and_meta::types::StatusInput>(&ir, "status");
+}
+
+mod case_interaction_examples_2025_11_25 {
+    include!("../snapshots/case-interaction-examples@2025-11-25.rs");
+}
+
+mod case_interaction_examples_2026_07_28 {
+    include!("../snapshots/case-interaction-examples@2026-07-28.rs");
+}
+
+#[test]
+fn case_interaction_examples_2026_07_28_examples() {
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::case_interaction_examples_2026_07_28_examples", "case-interaction-examples@2026-07-28") else {
+        return;
+    };
+    support::check_input::<case_interaction_examples_2026_07_28::types::CountBooksInput>(&ir, "count_books");
+    support::check_output::<case_interaction_examples_2026_07_28::types::CountBooksOutput>(&ir, "count_books");
+}
+
+mod case_yaml_rendering {
+    include!("../snapshots/case-yaml-rendering.rs");
+}
+
+#[test]
+fn case_yaml_rendering_examples() {
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::case_yaml_rendering_examples", "case-yaml-rendering") else {
+        return;
+    };
+    support::check_input::<case_yaml_rendering::types::FindBookInput>(&ir, "find_book");
 }
 
 mod real_world_everything {
@@ -33,7 +100,9 @@ mod real_world_everything {
 
 #[test]
 fn real_world_everything_examples() {
-    let ir = support::entry("real-world-everything").ir();
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::real_world_everything_examples", "real-world-everything") else {
+        return;
+    };
     support::check_input::<real_world_everything::types::EchoInput>(&ir, "echo");
     support::check_input::<real_world_everything::types::GetAnnotatedMessageInput>(&ir, "get-annotated-message");
     support::check_input::<real_world_everything::types::GetStructuredContentInput>(&ir, "get-structured-content");
@@ -48,7 +117,9 @@ mod real_world_filesystem {
 
 #[test]
 fn real_world_filesystem_examples() {
-    let ir = support::entry("real-world-filesystem").ir();
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::real_world_filesystem_examples", "real-world-filesystem") else {
+        return;
+    };
     support::check_input::<real_world_filesystem::types::ReadTextFileInput>(&ir, "read_text_file");
     support::check_output::<real_world_filesystem::types::ReadTextFileOutput>(&ir, "read_text_file");
     support::check_input::<real_world_filesystem::types::ListDirectoryInput>(&ir, "list_directory");
@@ -63,7 +134,9 @@ mod real_world_memory {
 
 #[test]
 fn real_world_memory_examples() {
-    let ir = support::entry("real-world-memory").ir();
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::real_world_memory_examples", "real-world-memory") else {
+        return;
+    };
     support::check_input::<real_world_memory::types::CreateEntitiesInput>(&ir, "create_entities");
     support::check_output::<real_world_memory::types::CreateEntitiesOutput>(&ir, "create_entities");
     support::check_input::<real_world_memory::types::ReadGraphInput>(&ir, "read_graph");
@@ -88,7 +161,9 @@ mod fixture_integrated_draft2_features {
 
 #[test]
 fn fixture_integrated_draft2_features_examples() {
-    let ir = support::entry("fixture-integrated-draft2-features").ir();
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::fixture_integrated_draft2_features_examples", "fixture-integrated-draft2-features") else {
+        return;
+    };
     support::check_input::<fixture_integrated_draft2_features::types::SearchInput>(&ir, "search");
 }
 
@@ -98,7 +173,9 @@ mod fixture_meta_literal_values {
 
 #[test]
 fn fixture_meta_literal_values_examples() {
-    let ir = support::entry("fixture-meta-literal-values").ir();
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::fixture_meta_literal_values_examples", "fixture-meta-literal-values") else {
+        return;
+    };
     support::check_input::<fixture_meta_literal_values::types::StatusInput>(&ir, "status");
 }
 
@@ -108,7 +185,9 @@ mod fixture_named_tool_examples {
 
 #[test]
 fn fixture_named_tool_examples_examples() {
-    let ir = support::entry("fixture-named-tool-examples").ir();
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::fixture_named_tool_examples_examples", "fixture-named-tool-examples") else {
+        return;
+    };
     support::check_input::<fixture_named_tool_examples::types::WeatherInput>(&ir, "weather");
     support::check_output::<fixture_named_tool_examples::types::WeatherOutput>(&ir, "weather");
     support::check_input::<fixture_named_tool_examples::types::CurrentTimeInput>(&ir, "current_time");
@@ -129,7 +208,9 @@ mod fixture_object_level_specification_extensions_2025_11_25 {
 
 #[test]
 fn fixture_object_level_specification_extensions_2025_11_25_examples() {
-    let ir = support::entry("fixture-object-level-specification-extensions@2025-11-25").ir();
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::fixture_object_level_specification_extensions_2025_11_25_examples", "fixture-object-level-specification-extensions@2025-11-25") else {
+        return;
+    };
     support::check_input::<fixture_object_level_specification_extensions_2025_11_25::types::SearchInput>(&ir, "search");
 }
 
@@ -167,6 +248,8 @@ mod fixture_unresolved_external_tool_example_ref {
 
 #[test]
 fn fixture_unresolved_external_tool_example_ref_examples() {
-    let ir = support::entry("fixture-unresolved-external-tool-example-ref").ir();
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::fixture_unresolved_external_tool_example_ref_examples", "fixture-unresolved-external-tool-example-ref") else {
+        return;
+    };
     support::check_input::<fixture_unresolved_external_tool_example_ref::types::LookupInput>(&ir, "lookup");
 }
