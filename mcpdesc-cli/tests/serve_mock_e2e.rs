@@ -38,15 +38,16 @@ fn plan(path: &Path) -> Value {
     let router = mock_router(&desc, None, &[]).unwrap();
     let doc = &desc.validation.as_ref().unwrap().resolution.value;
     let tools = doc["tools"].as_array().unwrap();
-    let calls: Vec<Value> = tools.iter().flat_map(harness::example_calls).collect();
-    // The interaction examples of the tools served in 2025-11-25 (the client's version).
-    let interactions: Vec<Value> = tools
-        .iter()
-        .filter(|t| {
+    // The tools served in 2025-11-25 (the client's version).
+    let served = || {
+        tools.iter().filter(|t| {
             t.get("protocolVersions")
                 .and_then(Value::as_array)
                 .is_none_or(|list| list.iter().any(|v| v == "2025-11-25"))
         })
+    };
+    let calls: Vec<Value> = served().flat_map(harness::example_calls).collect();
+    let interactions: Vec<Value> = served()
         .flat_map(|t| {
             let examples = t["interactionExamples"].as_object().into_iter().flatten();
             examples.map(|(label, e)| {
