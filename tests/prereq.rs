@@ -112,7 +112,17 @@ pub fn npm_package(test: &str, package: &str) -> Option<PathBuf> {
         return None;
     }
     let dir = e2e.join("node_modules").join(package);
-    let installed = |dir: &Path| dir.join("package.json").is_file();
+    // Installed at the version the lockfile pins (a stale `node_modules` left from an
+    // older pin is reinstalled).
+    let installed = |dir: &Path| {
+        let pinned = std::fs::read_to_string(e2e.join("package-lock.json"))
+            .ok()
+            .and_then(|lock| version_after(&lock, &format!("\"node_modules/{package}\"")));
+        let found = std::fs::read_to_string(dir.join("package.json"))
+            .ok()
+            .and_then(|manifest| version_after(&manifest, "{"));
+        found.is_some() && found == pinned
+    };
     if installed(&dir) {
         return Some(dir);
     }
@@ -136,6 +146,16 @@ pub fn npm_package(test: &str, package: &str) -> Option<PathBuf> {
         &format!("{package} could not be installed: {problem} (run `npm ci` in tests/e2e)"),
     );
     None
+}
+
+/// The value of the first `"version": "..."` after `anchor` in a JSON text (a lockfile
+/// entry or a package manifest; std only, so no JSON parser).
+fn version_after(text: &str, anchor: &str) -> Option<String> {
+    let rest = &text[text.find(anchor)? + anchor.len()..];
+    let key = "\"version\"";
+    let rest = rest[rest.find(key)? + key.len()..].trim_start();
+    let rest = rest.strip_prefix(':')?.trim_start().strip_prefix('"')?;
+    Some(rest[..rest.find('"')?].to_owned())
 }
 
 /// Prints the notice of a skipped test, or panics with it when `require` is set to 1.
