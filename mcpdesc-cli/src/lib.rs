@@ -23,10 +23,14 @@
 //!   (exit 1 otherwise, naming the tool and its scopes);
 //! - usage and I/O errors exit 2.
 //!
-//! `mcpdesc serve-mock FILE [--protocol-version V] [--select TOOL=EXAMPLE]...`
+//! `mcpdesc serve-mock FILE [--protocol-version V] [--select TOOL=EXAMPLE]... [--http ADDR]`
 //! - serves the description as a **mock** MCP server on stdin/stdout until the client
 //!   ends the session (see [`mod@serve_mock`] for the replay policy); it never runs a live
 //!   tool and does not predict live behaviour;
+//! - with `--http ADDR` (say `127.0.0.1:8080`; port 0 picks a free one) it serves
+//!   streamable HTTP at `http://ADDR/mcp` instead, until it is stopped, and prints
+//!   `mcpdesc: serving ... at http://HOST:PORT/mcp` on stderr once it listens; it
+//!   answers loopback `Host`s only;
 //! - diagnostics and status lines go to stderr (stdout is the MCP channel);
 //! - exit 0 when the session ends normally; 1 for an invalid description, a version it
 //!   does not describe, a declaration the runtime refuses or a failed session; 2 for
@@ -83,7 +87,7 @@ pub enum Command {
         #[arg(long)]
         no_tests: bool,
     },
-    /// Serve a description as a mock MCP server on stdio that replays its example results
+    /// Serve a description as a mock MCP server (stdio, or HTTP with --http) that replays its example results
     /// (a mock for clients' tests, never a prediction of live behaviour).
     ServeMock {
         /// The description file (`.mcpdesc.json`, `.mcpdesc.yaml`).
@@ -96,6 +100,10 @@ pub enum Command {
         /// (repeatable; other tools answer by matching input).
         #[arg(long = "select", value_name = "TOOL=EXAMPLE", value_parser = serve_mock::parse_selection)]
         selections: Vec<(String, String)>,
+        /// Serve streamable HTTP at http://ADDR/mcp instead of stdio (ADDR such as
+        /// 127.0.0.1:8080; port 0 picks a free port, printed on stderr).
+        #[arg(long, value_name = "ADDR")]
+        http: Option<String>,
     },
 }
 
@@ -156,7 +164,8 @@ where
             file,
             protocol_version,
             selections,
-        } => serve_mock(&file, protocol_version, &selections, err),
+            http,
+        } => serve_mock(&file, protocol_version, &selections, http.as_deref(), err),
     }
 }
 
@@ -175,11 +184,13 @@ fn load_reporting(file: &std::path::Path, err: &mut dyn Write) -> Option<Descrip
     }
 }
 
-/// `mcpdesc serve-mock`: validates the description, then serves its mock on stdio.
+/// `mcpdesc serve-mock`: validates the description, then serves its mock on stdio,
+/// or over streamable HTTP at `http://ADDR/mcp` when `http` is `Some(ADDR)`.
 pub fn serve_mock(
     file: &std::path::Path,
     version: Option<ProtocolVersion>,
     selections: &[(String, String)],
+    http: Option<&str>,
     err: &mut dyn Write,
 ) -> u8 {
     let Some(desc) = load_reporting(file, err) else {
@@ -196,16 +207,29 @@ pub fn serve_mock(
             return EXIT_INVALID;
         }
     };
-    let _ = writeln!(
-        err,
-        "mcpdesc: serving {} as a mock MCP server on stdio (replays example results; not live behaviour)",
-        desc.name
-    );
-    let _ = err.flush();
-    match serve_mock::serve_stdio(router) {
+    let outcome = match http {
+        Some(addr) => serve_mock::serve_http(router, addr, |url| {
+            let _ = writeln!(
+                err,
+                "mcpdesc: serving {} as a mock MCP server at {url} (replays example results; not live behaviour)",
+                desc.name
+            );
+            let _ = err.flush();
+        }),
+        None => {
+            let _ = writeln!(
+                err,
+                "mcpdesc: serving {} as a mock MCP server on stdio (replays example results; not live behaviour)",
+                desc.name
+            );
+            let _ = err.flush();
+            serve_mock::serve_stdio(router).map_err(|e| format!("mock session: {e}"))
+        }
+    };
+    match outcome {
         Ok(()) => EXIT_OK,
         Err(e) => {
-            let _ = writeln!(err, "error: mock session: {e}");
+            let _ = writeln!(err, "error: {e}");
             EXIT_INVALID
         }
     }

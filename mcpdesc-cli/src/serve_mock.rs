@@ -1,5 +1,6 @@
 //! `mcpdesc serve-mock`: any valid description served as a **mock** MCP server over
-//! stdio, with no generated or handwritten code.
+//! stdio or streamable HTTP (`--http ADDR`, at `http://ADDR/mcp`), with no generated
+//! or handwritten code.
 //!
 //! The mock is the runtime's [`ExampleBook`] router, built here at run time from the
 //! description instead of from generated constants: `tools/list` lists every tool
@@ -108,6 +109,10 @@ pub fn mock_router(
         website_url: info.website_url.clone(),
         instructions: doc.instructions.clone(),
         protocol_versions: runtime_versions(served),
+        capabilities: doc
+            .capabilities
+            .as_ref()
+            .map(|list| leak(Value::Array(list.clone()).to_string())),
     };
     let router = book.router(server, &specs);
     match router.errors().first() {
@@ -179,15 +184,33 @@ pub fn parse_selection(text: &str) -> Result<(String, String), String> {
     }
 }
 
-/// Serves `router` on stdin/stdout until the client ends the session.
-pub fn serve_stdio(router: Router) -> Result<(), String> {
-    // The runtime `#[tokio::main]` gives a server binary (the transport reads stdin and
-    // writes stdout on tokio's blocking threads).
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+/// The runtime `#[tokio::main]` gives a server binary.
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+        .map_err(|e| format!("cannot start the async runtime: {e}"))
+}
+
+/// Serves `router` over streamable HTTP at `http://ADDR/mcp` until the process is
+/// stopped; `listening` gets the endpoint's URL once the address is bound (with the
+/// port chosen for port 0).
+pub fn serve_http(router: Router, addr: &str, listening: impl FnOnce(&str)) -> Result<(), String> {
+    runtime()?.block_on(async {
+        let server = mcpdesc::http::HttpServer::new(router)
+            .bind(addr)
+            .await
+            .map_err(|e| format!("cannot serve HTTP at {addr}: {e}"))?;
+        listening(&server.url());
+        server.run().await.map_err(|e| e.to_string())
+    })
+}
+
+/// Serves `router` on stdin/stdout until the client ends the session.
+pub fn serve_stdio(router: Router) -> Result<(), String> {
+    // The transport reads stdin and writes stdout on tokio's blocking threads.
+    let runtime = runtime()?;
     let outcome = runtime.block_on(mcpdesc::serve_stdio(router));
     // tokio reads stdin on a blocking thread that may still wait for a line; do not
     // wait for it once the session is over.

@@ -1,6 +1,7 @@
 //! `mcpdesc serve-mock` end to end with the official TypeScript MCP client
 //! (`@modelcontextprotocol/sdk`, pinned in `tests/e2e/`): for the chess example and each
-//! real-world description, the client starts `mcpdesc serve-mock FILE` over stdio,
+//! real-world description, the client starts `mcpdesc serve-mock FILE` over stdio, and
+//! talks to `mcpdesc serve-mock FILE --http 127.0.0.1:0` over streamable HTTP; it
 //! initializes (MCP 2025-11-25, the SDK's newest), compares `tools/list` with the mock
 //! router's projection, calls every tool with each example input and checks that the
 //! whole result equals the example's, and checks that arguments no example has get a
@@ -31,8 +32,8 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// The client's plan for one description: every Tool Example of every tool, expecting
-/// exactly the example's result.
+/// The client's plan for one description over stdio: every Tool Example of every
+/// tool, expecting exactly the example's result.
 fn plan(path: &Path) -> Value {
     let desc = Description::from_path(path, &Limits::default()).unwrap();
     let router = mock_router(&desc, None, &[]).unwrap();
@@ -81,18 +82,15 @@ fn plan(path: &Path) -> Value {
     })
 }
 
-#[test]
-fn typescript_client_gets_the_example_results_from_serve_mock() {
-    const TEST: &str =
-        "mcpdesc-cli/serve_mock_e2e::typescript_client_gets_the_example_results_from_serve_mock";
-    if !harness::client_ready(TEST) {
-        return;
-    }
+/// The chess example and the repository's interaction-example case; the shared
+/// real-world descriptions and interaction fixture on top when the corpus is there (a
+/// notice naming `test` otherwise).
+fn files(test: &str) -> Vec<PathBuf> {
     let mut files = vec![
         root().join("examples/chess/chess.mcpdesc.json"),
         root().join("tests/conformance/expected-valid/interaction-examples.json"),
     ];
-    let shared_part = format!("{TEST} (its shared real-world descriptions)");
+    let shared_part = format!("{test} (its shared real-world descriptions)");
     if let Some(shared) = harness::prereq::shared_conformance(&shared_part) {
         for entry in std::fs::read_dir(shared.join("real-world")).unwrap() {
             files.push(entry.unwrap().path());
@@ -102,17 +100,57 @@ fn typescript_client_gets_the_example_results_from_serve_mock() {
         );
     }
     files.sort();
-    for path in &files {
-        let plan = plan(path);
-        let calls = plan["calls"].as_array().unwrap().len()
-            + plan["interactions"].as_array().unwrap().len();
+    files
+}
+
+/// Runs the client on `plan` and checks that each example call reached the
+/// whole-result comparison.
+fn run(name: &str, plan: &Value) {
+    let calls =
+        plan["calls"].as_array().unwrap().len() + plan["interactions"].as_array().unwrap().len();
+    let stdout = harness::run_client(name, plan);
+    let compared = stdout
+        .lines()
+        .filter(|l| l.starts_with("ok ") && l.ends_with("result equals the example result"))
+        .count();
+    assert_eq!(compared, calls, "{name}: {stdout}");
+}
+
+#[test]
+fn typescript_client_gets_the_example_results_from_serve_mock_over_http() {
+    const TEST: &str = "mcpdesc-cli/serve_mock_e2e::typescript_client_gets_the_example_results_from_serve_mock_over_http";
+    if !harness::client_ready(TEST) {
+        return;
+    }
+    for path in &files(TEST) {
+        let server = harness::HttpServerProcess::start(
+            env!("CARGO_BIN_EXE_mcpdesc"),
+            &[
+                "serve-mock",
+                path.to_str().unwrap(),
+                "--http",
+                "127.0.0.1:0",
+            ],
+        );
+        let mut plan = plan(path);
+        let plan_map = plan.as_object_mut().unwrap();
+        plan_map.remove("command");
+        plan_map.remove("args");
+        plan_map.insert("url".into(), json!(server.url));
+        let name = format!("{}-http", path.file_name().unwrap().to_string_lossy());
+        run(&name, &plan);
+    }
+}
+
+#[test]
+fn typescript_client_gets_the_example_results_from_serve_mock() {
+    const TEST: &str =
+        "mcpdesc-cli/serve_mock_e2e::typescript_client_gets_the_example_results_from_serve_mock";
+    if !harness::client_ready(TEST) {
+        return;
+    }
+    for path in &files(TEST) {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let stdout = harness::run_client(&name, &plan);
-        // Each example call produced its checks, including the whole-result comparison.
-        let compared = stdout
-            .lines()
-            .filter(|l| l.starts_with("ok ") && l.ends_with("result equals the example result"))
-            .count();
-        assert_eq!(compared, calls, "{name}: {stdout}");
+        run(&name, &plan(path));
     }
 }

@@ -1,5 +1,6 @@
-//! The per-call context of a tool handler: the negotiated protocol version and a handle
-//! for requests to the client (elicitation, sampling, roots).
+//! The per-call context of a tool handler: the negotiated protocol version, a handle
+//! for requests to the client (elicitation, sampling, roots), the call's cancellation
+//! signal, and progress and log notifications.
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -8,7 +9,10 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use crate::{BoxFuture, ClientError, Meta, ProtocolVersion};
+use tokio_util::sync::CancellationToken;
+
+use crate::notifications::{log_params, ProgressState};
+use crate::{BoxFuture, ClientError, LogLevel, Meta, Notifier, ProtocolVersion};
 
 /// The client side of a connection, as seen by a tool: the three requests an MCP server
 /// may send to its client while it handles a `tools/call`.
@@ -52,9 +56,24 @@ pub trait ClientPeer: Send + Sync {
     fn list_roots(&self) -> BoxFuture<'_, Result<Value, ClientError>>;
 }
 
-/// What a handler knows about the call beyond its arguments.
+/// What a handler knows about the call beyond its arguments, and what it can tell
+/// the client while it runs.
 ///
-/// # Client requests in MCP 2026-07-28
+/// - **Client requests**: [`Context::elicit`], [`Context::create_message`],
+///   [`Context::list_roots`].
+/// - **Cancellation**: [`Context::cancelled`] resolves and [`Context::is_cancelled`]
+///   turns true when the client cancels the call (`notifications/cancelled`) or the
+///   connection ends. Cancellation is cooperative: the handler is not stopped, it
+///   should notice and return early (whatever it returns is not sent: MCP answers
+///   no cancelled request).
+/// - **Progress**: [`Context::progress`] sends `notifications/progress` when the
+///   client asked for progress (a `progressToken` in the request's `_meta`), and
+///   does nothing otherwise.
+/// - **Logging**: [`Context::log`] sends `notifications/message` when the
+///   description declares the `logging` capability for the session's version and the
+///   client wants the level (see [`Context::log`]), and does nothing otherwise.
+///
+/// # MCP 2026-07-28
 ///
 /// From 2026-07-28 on a server sends no request to the client during a call; the
 /// [`McpServer`](crate::McpServer) adapter carries the requests in input-required
@@ -65,6 +84,16 @@ pub trait ClientPeer: Send + Sync {
 /// runs once per round: keep it free of side effects, or idempotent. Earlier versions
 /// send the requests during the call and run the handler once.
 ///
+/// Each round is a `tools/call` request of its own, so in 2026-07-28:
+/// - cancellation concerns the current round (the client cancels the request it
+///   has open);
+/// - progress goes to the progress token of the current round's request; a handler
+///   that reports progress before a client request reports it again in the next
+///   round (values restart, which is allowed: each round has its own token);
+/// - log messages are sent per round too, at the level the round's request names in
+///   its `_meta` (`io.modelcontextprotocol/logLevel`); a message logged before a
+///   client request is sent again in each round.
+///
 /// Cloning is cheap. [`Context::new`] builds one without a client, for unit tests:
 ///
 /// ```
@@ -74,11 +103,17 @@ pub trait ClientPeer: Send + Sync {
 /// assert_eq!(cx.protocol_version(), ProtocolVersion::V2025_11_25);
 /// let err = futures::executor::block_on(cx.list_roots()).unwrap_err();
 /// assert!(matches!(err, ClientError::NotConnected("roots/list")));
+/// assert!(!cx.is_cancelled());
 /// ```
 #[derive(Clone)]
 pub struct Context {
     version: ProtocolVersion,
     peer: Option<Arc<dyn ClientPeer>>,
+    cancellation: CancellationToken,
+    notifier: Option<Arc<dyn Notifier>>,
+    progress: Option<Arc<ProgressState>>,
+    /// The least severe level the client wants; `None`: no log messages.
+    log_level: Option<LogLevel>,
 }
 
 impl fmt::Debug for Context {
@@ -86,6 +121,10 @@ impl fmt::Debug for Context {
         f.debug_struct("Context")
             .field("version", &self.version)
             .field("connected", &self.peer.is_some())
+            .field("cancelled", &self.cancellation.is_cancelled())
+            .field("notifier", &self.notifier.is_some())
+            .field("progress_token", &self.progress.as_ref().map(|p| &p.token))
+            .field("log_level", &self.log_level)
             .finish()
     }
 }
@@ -157,18 +196,157 @@ struct RootsResult {
 impl Context {
     /// A context without a client: every client request fails with
     /// [`ClientError::NotConnected`].
+    ///
+    /// It is never cancelled (unless given a token with
+    /// [`Context::with_cancellation`]), has no progress token and sends no log
+    /// messages.
     pub fn new(version: ProtocolVersion) -> Self {
         Context {
             version,
             peer: None,
+            cancellation: CancellationToken::new(),
+            notifier: None,
+            progress: None,
+            log_level: None,
         }
     }
 
     /// A context whose client requests go to `peer`.
     pub fn with_peer(version: ProtocolVersion, peer: Arc<dyn ClientPeer>) -> Self {
         Context {
-            version,
             peer: Some(peer),
+            ..Context::new(version)
+        }
+    }
+
+    /// The same context, cancelled when `token` is.
+    pub fn with_cancellation(mut self, token: CancellationToken) -> Self {
+        self.cancellation = token;
+        self
+    }
+
+    /// The same context, sending its notifications through `notifier`.
+    pub fn with_notifier(mut self, notifier: Arc<dyn Notifier>) -> Self {
+        self.notifier = Some(notifier);
+        self
+    }
+
+    /// The same context with the client's progress token (the `progressToken` of the
+    /// request's `_meta`, a string or an integer).
+    pub fn with_progress_token(mut self, token: Value) -> Self {
+        self.progress = Some(Arc::new(ProgressState::new(token)));
+        self
+    }
+
+    /// The same context with the least severe log level the client wants; `None`
+    /// turns log messages off.
+    pub fn with_log_level(mut self, level: Option<LogLevel>) -> Self {
+        self.log_level = level;
+        self
+    }
+
+    /// Resolves when the call is cancelled: the client sent `notifications/cancelled`
+    /// for it, or the connection ended. Race it against the work:
+    ///
+    /// ```
+    /// # async fn f(cx: mcpdesc::Context) -> Result<mcpdesc::ToolResult, mcpdesc::ToolError> {
+    /// # async fn long_analysis() -> String { String::new() }
+    /// tokio::select! {
+    ///     report = long_analysis() => Ok(mcpdesc::ToolResult::text(report)),
+    ///     () = cx.cancelled() => Err(mcpdesc::ToolError::new("cancelled")),
+    /// }
+    /// # }
+    /// ```
+    pub fn cancelled(&self) -> impl std::future::Future<Output = ()> + Send + '_ {
+        self.cancellation.cancelled()
+    }
+
+    /// Whether the call is cancelled; cheap enough to check in a loop.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancellation.is_cancelled()
+    }
+
+    /// The call's cancellation token (a clone), to hand to spawned work.
+    pub fn cancellation_token(&self) -> CancellationToken {
+        self.cancellation.clone()
+    }
+
+    /// The client's progress token, when it asked for progress.
+    pub fn progress_token(&self) -> Option<&Value> {
+        self.progress.as_ref().map(|p| &p.token)
+    }
+
+    /// The least severe log level the client wants, or `None` when
+    /// [`Context::log`] sends nothing.
+    pub fn log_level(&self) -> Option<LogLevel> {
+        self.log_level
+    }
+
+    /// Reports progress: sends `notifications/progress` with the client's progress
+    /// token, `progress` (the work done so far), `total` (when known) and a
+    /// `message` (MCP 2025-03-26 and later; older versions get none).
+    ///
+    /// Does nothing when the client sent no `progressToken`, when `progress` is not
+    /// greater than the value sent before (MCP requires it to increase) or not a
+    /// finite number, or when there is no connection. A failed send is not reported:
+    /// a connection that fails ends the session, and the call sees that as
+    /// cancellation.
+    ///
+    /// ```
+    /// # async fn f(cx: mcpdesc::Context, plies: &[String]) {
+    /// for (done, _ply) in plies.iter().enumerate() {
+    ///     // ... analyse the ply ...
+    ///     cx.progress((done + 1) as f64, Some(plies.len() as f64), Some("analysing")).await;
+    /// }
+    /// # }
+    /// ```
+    pub async fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        let (Some(state), Some(notifier)) = (&self.progress, &self.notifier) else {
+            return;
+        };
+        if let Some(params) = state.params(self.version, progress, total, message) {
+            let _ = notifier.notify("notifications/progress", params).await;
+        }
+    }
+
+    /// Logs `data` (any JSON value; a `&str` becomes a string) at `level`: sends
+    /// `notifications/message` when the client wants that level.
+    ///
+    /// The [`McpServer`](crate::McpServer) adapter sets what the client wants:
+    /// - nothing unless the description declares the `logging` capability for the
+    ///   session's protocol version;
+    /// - before MCP 2026-07-28, the level of the session's last `logging/setLevel`
+    ///   request, and every level before the client sent one (as the official
+    ///   TypeScript SDK does);
+    /// - from 2026-07-28 on (no `logging/setLevel` there), the level the request
+    ///   names in its `_meta` (`io.modelcontextprotocol/logLevel`), and nothing when
+    ///   it names none.
+    ///
+    /// Like [`Context::progress`], a failed send is not reported.
+    ///
+    /// ```
+    /// # async fn f(cx: mcpdesc::Context) {
+    /// use mcpdesc::LogLevel;
+    /// cx.log(LogLevel::Info, "opening book loaded").await;
+    /// cx.log(LogLevel::Warning, serde_json::json!({"ply": 12, "note": "time trouble"})).await;
+    /// # }
+    /// ```
+    pub async fn log(&self, level: LogLevel, data: impl Into<Value>) {
+        self.send_log(level, None, data.into()).await;
+    }
+
+    /// Like [`Context::log`], naming the `logger` that produced the message.
+    pub async fn log_as(&self, level: LogLevel, logger: &str, data: impl Into<Value>) {
+        self.send_log(level, Some(logger), data.into()).await;
+    }
+
+    async fn send_log(&self, level: LogLevel, logger: Option<&str>, data: Value) {
+        let (Some(wanted), Some(notifier)) = (self.log_level, &self.notifier) else {
+            return;
+        };
+        if level >= wanted {
+            let params = log_params(level, logger, data);
+            let _ = notifier.notify("notifications/message", params).await;
         }
     }
 

@@ -214,4 +214,7 @@ pub enum Error {
     /// The MCP session ended abnormally.
     #[error("the MCP session failed: {0}")]
     Session(String),
+    /// The HTTP server could not start or stopped (feature `http`).
+    #[error("the HTTP server failed: {0}")]
+    Http(String),
 }

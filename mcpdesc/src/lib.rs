@@ -9,11 +9,15 @@
 //!   against the `outputSchema`.
 //! - [`ToolResult`], [`Content`] and [`ToolError`] model tool results in the MCP shape;
 //!   [`ToolResult::to_wire`] produces the exact shape of one protocol version.
-//! - [`Context`] carries the negotiated [`ProtocolVersion`] and a [`ClientPeer`] handle
-//!   for elicitation, sampling and roots.
+//! - [`Context`] carries the negotiated [`ProtocolVersion`], a [`ClientPeer`] handle
+//!   for elicitation, sampling and roots, the call's cancellation, and progress and log
+//!   notifications ([`Notifier`]).
 //! - With the `rmcp` feature (on by default), [`serve_stdio`] serves a router as an MCP
-//!   server over stdio through the official Rust SDK, and [`McpServer`] adapts a router
-//!   to any rmcp transport.
+//!   server over stdio through the official Rust SDK, and [`McpServer`] is the rmcp
+//!   `ServerHandler` of a router, for any rmcp transport and for hand-written handlers
+//!   that serve the generated tools beside their own.
+//! - With the `http` feature, `serve_http` and `http::HttpServer` serve streamable HTTP
+//!   at `/mcp` (rmcp's `StreamableHttpService` on hyper).
 //!
 //! # Serving a router
 //!
@@ -34,7 +38,7 @@
 //! Generated code uses only these paths (all absolute, starting with `::mcpdesc::`):
 //!
 //! - the public API: [`Router::new`], [`Router::tool`], [`ToolSpec`] (or
-//!   [`ToolSpec::new`]), [`ServerInfo`] (with `..Default::default()`),
+//!   [`ToolSpec::new`]), [`ServerInfo`] (every field, or `..Default::default()`),
 //!   [`ProtocolVersion`] variants, [`Context`], [`ToolResult`] (`from_output`,
 //!   `from_typed`), [`Typed`], [`ToolError`], [`BoxFuture`], [`parse_arguments`],
 //!   [`include_generated!`];
@@ -51,6 +55,7 @@
 
 #![warn(missing_docs)]
 
+mod capabilities;
 #[cfg(feature = "rmcp")]
 mod client_capabilities;
 mod content;
@@ -58,7 +63,10 @@ mod context;
 mod error;
 #[cfg(feature = "rmcp")]
 mod input_rounds;
+#[cfg(feature = "rmcp")]
+mod listing;
 pub mod mock;
+mod notifications;
 pub mod projection;
 mod result;
 mod router;
@@ -70,18 +78,29 @@ mod version;
 #[cfg(feature = "rmcp")]
 mod rmcp_adapter;
 
+#[cfg(feature = "http")]
+pub mod http;
+#[cfg(feature = "http")]
+pub use http::serve_http;
+
 pub use content::{
     Annotations, BlobResourceContents, Content, EmbeddedResource, Icon, MediaContent, Meta,
     ResourceContents, ResourceLink, Role, TextContent, TextResourceContents,
 };
 pub use context::{ClientPeer, Context, ElicitAction, ElicitRequest, ElicitResponse, Root};
 pub use error::{ClientError, Error, ProtocolError, RouterError, ToolError};
+pub use notifications::{LogLevel, Notifier};
 pub use result::{ToolResult, Typed};
 pub use router::{Handler, Router, ServerInfo, ToolSpec};
+/// The cancellation token of a call (see [`Context::cancelled`]); the type rmcp
+/// cancels when the client sends `notifications/cancelled`.
+pub use tokio_util::sync::CancellationToken;
 pub use version::{ProtocolVersion, UnknownProtocolVersion};
 
 #[cfg(feature = "rmcp")]
-pub use rmcp_adapter::{serve_stdio, McpServer, RmcpClientPeer};
+pub use listing::ToolListings;
+#[cfg(feature = "rmcp")]
+pub use rmcp_adapter::{serve_stdio, McpServer, RestoreDropped, RmcpClientPeer, RmcpNotifier};
 
 /// The re-exported `rmcp` crate (the version the adapter is built against).
 #[cfg(feature = "rmcp")]

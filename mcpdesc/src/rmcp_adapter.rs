@@ -1,206 +1,152 @@
-//! The MCP server over the official Rust SDK (`rmcp`): a [`ServerHandler`] for a
-//! [`Router`], a [`ClientPeer`] over rmcp's client handle, and [`serve_stdio`].
+//! The MCP server over the official Rust SDK (`rmcp`): [`McpServer`], an rmcp
+//! [`ServerHandler`] for a [`Router`]; [`RestoreDropped`], the service that serves it
+//! with every member of its tools; [`serve_stdio`]; and the [`ClientPeer`] and
+//! [`Notifier`] over rmcp's client handle.
 //!
 //! # Known limits of this adapter
 //!
-//! - rmcp 3.11's `Tool` type has no `execution` member. [`McpServer`] puts the members
-//!   rmcp's types drop back into the `tools/list` answer (see [`McpServer`]), so
-//!   `execution.taskSupport` (MCP 2025-11-25) reaches the client as
-//!   [`Router::list_tools`] has it.
+//! - rmcp 3.11's `Tool` type has no `execution` member. A `tools/list` answer gets
+//!   the members rmcp's types drop written back (see [`ToolListings`]): over stdio by
+//!   [`RestoreDropped`], over HTTP by the `http` module. A handler served by another
+//!   rmcp transport without either loses them.
 //! - MCP 2026-07-28 has no server-to-client requests during a call; it carries client
 //!   input through input-required results (MRTR). [`McpServer`] serves them by
 //!   replaying the handler: a [`Context`] request with no answer yet ends the round
 //!   with an input-required result ([`ClientError::InputRequired`] inside the
 //!   handler), and the client's retry runs the handler again with the answers. Code
 //!   before a handler's last client request therefore runs once per round. The
-//!   `requestState` format and the checks on it are in `input_rounds.rs`.
+//!   `requestState` format and the checks on it are in `input_rounds.rs`; what
+//!   cancellation, progress and logging do across rounds is in [`Context`]'s docs.
 //!   [`RmcpClientPeer`] itself refuses requests in a 2026-07-28 session.
+//! - Cancellation is cooperative: `notifications/cancelled` cancels the call's
+//!   [`Context`]; the handler's future is not dropped (it may hold state that must
+//!   not be left half-updated), and rmcp sends no answer for a cancelled request.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use rmcp::model as m;
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler, Service, ServiceError, ServiceExt};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::client_capabilities;
 use crate::input_rounds::{InputRequired, InputRounds};
 use crate::{
-    BoxFuture, ClientError, ClientPeer, Context, Error, ProtocolError, ProtocolVersion, Router,
-    ToolResult,
+    BoxFuture, ClientError, ClientPeer, Context, Error, LogLevel, Notifier, ProtocolError,
+    ProtocolVersion, Router, ToolListings, ToolResult,
 };
 
-/// An rmcp [`Service`] that serves a [`Router`]: server info and instructions from
-/// the description, the tools capability, `tools/list` for the negotiated version and
-/// `tools/call` through the router.
+/// An rmcp [`ServerHandler`] that serves a [`Router`]: server info, instructions and
+/// capabilities from the description, `tools/list` for the negotiated version,
+/// `tools/call` through the router (a [`Context`] with the client, the call's
+/// cancellation, its progress token and the client's log level), `logging/setLevel`
+/// when the description declares `logging`, and `get_tool` (rmcp checks 2026-07-28
+/// `Mcp-Param-*` headers with it).
 ///
-/// The MCP lifecycle (version negotiation, per-request metadata, result shapes per
-/// version) is rmcp's: requests go through rmcp's own [`ServerHandler`] dispatch. One
-/// thing is added on the way out: rmcp's `Tool` type has fields only for the members it
-/// knows, so a `tools/list` answer would lose the others (today `execution`, MCP
-/// 2025-11-25). The answer is written back as JSON with every member of the router's
-/// listing that rmcp left out, so the client sees the tool as the description declares
-/// it for the negotiated version.
+/// Being a `ServerHandler`, it is what rmcp's `StreamableHttpService` takes, and a
+/// hand-written handler can delegate to it to serve the generated tools beside its
+/// own prompts, resources or tools (see the README's "Composition" section):
 ///
-/// Use it with any rmcp transport:
+/// ```
+/// use mcpdesc::rmcp::model::{ServerConfig, CallToolRequestParams, CallToolResponse,
+///     ListToolsResult, PaginatedRequestParams};
+/// use mcpdesc::rmcp::service::RequestContext;
+/// use mcpdesc::rmcp::{ErrorData, RoleServer, ServerHandler};
+///
+/// #[derive(Clone)]
+/// struct MyServer {
+///     tools: mcpdesc::McpServer,
+/// }
+///
+/// impl ServerHandler for MyServer {
+///     fn get_info(&self) -> ServerConfig {
+///         let mut info = self.tools.get_info();
+///         info.instructions = Some("Start with analyze_game.".into());
+///         info
+///     }
+///     async fn list_tools(&self, request: Option<PaginatedRequestParams>,
+///         cx: RequestContext<RoleServer>) -> Result<ListToolsResult, ErrorData> {
+///         self.tools.list_tools(request, cx).await
+///     }
+///     async fn call_tool(&self, request: CallToolRequestParams,
+///         cx: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
+///         self.tools.call_tool(request, cx).await
+///     }
+/// }
+/// ```
+///
+/// Serve it with [`serve_stdio`], `mcpdesc::http` (feature `http`), or any rmcp
+/// transport through [`RestoreDropped`] (plain `serve` works too, but then
+/// `tools/list` lacks the members rmcp's `Tool` type drops):
 ///
 /// ```no_run
 /// # async fn f(router: mcpdesc::Router) -> Result<(), Box<dyn std::error::Error>> {
 /// use mcpdesc::rmcp::ServiceExt;
 ///
 /// let (server_end, _client_end) = tokio::io::duplex(64 * 1024);
-/// let running = mcpdesc::McpServer::new(router).serve(server_end).await?;
+/// let server = mcpdesc::McpServer::new(router);
+/// let running = server.into_service().serve(server_end).await?;
 /// running.waiting().await?;
 /// # Ok(()) }
 /// ```
+///
+/// # Sessions
+///
+/// A clone shares the router, the listing cache and the session state (the level of
+/// `logging/setLevel`). Serve each MCP session with its own [`McpServer::new_session`]:
+/// `serve_stdio` has one session, the `http` module makes one per HTTP session.
 #[derive(Debug, Clone)]
 pub struct McpServer {
-    handler: RouterHandler,
+    router: Arc<Router>,
+    listings: ToolListings,
+    session: Arc<Session>,
+}
+
+/// What one MCP session remembers between requests.
+#[derive(Debug, Default)]
+struct Session {
+    /// The level of the last `logging/setLevel`; `None` before the first.
+    log_level: Mutex<Option<LogLevel>>,
 }
 
 impl McpServer {
     /// Wraps a router.
     pub fn new(router: Router) -> Self {
+        let router = Arc::new(router);
         McpServer {
-            handler: RouterHandler {
-                router: Arc::new(router),
-                listings: Arc::new(
-                    ProtocolVersion::ALL
-                        .iter()
-                        .map(|_| OnceLock::new())
-                        .collect(),
-                ),
-            },
+            listings: ToolListings::new(router.clone()),
+            router,
+            session: Arc::default(),
         }
     }
 
     /// The wrapped router.
     pub fn router(&self) -> &Router {
-        &self.handler.router
-    }
-}
-
-impl Service<RoleServer> for McpServer {
-    async fn handle_request(
-        &self,
-        request: m::ClientRequest,
-        context: RequestContext<RoleServer>,
-    ) -> Result<m::ServerResult, ErrorData> {
-        // Read before `context` moves into rmcp's dispatch.
-        let listing_version = match request {
-            m::ClientRequest::ListToolsRequest(_) => negotiated(&context).ok(),
-            _ => None,
-        };
-        let result = Service::handle_request(&self.handler, request, context).await?;
-        Ok(match listing_version {
-            Some(version) => restore_dropped_members(result, self.handler.listing(version)),
-            None => result,
-        })
+        &self.router
     }
 
-    async fn handle_notification(
-        &self,
-        notification: m::ClientNotification,
-        context: NotificationContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        Service::handle_notification(&self.handler, notification, context).await
+    /// The router's tool listings, which [`RestoreDropped`] and the `http` module
+    /// read to put back what rmcp's `Tool` type drops.
+    pub fn tool_listings(&self) -> &ToolListings {
+        &self.listings
     }
 
-    fn get_info(&self) -> m::ServerConfig {
-        ServerHandler::get_info(&self.handler)
-    }
-
-    fn supported_protocol_versions(&self) -> Cow<'static, [m::ProtocolVersion]> {
-        ServerHandler::supported_protocol_versions(&self.handler)
-    }
-}
-
-/// Writes a `tools/list` answer back as JSON with the members of the router's listing
-/// (`native`, the tools as [`Router::list_tools`] projects them for the session's
-/// version) that rmcp's `Tool` type dropped. Members rmcp kept are left as rmcp wrote
-/// them; nested objects are completed the same way. An answer that lost nothing is
-/// returned unchanged.
-fn restore_dropped_members(result: m::ServerResult, native: &[Value]) -> m::ServerResult {
-    let m::ServerResult::ListToolsResult(list) = &result else {
-        return result;
-    };
-    let Ok(mut wire) = serde_json::to_value(list) else {
-        return result;
-    };
-    let by_name: HashMap<&str, &Value> = native
-        .iter()
-        .filter_map(|tool| Some((tool.get("name")?.as_str()?, tool)))
-        .collect();
-    let mut restored = false;
-    for tool in wire
-        .get_mut("tools")
-        .and_then(Value::as_array_mut)
-        .into_iter()
-        .flatten()
-    {
-        let declared = tool
-            .get("name")
-            .and_then(Value::as_str)
-            .and_then(|n| by_name.get(n));
-        if let Some(declared) = declared {
-            restored |= fill_missing(tool, declared);
+    /// A handler for another MCP session: the same router and listing cache, a
+    /// fresh session state.
+    pub fn new_session(&self) -> Self {
+        McpServer {
+            router: self.router.clone(),
+            listings: self.listings.clone(),
+            session: Arc::default(),
         }
     }
-    if restored {
-        m::ServerResult::CustomResult(m::CustomResult::new(wire))
-    } else {
-        result
-    }
-}
 
-/// Adds to `wire` every object member `declared` has and `wire` lacks, recursively
-/// through objects and through arrays of the same length. Returns whether it added any.
-fn fill_missing(wire: &mut Value, declared: &Value) -> bool {
-    match (wire, declared) {
-        (Value::Object(wire), Value::Object(declared)) => fill_missing_members(wire, declared),
-        (Value::Array(wire), Value::Array(declared)) if wire.len() == declared.len() => wire
-            .iter_mut()
-            .zip(declared)
-            .fold(false, |added, (w, d)| fill_missing(w, d) | added),
-        _ => false,
-    }
-}
-
-fn fill_missing_members(wire: &mut Map<String, Value>, declared: &Map<String, Value>) -> bool {
-    let mut added = false;
-    for (key, value) in declared {
-        match wire.get_mut(key) {
-            Some(kept) => added |= fill_missing(kept, value),
-            None => {
-                wire.insert(key.clone(), value.clone());
-                added = true;
-            }
-        }
-    }
-    added
-}
-
-/// rmcp's [`ServerHandler`] over the router; [`McpServer`] wraps it as a [`Service`].
-#[derive(Debug, Clone)]
-struct RouterHandler {
-    router: Arc<Router>,
-    /// `Router::list_tools` per version (in [`ProtocolVersion::ALL`] order), computed on
-    /// first use: the router no longer changes once served, and both the rmcp answer
-    /// and the write-back of dropped members read the listing.
-    listings: Arc<Vec<OnceLock<Vec<Value>>>>,
-}
-
-impl RouterHandler {
-    /// The router's `tools/list` projection for `version`.
-    fn listing(&self, version: ProtocolVersion) -> &[Value] {
-        let index = ProtocolVersion::ALL.iter().position(|v| *v == version);
-        match index.and_then(|i| self.listings.get(i)) {
-            Some(cell) => cell.get_or_init(|| self.router.list_tools(version)),
-            // Every version is in `ALL`; nothing to cache otherwise.
-            None => &[],
-        }
+    /// This handler as an rmcp service whose `tools/list` answers carry every
+    /// member of the router's listing ([`RestoreDropped`]).
+    pub fn into_service(self) -> RestoreDropped<Self> {
+        let listings = self.listings.clone();
+        RestoreDropped::new(self, listings)
     }
 
     fn versions(&self) -> Vec<m::ProtocolVersion> {
@@ -211,6 +157,153 @@ impl RouterHandler {
             .copied()
             .map(to_rmcp_version)
             .collect()
+    }
+
+    /// The server capabilities of `version`, as rmcp's type.
+    fn capabilities(&self, version: ProtocolVersion) -> m::ServerCapabilities {
+        // The router's capabilities are native MCP JSON; rmcp's type reads them all.
+        serde_json::from_value(self.router.capabilities(version)).unwrap_or_default()
+    }
+
+    /// The least severe level the client wants in this request, or `None` when
+    /// [`Context::log`] must send nothing (see there).
+    fn log_level(
+        &self,
+        version: ProtocolVersion,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<LogLevel> {
+        if !self.router.logging(version) {
+            return None;
+        }
+        if version >= ProtocolVersion::V2026_07_28 {
+            let level = context.meta.log_level()?;
+            return serde_json::to_value(level)
+                .ok()
+                .and_then(|v| serde_json::from_value(v).ok());
+        }
+        let set = *self
+            .session
+            .log_level
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        Some(set.unwrap_or(LogLevel::Debug))
+    }
+
+    /// The [`Context`] of a `tools/call`: client requests through `peer`, the
+    /// call's cancellation token, its progress token and the client's log level.
+    fn context(
+        &self,
+        version: ProtocolVersion,
+        peer: Arc<dyn ClientPeer>,
+        context: &RequestContext<RoleServer>,
+    ) -> Context {
+        let notifier = Arc::new(RmcpNotifier {
+            peer: context.peer.clone(),
+        });
+        let mut cx = Context::with_peer(version, peer)
+            .with_cancellation(context.ct.clone())
+            .with_notifier(notifier)
+            .with_log_level(self.log_level(version, context));
+        if let Some(token) = context.meta.get_progress_token() {
+            if let Ok(token) = serde_json::to_value(token) {
+                cx = cx.with_progress_token(token);
+            }
+        }
+        cx
+    }
+}
+
+/// An rmcp [`Service`] around a handler that serves a router's tools (an
+/// [`McpServer`], or a hand-written handler that delegates to one): `tools/list`
+/// answers get back the members of the router's listing that rmcp's `Tool` type
+/// dropped ([`ToolListings::restore`]), so the client sees each tool as the
+/// description declares it for the negotiated version. Everything else goes to the
+/// handler unchanged.
+///
+/// Use it with any rmcp transport except streamable HTTP (rmcp's HTTP service takes
+/// a bare `ServerHandler`; the `http` module restores the members on the wire).
+///
+/// ```no_run
+/// # async fn f(router: mcpdesc::Router) -> Result<(), Box<dyn std::error::Error>> {
+/// use mcpdesc::rmcp::ServiceExt;
+///
+/// let tools = mcpdesc::McpServer::new(router);
+/// let listings = tools.tool_listings().clone();
+/// // `tools` could be any handler that delegates its tools to an `McpServer`.
+/// let service = mcpdesc::RestoreDropped::new(tools, listings);
+/// service.serve(mcpdesc::rmcp::transport::stdio()).await?.waiting().await?;
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone)]
+pub struct RestoreDropped<S> {
+    inner: S,
+    listings: ToolListings,
+}
+
+impl<S> RestoreDropped<S> {
+    /// Wraps `inner`, restoring from `listings`.
+    pub fn new(inner: S, listings: ToolListings) -> Self {
+        RestoreDropped { inner, listings }
+    }
+
+    /// The wrapped handler.
+    pub fn inner(&self) -> &S {
+        &self.inner
+    }
+}
+
+impl<S: Service<RoleServer>> Service<RoleServer> for RestoreDropped<S> {
+    async fn handle_request(
+        &self,
+        request: m::ClientRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<m::ServerResult, ErrorData> {
+        // Read before `context` moves into the handler.
+        let listing_version = match request {
+            m::ClientRequest::ListToolsRequest(_) => negotiated(&context).ok(),
+            _ => None,
+        };
+        let result = self.inner.handle_request(request, context).await?;
+        Ok(match listing_version {
+            Some(version) => restore_dropped_members(result, &self.listings, version),
+            None => result,
+        })
+    }
+
+    async fn handle_notification(
+        &self,
+        notification: m::ClientNotification,
+        context: NotificationContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.inner.handle_notification(notification, context).await
+    }
+
+    fn get_info(&self) -> m::ServerConfig {
+        self.inner.get_info()
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [m::ProtocolVersion]> {
+        self.inner.supported_protocol_versions()
+    }
+}
+
+/// Writes a `tools/list` answer back as JSON with what [`ToolListings::restore`]
+/// adds; an answer that lost nothing is returned unchanged.
+fn restore_dropped_members(
+    result: m::ServerResult,
+    listings: &ToolListings,
+    version: ProtocolVersion,
+) -> m::ServerResult {
+    let m::ServerResult::ListToolsResult(list) = &result else {
+        return result;
+    };
+    let Ok(mut wire) = serde_json::to_value(list) else {
+        return result;
+    };
+    if listings.restore(version, &mut wire) {
+        m::ServerResult::CustomResult(m::CustomResult::new(wire))
+    } else {
+        result
     }
 }
 
@@ -232,6 +325,7 @@ pub async fn serve_stdio(router: Router) -> Result<(), Error> {
         return Err(Error::InvalidRouter(router.errors().to_vec()));
     }
     let running = McpServer::new(router)
+        .into_service()
         .serve(rmcp::transport::stdio())
         .await
         .map_err(|e| Error::Initialize(e.to_string()))?;
@@ -282,7 +376,7 @@ fn to_rmcp_tool(mut tool: Value) -> Result<m::Tool, String> {
     serde_json::from_value(tool).map_err(|e| e.to_string())
 }
 
-impl ServerHandler for RouterHandler {
+impl ServerHandler for McpServer {
     fn get_info(&self) -> m::ServerConfig {
         let info = self.router.info();
         let mut implementation = m::Implementation::new(info.name.clone(), info.version.clone());
@@ -295,22 +389,62 @@ impl ServerHandler for RouterHandler {
         if let Some(url) = &info.website_url {
             implementation = implementation.with_website_url(url.clone());
         }
-        let mut config =
-            m::ServerConfig::new(m::ServerCapabilities::builder().enable_tools().build())
-                .with_server_info(implementation);
+        // The fallback answer: the newest version we speak; `initialize` replaces
+        // the version and its capabilities with the negotiated ones.
+        let newest = info.protocol_versions.iter().max().copied();
+        let capabilities = newest.map(|v| self.capabilities(v)).unwrap_or_default();
+        let mut config = m::ServerConfig::new(capabilities).with_server_info(implementation);
         if let Some(instructions) = &info.instructions {
             config = config.with_instructions(instructions.clone());
         }
-        // The fallback answer to `initialize`: the newest version we speak; rmcp
-        // replaces it with an older one when it has no handshake.
-        if let Some(newest) = info.protocol_versions.iter().max() {
-            config = config.with_protocol_version(to_rmcp_version(*newest));
+        if let Some(newest) = newest {
+            config = config.with_protocol_version(to_rmcp_version(newest));
         }
         config
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [m::ProtocolVersion]> {
         Cow::Owned(self.versions())
+    }
+
+    async fn initialize(
+        &self,
+        request: m::InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<m::InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        let mut result = self.negotiate_initialize(&request)?;
+        // The capabilities of the negotiated version, not of the newest.
+        if let Ok(version) = result.protocol_version.as_str().parse() {
+            result.capabilities = self.capabilities(version);
+        }
+        Ok(result)
+    }
+
+    // rmcp deprecates logging for MCP 2026-07-28 (SEP-2577); the earlier versions
+    // served here have it.
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        request: m::SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let version = negotiated(&context)?;
+        // 2026-07-28 has no `logging/setLevel` (the level rides in each request's
+        // `_meta`); earlier versions have it when the server declares `logging`.
+        if version >= ProtocolVersion::V2026_07_28 || !self.router.logging(version) {
+            return Err(ErrorData::method_not_found::<m::SetLevelRequestMethod>());
+        }
+        let level: LogLevel = serde_json::to_value(request.level)
+            .ok()
+            .and_then(|v| serde_json::from_value(v).ok())
+            .ok_or_else(|| ErrorData::invalid_params("unknown log level", None))?;
+        *self
+            .session
+            .log_level
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = Some(level);
+        Ok(())
     }
 
     async fn list_tools(
@@ -320,7 +454,7 @@ impl ServerHandler for RouterHandler {
     ) -> Result<m::ListToolsResult, ErrorData> {
         let version = negotiated(&context)?;
         let mut tools = Vec::new();
-        for native in self.listing(version) {
+        for native in self.listings.tools(version) {
             let name = native["name"].as_str().unwrap_or_default();
             match to_rmcp_tool(native.clone()) {
                 Ok(tool) => tools.push(tool),
@@ -329,6 +463,24 @@ impl ServerHandler for RouterHandler {
             }
         }
         Ok(m::ListToolsResult::with_all_items(tools))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<m::Tool> {
+        // Asked without a request (for 2026-07-28 `Mcp-Param-*` header checks): the
+        // tool as the newest version that serves it lists it.
+        self.router
+            .info()
+            .protocol_versions
+            .iter()
+            .rev()
+            .find_map(|v| {
+                self.listings
+                    .tools(*v)
+                    .iter()
+                    .find(|t| t["name"] == name)
+                    .cloned()
+            })
+            .and_then(|tool| to_rmcp_tool(tool).ok())
     }
 
     async fn call_tool(
@@ -365,7 +517,7 @@ impl ServerHandler for RouterHandler {
                 capabilities,
             }),
         };
-        let cx = Context::with_peer(version, peer);
+        let cx = self.context(version, peer, &context);
         let result = self
             .router
             .call_tool(&request.name, arguments, cx)
@@ -518,6 +670,50 @@ impl ClientPeer for RmcpClientPeer {
             let result = self.peer.list_roots().await;
             let result = result.map_err(|e| service_error(METHOD, e))?;
             to_json(METHOD, &result)
+        })
+    }
+}
+
+/// A [`Notifier`] over rmcp's handle to the connected client.
+#[derive(Debug, Clone)]
+pub struct RmcpNotifier {
+    peer: Peer<RoleServer>,
+}
+
+impl RmcpNotifier {
+    /// A notifier sending to `peer`.
+    pub fn new(peer: Peer<RoleServer>) -> Self {
+        RmcpNotifier { peer }
+    }
+}
+
+impl Notifier for RmcpNotifier {
+    fn notify(
+        &self,
+        method: &'static str,
+        params: Value,
+    ) -> BoxFuture<'_, Result<(), ClientError>> {
+        Box::pin(async move {
+            let sent = match method {
+                "notifications/progress" => {
+                    let params: m::ProgressNotificationParam = from_json(method, params)?;
+                    self.peer.notify_progress(params).await
+                }
+                // rmcp deprecates logging for MCP 2026-07-28 (SEP-2577); the
+                // versions before it have the notification.
+                #[allow(deprecated)]
+                "notifications/message" => {
+                    let params: m::LoggingMessageNotificationParam = from_json(method, params)?;
+                    self.peer.notify_logging_message(params).await
+                }
+                _ => {
+                    return Err(ClientError::InvalidRequest {
+                        method,
+                        message: "not a notification a handler sends".into(),
+                    })
+                }
+            };
+            sent.map_err(|e| service_error(method, e))
         })
     }
 }

@@ -9,6 +9,7 @@ use futures::FutureExt;
 use jsonschema::Validator;
 use serde_json::{Map, Value};
 
+use crate::capabilities::Capabilities;
 use crate::projection::{native_tool, NativeTool};
 use crate::version::VersionSet;
 use crate::{
@@ -61,8 +62,8 @@ impl ToolSpec {
     }
 }
 
-/// Who the server is: the description's `info`, `instructions` and root
-/// `protocolVersions`.
+/// Who the server is: the description's `info`, `instructions`, root
+/// `protocolVersions` and `capabilities` declaration.
 ///
 /// ```
 /// use mcpdesc::{ProtocolVersion, ServerInfo};
@@ -92,6 +93,11 @@ pub struct ServerInfo {
     pub instructions: Option<String>,
     /// The description's root `protocolVersions`: the versions this server speaks.
     pub protocol_versions: &'static [ProtocolVersion],
+    /// The description's root `capabilities` array as JSON text (each object with
+    /// its optional `protocolVersions`), or `None` when it declares none. The router
+    /// advertises from it what the runtime implements ([`Router::capabilities`]); a
+    /// declared `logging` turns [`Context::log`] on.
+    pub capabilities: Option<&'static str>,
 }
 
 impl ServerInfo {
@@ -116,6 +122,7 @@ impl Default for ServerInfo {
             website_url: None,
             instructions: None,
             protocol_versions: ProtocolVersion::ALL,
+            capabilities: None,
         }
     }
 }
@@ -177,6 +184,7 @@ struct ToolEntry {
 pub struct Router {
     info: ServerInfo,
     server_versions: VersionSet,
+    capabilities: Capabilities,
     tools: Vec<ToolEntry>,
     errors: Vec<RouterError>,
     validate_output: bool,
@@ -198,13 +206,26 @@ impl fmt::Debug for Router {
 
 impl Router {
     /// An empty router for a server.
+    ///
+    /// A `capabilities` declaration in `info` that does not parse is kept in
+    /// [`Router::errors`] (as a problem of `capabilities`) and ignored.
     pub fn new(info: ServerInfo) -> Self {
         let server_versions = VersionSet::of(info.protocol_versions);
+        let mut errors = Vec::new();
+        let capabilities =
+            Capabilities::parse(info.capabilities, server_versions).unwrap_or_else(|message| {
+                errors.push(RouterError {
+                    tool: "capabilities".into(),
+                    message,
+                });
+                Capabilities::default()
+            });
         Router {
             info,
             server_versions,
+            capabilities,
             tools: Vec::new(),
-            errors: Vec::new(),
+            errors,
             validate_output: cfg!(debug_assertions),
         }
     }
@@ -327,6 +348,39 @@ impl Router {
     /// The server's info.
     pub fn info(&self) -> &ServerInfo {
         &self.info
+    }
+
+    /// The native MCP `ServerCapabilities` object the server advertises in `version`:
+    /// from the description's `capabilities` declaration what this runtime
+    /// implements, and `tools` whenever a tool is served in `version` (the rules are
+    /// in the `capabilities` module docs).
+    ///
+    /// ```
+    /// use mcpdesc::{ProtocolVersion, Router, ServerInfo};
+    ///
+    /// let info = ServerInfo {
+    ///     capabilities: Some(r#"[{"logging": {}, "tools": {"listChanged": true}}]"#),
+    ///     ..ServerInfo::new("demo", "1.0.0")
+    /// };
+    /// let router = Router::new(info);
+    /// let v = ProtocolVersion::V2025_11_25;
+    /// assert_eq!(router.capabilities(v), serde_json::json!({"tools": {}, "logging": {}}));
+    /// assert!(router.logging(v));
+    /// ```
+    pub fn capabilities(&self, version: ProtocolVersion) -> Value {
+        let serves_tools = self.tools.iter().any(|t| t.scope.contains(version));
+        self.capabilities.advertised(version, serves_tools)
+    }
+
+    /// Whether the description declares the `logging` capability for `version`
+    /// (otherwise [`Context::log`] sends nothing and `logging/setLevel` is unknown).
+    pub fn logging(&self, version: ProtocolVersion) -> bool {
+        self.capabilities.logging(version)
+    }
+
+    /// Whether `version` is one of the server's protocol versions.
+    pub fn speaks(&self, version: ProtocolVersion) -> bool {
+        self.server_versions.contains(version)
     }
 
     /// The problems found while registering tools; empty for a healthy router.

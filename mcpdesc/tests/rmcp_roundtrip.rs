@@ -128,6 +128,7 @@ async fn connect(
     let (server_io, client_io) = tokio::io::duplex(256 * 1024);
     let server: Server = tokio::spawn(async move {
         let running = McpServer::new(router())
+            .into_service()
             .serve(server_io)
             .await
             .map_err(|e| e.to_string())?;
@@ -362,7 +363,10 @@ async fn raw_tools_list(router: Router, version: &str) -> Value {
 
     let (server_io, client_io) = tokio::io::duplex(256 * 1024);
     tokio::spawn(async move {
-        let running = McpServer::new(router).serve(server_io).await?;
+        let running = McpServer::new(router)
+            .into_service()
+            .serve(server_io)
+            .await?;
         running.waiting().await?;
         Ok::<_, Box<dyn std::error::Error + Send + Sync>>(())
     });

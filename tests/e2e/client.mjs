@@ -4,7 +4,8 @@
 //
 // PLAN.json (written by the Rust test that starts this script):
 // {
-//   "command": "/path/to/server", "args": [],
+//   "command": "/path/to/server", "args": [],   (stdio: the client starts the server)
+//   "url": "http://127.0.0.1:PORT/mcp",          (or streamable HTTP to a running server)
 //   "serverName": "chess-server",
 //   "expectedTools": [ ...native MCP Tool values the router projects for the version... ],
 //   "calls": [ { "label": "...", "tool": "...", "arguments": {...},
@@ -15,8 +16,18 @@
 //   "unknownTool": "no_such_tool",
 //   "interactions": [ { "label": "...", "tool": "...", "arguments": {...},
 //                       "steps": [ ...the interaction example's steps... ],
-//                       "expectResult": {...} } ]   (optional)
+//                       "expectResult": {...} } ],  (optional)
+//   "progressCall": { "tool": "...", "arguments": {...}, "minNotifications": 1 },  (optional)
+//   "cancelCall": { "tool": "...", "arguments": {...}, "expectLog": "..." }  (optional)
 // }
+//
+// progressCall: the call asks for progress (a progressToken); expects at least
+// minNotifications progress notifications, with increasing `progress`, and a result.
+// cancelCall: the call asks for progress and is aborted at its first progress
+// notification (the SDK sends notifications/cancelled); expects the call to reject,
+// then a log message (notifications/message) whose data contains expectLog, which
+// the server's handler sends when it notices the cancellation and stops, and a
+// server that still answers.
 //
 // For interactions the client declares the roots, sampling and elicitation
 // capabilities and answers each request the server makes during the call with the next
@@ -29,10 +40,12 @@ import { readFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import Ajv2020 from "ajv/dist/2020.js";
 import AjvDraft7 from "ajv";
@@ -53,11 +66,13 @@ function check(label, ok, detail = "") {
 
 const byName = (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-const transport = new StdioClientTransport({
-  command: plan.command,
-  args: plan.args ?? [],
-  stderr: "inherit",
-});
+const transport = plan.url
+  ? new StreamableHTTPClientTransport(new URL(plan.url))
+  : new StdioClientTransport({
+      command: plan.command,
+      args: plan.args ?? [],
+      stderr: "inherit",
+    });
 const interactive = (plan.interactions ?? []).length > 0;
 const client = new Client(
   { name: "mcpdesc-e2e", version: "1.0.0" },
@@ -92,6 +107,13 @@ function answer(kind, check) {
     return step.response;
   };
 }
+// Every log message the server sends.
+const logs = [];
+client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+  logs.push(notification.params);
+});
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
 if (interactive) {
   client.setRequestHandler(ListRootsRequestSchema, answer("roots", () => null));
   client.setRequestHandler(
@@ -209,6 +231,62 @@ try {
       );
     } catch (e) {
       check(label, false, String(e));
+    }
+  }
+
+  if (plan.progressCall) {
+    const call = plan.progressCall;
+    const label = `tools/call ${call.tool} with a progressToken`;
+    const progress = [];
+    try {
+      const result = await client.callTool({ name: call.tool, arguments: call.arguments }, undefined, {
+        onprogress: (p) => progress.push(p),
+      });
+      check(`${label}: a result`, result.isError !== true, JSON.stringify(result));
+      check(
+        `${label}: at least ${call.minNotifications} progress notification(s)`,
+        progress.length >= call.minNotifications,
+        JSON.stringify(progress),
+      );
+      check(
+        `${label}: progress increases`,
+        progress.every((p, i) => i === 0 || p.progress > progress[i - 1].progress),
+        JSON.stringify(progress),
+      );
+    } catch (e) {
+      check(label, false, String(e));
+    }
+  }
+
+  if (plan.cancelCall) {
+    const call = plan.cancelCall;
+    const label = `tools/call ${call.tool} cancelled at its first progress`;
+    const controller = new AbortController();
+    let progressSeen = 0;
+    try {
+      const result = await client.callTool({ name: call.tool, arguments: call.arguments }, undefined, {
+        signal: controller.signal,
+        onprogress: () => {
+          progressSeen += 1;
+          controller.abort("the test cancels the call");
+        },
+      });
+      check(`${label}: the call is aborted`, false, `got a result: ${JSON.stringify(result)}`);
+    } catch (e) {
+      check(`${label}: the call is aborted`, progressSeen > 0, `${progressSeen} progress, ${e}`);
+    }
+    // The handler notices the cancellation, stops, and says so in a log message.
+    const stopped = () =>
+      logs.find((l) => typeof l.data === "string" && l.data.includes(call.expectLog));
+    for (let waited = 0; !stopped() && waited < 10000; waited += 50) {
+      await sleep(50);
+    }
+    check(`${label}: the handler stopped early`, Boolean(stopped()), JSON.stringify(logs));
+    try {
+      await client.listTools();
+      check(`${label}: the server still answers`, true);
+    } catch (e) {
+      check(`${label}: the server still answers`, false, String(e));
     }
   }
 

@@ -1,6 +1,8 @@
 //! Runs the TypeScript MCP client (`client.mjs`, pinned in this folder's lockfile) on a
 //! plan, for the end-to-end tests of several crates (each includes this file with
-//! `#[path]`).
+//! `#[path]`). A plan names its transport: `command` + `args` (stdio: the client
+//! starts the server) or `url` (streamable HTTP to a server started with
+//! [`HttpServerProcess`]).
 //!
 //! A test first asks [`client_ready`]: the client is installed with `npm ci` when
 //! `node_modules` is missing (`tests/prereq.rs`); without Node.js the test prints a
@@ -8,11 +10,12 @@
 //! does not finish within two minutes is killed and reported (a hang guard, not a
 //! performance check).
 
-// Each including test uses a different part of this module.
-#![allow(dead_code)]
+#![allow(dead_code)] // Each including test uses part of it.
 
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 #[path = "../prereq.rs"]
@@ -118,4 +121,67 @@ pub fn example_calls(tool: &serde_json::Value) -> Vec<serde_json::Value> {
             })
         })
         .collect()
+}
+
+/// A server process serving streamable HTTP on a free loopback port, killed on drop.
+///
+/// It is started with `args` (which ask for `--http 127.0.0.1:0`); its stderr is
+/// read until a line names the endpoint (`http://...`), within 60 seconds (a hang
+/// guard), and collected after that.
+pub struct HttpServerProcess {
+    child: Child,
+    /// The MCP endpoint the server printed.
+    pub url: String,
+    stderr: Arc<Mutex<String>>,
+}
+
+impl HttpServerProcess {
+    /// Starts `command args` and waits for its endpoint line.
+    pub fn start(command: &str, args: &[&str]) -> Self {
+        let mut child = Command::new(command)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {command}: {e}"));
+        let stderr = Arc::new(Mutex::new(String::new()));
+        let (found, url) = mpsc::channel();
+        let pipe = child.stderr.take().unwrap();
+        let collected = stderr.clone();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(pipe).lines().map_while(Result::ok) {
+                if let Some(at) = line.find("http://") {
+                    let url = line[at..].split_whitespace().next().unwrap_or_default();
+                    let _ = found.send(url.to_owned());
+                }
+                let mut all = collected.lock().unwrap();
+                all.push_str(&line);
+                all.push('\n');
+            }
+        });
+        match url.recv_timeout(Duration::from_secs(60)) {
+            Ok(url) => HttpServerProcess { child, url, stderr },
+            Err(_) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!(
+                    "{command} printed no http:// endpoint within 60 s:\n{}",
+                    stderr.lock().unwrap()
+                );
+            }
+        }
+    }
+
+    /// What the server printed on stderr so far.
+    pub fn stderr(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+}
+
+impl Drop for HttpServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }

@@ -74,6 +74,8 @@ pub mod info {
     pub const PROTOCOL_VERSIONS: &[::mcpdesc::ProtocolVersion] = &[
         ::mcpdesc::ProtocolVersion::V2026_07_28,
     ];
+    /// The root `capabilities` declaration as JSON, when there is one.
+    pub const CAPABILITIES: ::core::option::Option<&str> = ::core::option::Option::None;
     /// The `ServerInfo` the router announces at initialization.
     pub fn server_info() -> ::mcpdesc::ServerInfo {
         ::mcpdesc::ServerInfo {
@@ -84,6 +86,7 @@ pub mod info {
             website_url: WEBSITE_URL.map(::std::string::String::from),
             instructions: INSTRUCTIONS.map(::std::string::String::from),
             protocol_versions: PROTOCOL_VERSIONS,
+            capabilities: CAPABILITIES,
         }
     }
 }

@@ -423,6 +423,8 @@ pub mod info {
     pub const PROTOCOL_VERSIONS: &[::mcpdesc::ProtocolVersion] = &[
         ::mcpdesc::ProtocolVersion::V2025_11_25,
     ];
+    /// The root `capabilities` declaration as JSON, when there is one.
+    pub const CAPABILITIES: ::core::option::Option<&str> = ::core::option::Option::None;
     /// The `ServerInfo` the router announces at initialization.
     pub fn server_info() -> ::mcpdesc::ServerInfo {
         ::mcpdesc::ServerInfo {
@@ -433,6 +435,7 @@ pub mod info {
             website_url: WEBSITE_URL.map(::std::string::String::from),
             instructions: INSTRUCTIONS.map(::std::string::String::from),
             protocol_versions: PROTOCOL_VERSIONS,
+            capabilities: CAPABILITIES,
         }
     }
 }

@@ -327,6 +327,19 @@ fn usage_errors_exit_two() {
 }
 
 #[test]
+fn an_http_address_that_cannot_be_served_is_refused() {
+    let chess = repo("examples/chess/chess.mcpdesc.json");
+    let (code, err) = run(&[chess.to_str().unwrap(), "--http", "not-an-address"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains(
+            "error: cannot serve HTTP at not-an-address: the HTTP server failed: cannot listen:"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_version_the_description_does_not_describe_is_refused() {
     let chess = repo("examples/chess/chess.mcpdesc.json");
     let (code, err) = run(&[chess.to_str().unwrap(), "--protocol-version", "2024-11-05"]);
@@ -451,7 +464,8 @@ async fn the_mock_plays_2026_interaction_examples_through_input_required_rounds(
                 }))
                 .unwrap();
                 let (server_io, client_io) = tokio::io::duplex(256 * 1024);
-                let server = mcpdesc::McpServer::new(mock_router(&desc, None, &[]).unwrap());
+                let server =
+                    mcpdesc::McpServer::new(mock_router(&desc, None, &[]).unwrap()).into_service();
                 tokio::spawn(async move {
                     if let Ok(running) = server.serve(server_io).await {
                         let _ = running.waiting().await;

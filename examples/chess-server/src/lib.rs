@@ -1,10 +1,17 @@
 //! A chess MCP server built from `examples/chess/chess.mcpdesc.json`.
 //!
-//! The build script (`mcpdesc_codegen::Builder`) generates the contract module (types, one trait per tool,
-//! `Server`, `router`); this crate only implements the three traits with plain
-//! `async fn`s. `cargo run -p chess-server` serves MCP on stdio.
+//! The build script (`mcpdesc_codegen::Builder`) generates the contract module (types,
+//! one trait per tool, `Server`, `router`); this crate only implements the traits with
+//! plain `async fn`s. `cargo run -p chess-server` serves MCP on stdio,
+//! `cargo run -p chess-server -- --http 127.0.0.1:8080` at `http://127.0.0.1:8080/mcp`.
+//!
+//! `analyze_game` shows the call's [`Context`] at work: it reports progress ply by ply
+//! when the client asked for it, stops early when the call is cancelled, and logs
+//! the early stop (the description declares `logging`). The [`composed`] module
+//! serves the same tools beside a hand-written rmcp prompt.
 
 pub mod chess;
+pub mod composed;
 
 /// The code generated from the description.
 #[allow(clippy::all, missing_docs)]
@@ -13,23 +20,36 @@ pub mod contract {
 }
 
 use std::sync::Mutex;
+use std::time::Duration;
 
 use contract::types::{
     AnalyzeGameInput, AnalyzeGameOutput, AnalyzeGameOutputBlundersItem, GetPlayerRatingInput,
     RecordGameResultInput, RecordGameResultInputResult,
 };
-use mcpdesc::{Context, ToolError, ToolResult};
+use mcpdesc::{Context, LogLevel, ToolError, ToolResult};
 
 /// The server state: ratings live in memory for the life of the process.
 #[derive(Debug, Default)]
 pub struct ChessServer {
     ratings: Mutex<chess::Ratings>,
+    think_time: Duration,
 }
 
 impl ChessServer {
     /// A server with no recorded games.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The same server spending `think_time` on each ply it analyses.
+    ///
+    /// The analysis of this example is a heuristic that takes no measurable time; a
+    /// real engine thinks per position. The pause stands in for that thinking, so that
+    /// a client can watch the progress of `analyze_game` and cancel it midway
+    /// (`chess-server --think-ms N`). The pause ends early on cancellation.
+    pub fn with_think_time(mut self, think_time: Duration) -> Self {
+        self.think_time = think_time;
+        self
     }
 
     fn ratings(&self) -> std::sync::MutexGuard<'_, chess::Ratings> {
@@ -44,16 +64,36 @@ pub fn router() -> mcpdesc::Router {
     contract::router(ChessServer::new())
 }
 
+/// The router serving a fresh [`ChessServer`] that thinks `think_time` per ply.
+pub fn router_thinking(think_time: Duration) -> mcpdesc::Router {
+    contract::router(ChessServer::new().with_think_time(think_time))
+}
+
 impl contract::AnalyzeGame for ChessServer {
     async fn analyze_game(
         &self,
         input: AnalyzeGameInput,
-        _cx: Context,
+        cx: Context,
     ) -> Result<AnalyzeGameOutput, ToolError> {
         let moves = chess::parse_pgn(&input.pgn).map_err(|e| ToolError::new(e.to_string()))?;
         let depth = input
             .depth
             .map(|d| usize::try_from(d.get()).unwrap_or(usize::MAX));
+        // Ply by ply: progress after each, a check for cancellation before each.
+        let plies = depth.unwrap_or(moves.len()).min(moves.len());
+        for ply in 1..=plies {
+            self.think(&cx).await;
+            if cx.is_cancelled() {
+                let done = ply - 1;
+                let message = format!("analyze_game cancelled after {done} of {plies} plies");
+                eprintln!("chess-server: {message}");
+                cx.log(LogLevel::Notice, message.as_str()).await;
+                return Err(ToolError::new(message));
+            }
+            let message = format!("analysed ply {ply} of {plies}");
+            cx.progress(ply as f64, Some(plies as f64), Some(&message))
+                .await;
+        }
         let analysis = chess::analyze(&moves, depth);
         Ok(AnalyzeGameOutput {
             evaluation: Some(analysis.evaluation),
@@ -68,6 +108,20 @@ impl contract::AnalyzeGame for ChessServer {
                 })
                 .collect(),
         })
+    }
+}
+
+impl ChessServer {
+    /// The per-ply thinking time (see [`ChessServer::with_think_time`]), cut short by
+    /// cancellation.
+    async fn think(&self, cx: &Context) {
+        if self.think_time.is_zero() {
+            return;
+        }
+        tokio::select! {
+            () = tokio::time::sleep(self.think_time) => {}
+            () = cx.cancelled() => {}
+        }
     }
 }
 

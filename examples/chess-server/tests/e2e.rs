@@ -1,12 +1,19 @@
 //! End to end with the official TypeScript MCP client (`@modelcontextprotocol/sdk`,
-//! pinned with a committed lockfile in `tests/e2e/`): the client starts this crate's
-//! binary over stdio, initializes, compares `tools/list` with the router's projection
-//! for the negotiated version (2025-11-25, the SDK's newest), calls every tool with each
-//! example input and checks that each result equals the example's, sends invalid arguments (expects
-//! `isError: true`) and calls an unknown tool (expects a JSON-RPC error).
+//! pinned with a committed lockfile in `tests/e2e/`), over stdio (the client starts
+//! this crate's binary) and over streamable HTTP (`chess-server --http`, the client's
+//! `StreamableHTTPClientTransport`): the client initializes, compares `tools/list`
+//! with the router's projection for the negotiated version (2025-11-25, the SDK's
+//! newest), calls every tool with each example input and checks that each result
+//! equals the example's, sends invalid arguments (expects `isError: true`), calls an
+//! unknown tool (expects a JSON-RPC error), receives progress during `analyze_game`,
+//! and cancels an `analyze_game` call at its first progress notification: the handler
+//! notices, stops early and says so in a log message the client receives while the
+//! session goes on.
 //!
-//! `tests/e2e/harness.rs` runs the client (installing it when missing; without Node.js
-//! the test prints a notice and passes, or fails under `MCPDESC_REQUIRE_NODE=1`).
+//! The server runs with `--think-ms 50` (50 ms per analysed ply) so that a call lasts
+//! long enough to be cancelled midway. `tests/e2e/harness.rs` runs the client
+//! (installing it when missing; without Node.js the test prints a notice and passes, or
+//! fails under `MCPDESC_REQUIRE_NODE=1`).
 
 use mcpdesc::ProtocolVersion;
 use serde_json::{json, Value};
@@ -14,7 +21,14 @@ use serde_json::{json, Value};
 #[path = "../../../tests/e2e/harness.rs"]
 mod harness;
 
-fn plan() -> Value {
+/// 40 plies: at 50 ms each, two seconds of analysis to cancel.
+const LONG_GAME: &str = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 \
+    7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. c4 c6 12. cxb5 axb5 13. Nc3 Bb7 \
+    14. Bg5 b4 15. Nb1 h6 16. Bh4 c5 17. dxe5 Nxe4 18. Bxe7 Qxe7 19. exd6 Qf6 \
+    20. Nbd2 Nxd6";
+
+/// The client's plan with `transport` (`{"command", "args"}` or `{"url"}`).
+fn plan(transport: Value) -> Value {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../chess/chess.mcpdesc.json");
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let calls: Vec<Value> = doc["tools"]
@@ -24,9 +38,7 @@ fn plan() -> Value {
         .flat_map(harness::example_calls)
         .collect();
     let expected = chess_server::router().list_tools(ProtocolVersion::V2025_11_25);
-    json!({
-        "command": env!("CARGO_BIN_EXE_chess-server"),
-        "args": [],
+    let mut plan = json!({
         "serverName": "chess-server",
         "expectedTools": expected,
         "calls": calls,
@@ -35,20 +47,77 @@ fn plan() -> Value {
             {"label": "result outside the enum", "tool": "record_game_result",
              "arguments": {"white_player_id": "a", "black_player_id": "b", "result": "2-0"}}
         ],
-        "unknownTool": "no_such_tool"
-    })
+        "unknownTool": "no_such_tool",
+        "progressCall": {
+            "tool": "analyze_game",
+            "arguments": {"pgn": "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#"},
+            "minNotifications": 7
+        },
+        "cancelCall": {
+            "tool": "analyze_game",
+            "arguments": {"pgn": LONG_GAME},
+            "expectLog": "analyze_game cancelled after"
+        }
+    });
+    plan.as_object_mut()
+        .unwrap()
+        .extend(transport.as_object().unwrap().clone());
+    plan
 }
 
-#[test]
-fn typescript_client_talks_to_the_chess_server() {
-    if !harness::client_ready("chess-server/e2e::typescript_client_talks_to_the_chess_server") {
-        return;
-    }
-    let stdout = harness::run_client("chess-server", &plan());
-    // Every example call ran, down to the whole-result comparison.
+/// Runs the client and checks that every example call reached the whole-result
+/// comparison and that progress and cancellation were observed.
+fn run(name: &str, plan: &Value) -> String {
+    let stdout = harness::run_client(name, plan);
     let compared = stdout
         .lines()
         .filter(|l| l.starts_with("ok ") && l.ends_with("result equals the example result"))
         .count();
     assert_eq!(compared, 4, "{stdout}");
+    for check in [
+        "at least 7 progress notification(s)",
+        "cancelled at its first progress: the handler stopped early",
+    ] {
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.starts_with("ok ") && l.ends_with(check)),
+            "{check}: {stdout}"
+        );
+    }
+    stdout
+}
+
+#[test]
+fn typescript_client_talks_to_the_chess_server_over_stdio() {
+    if !harness::client_ready(
+        "chess-server/e2e::typescript_client_talks_to_the_chess_server_over_stdio",
+    ) {
+        return;
+    }
+    run(
+        "chess-server-stdio",
+        &plan(json!({"command": env!("CARGO_BIN_EXE_chess-server"), "args": ["--think-ms", "50"]})),
+    );
+}
+
+#[test]
+fn typescript_client_talks_to_the_chess_server_over_http() {
+    if !harness::client_ready(
+        "chess-server/e2e::typescript_client_talks_to_the_chess_server_over_http",
+    ) {
+        return;
+    }
+    let server = harness::HttpServerProcess::start(
+        env!("CARGO_BIN_EXE_chess-server"),
+        &["--http", "127.0.0.1:0", "--think-ms", "50"],
+    );
+    assert!(server.url.ends_with("/mcp"), "{}", server.url);
+    run("chess-server-http", &plan(json!({"url": server.url})));
+    // The handler's own account of the early stop, on the server's stderr.
+    let stderr = server.stderr();
+    assert!(
+        stderr.contains("chess-server: analyze_game cancelled after"),
+        "{stderr}"
+    );
 }

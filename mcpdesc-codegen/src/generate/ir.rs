@@ -61,6 +61,9 @@ pub struct ServerIr {
     pub instructions: Option<String>,
     /// The protocol versions served: the root set, or the one chosen view.
     pub protocol_versions: VersionSet,
+    /// The root `capabilities` array as compact JSON, when the description declares
+    /// one (the runtime picks the object of each version).
+    pub capabilities: Option<String>,
 }
 
 /// One Tool Interaction Example.
@@ -435,6 +438,10 @@ pub fn build(
         description: doc.info.description.clone(),
         website_url: doc.info.website_url.clone(),
         instructions: doc.instructions.clone(),
+        capabilities: doc
+            .capabilities
+            .as_ref()
+            .map(|list| serde_json::Value::Array(list.clone()).to_string()),
         protocol_versions: match settings.selected_protocol_version() {
             Some(v) => VersionSet::only(v),
             None => root,

@@ -14,6 +14,7 @@
 //!     pub const WEBSITE_URL: Option<&str> = None;
 //!     pub const INSTRUCTIONS: Option<&str> = Some("Use analyze_game ...");
 //!     pub const PROTOCOL_VERSIONS: &[::mcpdesc::ProtocolVersion] = &[...];
+//!     pub const CAPABILITIES: Option<&str> = Some(r#"[{"logging":{}}]"#); // or None
 //!     pub fn server_info() -> ::mcpdesc::ServerInfo { ... }
 //! }
 //! /// Per-tool metadata: name, scope, annotations, execution, the resolved declaration.
@@ -124,6 +125,7 @@ fn emit_info(rt: &TokenStream, server: &ServerIr) -> TokenStream {
     let website = opt_str(&server.website_url);
     let instructions = opt_str(&server.instructions);
     let versions = versions(rt, server.protocol_versions);
+    let capabilities = opt_str(&server.capabilities);
     quote! {
         /// The description's `info`, `instructions` and protocol versions.
         pub mod info {
@@ -143,6 +145,8 @@ fn emit_info(rt: &TokenStream, server: &ServerIr) -> TokenStream {
             pub const INSTRUCTIONS: ::core::option::Option<&str> = #instructions;
             /// The protocol versions the generated server serves.
             pub const PROTOCOL_VERSIONS: &[#rt::ProtocolVersion] = #versions;
+            /// The root `capabilities` declaration as JSON, when there is one.
+            pub const CAPABILITIES: ::core::option::Option<&str> = #capabilities;
 
             /// The `ServerInfo` the router announces at initialization.
             pub fn server_info() -> #rt::ServerInfo {
@@ -154,6 +158,7 @@ fn emit_info(rt: &TokenStream, server: &ServerIr) -> TokenStream {
                     website_url: WEBSITE_URL.map(::std::string::String::from),
                     instructions: INSTRUCTIONS.map(::std::string::String::from),
                     protocol_versions: PROTOCOL_VERSIONS,
+                    capabilities: CAPABILITIES,
                 }
             }
         }
