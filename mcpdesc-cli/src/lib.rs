@@ -1,4 +1,4 @@
-//! The `mcpdesc` command line: `validate`, `generate` and `serve-mock`.
+//! The `mcpdesc` command line: `validate`, `generate`, `serve-mock`, `migrate` and `diff`.
 //!
 //! The command's behaviour lives here, as functions over explicit writers, so tests can
 //! run it without a process; `main.rs` only forwards `std::env::args`.
@@ -23,7 +23,21 @@
 //!   (exit 1 otherwise, naming the tool and its scopes);
 //! - usage and I/O errors exit 2.
 //!
-//! `mcpdesc serve-mock FILE [--protocol-version V] [--select TOOL=EXAMPLE]... [--http ADDR]`
+//! `mcpdesc migrate IN [-o OUT] [--to 0.8.0|0.9.0] [--protocol-version V]`
+//! - rewrites a 0.7.x (or 0.8.0) description as a valid 0.9.0 (or 0.8.0) one (see
+//!   [`mcpdesc_codegen::migrate`], `docs/migrate.md`); the document to OUT (format from
+//!   its extension) or stdout (the input's format), the report on stderr;
+//! - exit 0 migrated; 1 the author must decide (each place listed, nothing written); 2
+//!   unreadable, unparseable or not a document to migrate.
+//!
+//! `mcpdesc diff OLD NEW [--format human|json] [--fail-on breaking|warning]
+//! [--perspective client|server]`
+//! - every change classified under a rule id of [`mcpdesc_codegen::diff::rules`]
+//!   (`docs/diff.md` has the table and the JSON shape) on stdout;
+//! - exit 0 when no change reaches `--fail-on` from the perspective, 1 when one does, 2
+//!   when a file is unreadable or invalid (its diagnostics on stderr).
+//!
+//! `mcpdesc serve-mock FILE [--protocol-version V] [--select TARGET=EXAMPLE]... [--http ADDR]`
 //! - serves the description as a **mock** MCP server on stdin/stdout until the client
 //!   ends the session (see [`mod@serve_mock`] for the replay policy); it never runs a live
 //!   tool and does not predict live behaviour;
@@ -42,6 +56,10 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 
 pub mod serve_mock;
+use mcpdesc_codegen::diff::{self as changes, DiffError, FailOn, Perspective};
+use mcpdesc_codegen::migrate::{self, MigrateError};
+use mcpdesc_codegen::source::{self, Format};
+use mcpdesc_codegen::validate::SpecVersion;
 use mcpdesc_codegen::{Description, GenerateError, Limits, ProtocolVersion, Settings};
 
 /// Exit code: everything valid.
@@ -87,6 +105,40 @@ pub enum Command {
         #[arg(long)]
         no_tests: bool,
     },
+    /// Rewrite an MCP Description 0.7.x document (or a 0.8.0 one) as a valid document of
+    /// a newer format version, following the specification's migration guide.
+    Migrate {
+        /// The description to migrate.
+        input: PathBuf,
+        /// Write the migrated description here (format from its extension) instead of
+        /// stdout (format of the input).
+        #[arg(short, long, value_name = "OUT")]
+        output: Option<PathBuf>,
+        /// The format version to produce.
+        #[arg(long, value_name = "VERSION", default_value = "0.9.0", value_parser = parse_spec_version)]
+        to: SpecVersion,
+        /// The MCP protocol version the server implements, when the input does not say
+        /// (`info.protocolVersion`) or says something else.
+        #[arg(long, value_name = "V", value_parser = parse_protocol_version)]
+        protocol_version: Option<ProtocolVersion>,
+    },
+    /// Classify every change between two descriptions as breaking, warning or
+    /// compatible (rule ids: docs/diff.md).
+    Diff {
+        /// The old description.
+        old: PathBuf,
+        /// The new description.
+        new: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+        format: OutputFormat,
+        /// The lowest level that makes the command fail (exit 1).
+        #[arg(long, value_enum, default_value_t = FailOnArg::Breaking)]
+        fail_on: FailOnArg,
+        /// Whose point of view classifies the changes.
+        #[arg(long, value_enum, default_value_t = PerspectiveArg::Client)]
+        perspective: PerspectiveArg,
+    },
     /// Serve a description as a mock MCP server (stdio, or HTTP with --http) that replays its example results
     /// (a mock for clients' tests, never a prediction of live behaviour).
     ServeMock {
@@ -96,10 +148,13 @@ pub enum Command {
         /// declares, protocol-scoped tool variants side by side).
         #[arg(long, value_name = "V", value_parser = parse_protocol_version)]
         protocol_version: Option<ProtocolVersion>,
-        /// Answer every call of TOOL with the example EXAMPLE, whatever the arguments
-        /// (repeatable; other tools answer by matching input).
-        #[arg(long = "select", value_name = "TOOL=EXAMPLE", value_parser = serve_mock::parse_selection)]
-        selections: Vec<(String, String)>,
+        /// Answer every request of a target with the example EXAMPLE, whatever its
+        /// arguments (repeatable; other targets answer by matching request). TARGET is a
+        /// tool name, or `tool:NAME`, `prompt:NAME`, `resource:URI`,
+        /// `template:URI_TEMPLATE`, `completion:prompt:NAME`,
+        /// `completion:template:URI_TEMPLATE`.
+        #[arg(long = "select", value_name = "TARGET=EXAMPLE", value_parser = serve_mock::parse_selection)]
+        selections: Vec<mcpdesc::mock::Selection>,
         /// Serve streamable HTTP at http://ADDR/mcp instead of stdio (ADDR such as
         /// 127.0.0.1:8080; port 0 picks a free port, printed on stderr).
         #[arg(long, value_name = "ADDR")]
@@ -117,12 +172,34 @@ fn parse_protocol_version(text: &str) -> Result<ProtocolVersion, String> {
     })
 }
 
+fn parse_spec_version(text: &str) -> Result<SpecVersion, String> {
+    SpecVersion::parse(text).ok_or_else(|| "expected 0.8.0 or 0.9.0".to_owned())
+}
+
+/// `--fail-on` of `diff`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOnArg {
+    /// Fail on breaking changes.
+    Breaking,
+    /// Fail on breaking changes and warnings.
+    Warning,
+}
+
+/// `--perspective` of `diff`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PerspectiveArg {
+    /// A client of the server.
+    Client,
+    /// An implementer of the server.
+    Server,
+}
+
 /// Diagnostic output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
     /// rustc-style text.
     Human,
-    /// One JSON array.
+    /// JSON (`validate`: one array, an object per file; `diff`: one object, see docs/diff.md).
     Json,
 }
 
@@ -166,6 +243,35 @@ where
             selections,
             http,
         } => serve_mock(&file, protocol_version, &selections, http.as_deref(), err),
+        Command::Diff {
+            old,
+            new,
+            format,
+            fail_on,
+            perspective,
+        } => {
+            let fail_on = match fail_on {
+                FailOnArg::Breaking => FailOn::Breaking,
+                FailOnArg::Warning => FailOn::Warning,
+            };
+            let perspective = match perspective {
+                PerspectiveArg::Client => Perspective::Client,
+                PerspectiveArg::Server => Perspective::Server,
+            };
+            diff(&old, &new, format, fail_on, perspective, out, err)
+        }
+        Command::Migrate {
+            input,
+            output,
+            to,
+            protocol_version,
+        } => {
+            let options = migrate::Options {
+                target: to,
+                protocol_version,
+            };
+            migrate(&input, output.as_deref(), &options, out, err)
+        }
     }
 }
 
@@ -189,7 +295,7 @@ fn load_reporting(file: &std::path::Path, err: &mut dyn Write) -> Option<Descrip
 pub fn serve_mock(
     file: &std::path::Path,
     version: Option<ProtocolVersion>,
-    selections: &[(String, String)],
+    selections: &[mcpdesc::mock::Selection],
     http: Option<&str>,
     err: &mut dyn Write,
 ) -> u8 {
@@ -290,6 +396,144 @@ fn write_if_changed(path: &std::path::Path, content: &str) -> std::io::Result<()
         return Ok(());
     }
     std::fs::write(path, content)
+}
+
+/// `mcpdesc diff`: the classified changes on `out`; exit 0 when nothing reaches the
+/// `--fail-on` level from the chosen perspective, 1 when something does, 2 when a file
+/// cannot be read or is not a valid description (its diagnostics on `err`).
+pub fn diff(
+    old: &std::path::Path,
+    new: &std::path::Path,
+    format: OutputFormat,
+    fail_on: FailOn,
+    perspective: Perspective,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let limits = Limits::default();
+    let mut loaded = Vec::new();
+    for file in [old, new] {
+        match Description::from_path(file, &limits) {
+            Ok(desc) => loaded.push(desc),
+            Err(e) => {
+                let _ = writeln!(err, "error: cannot read {}: {e}", file.display());
+                return EXIT_USAGE;
+            }
+        }
+    }
+    let report = match changes::diff(&loaded[0], &loaded[1]) {
+        Ok(report) => report,
+        Err(e @ DiffError::Invalid { .. }) => {
+            for desc in loaded.iter().filter(|d| !d.is_valid()) {
+                let _ = err.write_all(desc.render_diagnostics().as_bytes());
+            }
+            let _ = writeln!(err, "error: {e}; nothing compared");
+            return EXIT_USAGE;
+        }
+    };
+    let text = match format {
+        OutputFormat::Human => report.render(perspective),
+        OutputFormat::Json => {
+            let value = report.to_json(perspective, fail_on);
+            serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
+        }
+    };
+    let _ = out.write_all(text.as_bytes());
+    if report.fails(perspective, fail_on) {
+        EXIT_INVALID
+    } else {
+        EXIT_OK
+    }
+}
+
+/// `mcpdesc migrate`: the migrated document to OUT or stdout; the report (every change,
+/// every warning, or the places that need the author) to `err`.
+pub fn migrate(
+    input: &std::path::Path,
+    output: Option<&std::path::Path>,
+    options: &migrate::Options,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let limits = Limits::default();
+    let desc = match Description::from_path(input, &limits) {
+        Ok(desc) => desc,
+        Err(e) => {
+            let _ = writeln!(err, "error: cannot read {}: {e}", input.display());
+            return EXIT_USAGE;
+        }
+    };
+    let Some(loaded) = &desc.loaded else {
+        let _ = err.write_all(desc.render_diagnostics().as_bytes());
+        let _ = writeln!(
+            err,
+            "error: {} cannot be parsed; nothing to migrate",
+            desc.name
+        );
+        return EXIT_USAGE;
+    };
+    let format = output.and_then(Format::from_path).unwrap_or(loaded.format);
+    let migration = match migrate::migrate(loaded, options) {
+        Ok(m) => m,
+        Err(MigrateError::NotApplicable(why)) => {
+            let _ = writeln!(err, "error: {}: {why}", desc.name);
+            return EXIT_USAGE;
+        }
+        Err(MigrateError::NeedsAuthor { items, .. }) => {
+            for d in &items {
+                let _ = writeln!(err, "{}", d.render(&desc.name, Some(&desc.text)));
+            }
+            let _ = writeln!(
+                err,
+                "error: {} needs the author at {} place{} (listed above); nothing was written",
+                desc.name,
+                items.len(),
+                plural(items.len())
+            );
+            return EXIT_INVALID;
+        }
+    };
+    let text = source::emit(&migration.value, format);
+    let written = match output {
+        Some(path) => std::fs::write(path, &text),
+        None => out.write_all(text.as_bytes()),
+    };
+    if let Err(e) = written {
+        let target = output.map_or("stdout".to_owned(), |p| p.display().to_string());
+        let _ = writeln!(err, "error: cannot write {target}: {e}");
+        return EXIT_USAGE;
+    }
+    // The data model has no place for comments; say so rather than drop them quietly.
+    let comment = match loaded.format {
+        Format::Yaml => source::yaml_comment(&desc.text, &limits),
+        Format::Json => None,
+    };
+    let warnings = migration.warnings.len() + usize::from(comment.is_some());
+    let _ = writeln!(
+        err,
+        "migrated {} from MCP Description {} to {}{}: {} change{}, {warnings} warning{}",
+        desc.name,
+        migration.from_version,
+        migration.target.as_str(),
+        output.map_or(String::new(), |p| format!(" ({})", p.display())),
+        migration.changes.len(),
+        plural(migration.changes.len()),
+        plural(warnings),
+    );
+    for change in &migration.changes {
+        let _ = writeln!(err, "  change: {}", change.render(&desc.name));
+    }
+    if let Some(pos) = comment {
+        let _ = writeln!(
+            err,
+            "warning: {}:{}:{}: the input's YAML comments are not carried over (the data model has no place for them)",
+            desc.name, pos.line, pos.column
+        );
+    }
+    for d in &migration.warnings {
+        let _ = writeln!(err, "{}", d.render(&desc.name, Some(&desc.text)));
+    }
+    EXIT_OK
 }
 
 /// `mcpdesc validate`.

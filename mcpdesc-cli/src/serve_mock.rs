@@ -3,30 +3,39 @@
 //! or handwritten code.
 //!
 //! The mock is the runtime's [`ExampleBook`] router, built here at run time from the
-//! description instead of from generated constants: `tools/list` lists every tool
-//! declaration (mcpdesc-only members stripped per negotiated version, as a generated
-//! server lists them) and `tools/call` replays example results by the documented policy
-//! of [`mcpdesc::mock`]: an example selected with `--select TOOL=EXAMPLE`, else the first
-//! example whose `input` equals the arguments, else a tool error naming the available
-//! examples. Interaction examples make their steps' requests to the client first.
+//! description instead of from generated constants: `tools/list`, `prompts/list`,
+//! `resources/list` and `resources/templates/list` list every declaration
+//! (mcpdesc-only members stripped per negotiated version, as a generated server lists
+//! them), and `tools/call`, `prompts/get`, `resources/read` and `completion/complete`
+//! replay example results by the documented policy of [`mcpdesc::mock`]: an example
+//! selected with `--select` (syntax: [`mcpdesc::mock::Selection`]), else the first
+//! example, in name order, whose request equals the one received, else an error naming
+//! the available examples. Interaction examples make their steps' requests to the client
+//! first. The capabilities are what the description's `capabilities` declare that the
+//! runtime implements, plus those of what it serves (see [`mcpdesc::Router::capabilities`]).
 //!
 //! It replays exactly what the description shows (the result JSON verbatim); it never
 //! runs a live tool and does not predict live behaviour (MCP Description §9.3).
 //!
 //! # Decisions
 //! - Without `--protocol-version` the server speaks every root protocol version and
-//!   serves protocol-scoped variants of a tool side by side (the router keeps their
-//!   scopes apart); with it, only that version and the declarations whose scope has it.
+//!   serves protocol-scoped variants of a declaration side by side (the router keeps
+//!   their scopes apart); with it, only that version and the declarations whose scope
+//!   has it.
 //! - Everything the command prints goes to stderr: stdout is the MCP channel.
-//! - The runtime's `ToolSpec` holds `'static` text (generated code stores it in
-//!   constants); the mock leaks the few strings of one description once per process,
-//!   which lives as long as the server anyway.
+//! - The runtime's specs hold `'static` text (generated code stores it in constants);
+//!   the mock leaks the strings of one description once per process, which lives as
+//!   long as the server anyway.
 
-use mcpdesc::mock::{BookEntry, ExampleBook};
-use mcpdesc::{Router, ServerInfo, ToolSpec};
+use mcpdesc::mock::{
+    completion_request, BookEntry, ExampleBook, RequestEntry, Selection, Specs, Target,
+};
+use mcpdesc::{
+    CompletionTarget, PromptSpec, ResourceSpec, ResourceTemplateSpec, Router, ServerInfo, ToolSpec,
+};
 use mcpdesc_codegen::generate::view;
 use mcpdesc_codegen::{Description, ProtocolVersion, VersionSet};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// Why no mock router could be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -42,26 +51,88 @@ pub enum MockError {
         /// The root `protocolVersions`.
         root: VersionSet,
     },
-    /// `--select` names a tool or example the description does not have.
+    /// `--select` names a target or example the description does not have.
     #[error("--select {0}")]
     Selection(String),
-    /// The runtime refused a tool declaration.
-    #[error("the runtime cannot serve tool `{tool}`: {message}")]
+    /// The runtime refused a declaration.
+    #[error("the runtime cannot serve {kind} `{name}`: {message}")]
     Router {
-        /// The tool name.
-        tool: String,
+        /// What was refused: `tool`, `prompt`, `resource`, `resource template`,
+        /// `completion` or `capabilities`.
+        kind: &'static str,
+        /// Its identity.
+        name: String,
         /// The runtime's reason.
         message: String,
     },
 }
 
-/// Builds the mock router of a valid description: every tool declaration (of `version`
-/// only, when given) answered from its examples, with `selections` (`(tool, example)`)
-/// applied as explicit selections.
+/// The resolved declarations of one array that the mock serves: `(resolved JSON,
+/// runtime scope)` for each declaration whose scope meets `served`.
+fn declarations(
+    resolved: &Value,
+    array: &str,
+    root: VersionSet,
+    served: VersionSet,
+) -> Vec<(Value, &'static [mcpdesc::ProtocolVersion])> {
+    resolved
+        .get(array)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|declaration| {
+            let declared: Option<Vec<String>> = declaration
+                .get("protocolVersions")
+                .and_then(|v| serde_json::from_value(v.clone()).ok());
+            let scope = view::scope_in(declared.as_deref(), root).intersect(served);
+            (!scope.is_empty()).then(|| (declaration.clone(), runtime_versions(scope)))
+        })
+        .collect()
+}
+
+/// The named examples of `member` of a declaration, in name order, as book entries with
+/// the request `request_of` builds.
+fn request_entries(
+    declaration: &Value,
+    member: &str,
+    request_of: impl Fn(&Value) -> Value,
+) -> Vec<RequestEntry> {
+    sorted(declaration, member)
+        .into_iter()
+        .map(|(name, example)| RequestEntry {
+            request: request_of(&example),
+            result: example.get("result").cloned().unwrap_or(Value::Null),
+            name,
+        })
+        .collect()
+}
+
+/// The declaration without its example maps (the runtime does not serve them).
+fn served_declaration(declaration: &Value) -> &'static str {
+    let mut value = declaration.clone();
+    if let Some(map) = value.as_object_mut() {
+        for member in ["examples", "interactionExamples", "completionExamples"] {
+            map.remove(member);
+        }
+    }
+    leak(value.to_string())
+}
+
+fn text(declaration: &Value, member: &str) -> String {
+    declaration
+        .get(member)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// Builds the mock router of a valid description: every declaration (of `version`
+/// only, when given) answered from its examples, with `selections` applied as explicit
+/// selections.
 pub fn mock_router(
     desc: &Description,
     version: Option<ProtocolVersion>,
-    selections: &[(String, String)],
+    selections: &[Selection],
 ) -> Result<Router, MockError> {
     let (Some(doc), Some(validation), true) =
         (desc.document(), desc.validation.as_ref(), desc.is_valid())
@@ -74,30 +145,72 @@ pub fn mock_router(
         Some(v) => VersionSet::only(v),
         None => root,
     };
+    // Every `$componentRef` (schemas, examples) substituted.
     let resolved = &validation.resolution.value;
 
     let mut book = ExampleBook::new();
-    let mut specs = Vec::new();
-    for (index, tool) in doc.tools.iter().flatten().enumerate() {
-        let scope = view::scope_of(tool, root).intersect(served);
-        if scope.is_empty() {
-            continue;
-        }
-        // The resolved declaration: every `$componentRef` (schemas, examples) substituted.
-        let declaration = resolved
-            .pointer(&format!("/tools/{index}"))
-            .cloned()
-            .unwrap_or(Value::Null);
-        let runtime_scope = runtime_versions(scope);
-        book.add_tool(&tool.name, runtime_scope.to_vec(), entries(&declaration));
-        specs.push(ToolSpec::new(
-            leak(tool.name.clone()),
-            runtime_scope,
-            leak(declaration.to_string()),
+    let mut tools = Vec::new();
+    for (declaration, scope) in declarations(resolved, "tools", root, served) {
+        let name = text(&declaration, "name");
+        book.add_tool(&name, scope.to_vec(), entries(&declaration));
+        tools.push(ToolSpec::new(
+            leak(name),
+            scope,
+            served_declaration(&declaration),
         ));
     }
-    for (tool, example) in selections {
-        book = book.select(tool, example).map_err(MockError::Selection)?;
+    let mut prompts = Vec::new();
+    for (declaration, scope) in declarations(resolved, "prompts", root, served) {
+        let name = text(&declaration, "name");
+        let examples = request_entries(&declaration, "examples", |e| {
+            e.get("arguments").cloned().unwrap_or_else(|| json!({}))
+        });
+        book.add_target(Target::Prompt(name.clone()), scope.to_vec(), examples);
+        let completions = request_entries(&declaration, "completionExamples", completion_request);
+        if !completions.is_empty() {
+            let target = Target::Completion(CompletionTarget::prompt(name.clone()));
+            book.add_target(target, scope.to_vec(), completions);
+        }
+        prompts.push(PromptSpec::new(
+            leak(name),
+            scope,
+            served_declaration(&declaration),
+        ));
+    }
+    let mut resources = Vec::new();
+    for (declaration, scope) in declarations(resolved, "resources", root, served) {
+        let uri = text(&declaration, "uri");
+        let request = Value::from(uri.clone());
+        let examples = request_entries(&declaration, "examples", |_| request.clone());
+        book.add_target(Target::Resource(uri.clone()), scope.to_vec(), examples);
+        resources.push(ResourceSpec::new(
+            leak(uri),
+            scope,
+            served_declaration(&declaration),
+        ));
+    }
+    let mut templates = Vec::new();
+    for (declaration, scope) in declarations(resolved, "resourceTemplates", root, served) {
+        let uri_template = text(&declaration, "uriTemplate");
+        let examples = request_entries(&declaration, "examples", |e| {
+            e.get("uri").cloned().unwrap_or(Value::Null)
+        });
+        let target = Target::ResourceTemplate(uri_template.clone());
+        book.add_target(target, scope.to_vec(), examples);
+        let completions = request_entries(&declaration, "completionExamples", completion_request);
+        if !completions.is_empty() {
+            let target =
+                Target::Completion(CompletionTarget::resource_template(uri_template.clone()));
+            book.add_target(target, scope.to_vec(), completions);
+        }
+        templates.push(ResourceTemplateSpec::new(
+            leak(uri_template),
+            scope,
+            served_declaration(&declaration),
+        ));
+    }
+    for selection in selections {
+        book = book.apply(selection).map_err(MockError::Selection)?;
     }
 
     let info = &doc.info;
@@ -114,37 +227,48 @@ pub fn mock_router(
             .as_ref()
             .map(|list| leak(Value::Array(list.clone()).to_string())),
     };
+    let specs = Specs {
+        tools: Box::leak(tools.into_boxed_slice()),
+        prompts: Box::leak(prompts.into_boxed_slice()),
+        resources: Box::leak(resources.into_boxed_slice()),
+        resource_templates: Box::leak(templates.into_boxed_slice()),
+    };
     let router = book.router(server, &specs);
     match router.errors().first() {
         Some(e) => Err(MockError::Router {
-            tool: e.tool.clone(),
+            kind: e.kind,
+            name: e.name.clone(),
             message: e.message.clone(),
         }),
         None => Ok(router),
     }
 }
 
+/// The members of the object `member` of `declaration`, sorted by name.
+fn sorted(declaration: &Value, member: &str) -> Vec<(String, Value)> {
+    let mut list: Vec<(String, Value)> = declaration
+        .get(member)
+        .and_then(Value::as_object)
+        .map(|map| map.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+        .unwrap_or_default();
+    list.sort_by(|a, b| a.0.cmp(&b.0));
+    list
+}
+
 /// The Tool Examples, then the interaction examples, of a resolved declaration, each in
 /// name order (the order of the generated `examples` module, so that the mock and
 /// `ExampleServer` pick the same example).
 fn entries(declaration: &Value) -> Vec<BookEntry> {
-    let member = |key: &str| -> Vec<(String, Value)> {
-        let mut list: Vec<(String, Value)> = declaration
-            .get(key)
-            .and_then(Value::as_object)
-            .map(|map| map.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
-            .unwrap_or_default();
-        list.sort_by(|a, b| a.0.cmp(&b.0));
-        list
-    };
     let field = |example: &Value, key: &str| example.get(key).cloned().unwrap_or(Value::Null);
-    let examples = member("examples").into_iter().map(|(name, e)| BookEntry {
-        input: field(&e, "input"),
-        result: field(&e, "result"),
-        steps: None,
-        name,
-    });
-    let interactions = member("interactionExamples")
+    let examples = sorted(declaration, "examples")
+        .into_iter()
+        .map(|(name, e)| BookEntry {
+            input: field(&e, "input"),
+            result: field(&e, "result"),
+            steps: None,
+            name,
+        });
+    let interactions = sorted(declaration, "interactionExamples")
         .into_iter()
         .map(|(name, e)| BookEntry {
             input: field(&e, "input"),
@@ -174,14 +298,12 @@ fn leak(text: String) -> &'static str {
     Box::leak(text.into_boxed_str())
 }
 
-/// Parses a `--select` value, `TOOL=EXAMPLE`.
-pub fn parse_selection(text: &str) -> Result<(String, String), String> {
-    match text.split_once('=') {
-        Some((tool, example)) if !tool.is_empty() && !example.is_empty() => {
-            Ok((tool.to_owned(), example.to_owned()))
-        }
-        _ => Err(format!("expected TOOL=EXAMPLE, got {text:?}")),
-    }
+/// Parses a `--select` value (the syntax of [`mcpdesc::mock::Selection`]:
+/// `TOOL=EXAMPLE`, `prompt:NAME=EXAMPLE`, `resource:URI=EXAMPLE`,
+/// `template:URI_TEMPLATE=EXAMPLE`, `completion:prompt:NAME=EXAMPLE`,
+/// `completion:template:URI_TEMPLATE=EXAMPLE`).
+pub fn parse_selection(text: &str) -> Result<Selection, String> {
+    text.parse()
 }
 
 /// The runtime `#[tokio::main]` gives a server binary.

@@ -1,18 +1,25 @@
 //! `mcpdesc serve-mock` end to end with the official TypeScript MCP client
-//! (`@modelcontextprotocol/sdk`, pinned in `tests/e2e/`): for the chess example and each
-//! real-world description, the client starts `mcpdesc serve-mock FILE` over stdio, and
-//! talks to `mcpdesc serve-mock FILE --http 127.0.0.1:0` over streamable HTTP; it
-//! initializes (MCP 2025-11-25, the SDK's newest), compares `tools/list` with the mock
-//! router's projection, calls every tool with each example input and checks that the
-//! whole result equals the example's, and checks that arguments no example has get a
-//! tool error and an unknown tool a JSON-RPC error. For the interaction-example fixture
-//! the client answers the mock's roots, sampling and elicitation requests from the
-//! example's steps, checking each request against its step.
+//! (`@modelcontextprotocol/sdk`, pinned in `tests/e2e/`): for the chess example, the
+//! generator's primitives fixture and every valid or warning case of the repository
+//! (`tests/conformance/`), and on top, when the shared corpus is there
+//! (`tests/prereq.rs`), each real-world description and every valid or warning fixture
+//! of the shared corpus, the client starts `mcpdesc serve-mock FILE`
+//! over stdio, and talks to `mcpdesc serve-mock FILE --http 127.0.0.1:0` over
+//! streamable HTTP; it initializes (MCP 2025-11-25, the SDK's newest, or the newest
+//! version the description has before it). Then, for the declarations of that version,
+//! on both transports:
 //!
-//! The descriptions: the chess example and the repository's own interaction-example
-//! case (`tests/conformance/`) always, the shared real-world descriptions and the
-//! shared interaction-example fixture on top when the shared corpus is there
-//! (`tests/prereq.rs`).
+//! - tools: `tools/list` equals the mock router's projection; every Tool Example's
+//!   input gets exactly the example's result; arguments no example has get a tool error
+//!   and an unknown tool a JSON-RPC error; interaction examples are played with the
+//!   client answering the mock's roots, sampling and elicitation requests from the steps;
+//! - prompts, resources, resource templates and completions (`tests/e2e/primitives.mjs`):
+//!   the lists equal the router's projections; every Prompt, Resource, Resource Template
+//!   and completion example's request gets exactly the example's whole result; bad
+//!   requests get their JSON-RPC errors and the server keeps serving.
+//!
+//! Nothing here is specific to a description: the plan is built from the description
+//! alone, so the test is the same for descriptions outside the repository.
 //!
 //! `tests/e2e/harness.rs` runs the client (installing it when missing; without Node.js
 //! the test prints a notice and passes, or fails under `MCPDESC_REQUIRE_NODE=1`; a
@@ -32,23 +39,63 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// The client's plan for one description over stdio: every Tool Example of every
-/// tool, expecting exactly the example's result.
-fn plan(path: &Path) -> Value {
+/// The version the TypeScript client ends up with: 2025-11-25 when the description has
+/// it, else the newest version before it (rmcp falls back to the newest version with an
+/// `initialize` handshake); `None` when the description has neither (2026-07-28 only).
+fn negotiated(root: &[&str]) -> Option<ProtocolVersion> {
+    let versions: Vec<ProtocolVersion> = root.iter().filter_map(|v| v.parse().ok()).collect();
+    if versions.contains(&ProtocolVersion::V2025_11_25) {
+        return Some(ProtocolVersion::V2025_11_25);
+    }
+    versions
+        .into_iter()
+        .filter(|v| *v < ProtocolVersion::V2025_11_25)
+        .max()
+}
+
+/// The client's plan for one description (see `tests/e2e/client.mjs` and
+/// `primitives.mjs`), and the number of example answers it compares; `None` when the
+/// TypeScript client cannot talk to it or it has no examples.
+fn plan(path: &Path) -> Option<(Value, usize)> {
     let desc = Description::from_path(path, &Limits::default()).unwrap();
-    let router = mock_router(&desc, None, &[]).unwrap();
-    let doc = &desc.validation.as_ref().unwrap().resolution.value;
-    let tools = doc["tools"].as_array().unwrap();
-    // The tools served in 2025-11-25 (the client's version).
-    let served = || {
-        tools.iter().filter(|t| {
-            t.get("protocolVersions")
-                .and_then(Value::as_array)
-                .is_none_or(|list| list.iter().any(|v| v == "2025-11-25"))
-        })
+    if !desc.is_valid() {
+        return None;
+    }
+    // A declaration the runtime refuses (an external `$ref` it cannot resolve offline)
+    // stops `serve-mock` at start-up, as documented; tests/tests/serve_mock.rs covers it.
+    let router = match mock_router(&desc, None, &[]) {
+        Ok(router) => router,
+        Err(e) => {
+            println!("note: {} is not served: {e}", path.display());
+            return None;
+        }
     };
-    let calls: Vec<Value> = served().flat_map(harness::example_calls).collect();
-    let interactions: Vec<Value> = served()
+    let doc = &desc.validation.as_ref().unwrap().resolution.value;
+    let root_versions: Vec<&str> = doc["protocolVersions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let version = negotiated(&root_versions)?;
+    let applies = |d: &&Value| {
+        d.get("protocolVersions")
+            .and_then(Value::as_array)
+            .is_none_or(|list| list.iter().any(|v| v == version.as_str()))
+    };
+    let tools: Vec<&Value> = doc["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(applies)
+        .collect();
+    let calls: Vec<Value> = tools
+        .iter()
+        .copied()
+        .flat_map(harness::example_calls)
+        .collect();
+    let interactions: Vec<Value> = tools
+        .iter()
         .flat_map(|t| {
             let examples = t["interactionExamples"].as_object().into_iter().flatten();
             examples.map(|(label, e)| {
@@ -59,87 +106,57 @@ fn plan(path: &Path) -> Value {
             })
         })
         .collect();
-    assert!(
-        !calls.is_empty() || !interactions.is_empty(),
-        "{} has no examples",
-        path.display()
+    let mut capabilities = Vec::new();
+    let caps = router.capabilities(version);
+    for name in ["prompts", "resources", "completions"] {
+        if caps.get(name).is_some() {
+            capabilities.push(name);
+        }
+    }
+    let primitives = harness::primitive_plan(
+        doc,
+        version.as_str(),
+        [
+            router.list_prompts(version),
+            router.list_resources(version),
+            router.list_resource_templates(version),
+        ],
+        &capabilities,
     );
-    // Every member, `execution` included (rmcp's `Tool` has no field for it; the
-    // adapter writes it back into the answer).
-    let expected = router.list_tools(ProtocolVersion::V2025_11_25);
-    json!({
+    let answers = ["prompts", "reads", "completions"]
+        .iter()
+        .map(|k| primitives[k].as_array().map_or(0, Vec::len))
+        .sum::<usize>();
+    let compared = calls.len() + interactions.len() + answers;
+    if compared == 0 {
+        return None;
+    }
+    let mut plan = json!({
         "command": env!("CARGO_BIN_EXE_mcpdesc"),
         "args": ["serve-mock", path],
         "serverName": doc["info"]["name"],
-        "expectedTools": expected,
+        // Every member, `execution` included (rmcp's `Tool` has no field for it; the
+        // adapter writes it back into the answer).
+        "expectedTools": router.list_tools(version),
         "calls": calls,
         "interactions": interactions,
-        "invalidCalls": [
-            {"label": "arguments no example has", "tool": tools[0]["name"],
-             "arguments": {"mcpdesc-e2e-no-such-argument": 1}}
-        ],
-        "unknownTool": "mcpdesc_e2e_no_such_tool"
-    })
+        "primitives": primitives,
+    });
+    if let Some(tool) = tools.first() {
+        plan["invalidCalls"] = json!([{"label": "arguments no example has", "tool": tool["name"],
+            "arguments": {"mcpdesc-e2e-no-such-argument": 1}}]);
+        plan["unknownTool"] = json!("mcpdesc_e2e_no_such_tool");
+    }
+    Some((plan, compared))
 }
 
-/// The chess example and the repository's interaction-example case; the shared
-/// real-world descriptions and interaction fixture on top when the corpus is there (a
-/// notice naming `test` otherwise).
-fn files(test: &str) -> Vec<PathBuf> {
-    let mut files = vec![
-        root().join("examples/chess/chess.mcpdesc.json"),
-        root().join("tests/conformance/expected-valid/interaction-examples.json"),
-    ];
-    let shared_part = format!("{test} (its shared real-world descriptions)");
-    if let Some(shared) = harness::prereq::shared_conformance(&shared_part) {
-        for entry in std::fs::read_dir(shared.join("real-world")).unwrap() {
-            files.push(entry.unwrap().path());
-        }
-        files.push(
-            shared.join("fixtures-0.8.0-rc.1/expected-valid/named-tool-interaction-examples.json"),
-        );
-    }
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
     files.sort();
     files
-}
-
-/// Runs the client on `plan` and checks that each example call reached the
-/// whole-result comparison.
-fn run(name: &str, plan: &Value) {
-    let calls =
-        plan["calls"].as_array().unwrap().len() + plan["interactions"].as_array().unwrap().len();
-    let stdout = harness::run_client(name, plan);
-    let compared = stdout
-        .lines()
-        .filter(|l| l.starts_with("ok ") && l.ends_with("result equals the example result"))
-        .count();
-    assert_eq!(compared, calls, "{name}: {stdout}");
-}
-
-#[test]
-fn typescript_client_gets_the_example_results_from_serve_mock_over_http() {
-    const TEST: &str = "mcpdesc-cli/serve_mock_e2e::typescript_client_gets_the_example_results_from_serve_mock_over_http";
-    if !harness::client_ready(TEST) {
-        return;
-    }
-    for path in &files(TEST) {
-        let server = harness::HttpServerProcess::start(
-            env!("CARGO_BIN_EXE_mcpdesc"),
-            &[
-                "serve-mock",
-                path.to_str().unwrap(),
-                "--http",
-                "127.0.0.1:0",
-            ],
-        );
-        let mut plan = plan(path);
-        let plan_map = plan.as_object_mut().unwrap();
-        plan_map.remove("command");
-        plan_map.remove("args");
-        plan_map.insert("url".into(), json!(server.url));
-        let name = format!("{}-http", path.file_name().unwrap().to_string_lossy());
-        run(&name, &plan);
-    }
 }
 
 #[test]
@@ -149,8 +166,105 @@ fn typescript_client_gets_the_example_results_from_serve_mock() {
     if !harness::client_ready(TEST) {
         return;
     }
-    for path in &files(TEST) {
+    let mut all = vec![
+        root().join("examples/chess/chess.mcpdesc.json"),
+        root().join("tests/fixtures/generator/primitives.mcpdesc.json"),
+    ];
+    for folder in ["expected-valid", "expected-warning"] {
+        all.extend(files(&root().join("tests/conformance").join(folder)));
+    }
+    let shared_part = format!("{TEST} (its shared descriptions)");
+    let shared = harness::prereq::shared_conformance(&shared_part);
+    if let Some(shared) = &shared {
+        all.extend(files(&shared.join("real-world")));
+        for folder in ["expected-valid", "expected-warning"] {
+            all.extend(files(&shared.join("fixtures-0.8.0-rc.1").join(folder)));
+        }
+    }
+    let mut served = Vec::new();
+    for path in &all {
+        let Some((plan, compared_wanted)) = plan(path) else {
+            continue;
+        };
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        run(&name, &plan(path));
+        let stdout = harness::run_client(&name, &plan);
+        // Each example produced its checks, including the whole-result comparison.
+        let compared = stdout
+            .lines()
+            .filter(|l| l.starts_with("ok ") && l.ends_with("result equals the example result"))
+            .count();
+        assert_eq!(compared, compared_wanted, "{name}: {stdout}");
+        // The same plan over streamable HTTP.
+        let server = harness::HttpServerProcess::start(
+            env!("CARGO_BIN_EXE_mcpdesc"),
+            &[
+                "serve-mock",
+                path.to_str().unwrap(),
+                "--http",
+                "127.0.0.1:0",
+            ],
+        );
+        let mut over_http = plan.clone();
+        let map = over_http.as_object_mut().unwrap();
+        map.remove("command");
+        map.remove("args");
+        map.insert("url".into(), json!(server.url));
+        let stdout = harness::run_client(&format!("{name}-http"), &over_http);
+        let compared = stdout
+            .lines()
+            .filter(|l| l.starts_with("ok ") && l.ends_with("result equals the example result"))
+            .count();
+        assert_eq!(compared, compared_wanted, "{name} over HTTP: {stdout}");
+        drop(server);
+        // Examples that an earlier example's request hides: one run each, with the
+        // example selected (`--select`).
+        for (i, shadowed) in plan["primitives"]["shadowed"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let select = shadowed["select"].as_str().unwrap();
+            let kind = shadowed["kind"].as_str().unwrap();
+            let selected = json!({
+                "command": env!("CARGO_BIN_EXE_mcpdesc"),
+                "args": ["serve-mock", path, "--select", select],
+                "serverName": plan["serverName"],
+                "expectedTools": plan["expectedTools"],
+                "calls": [],
+                "primitives": { kind: [shadowed["call"]] },
+            });
+            let stdout = harness::run_client(&format!("{name}-selected-{i}"), &selected);
+            assert!(
+                stdout.contains("result equals the example result"),
+                "{name} --select {select}: {stdout}"
+            );
+        }
+        served.push(name);
+    }
+    println!("served {}: {served:?}", served.len());
+    let mut must = vec![
+        "chess.mcpdesc.json",
+        "primitives.mcpdesc.json",
+        "bookshelf.json",
+        "interaction-examples.json",
+        "resources-prompts-completions.json",
+        "yaml-rendering.yaml",
+    ];
+    if shared.is_some() {
+        must.extend([
+            "named-prompt-examples.json",
+            "named-resource-examples.json",
+            "named-completion-examples.json",
+            "resource-example-consistency.json",
+            "legacy-completion-examples.json",
+            "named-tool-interaction-examples.json",
+        ]);
+    }
+    for must in must {
+        assert!(
+            served.iter().any(|s| s == must),
+            "{must} was not served: {served:?}"
+        );
     }
 }

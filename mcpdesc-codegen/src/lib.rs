@@ -12,7 +12,9 @@
 pub mod builder;
 pub mod description;
 pub mod diagnostic;
+pub mod diff;
 pub mod generate;
+pub mod migrate;
 pub mod model;
 pub mod pointer;
 pub mod protocol;

@@ -96,5 +96,7 @@ pub const PROMPTS: &str = "mcpdesc.prompts";
 pub const COMPLETION_EXAMPLES: &str = "mcpdesc.completion-examples";
 /// Specification extensions (`x-*`, extension identifiers).
 pub const EXTENSIONS: &str = "mcpdesc.extensions";
+/// `mcpdesc migrate`: what could not be carried over, and places that need the author.
+pub const MIGRATE: &str = "mcpdesc.migrate";
 /// Problems found while generating code (unsupported schema constructs, naming).
 pub const CODEGEN: &str = "mcpdesc-rs.codegen";

@@ -7,16 +7,19 @@
 //! - The declaration object whose scope (its `protocolVersions`, else every version
 //!   of the server) contains the version is the starting point; scopes are disjoint
 //!   in a valid description, so at most one applies.
-//! - Only what this runtime implements is advertised: `tools` (without
-//!   `listChanged`: the tool set never changes while serving), `logging` (served by
-//!   [`Context::log`](crate::Context::log) and `logging/setLevel`) and
+//! - Only what this runtime implements is advertised: `tools`, `prompts`, `resources`
+//!   and `completions` (without `listChanged` and `subscribe`: the lists never change
+//!   while serving, and `resources/subscribe` is not implemented), `logging` (served
+//!   by [`Context::log`](crate::Context::log) and `logging/setLevel`) and
 //!   `experimental` (what the author declared, passed on). `tasks`, `extensions` and
 //!   a declared `listChanged` or `subscribe` are not advertised: the server does not
-//!   implement them. (`prompts`, `resources` and `completions` come with the
-//!   primitives that serve them.)
-//! - `tools` is advertised whenever the router serves a tool in the version, even
-//!   when the declaration leaves it out: a server that answers `tools/list` must
-//!   declare it.
+//!   implement them.
+//! - `tools`, `prompts`, `resources` and `completions` are advertised whenever the
+//!   router serves one in the version (a tool; a prompt; a resource or resource
+//!   template; a completion handler, from MCP 2025-03-26 on), even when the
+//!   declaration leaves it out: a server that answers `tools/list` or `prompts/get`
+//!   must declare it. A declared one the router does not serve is advertised too (its
+//!   list is empty; `completion/complete` completes to no values).
 
 use serde_json::{json, Map, Value};
 
@@ -28,6 +31,20 @@ use crate::ProtocolVersion;
 struct Declared {
     scope: VersionSet,
     members: Map<String, Value>,
+}
+
+/// What the router serves in one version: the capabilities advertised even when the
+/// declaration leaves them out.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Served {
+    /// A tool.
+    pub tools: bool,
+    /// A prompt.
+    pub prompts: bool,
+    /// A resource or resource template.
+    pub resources: bool,
+    /// A completion handler.
+    pub completions: bool,
 }
 
 /// The description's `capabilities` declaration, parsed.
@@ -81,14 +98,15 @@ impl Capabilities {
     }
 
     /// The native MCP `ServerCapabilities` object for `version` (see the module
-    /// docs); `serves_tools` says whether the router serves a tool in `version`.
-    pub fn advertised(&self, version: ProtocolVersion, serves_tools: bool) -> Value {
+    /// docs); `served` says what the router serves in `version`.
+    pub fn advertised(&self, version: ProtocolVersion, served: Served) -> Value {
         let mut advertised = Map::new();
         if let Some(declared) = self.declared(version) {
             for (key, value) in declared {
                 match key.as_str() {
-                    "tools" => {
-                        advertised.insert(key.clone(), without(value, &["listChanged"]));
+                    "tools" | "prompts" | "resources" | "completions" => {
+                        advertised
+                            .insert(key.clone(), without(value, &["listChanged", "subscribe"]));
                     }
                     "logging" | "experimental" => {
                         advertised.insert(key.clone(), without(value, &[]));
@@ -97,8 +115,16 @@ impl Capabilities {
                 }
             }
         }
-        if serves_tools && !advertised.contains_key("tools") {
-            advertised.insert("tools".into(), json!({}));
+        let completions = served.completions && version >= ProtocolVersion::V2025_03_26;
+        for (key, serves) in [
+            ("tools", served.tools),
+            ("prompts", served.prompts),
+            ("resources", served.resources),
+            ("completions", completions),
+        ] {
+            if serves && !advertised.contains_key(key) {
+                advertised.insert(key.into(), json!({}));
+            }
         }
         Value::Object(advertised)
     }
@@ -122,6 +148,34 @@ fn without(value: &Value, keys: &[&str]) -> Value {
 mod tests {
     use super::*;
 
+    fn tools() -> Served {
+        Served {
+            tools: true,
+            ..Served::default()
+        }
+    }
+
+    #[test]
+    fn served_primitives_are_advertised_and_declared_ones_lose_list_changed() {
+        let text = r#"[{"prompts": {"listChanged": true}, "resources": {"subscribe": true, "listChanged": true, "x-a": 1}}]"#;
+        let caps = Capabilities::parse(Some(text), VersionSet::of(SERVER)).unwrap();
+        let served = Served {
+            resources: true,
+            completions: true,
+            ..Served::default()
+        };
+        assert_eq!(
+            caps.advertised(ProtocolVersion::V2025_11_25, served),
+            json!({"prompts": {}, "resources": {}, "completions": {}})
+        );
+        // No completions capability before 2025-03-26.
+        let none = Capabilities::parse(None, VersionSet::of(SERVER)).unwrap();
+        assert_eq!(
+            none.advertised(ProtocolVersion::V2024_11_05, served),
+            json!({"resources": {}})
+        );
+    }
+
     const SERVER: &[ProtocolVersion] = &[
         ProtocolVersion::V2025_06_18,
         ProtocolVersion::V2025_11_25,
@@ -132,8 +186,8 @@ mod tests {
     fn without_a_declaration_tools_come_from_the_router() {
         let caps = Capabilities::parse(None, VersionSet::of(SERVER)).unwrap();
         let v = ProtocolVersion::V2025_11_25;
-        assert_eq!(caps.advertised(v, true), json!({"tools": {}}));
-        assert_eq!(caps.advertised(v, false), json!({}));
+        assert_eq!(caps.advertised(v, tools()), json!({"tools": {}}));
+        assert_eq!(caps.advertised(v, Served::default()), json!({}));
         assert!(!caps.logging(v));
     }
 
@@ -147,13 +201,15 @@ mod tests {
         ]"#;
         let caps = Capabilities::parse(Some(text), VersionSet::of(SERVER)).unwrap();
         let v = ProtocolVersion::V2025_11_25;
+        // `resources` stays, without `subscribe` (the server answers resources/list
+        // and resources/read even with no resource); `tasks` goes.
         assert_eq!(
-            caps.advertised(v, false),
-            json!({"tools": {}, "logging": {}, "experimental": {"chess": {}}})
+            caps.advertised(v, Served::default()),
+            json!({"tools": {}, "logging": {}, "resources": {}, "experimental": {"chess": {}}})
         );
         assert!(caps.logging(v));
         let latest = ProtocolVersion::V2026_07_28;
-        assert_eq!(caps.advertised(latest, true), json!({"tools": {}}));
+        assert_eq!(caps.advertised(latest, tools()), json!({"tools": {}}));
         assert!(!caps.logging(latest));
     }
 

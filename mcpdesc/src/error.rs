@@ -190,15 +190,138 @@ pub enum ClientError {
     },
 }
 
-/// A problem found while building a [`Router`](crate::Router); the tool concerned is
-/// not registered.
+/// A problem found while building a [`Router`](crate::Router); the declaration
+/// concerned is not registered.
+///
+/// ```
+/// let e = mcpdesc::RouterError { kind: "prompt", name: "brief".into(), message: "no name".into() };
+/// assert_eq!(e.to_string(), "prompt `brief`: no name");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("tool `{tool}`: {message}")]
+#[error("{kind} `{name}`: {message}")]
 pub struct RouterError {
-    /// The tool name from the [`ToolSpec`](crate::ToolSpec).
-    pub tool: String,
+    /// What was registered: `"tool"`, `"prompt"`, `"resource"`, `"resource template"`,
+    /// `"completion"` or `"capabilities"`.
+    pub kind: &'static str,
+    /// Its identity: the tool or prompt name, the resource URI, the URI template.
+    pub name: String,
     /// What is wrong.
     pub message: String,
+}
+
+/// Why a `prompts/get`, `resources/read` or `completion/complete` handler could not
+/// answer: the request ends with a JSON-RPC error.
+///
+/// Any `std::error::Error` converts into it as an internal error (-32603), so a handler
+/// can use `?`; [`RequestError::invalid_params`] and [`RequestError::resource_not_found`]
+/// say that the request itself is at fault.
+///
+/// ```
+/// use mcpdesc::RequestError;
+///
+/// fn read(path: &str) -> Result<String, RequestError> {
+///     Ok(std::fs::read_to_string(path)?)
+/// }
+/// let err = read("/no/such/file").unwrap_err();
+/// assert_eq!(err.code(), -32603);
+/// assert_eq!(RequestError::resource_not_found("x:///a").code(), -32002);
+/// ```
+///
+/// Like [`ToolError`], it does not implement `std::error::Error` itself, which is what
+/// lets every error type convert into it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RequestError {
+    code: i32,
+    message: String,
+    data: Option<Value>,
+}
+
+impl RequestError {
+    /// MCP's "Resource not found" code before 2026-07-28 (from 2026-07-28 on, the router
+    /// sends -32602 instead, as that version asks).
+    pub const RESOURCE_NOT_FOUND: i32 = -32002;
+
+    /// An internal error (-32603) with a message.
+    pub fn new(message: impl Into<String>) -> Self {
+        RequestError {
+            code: ProtocolError::INTERNAL_ERROR,
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    /// "Invalid params" (-32602): the request's arguments are wrong.
+    pub fn invalid_params(message: impl Into<String>) -> Self {
+        RequestError {
+            code: ProtocolError::INVALID_PARAMS,
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    /// "Resource not found" for `uri`, with `{"uri": uri}` as data.
+    pub fn resource_not_found(uri: &str) -> Self {
+        RequestError {
+            code: Self::RESOURCE_NOT_FOUND,
+            message: format!("Resource not found: `{uri}`"),
+            data: Some(serde_json::json!({ "uri": uri })),
+        }
+    }
+
+    /// The same error with another message.
+    pub fn with_message(mut self, message: impl Into<String>) -> Self {
+        self.message = message.into();
+        self
+    }
+
+    /// The same error with structured data.
+    pub fn with_data(mut self, data: Value) -> Self {
+        self.data = Some(data);
+        self
+    }
+
+    /// The JSON-RPC error code.
+    pub fn code(&self) -> i32 {
+        self.code
+    }
+
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The structured data, if any.
+    pub fn data(&self) -> Option<&Value> {
+        self.data.as_ref()
+    }
+
+    /// The JSON-RPC error sent for `version`: "Resource not found" is -32602 from MCP
+    /// 2026-07-28 on.
+    pub fn into_protocol_error(self, version: crate::ProtocolVersion) -> ProtocolError {
+        let code = match self.code {
+            Self::RESOURCE_NOT_FOUND if version >= crate::ProtocolVersion::V2026_07_28 => {
+                ProtocolError::INVALID_PARAMS
+            }
+            code => code,
+        };
+        ProtocolError {
+            code,
+            message: self.message,
+            data: self.data,
+        }
+    }
+}
+
+impl fmt::Display for RequestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl<E: std::error::Error> From<E> for RequestError {
+    fn from(error: E) -> Self {
+        RequestError::new(error.to_string())
+    }
 }
 
 /// An error of serving a router.

@@ -6,7 +6,11 @@
 //! - [`Router`] lists the tools per negotiated protocol version and dispatches
 //!   `tools/call`: it checks the arguments against each tool's original `inputSchema`,
 //!   contains handler panics, and (by default in debug builds) checks structured output
-//!   against the `outputSchema`.
+//!   against the `outputSchema`. It serves prompts, resources, resource templates and
+//!   completions the same way ([`primitives`]): lists per version, `prompts/get`,
+//!   `resources/read` (URIs matched against RFC 6570 templates, [`UriTemplate`]) and
+//!   `completion/complete`, with the JSON-RPC errors MCP asks for bad requests, and the
+//!   capabilities per version.
 //! - [`ToolResult`], [`Content`] and [`ToolError`] model tool results in the MCP shape;
 //!   [`ToolResult::to_wire`] produces the exact shape of one protocol version.
 //! - [`Context`] carries the negotiated [`ProtocolVersion`], a [`ClientPeer`] handle
@@ -41,14 +45,21 @@
 //!   [`ToolSpec::new`]), [`ServerInfo`] (every field, or `..Default::default()`),
 //!   [`ProtocolVersion`] variants, [`Context`], [`ToolResult`] (`from_output`,
 //!   `from_typed`), [`Typed`], [`ToolError`], [`BoxFuture`], [`parse_arguments`],
-//!   [`include_generated!`];
+//!   [`include_generated!`]; for prompts, resources, templates and completions
+//!   [`Router::prompt`], [`Router::resource`], [`Router::resource_template`],
+//!   [`Router::completion`], [`PromptSpec::new`],
+//!   [`ResourceSpec::new`], [`ResourceTemplateSpec::new`], [`CompletionTarget`],
+//!   [`CompletionRequest`], [`PromptResult`], [`ResourceResult`], [`CompletionResult`],
+//!   [`RequestError`];
 //! - `::mcpdesc::__private::{serde, serde_json, futures}`: the exact crate versions this
 //!   runtime was built with, so generated `#[derive(::mcpdesc::__private::serde::...)]`
 //!   code needs no direct dependency (use `#[serde(crate = "::mcpdesc::__private::serde")]`);
-//! - `::mcpdesc::__private::{Arc, Box, boxed, parse_arguments}`.
+//! - `::mcpdesc::__private::{Arc, Box, boxed, parse_arguments, parse_request}`.
 //!
-//! - the example support: [`testing`] (checks of Tool Examples, [`testing::ScriptedClient`],
-//!   the contract check) and [`mock`] ([`mock::ExampleBook`], the deterministic mock);
+//! - the example support: [`testing`] (checks of Tool Examples and of prompt, resource,
+//!   template and completion examples, [`testing::RequestExample`],
+//!   [`testing::ScriptedClient`], the contract check) and [`mock`] ([`mock::ExampleBook`],
+//!   the deterministic mock, [`mock::Target`], [`mock::Specs`]);
 //!   `::mcpdesc::__private::block_on` runs a future in a generated `#[test]`.
 //!
 //! Everything else in `__private` may change without notice.
@@ -58,6 +69,7 @@
 mod capabilities;
 #[cfg(feature = "rmcp")]
 mod client_capabilities;
+mod completions;
 mod content;
 mod context;
 mod error;
@@ -67,12 +79,16 @@ mod input_rounds;
 mod listing;
 pub mod mock;
 mod notifications;
+pub mod primitives;
 pub mod projection;
+pub mod prompts;
+pub mod resources;
 mod result;
 mod router;
 mod schema;
 mod scripted;
 pub mod testing;
+mod uri_template;
 mod version;
 
 #[cfg(feature = "rmcp")]
@@ -83,18 +99,25 @@ pub mod http;
 #[cfg(feature = "http")]
 pub use http::serve_http;
 
+pub use completions::{
+    Completion, CompletionRequest, CompletionResult, CompletionTarget, MAX_COMPLETION_VALUES,
+};
 pub use content::{
     Annotations, BlobResourceContents, Content, EmbeddedResource, Icon, MediaContent, Meta,
     ResourceContents, ResourceLink, Role, TextContent, TextResourceContents,
 };
 pub use context::{ClientPeer, Context, ElicitAction, ElicitRequest, ElicitResponse, Root};
-pub use error::{ClientError, Error, ProtocolError, RouterError, ToolError};
+pub use error::{ClientError, Error, ProtocolError, RequestError, RouterError, ToolError};
 pub use notifications::{LogLevel, Notifier};
+pub use primitives::{CompletionHandler, PromptHandler, ResourceHandler, ResourceTemplateHandler};
+pub use prompts::{PromptMessage, PromptResult, PromptSpec};
+pub use resources::{CacheScope, ResourceResult, ResourceSpec, ResourceTemplateSpec};
 pub use result::{ToolResult, Typed};
 pub use router::{Handler, Router, ServerInfo, ToolSpec};
 /// The cancellation token of a call (see [`Context::cancelled`]); the type rmcp
 /// cancels when the client sends `notifications/cancelled`.
 pub use tokio_util::sync::CancellationToken;
+pub use uri_template::UriTemplate;
 pub use version::{ProtocolVersion, UnknownProtocolVersion};
 
 #[cfg(feature = "rmcp")]
@@ -158,6 +181,15 @@ pub mod __private {
 
     pub use crate::parse_arguments;
     pub use futures::executor::block_on;
+
+    /// Deserializes prompt arguments or template variables into their generated type;
+    /// a failure is an "Invalid params" error with the serde message.
+    pub fn parse_request<T: serde::de::DeserializeOwned>(
+        value: serde_json::Value,
+    ) -> Result<T, crate::RequestError> {
+        serde_json::from_value(value)
+            .map_err(|e| crate::RequestError::invalid_params(format!("Invalid arguments: {e}")))
+    }
 
     /// Boxes a handler's future into the router's [`BoxFuture`](crate::BoxFuture).
     pub fn boxed<'a, F>(future: F) -> crate::BoxFuture<'a, F::Output>

@@ -40,9 +40,11 @@ use crate::{
 /// An rmcp [`ServerHandler`] that serves a [`Router`]: server info, instructions and
 /// capabilities from the description, `tools/list` for the negotiated version,
 /// `tools/call` through the router (a [`Context`] with the client, the call's
-/// cancellation, its progress token and the client's log level), `logging/setLevel`
-/// when the description declares `logging`, and `get_tool` (rmcp checks 2026-07-28
-/// `Mcp-Param-*` headers with it).
+/// cancellation, its progress token and the client's log level), `prompts/list`,
+/// `prompts/get`, `resources/list`, `resources/templates/list`, `resources/read` and
+/// `completion/complete` through the router's primitives (the same [`Context`]),
+/// `logging/setLevel` when the description declares `logging`, and `get_tool` (rmcp
+/// checks 2026-07-28 `Mcp-Param-*` headers with it).
 ///
 /// Being a `ServerHandler`, it is what rmcp's `StreamableHttpService` takes, and a
 /// hand-written handler can delegate to it to serve the generated tools beside its
@@ -211,6 +213,51 @@ impl McpServer {
         }
         cx
     }
+}
+
+impl McpServer {
+    /// The [`Context`] of a `prompts/get`, `resources/read` or `completion/complete`:
+    /// as a `tools/call`'s (cancellation, progress token, log level), with the client
+    /// through rmcp before MCP 2026-07-28. From 2026-07-28 on, client input comes
+    /// through input-required results, which only `tools/call` serves: a client request
+    /// from these handlers fails with [`ClientError::Unsupported`].
+    fn primitive_context(
+        &self,
+        version: ProtocolVersion,
+        context: &RequestContext<RoleServer>,
+    ) -> Context {
+        let capabilities = context
+            .client_capabilities()
+            .and_then(|c| serde_json::to_value(c).ok());
+        let peer = Arc::new(RmcpClientPeer {
+            peer: context.peer.clone(),
+            version,
+            capabilities,
+        });
+        self.context(version, peer, context)
+    }
+}
+
+/// Native list items as rmcp's types; an item rmcp cannot represent is an internal
+/// error naming it (only a declaration the validator rejects gets there).
+fn from_values<T: serde::de::DeserializeOwned>(
+    items: Vec<Value>,
+    what: &str,
+) -> Result<Vec<T>, ErrorData> {
+    items
+        .into_iter()
+        .map(|item| {
+            serde_json::from_value(item.clone()).map_err(|e| {
+                ErrorData::internal_error(format!("the {what} {item} cannot be listed: {e}"), None)
+            })
+        })
+        .collect()
+}
+
+/// A result's wire JSON as rmcp's type.
+fn from_wire<T: serde::de::DeserializeOwned>(wire: Value, what: &str) -> Result<T, ErrorData> {
+    serde_json::from_value(wire)
+        .map_err(|e| ErrorData::internal_error(format!("the {what} cannot be sent: {e}"), None))
 }
 
 /// An rmcp [`Service`] around a handler that serves a router's tools (an
@@ -481,6 +528,100 @@ impl ServerHandler for McpServer {
                     .cloned()
             })
             .and_then(|tool| to_rmcp_tool(tool).ok())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<m::PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<m::ListPromptsResult, ErrorData> {
+        let version = negotiated(&context)?;
+        let prompts = from_values(self.router.list_prompts(version), "prompt")?;
+        Ok(m::ListPromptsResult::with_all_items(prompts))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: m::GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<m::GetPromptResponse, ErrorData> {
+        let version = negotiated(&context)?;
+        let cx = self.primitive_context(version, &context);
+        let result = self
+            .router
+            .get_prompt(&request.name, request.arguments, cx)
+            .await
+            .map_err(to_error_data)?;
+        from_wire(result.to_wire(version), "prompt result").map(m::GetPromptResponse::Complete)
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<m::PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<m::ListResourcesResult, ErrorData> {
+        let version = negotiated(&context)?;
+        let resources = from_values(self.router.list_resources(version), "resource")?;
+        Ok(m::ListResourcesResult::with_all_items(resources))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<m::PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<m::ListResourceTemplatesResult, ErrorData> {
+        let version = negotiated(&context)?;
+        let templates = from_values(
+            self.router.list_resource_templates(version),
+            "resource template",
+        )?;
+        Ok(m::ListResourceTemplatesResult::with_all_items(templates))
+    }
+
+    async fn read_resource(
+        &self,
+        request: m::ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<m::ReadResourceResponse, ErrorData> {
+        let version = negotiated(&context)?;
+        let cx = self.primitive_context(version, &context);
+        let result = self
+            .router
+            .read_resource(&request.uri, cx)
+            .await
+            .map_err(to_error_data)?;
+        from_wire(result.to_wire(version), "read result").map(m::ReadResourceResponse::Complete)
+    }
+
+    async fn complete(
+        &self,
+        request: m::CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<m::CompleteResult, ErrorData> {
+        let version = negotiated(&context)?;
+        let target = match &request.r#ref {
+            m::Reference::Prompt(p) => crate::CompletionTarget::prompt(p.name.clone()),
+            m::Reference::Resource(r) => crate::CompletionTarget::resource_template(r.uri.clone()),
+            #[allow(unreachable_patterns)] // rmcp's enum is non-exhaustive.
+            _ => {
+                return Err(ErrorData::invalid_params(
+                    "unknown completion reference type",
+                    None,
+                ))
+            }
+        };
+        let mut completion =
+            crate::CompletionRequest::new(request.argument.name, request.argument.value);
+        if let Some(arguments) = request.context.and_then(|c| c.arguments) {
+            completion.context = arguments.into_iter().collect();
+        }
+        let cx = self.primitive_context(version, &context);
+        let result = self
+            .router
+            .complete(&target, completion, cx)
+            .await
+            .map_err(to_error_data)?;
+        from_wire(result.to_wire(version), "completion result")
     }
 
     async fn call_tool(

@@ -9,7 +9,8 @@ use futures::FutureExt;
 use jsonschema::Validator;
 use serde_json::{Map, Value};
 
-use crate::capabilities::Capabilities;
+use crate::capabilities::{Capabilities, Served};
+use crate::primitives::Primitives;
 use crate::projection::{native_tool, NativeTool};
 use crate::version::VersionSet;
 use crate::{
@@ -186,6 +187,7 @@ pub struct Router {
     server_versions: VersionSet,
     capabilities: Capabilities,
     tools: Vec<ToolEntry>,
+    primitives: Primitives,
     errors: Vec<RouterError>,
     validate_output: bool,
 }
@@ -198,6 +200,7 @@ impl fmt::Debug for Router {
                 "tools",
                 &self.tools.iter().map(|t| &t.name).collect::<Vec<_>>(),
             )
+            .field("primitives", &self.primitives)
             .field("errors", &self.errors)
             .field("validate_output", &self.validate_output)
             .finish()
@@ -215,7 +218,8 @@ impl Router {
         let capabilities =
             Capabilities::parse(info.capabilities, server_versions).unwrap_or_else(|message| {
                 errors.push(RouterError {
-                    tool: "capabilities".into(),
+                    kind: "capabilities",
+                    name: "capabilities".into(),
                     message,
                 });
                 Capabilities::default()
@@ -225,6 +229,7 @@ impl Router {
             server_versions,
             capabilities,
             tools: Vec::new(),
+            primitives: Primitives::default(),
             errors,
             validate_output: cfg!(debug_assertions),
         }
@@ -251,7 +256,8 @@ impl Router {
     /// [`Router::errors`] then).
     pub fn add_tool(&mut self, spec: ToolSpec, handler: Handler) -> Result<(), RouterError> {
         let fail = |message: String| RouterError {
-            tool: spec.name.to_owned(),
+            kind: "tool",
+            name: spec.name.to_owned(),
             message,
         };
         let declaration = match serde_json::from_str::<Value>(spec.declaration) {
@@ -352,8 +358,8 @@ impl Router {
 
     /// The native MCP `ServerCapabilities` object the server advertises in `version`:
     /// from the description's `capabilities` declaration what this runtime
-    /// implements, and `tools` whenever a tool is served in `version` (the rules are
-    /// in the `capabilities` module docs).
+    /// implements, and `tools`, `prompts`, `resources` and `completions` whenever the
+    /// router serves one in `version` (the rules are in the `capabilities` module docs).
     ///
     /// ```
     /// use mcpdesc::{ProtocolVersion, Router, ServerInfo};
@@ -368,8 +374,11 @@ impl Router {
     /// assert!(router.logging(v));
     /// ```
     pub fn capabilities(&self, version: ProtocolVersion) -> Value {
-        let serves_tools = self.tools.iter().any(|t| t.scope.contains(version));
-        self.capabilities.advertised(version, serves_tools)
+        let served = Served {
+            tools: self.serves_tools(version),
+            ..self.primitives.served(version)
+        };
+        self.capabilities.advertised(version, served)
     }
 
     /// Whether the description declares the `logging` capability for `version`
@@ -383,9 +392,31 @@ impl Router {
         self.server_versions.contains(version)
     }
 
-    /// The problems found while registering tools; empty for a healthy router.
+    /// The problems found while registering tools, prompts, resources, templates,
+    /// completions and capabilities; empty for a healthy router.
     pub fn errors(&self) -> &[RouterError] {
         &self.errors
+    }
+
+    pub(crate) fn push_error(&mut self, error: RouterError) {
+        self.errors.push(error);
+    }
+
+    pub(crate) fn server_versions(&self) -> VersionSet {
+        self.server_versions
+    }
+
+    pub(crate) fn primitives(&self) -> &Primitives {
+        &self.primitives
+    }
+
+    pub(crate) fn primitives_mut(&mut self) -> &mut Primitives {
+        &mut self.primitives
+    }
+
+    /// Whether a tool is served in `version`.
+    pub(crate) fn serves_tools(&self, version: ProtocolVersion) -> bool {
+        self.tools.iter().any(|t| t.scope.contains(version))
     }
 
     /// The native MCP `Tool` values for `version`: the tools whose scope contains it,
@@ -497,7 +528,11 @@ impl Router {
                 "Tool `{name}` is not available in MCP protocol version {version} (it is declared for {all})"
             )));
         }
-        if let Some(error) = self.errors.iter().find(|e| e.tool == name) {
+        if let Some(error) = self
+            .errors
+            .iter()
+            .find(|e| e.kind == "tool" && e.name == name)
+        {
             return Err(ProtocolError::internal(format!(
                 "Tool `{name}` could not be registered: {}",
                 error.message
@@ -537,7 +572,7 @@ fn json_kind(value: &Value) -> &'static str {
     }
 }
 
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
     if let Some(text) = payload.downcast_ref::<&str>() {
         text
     } else if let Some(text) = payload.downcast_ref::<String>() {

@@ -59,6 +59,24 @@ pub struct InteractionExample {
     pub result: &'static str,
 }
 
+/// One example of a prompt, resource, resource template or completion target as
+/// generated code stores it: JSON texts, parsed on use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RequestExample {
+    /// Its name in the declaration's `examples` or `completionExamples` map.
+    pub name: &'static str,
+    /// Its pointer in the description (`/prompts/0/examples/default`; for an example
+    /// reached through `$componentRef`, the use site).
+    pub pointer: &'static str,
+    /// The request it shows, as JSON text: a Prompt Example's `arguments` (`{}` when
+    /// absent); a Resource Example's request URI (the declaration's `uri`) as a JSON
+    /// string; a Resource Template Example's `uri` as a JSON string; a completion
+    /// example's `{"argument": ..., "context": ...}`.
+    pub request: &'static str,
+    /// `result`, as JSON text.
+    pub result: &'static str,
+}
+
 /// What the checks need to know about a tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ToolCase {
@@ -461,17 +479,38 @@ pub fn check_interaction(
 }
 
 /// The opt-in contract check: runs `router` (the user's implementation) on the named
-/// examples of `book` and compares each result with the example's
-/// ([`compare_results`]). Tool Examples run without a client; interaction examples run
-/// with a [`ScriptedClient`] of their steps. Each call uses the latest protocol version
-/// of the tool's scope. All mismatches are reported together.
+/// examples of `book` and compares each result with the example's. Each pair is
+/// `(target, example)`, the target written as `--select` writes it
+/// ([`Target::parse`](crate::mock::Target::parse)): a tool name, or `prompt:NAME`,
+/// `resource:URI`, `template:URI_TEMPLATE`, `completion:prompt:NAME`,
+/// `completion:template:URI_TEMPLATE`.
+///
+/// - Tools ([`compare_results`]): Tool Examples run without a client; interaction
+///   examples run with a [`ScriptedClient`] of their steps.
+/// - Prompts: the same messages, by role and content kind, in order.
+/// - Resources and templates: the same contents, by URI, MIME type and text or blob,
+///   in order.
+/// - Completions: the same values, in order.
+///
+/// Each request uses the latest protocol version of the declaration's scope. All
+/// mismatches are reported together.
 pub fn check_against(
     router: &Router,
     book: &ExampleBook,
     selection: &[(&str, &str)],
 ) -> Result<(), String> {
     let mut failures = Vec::new();
-    for &(tool, name) in selection {
+    for &(target, name) in selection {
+        let tool = match crate::mock::Target::parse(target) {
+            crate::mock::Target::Tool(tool) => tool,
+            other => {
+                if let Err(e) = check_primitive_against(router, book, &other, name) {
+                    failures.push(e);
+                }
+                continue;
+            }
+        };
+        let tool = tool.as_str();
         let Some(found) = book.find(tool, name) else {
             failures.push(format!(
                 "tool `{tool}`: no example `{name}` (available: {})",
@@ -527,6 +566,330 @@ pub fn check_against(
     }
 }
 
+/// Compares a result served for `version` with the example's result (canonical JSON).
+fn same_result(
+    what: &str,
+    at: &str,
+    version: ProtocolVersion,
+    expected: &Value,
+    actual: &Value,
+) -> Result<(), String> {
+    if canonical(expected) == canonical(actual) {
+        return Ok(());
+    }
+    Err(format!(
+        "{what}, MCP {version}: the result differs from the example's ({at}/result):\n    expected: {expected}\n    actual:   {actual}"
+    ))
+}
+
+/// Round-trips `value` through `T` and checks that nothing changed (a field the
+/// generated type lost or renamed).
+fn round_trip_exact<T: Serialize + DeserializeOwned>(
+    value: &Value,
+    what: &str,
+    at: &str,
+) -> Result<(), String> {
+    let once = round_trip::<T>(&Value::Bool(true), value, what, at)?;
+    if canonical(&once) != canonical(value) {
+        return Err(format!(
+            "{what} ({at}): a round trip through `{}` changes the value:\n    before: {value}\n    after:  {once}",
+            std::any::type_name::<T>()
+        ));
+    }
+    Ok(())
+}
+
+fn scope_or_latest(scope: &[ProtocolVersion]) -> Vec<ProtocolVersion> {
+    if scope.is_empty() {
+        vec![ProtocolVersion::LATEST]
+    } else {
+        scope.to_vec()
+    }
+}
+
+/// The test of one Prompt Example: its `arguments` round-trip unchanged through the
+/// generated arguments type `A`, and `router` (usually the example mock's, through the
+/// generated traits) answers `prompts/get` with exactly the example's result in every
+/// version of `scope`.
+pub fn check_prompt_example<A: Serialize + DeserializeOwned>(
+    router: &Router,
+    prompt: &str,
+    scope: &[ProtocolVersion],
+    example: &RequestExample,
+) -> Result<(), String> {
+    let what = format!("prompt `{prompt}`, example `{}`", example.name);
+    let arguments = parse_json(example.request, &what)?;
+    let expected = parse_json(example.result, &what)?;
+    round_trip_exact::<A>(&arguments, &what, &format!("{}/arguments", example.pointer))?;
+    let map = arguments.as_object().cloned().unwrap_or_default();
+    for version in scope_or_latest(scope) {
+        let result = futures::executor::block_on(router.get_prompt(
+            prompt,
+            Some(map.clone()),
+            Context::new(version),
+        ))
+        .map_err(|e| {
+            format!(
+                "{what}, MCP {version}: JSON-RPC error {}: {}",
+                e.code, e.message
+            )
+        })?;
+        same_result(
+            &what,
+            example.pointer,
+            version,
+            &expected,
+            &result.to_wire(version),
+        )?;
+    }
+    Ok(())
+}
+
+/// The test of one Resource Example: `router` answers `resources/read` of `uri` with
+/// exactly the example's result in every version of `scope`.
+pub fn check_resource_example(
+    router: &Router,
+    uri: &str,
+    scope: &[ProtocolVersion],
+    example: &RequestExample,
+) -> Result<(), String> {
+    let what = format!("resource `{uri}`, example `{}`", example.name);
+    let expected = parse_json(example.result, &what)?;
+    for version in scope_or_latest(scope) {
+        let result = futures::executor::block_on(router.read_resource(uri, Context::new(version)))
+            .map_err(|e| {
+                format!(
+                    "{what}, MCP {version}: JSON-RPC error {}: {}",
+                    e.code, e.message
+                )
+            })?;
+        same_result(
+            &what,
+            example.pointer,
+            version,
+            &expected,
+            &result.to_wire(version),
+        )?;
+    }
+    Ok(())
+}
+
+/// The test of one Resource Template Example: its `uri` is an expansion of
+/// `uri_template` whose variables round-trip unchanged through the generated type `V`
+/// (a struct, or `String` beyond level 1), and `router` answers `resources/read` of the
+/// `uri` with exactly the example's result in every version of `scope`.
+pub fn check_template_example<V: Serialize + DeserializeOwned>(
+    router: &Router,
+    uri_template: &str,
+    scope: &[ProtocolVersion],
+    example: &RequestExample,
+) -> Result<(), String> {
+    let what = format!(
+        "resource template `{uri_template}`, example `{}`",
+        example.name
+    );
+    let uri = parse_json(example.request, &what)?;
+    let uri = uri
+        .as_str()
+        .ok_or_else(|| format!("{what} ({}/uri): not a string", example.pointer))?;
+    let expected = parse_json(example.result, &what)?;
+    let template = crate::UriTemplate::parse(uri_template)
+        .map_err(|e| format!("{what}: the template does not parse: {e}"))?;
+    let variables = match template.match_uri(uri) {
+        Some(Ok(variables)) => variables,
+        Some(Err(why)) => return Err(format!("{what} ({}/uri): {why}", example.pointer)),
+        None => {
+            return Err(format!(
+                "{what} ({}/uri): {uri:?} is not an expansion of the template",
+                example.pointer
+            ))
+        }
+    };
+    round_trip_exact::<V>(&variables, &what, &format!("{}/uri", example.pointer))?;
+    for version in scope_or_latest(scope) {
+        let result = futures::executor::block_on(router.read_resource(uri, Context::new(version)))
+            .map_err(|e| {
+                format!(
+                    "{what}, MCP {version}: JSON-RPC error {}: {}",
+                    e.code, e.message
+                )
+            })?;
+        same_result(
+            &what,
+            example.pointer,
+            version,
+            &expected,
+            &result.to_wire(version),
+        )?;
+    }
+    Ok(())
+}
+
+/// The test of one completion example: `router` answers `completion/complete` for
+/// `target` with the example's argument and context with exactly the example's result
+/// in every version of `scope`.
+pub fn check_completion_example(
+    router: &Router,
+    target: &crate::CompletionTarget,
+    scope: &[ProtocolVersion],
+    example: &RequestExample,
+) -> Result<(), String> {
+    let what = format!(
+        "{} `{}`, completion example `{}`",
+        target.kind(),
+        target.id(),
+        example.name
+    );
+    let request = parse_json(example.request, &what)?;
+    let expected = parse_json(example.result, &what)?;
+    let text = |p: &str| {
+        request
+            .pointer(p)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let mut completion =
+        crate::CompletionRequest::new(text("/argument/name"), text("/argument/value"));
+    if let Some(Value::Object(arguments)) = request.pointer("/context/arguments") {
+        for (name, value) in arguments {
+            completion = completion.with_context(name.clone(), value.as_str().unwrap_or_default());
+        }
+    }
+    for version in scope_or_latest(scope) {
+        let result = futures::executor::block_on(router.complete(
+            target,
+            completion.clone(),
+            Context::new(version),
+        ))
+        .map_err(|e| {
+            format!(
+                "{what}, MCP {version}: JSON-RPC error {}: {}",
+                e.code, e.message
+            )
+        })?;
+        same_result(
+            &what,
+            example.pointer,
+            version,
+            &expected,
+            &result.to_wire(version),
+        )?;
+    }
+    Ok(())
+}
+
+/// The contract check of one prompt, resource, template or completion example.
+fn check_primitive_against(
+    router: &Router,
+    book: &ExampleBook,
+    target: &crate::mock::Target,
+    name: &str,
+) -> Result<(), String> {
+    use crate::mock::Target;
+    let what = format!("{}, example `{name}`", target.label());
+    let (entry, scope) = book.request_entry(target, name).ok_or_else(|| {
+        let available: Vec<String> = book
+            .target_names(target)
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect();
+        format!(
+            "{}: no example `{name}` (available: {})",
+            target.label(),
+            available.join(", ")
+        )
+    })?;
+    let version = latest(scope);
+    let cx = Context::new(version);
+    let protocol = |e: crate::ProtocolError| {
+        format!(
+            "{what} (MCP {version}): JSON-RPC error {}: {}",
+            e.code, e.message
+        )
+    };
+    let actual = match target {
+        Target::Prompt(prompt) => {
+            let arguments = entry.request.as_object().cloned();
+            futures::executor::block_on(router.get_prompt(prompt, arguments, cx))
+                .map_err(protocol)?
+                .to_wire(version)
+        }
+        Target::Resource(_) | Target::ResourceTemplate(_) => {
+            let uri = entry.request.as_str().unwrap_or_default();
+            futures::executor::block_on(router.read_resource(uri, cx))
+                .map_err(protocol)?
+                .to_wire(version)
+        }
+        Target::Completion(completion) => {
+            let text = |p: &str| {
+                entry
+                    .request
+                    .pointer(p)
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned()
+            };
+            let mut request =
+                crate::CompletionRequest::new(text("/argument/name"), text("/argument/value"));
+            if let Some(Value::Object(arguments)) = entry.request.pointer("/context/arguments") {
+                for (k, v) in arguments {
+                    request = request.with_context(k.clone(), v.as_str().unwrap_or_default());
+                }
+            }
+            futures::executor::block_on(router.complete(completion, request, cx))
+                .map_err(protocol)?
+                .to_wire(version)
+        }
+        Target::Tool(_) => return Ok(()),
+    };
+    let shape = |v: &Value| -> Value {
+        let items = |key: &str| {
+            v.get(key)
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default()
+        };
+        match target {
+            Target::Prompt(_) => Value::Array(
+                items("messages")
+                    .iter()
+                    .map(|m| serde_json::json!([m.get("role"), m.pointer("/content/type")]))
+                    .collect(),
+            ),
+            Target::Completion(_) => v
+                .pointer("/completion/values")
+                .cloned()
+                .unwrap_or(Value::Null),
+            _ => Value::Array(
+                items("contents")
+                    .iter()
+                    .map(|c| {
+                        serde_json::json!([
+                            c.get("uri"),
+                            c.get("mimeType"),
+                            c.get("text").is_some(),
+                            c.get("blob").is_some()
+                        ])
+                    })
+                    .collect(),
+            ),
+        }
+    };
+    let (expected, got) = (shape(&entry.result), shape(&actual));
+    if expected == got {
+        return Ok(());
+    }
+    let compared = match target {
+        Target::Prompt(_) => "messages (role, content kind)",
+        Target::Completion(_) => "completion values",
+        _ => "contents (uri, mimeType, text, blob)",
+    };
+    Err(format!(
+        "{what} (MCP {version}): the implementation's result differs from the example:\n- {compared}:\n    expected: {expected}\n    actual:   {got}"
+    ))
+}
+
 fn lookup<'a>(
     examples: &'a [Example],
     interactions: &'a [InteractionExample],
@@ -560,6 +923,37 @@ pub fn example_result(
     name: &str,
 ) -> Option<Value> {
     lookup(examples, interactions, name).and_then(|(_, r)| serde_json::from_str(r).ok())
+}
+
+/// The request of the example `name` (see [`RequestExample::request`]).
+pub fn request_example_request(examples: &[RequestExample], name: &str) -> Option<Value> {
+    examples
+        .iter()
+        .find(|e| e.name == name)
+        .and_then(|e| serde_json::from_str(e.request).ok())
+}
+
+/// The `result` of the example `name`.
+pub fn request_example_result(examples: &[RequestExample], name: &str) -> Option<Value> {
+    examples
+        .iter()
+        .find(|e| e.name == name)
+        .and_then(|e| serde_json::from_str(e.result).ok())
+}
+
+/// A typed value (prompt arguments) as the JSON object the router passes around.
+pub fn to_object<T: Serialize>(
+    value: &T,
+) -> Result<serde_json::Map<String, Value>, crate::RequestError> {
+    match serde_json::to_value(value) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(other) => Err(crate::RequestError::new(format!(
+            "the arguments serialize to {other}, not to a JSON object"
+        ))),
+        Err(e) => Err(crate::RequestError::new(format!(
+            "the arguments cannot be serialized: {e}"
+        ))),
+    }
 }
 
 /// `value` deserialized into `T`, when there is a value.

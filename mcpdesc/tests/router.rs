@@ -442,7 +442,7 @@ fn bad_specs_are_reported_not_registered() {
             ),
             ok,
         );
-    let tools: Vec<&str> = router.errors().iter().map(|e| e.tool.as_str()).collect();
+    let tools: Vec<&str> = router.errors().iter().map(|e| e.name.as_str()).collect();
     assert_eq!(tools, ["a", "b", "d", "e", "f", "g", "h"]);
     let messages: Vec<String> = router.errors().iter().map(ToString::to_string).collect();
     assert!(

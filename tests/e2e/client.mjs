@@ -18,7 +18,8 @@
 //                       "steps": [ ...the interaction example's steps... ],
 //                       "expectResult": {...} } ],  (optional)
 //   "progressCall": { "tool": "...", "arguments": {...}, "minNotifications": 1 },  (optional)
-//   "cancelCall": { "tool": "...", "arguments": {...}, "expectLog": "..." }  (optional)
+//   "cancelCall": { "tool": "...", "arguments": {...}, "expectLog": "..." },  (optional)
+//   "primitives": { ...prompts, resources, templates, completions: see primitives.mjs... }  (optional)
 // }
 //
 // progressCall: the call asks for progress (a progressToken); expects at least
@@ -48,6 +49,7 @@ import {
   LoggingMessageNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import Ajv2020 from "ajv/dist/2020.js";
+import { checkPrimitives } from "./primitives.mjs";
 import AjvDraft7 from "ajv";
 
 const plan = JSON.parse(readFileSync(process.argv[2], "utf8"));
@@ -143,7 +145,9 @@ try {
   await client.connect(transport);
   const info = client.getServerVersion();
   check("initialize: server name", info?.name === plan.serverName, JSON.stringify(info));
-  check("initialize: tools capability", Boolean(client.getServerCapabilities()?.tools));
+  if (plan.expectedTools.length > 0) {
+    check("initialize: tools capability", Boolean(client.getServerCapabilities()?.tools));
+  }
 
   const listed = (await client.listTools()).tools;
   const got = [...listed].sort(byName);
@@ -233,6 +237,9 @@ try {
       check(label, false, String(e));
     }
   }
+
+  // Prompts, resources, resource templates and completions (primitives.mjs).
+  await checkPrimitives(client, plan, check);
 
   if (plan.progressCall) {
     const call = plan.progressCall;

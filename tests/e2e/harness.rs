@@ -123,6 +123,247 @@ pub fn example_calls(tool: &serde_json::Value) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// The `primitives` part of a plan (see `primitives.mjs`) for the declarations of a
+/// resolved description that apply to `version` (the version the client negotiates):
+/// every Prompt, Resource, Resource Template and completion example, expecting exactly
+/// its result; bad requests (an unknown prompt, a missing required argument, an unknown
+/// resource, a malformed URI for a level-1 template, an unknown completion argument)
+/// expecting their JSON-RPC error. `lists` are the router's projections (prompts,
+/// resources, templates) that `prompts/list` and the others must equal; `capabilities`
+/// the capabilities that must be advertised.
+///
+/// An example whose request an earlier example of the same target (in name order, the
+/// mock's order) already shows is not reachable by its request: it goes to
+/// `"shadowed"` as `{"select": "TARGET=EXAMPLE", "kind": "prompts" | "reads" |
+/// "completions", "call": ...}`, for a run of the mock with that `--select` (a real
+/// server answers by its own logic and has no use for them).
+pub fn primitive_plan(
+    doc: &serde_json::Value,
+    version: &str,
+    lists: [Vec<serde_json::Value>; 3],
+    capabilities: &[&str],
+) -> serde_json::Value {
+    use serde_json::{json, Value};
+    let applies = |d: &Value| {
+        d.get("protocolVersions")
+            .and_then(Value::as_array)
+            .is_none_or(|list| list.iter().any(|v| v == version))
+    };
+    let declared = |array: &str| -> Vec<Value> {
+        doc[array]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|d| applies(d))
+            .cloned()
+            .collect()
+    };
+    // In name order, the mock's order.
+    let examples = |d: &Value, member: &str| -> Vec<(String, Value)> {
+        let mut list: Vec<(String, Value)> = d[member]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        list.sort_by(|a, b| a.0.cmp(&b.0));
+        list
+    };
+    let mut calls = Calls::default();
+    let name = |d: &Value, key: &str| d[key].as_str().unwrap_or_default().to_owned();
+    let completion_calls = |target: String, reference: Value, d: &Value, calls: &mut Calls| {
+        for (label, e) in examples(d, "completionExamples") {
+            let mut call = json!({
+                "label": label, "ref": reference,
+                "argument": {"name": e["argument"]["name"], "value": e["argument"]["value"]},
+                "expectResult": e["result"],
+            });
+            if let Some(arguments) = e.pointer("/context/arguments") {
+                call["context"] = json!({ "arguments": arguments });
+            }
+            let request = json!([call["argument"], call.get("context")]);
+            calls.keep(Kind::Completions, &target, &request, &label, call);
+        }
+    };
+    let (prompts, resources, templates) = (
+        declared("prompts"),
+        declared("resources"),
+        declared("resourceTemplates"),
+    );
+    for p in &prompts {
+        let target = format!("prompt:{}", name(p, "name"));
+        for (label, e) in examples(p, "examples") {
+            let arguments = e.get("arguments").cloned().unwrap_or_else(|| json!({}));
+            let call = json!({"label": label, "name": p["name"], "arguments": arguments, "expectResult": e["result"]});
+            calls.keep(Kind::Prompts, &target, &arguments, &label, call);
+        }
+        let target = format!("completion:prompt:{}", name(p, "name"));
+        completion_calls(
+            target,
+            json!({"type": "ref/prompt", "name": p["name"]}),
+            p,
+            &mut calls,
+        );
+    }
+    for r in &resources {
+        let target = format!("resource:{}", name(r, "uri"));
+        for (label, e) in examples(r, "examples") {
+            let call = json!({"label": label, "uri": r["uri"], "expectResult": e["result"]});
+            calls.keep(Kind::Reads, &target, &r["uri"], &label, call);
+        }
+    }
+    for t in &templates {
+        let target = format!("template:{}", name(t, "uriTemplate"));
+        for (label, e) in examples(t, "examples") {
+            let call = json!({"label": label, "uri": e["uri"], "expectResult": e["result"]});
+            calls.keep(Kind::Reads, &target, &e["uri"], &label, call);
+        }
+        let target = format!("completion:template:{}", name(t, "uriTemplate"));
+        completion_calls(
+            target,
+            json!({"type": "ref/resource", "uri": t["uriTemplate"]}),
+            t,
+            &mut calls,
+        );
+    }
+    let Calls {
+        prompts: prompt_calls,
+        reads,
+        completions,
+        shadowed,
+        ..
+    } = calls;
+    let mut errors = Vec::new();
+    // The bad requests this description allows.
+    let not_found = if version >= "2026-07-28" {
+        -32602
+    } else {
+        -32002
+    };
+    if !prompts.is_empty() {
+        errors.push(
+            json!({"label": "of an unknown prompt", "method": "prompts/get",
+            "params": {"name": "mcpdesc_e2e_no_such_prompt"}, "code": -32602}),
+        );
+    }
+    let required = prompts.iter().find(|p| {
+        p["arguments"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|a| a["required"] == true)
+    });
+    if let Some(p) = required {
+        errors.push(
+            json!({"label": "without its required arguments", "method": "prompts/get",
+            "params": {"name": p["name"], "arguments": {}}, "code": -32602}),
+        );
+    }
+    let parsed: Vec<mcpdesc::UriTemplate> = templates
+        .iter()
+        .filter_map(|t| mcpdesc::UriTemplate::parse(t["uriTemplate"].as_str()?).ok())
+        .collect();
+    let unknown = "mcpdesc-e2e://no/such/resource";
+    if parsed.iter().all(|t| t.match_uri(unknown).is_none()) {
+        errors.push(
+            json!({"label": "of an unknown resource", "method": "resources/read",
+            "params": {"uri": unknown}, "code": not_found}),
+        );
+    }
+    let malformed = parsed.iter().find_map(|t| {
+        if !t.is_level_one() || t.variables().is_empty() {
+            return None;
+        }
+        let mut uri = t.as_str().to_owned();
+        for name in t.variables() {
+            uri = uri.replace(&format!("{{{name}}}"), "%zz");
+        }
+        // Only when this template is the one the URI reaches (templates are tried in
+        // order).
+        let first = parsed
+            .iter()
+            .find(|other| other.match_uri(&uri).is_some())?;
+        (first.as_str() == t.as_str()).then_some(uri)
+    });
+    if let Some(uri) = malformed {
+        errors.push(
+            json!({"label": "with a malformed URI for a template", "method": "resources/read",
+            "params": {"uri": uri}, "code": -32602}),
+        );
+    }
+    if let Some(c) = completions.first() {
+        errors.push(json!({"label": "of an unknown argument", "method": "completion/complete",
+            "params": {"ref": c["ref"], "argument": {"name": "mcpdesc_e2e_no_such_argument", "value": ""}},
+            "code": -32602}));
+    }
+    let [expected_prompts, expected_resources, expected_templates] = lists;
+    json!({
+        "capabilities": capabilities,
+        "expectedPrompts": expected_prompts,
+        "expectedResources": expected_resources,
+        "expectedResourceTemplates": expected_templates,
+        "prompts": prompt_calls,
+        "reads": reads,
+        "completions": completions,
+        "errors": errors,
+        "shadowed": shadowed,
+    })
+}
+
+/// Which list of the plan a call goes to.
+#[derive(Clone, Copy)]
+enum Kind {
+    Prompts,
+    Reads,
+    Completions,
+}
+
+impl Kind {
+    fn key(self) -> &'static str {
+        match self {
+            Kind::Prompts => "prompts",
+            Kind::Reads => "reads",
+            Kind::Completions => "completions",
+        }
+    }
+}
+
+/// The example calls of a plan, and the ones an earlier example of the same target
+/// with the same request hides (see [`primitive_plan`]).
+#[derive(Default)]
+struct Calls {
+    seen: std::collections::HashSet<String>,
+    prompts: Vec<serde_json::Value>,
+    reads: Vec<serde_json::Value>,
+    completions: Vec<serde_json::Value>,
+    shadowed: Vec<serde_json::Value>,
+}
+
+impl Calls {
+    /// Keeps `call` when its request is new for `target`, else shadows it.
+    fn keep(
+        &mut self,
+        kind: Kind,
+        target: &str,
+        request: &serde_json::Value,
+        label: &str,
+        call: serde_json::Value,
+    ) {
+        let key = format!("{target}\n{}", mcpdesc::testing::canonical(request));
+        if !self.seen.insert(key) {
+            self.shadowed.push(serde_json::json!({
+                "select": format!("{target}={label}"), "kind": kind.key(), "call": call,
+            }));
+            return;
+        }
+        match kind {
+            Kind::Prompts => self.prompts.push(call),
+            Kind::Reads => self.reads.push(call),
+            Kind::Completions => self.completions.push(call),
+        }
+    }
+}
+
 /// A server process serving streamable HTTP on a free loopback port, killed on drop.
 ///
 /// It is started with `args` (which ask for `--http 127.0.0.1:0`); its stderr is

@@ -31,6 +31,18 @@ fn generator_constructs_examples() {
     support::check_input::<generator_constructs::types::DegradeInput>(&ir, "degrade");
 }
 
+mod generator_primitives {
+    include!("../snapshots/generator-primitives.rs");
+}
+
+#[test]
+fn generator_primitives_examples() {
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::generator_primitives_examples", "generator-primitives") else {
+        return;
+    };
+    support::check_input::<generator_primitives::types::AnalyzeGameInput>(&ir, "analyze_game");
+}
+
 mod case_bookshelf {
     include!("../snapshots/case-bookshelf.rs");
 }
@@ -43,6 +55,10 @@ fn case_bookshelf_examples() {
     support::check_input::<case_bookshelf::types::FindBookInput>(&ir, "find_book");
     support::check_output::<case_bookshelf::types::FindBookOutput>(&ir, "find_book");
     support::check_input::<case_bookshelf::types::LendBookInput>(&ir, "lend_book");
+}
+
+mod case_client_requirements_2025_06_18 {
+    include!("../snapshots/case-client-requirements@2025-06-18.rs");
 }
 
 mod case_client_requirements_2025_11_25 {
@@ -80,6 +96,10 @@ fn case_interaction_examples_2026_07_28_examples() {
     };
     support::check_input::<case_interaction_examples_2026_07_28::types::CountBooksInput>(&ir, "count_books");
     support::check_output::<case_interaction_examples_2026_07_28::types::CountBooksOutput>(&ir, "count_books");
+}
+
+mod case_resources_prompts_completions {
+    include!("../snapshots/case-resources-prompts-completions.rs");
 }
 
 mod case_yaml_rendering {
@@ -143,6 +163,10 @@ fn real_world_memory_examples() {
     support::check_output::<real_world_memory::types::ReadGraphOutput>(&ir, "read_graph");
 }
 
+mod fixture_client_capability_requirements_2025_06_18 {
+    include!("../snapshots/fixture-client-capability-requirements@2025-06-18.rs");
+}
+
 mod fixture_client_capability_requirements_2025_11_25 {
     include!("../snapshots/fixture-client-capability-requirements@2025-11-25.rs");
 }
@@ -177,6 +201,30 @@ fn fixture_meta_literal_values_examples() {
         return;
     };
     support::check_input::<fixture_meta_literal_values::types::StatusInput>(&ir, "status");
+}
+
+mod fixture_named_completion_examples_2025_11_25 {
+    include!("../snapshots/fixture-named-completion-examples@2025-11-25.rs");
+}
+
+mod fixture_named_completion_examples_2026_07_28 {
+    include!("../snapshots/fixture-named-completion-examples@2026-07-28.rs");
+}
+
+mod fixture_named_prompt_examples_2025_11_25 {
+    include!("../snapshots/fixture-named-prompt-examples@2025-11-25.rs");
+}
+
+mod fixture_named_prompt_examples_2026_07_28 {
+    include!("../snapshots/fixture-named-prompt-examples@2026-07-28.rs");
+}
+
+mod fixture_named_resource_examples_2025_11_25 {
+    include!("../snapshots/fixture-named-resource-examples@2025-11-25.rs");
+}
+
+mod fixture_named_resource_examples_2026_07_28 {
+    include!("../snapshots/fixture-named-resource-examples@2026-07-28.rs");
 }
 
 mod fixture_named_tool_examples {
@@ -234,8 +282,20 @@ mod fixture_tagged_surface {
     include!("../snapshots/fixture-tagged-surface.rs");
 }
 
+mod fixture_deprecated_client_capability_requirements {
+    include!("../snapshots/fixture-deprecated-client-capability-requirements.rs");
+}
+
+mod fixture_legacy_completion_examples {
+    include!("../snapshots/fixture-legacy-completion-examples.rs");
+}
+
 mod fixture_pre_dialect_tool_schema_shape {
     include!("../snapshots/fixture-pre-dialect-tool-schema-shape.rs");
+}
+
+mod fixture_resource_example_consistency {
+    include!("../snapshots/fixture-resource-example-consistency.rs");
 }
 
 mod fixture_uncatalogued_oauth_scope {

@@ -2,7 +2,7 @@
 // with `mcpdesc generate` (or the build script or macro that produced it).
 // Tools of every protocol version the description declares.
 
-/// Input and output types of the tools, generated from their JSON Schemas.
+/// Input and output types of the tools, generated from their JSON Schemas, and the arguments of the prompts and variables of the resource templates.
 pub mod types {
     // a crate rarely uses every generated type, field or helper
     #![allow(dead_code)]
@@ -229,6 +229,21 @@ pub mod types {
             }
         }
     }
+    /// Arguments of the `opening_study` prompt (Opening Study Plan).
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Eq)]
+    pub struct OpeningStudyArguments {
+        /// ECO code: The opening's ECO code, as in chess://openings/{eco} (such as C60)
+        pub eco: ::std::string::String,
+        /// Color: Study as white or black (default: white)
+        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        pub color: ::std::option::Option<::std::string::String>,
+    }
+    /// Variables of the `opening` resource template (`chess://openings/{eco}`), from the URI read.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Eq)]
+    pub struct OpeningVariables {
+        /// The value of `{eco}`, percent-decoded.
+        pub eco: ::std::string::String,
+    }
 }
 /// The description's `info`, `instructions` and protocol versions.
 pub mod info {
@@ -256,9 +271,11 @@ pub mod info {
         ::mcpdesc::ProtocolVersion::V2025_06_18,
         ::mcpdesc::ProtocolVersion::V2025_11_25,
     ];
-    /// The root `capabilities` declaration as JSON, when there is one.
+    /// The description's `capabilities` (its Capabilities Objects, as JSON), when
+    /// it declares them; the router advertises what they declare and the server
+    /// implements (see `mcpdesc::Router::capabilities`).
     pub const CAPABILITIES: ::core::option::Option<&str> = ::core::option::Option::Some(
-        "[{\"tools\":{},\"logging\":{}}]",
+        "[{\"tools\":{},\"prompts\":{},\"resources\":{},\"completions\":{},\"logging\":{}}]",
     );
     /// The `ServerInfo` the router announces at initialization.
     pub fn server_info() -> ::mcpdesc::ServerInfo {
@@ -482,15 +499,200 @@ pub trait RecordGameResult: Send + Sync {
         Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
     > + Send;
 }
-/// Implemented for every type that implements all tool traits.
+/// Per-prompt metadata from the description: name, effective protocol scope,
+/// and the resolved declaration the router lists.
+pub mod prompts {
+    #![allow(dead_code)]
+    /// Metadata of the `opening_study` prompt.
+    pub mod opening_study {
+        /// `name`.
+        pub const NAME: &str = "opening_study";
+        /// The effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_06_18,
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Opening Study Plan",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Ask for a study plan of an opening of the catalogue, for one side",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"opening_study","title":"Opening Study Plan","description":"Ask for a study plan of an opening of the catalogue, for one side","arguments":[{"name":"eco","title":"ECO code","description":"The opening's ECO code, as in chess://openings/{eco} (such as C60)","required":true},{"name":"color","title":"Color","description":"Study as white or black (default: white)"}],"tags":["analysis","chess"]}"#;
+        /// What the router registers for this prompt.
+        pub const SPEC: ::mcpdesc::PromptSpec = ::mcpdesc::PromptSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+}
+/// Per-resource metadata from the description: URI, name, effective protocol
+/// scope, and the resolved declaration the router lists.
+pub mod resources {
+    #![allow(dead_code)]
+    /// Metadata of the `rating_pools` resource.
+    pub mod rating_pools {
+        /// `uri`: what `resources/read` asks for.
+        pub const URI: &str = "chess://rating-pools";
+        /// `mimeType`.
+        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "application/json",
+        );
+        /// `name`.
+        pub const NAME: &str = "rating_pools";
+        /// The effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_06_18,
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Rating Pools",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "The rating pools, the time controls each covers (by estimated game minutes) and the starting rating of a new player",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"uri":"chess://rating-pools","name":"rating_pools","title":"Rating Pools","description":"The rating pools, the time controls each covers (by estimated game minutes) and the starting rating of a new player","mimeType":"application/json","tags":["rating"]}"#;
+        /// What the router registers for this resource.
+        pub const SPEC: ::mcpdesc::ResourceSpec = ::mcpdesc::ResourceSpec::new(
+            URI,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+}
+/// Per-resource-template metadata from the description: URI template, name,
+/// effective protocol scope, and the resolved declaration the router lists.
+pub mod resource_templates {
+    #![allow(dead_code)]
+    /// Metadata of the `opening` resource template.
+    pub mod opening {
+        /// `uriTemplate` (RFC 6570).
+        pub const URI_TEMPLATE: &str = "chess://openings/{eco}";
+        /// `mimeType`.
+        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "application/json",
+        );
+        /// `name`.
+        pub const NAME: &str = "opening";
+        /// The effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_06_18,
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Opening",
+        );
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "An opening of the server's catalogue by ECO code: its name and main line",
+        );
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"uriTemplate":"chess://openings/{eco}","name":"opening","title":"Opening","description":"An opening of the server's catalogue by ECO code: its name and main line","mimeType":"application/json","tags":["chess"]}"#;
+        /// What the router registers for this resource template.
+        pub const SPEC: ::mcpdesc::ResourceTemplateSpec = ::mcpdesc::ResourceTemplateSpec::new(
+            URI_TEMPLATE,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+}
+/// Opening Study Plan: Ask for a study plan of an opening of the catalogue, for one side
+///
+/// Implements the prompt `opening_study`.
+#[allow(dead_code)]
+pub trait OpeningStudyPrompt: Send + Sync {
+    /// Handles `prompts/get` for `opening_study`: the router checked that every required argument is present.
+    fn get_opening_study(
+        &self,
+        arguments: types::OpeningStudyArguments,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::RequestError>,
+    > + Send;
+    /// Handles `completion/complete` for an argument of the prompt `opening_study`: the router checked that `request.argument` is one of its arguments.
+    fn complete_opening_study(
+        &self,
+        request: ::mcpdesc::CompletionRequest,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            ::mcpdesc::CompletionResult,
+            ::mcpdesc::RequestError,
+        >,
+    > + Send;
+}
+/// Rating Pools: The rating pools, the time controls each covers (by estimated game minutes) and the starting rating of a new player
+///
+/// Implements the resource `rating_pools` (`chess://rating-pools`).
+#[allow(dead_code)]
+pub trait RatingPoolsResource: Send + Sync {
+    /// Handles `resources/read` of `chess://rating-pools`.
+    fn read_rating_pools(
+        &self,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            ::mcpdesc::ResourceResult,
+            ::mcpdesc::RequestError,
+        >,
+    > + Send;
+}
+/// Opening: An opening of the server's catalogue by ECO code: its name and main line
+///
+/// Implements the resource template `opening` (`chess://openings/{eco}`).
+#[allow(dead_code)]
+pub trait OpeningTemplate: Send + Sync {
+    /// Handles `resources/read` of a URI of `chess://openings/{eco}`: `uri` is the URI read, `variables` the values of its variables.
+    fn read_opening(
+        &self,
+        uri: ::std::string::String,
+        variables: types::OpeningVariables,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            ::mcpdesc::ResourceResult,
+            ::mcpdesc::RequestError,
+        >,
+    > + Send;
+    /// Handles `completion/complete` for an argument of the resource template `opening`: the router checked that `request.argument` is one of its variables.
+    fn complete_opening(
+        &self,
+        request: ::mcpdesc::CompletionRequest,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            ::mcpdesc::CompletionResult,
+            ::mcpdesc::RequestError,
+        >,
+    > + Send;
+}
+/// Implemented for every type that implements all handler traits (tools,
+/// prompts, resources, resource templates).
 #[allow(deprecated, dead_code)]
-pub trait Server: AnalyzeGame + GetPlayerRating + RecordGameResult + Send + Sync + 'static {}
+pub trait Server: AnalyzeGame + GetPlayerRating + RecordGameResult + OpeningStudyPrompt + RatingPoolsResource + OpeningTemplate + Send + Sync + 'static {}
 #[allow(deprecated)]
-impl<T: AnalyzeGame + GetPlayerRating + RecordGameResult + Send + Sync + 'static> Server
-for T {}
-/// A router that serves every tool of the description with `server`'s trait
-/// methods: `tools/list` per negotiated protocol version, argument validation
-/// against the original `inputSchema`, dispatch, and result shaping.
+impl<
+    T: AnalyzeGame + GetPlayerRating + RecordGameResult + OpeningStudyPrompt
+        + RatingPoolsResource + OpeningTemplate + Send + Sync + 'static,
+> Server for T {}
+/// A router that serves the description with `server`'s trait methods: the
+/// lists per negotiated protocol version, `tools/call` (argument validation
+/// against the original `inputSchema`, dispatch, result shaping), `prompts/get`,
+/// `resources/read`, `completion/complete`, and the capabilities.
 #[allow(deprecated, dead_code)]
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
@@ -542,6 +744,78 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
                             args,
                         )?;
                         RecordGameResult::record_game_result(&*server, input, cx).await
+                    })
+                }
+            },
+        )
+        .prompt(
+            prompts::opening_study::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let arguments: types::OpeningStudyArguments = ::mcpdesc::__private::parse_request(
+                            ::mcpdesc::__private::serde_json::Value::Object(args),
+                        )?;
+                        OpeningStudyPrompt::get_opening_study(&*server, arguments, cx)
+                            .await
+                    })
+                }
+            },
+        )
+        .completion(
+            ::mcpdesc::CompletionTarget::prompt(prompts::opening_study::NAME),
+            prompts::opening_study::SCOPE,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |request, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        OpeningStudyPrompt::complete_opening_study(&*server, request, cx)
+                            .await
+                    })
+                }
+            },
+        )
+        .resource(
+            resources::rating_pools::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |_uri, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        RatingPoolsResource::read_rating_pools(&*server, cx).await
+                    })
+                }
+            },
+        )
+        .resource_template(
+            resource_templates::opening::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |uri, variables, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let variables: types::OpeningVariables = ::mcpdesc::__private::parse_request(
+                            variables,
+                        )?;
+                        OpeningTemplate::read_opening(&*server, uri, variables, cx).await
+                    })
+                }
+            },
+        )
+        .completion(
+            ::mcpdesc::CompletionTarget::resource_template(
+                resource_templates::opening::URI_TEMPLATE,
+            ),
+            resource_templates::opening::SCOPE,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |request, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        OpeningTemplate::complete_opening(&*server, request, cx).await
                     })
                 }
             },
@@ -701,7 +975,8 @@ pub mod examples {
             ::mcpdesc::testing::typed(input(name))
         }
     }
-    /// Every tool's examples, for the mock and the contract check.
+    /// Every example of the description (tools, prompts, resources, resource
+    /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
@@ -722,6 +997,137 @@ pub mod examples {
                 record_game_result::EXAMPLES,
                 record_game_result::INTERACTION_EXAMPLES,
             )
+            .prompt(
+                super::prompts::opening_study::NAME,
+                super::prompts::opening_study::SCOPE,
+                super::prompt_examples::opening_study::EXAMPLES,
+                super::prompt_examples::opening_study::COMPLETION_EXAMPLES,
+            )
+            .resource(
+                super::resources::rating_pools::URI,
+                super::resources::rating_pools::SCOPE,
+                super::resource_examples::rating_pools::EXAMPLES,
+            )
+            .resource_template(
+                super::resource_templates::opening::URI_TEMPLATE,
+                super::resource_templates::opening::SCOPE,
+                super::resource_template_examples::opening::EXAMPLES,
+                super::resource_template_examples::opening::COMPLETION_EXAMPLES,
+            )
+    }
+}
+/// The description's Prompt Examples and prompt completion examples, by
+/// prompt. Examples are illustrative, not promises of live behaviour.
+pub mod prompt_examples {
+    #![allow(dead_code)]
+    /// Examples of the `opening_study` prompt.
+    pub mod opening_study {
+        /// The Prompt Examples, in name order; `request` is the `arguments`.
+        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
+            ::mcpdesc::testing::RequestExample {
+                name: "ruy-lopez-white",
+                pointer: "/prompts/0/examples/ruy-lopez-white",
+                request: r#"{"eco":"C60","color":"white"}"#,
+                result: r#"{"description":"Study plan: Ruy Lopez as White","messages":[{"role":"user","content":{"type":"text","text":"Build a study plan for the Ruy Lopez (ECO C60: 1. e4 e5 2. Nf3 Nc6 3. Bb5) as White: the main ideas, typical middlegame plans and two model games to replay."}},{"role":"user","content":{"type":"resource","resource":{"uri":"chess://openings/C60","mimeType":"application/json","text":"{\"eco\":\"C60\",\"name\":\"Ruy Lopez\",\"moves\":\"1. e4 e5 2. Nf3 Nc6 3. Bb5\"}"}}}]}"#,
+            },
+        ];
+        /// The completion examples, in name order.
+        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
+            ::mcpdesc::testing::RequestExample {
+                name: "color-b",
+                pointer: "/prompts/0/completionExamples/color-b",
+                request: r#"{"argument":{"name":"color","value":"b"},"context":{"arguments":{"eco":"C60"}}}"#,
+                result: r#"{"completion":{"values":["black"],"total":1,"hasMore":false}}"#,
+            },
+            ::mcpdesc::testing::RequestExample {
+                name: "eco-b",
+                pointer: "/prompts/0/completionExamples/eco-b",
+                request: r#"{"argument":{"name":"eco","value":"B"}}"#,
+                result: r#"{"completion":{"values":["B01","B10","B20"],"total":3,"hasMore":false}}"#,
+            },
+        ];
+        /// The `arguments` of the example `name` (`{}` when it has none).
+        pub fn arguments(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
+        }
+        /// The `arguments` of the example `name` as the typed arguments.
+        pub fn typed_arguments(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::OpeningStudyArguments,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(arguments(name))
+        }
+        /// The `result` of the example `name`.
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
+        }
+    }
+}
+/// The description's Resource Examples, by resource.
+pub mod resource_examples {
+    #![allow(dead_code)]
+    /// Examples of the `rating_pools` resource.
+    pub mod rating_pools {
+        /// The Resource Examples, in name order; `request` is the resource's URI.
+        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
+            ::mcpdesc::testing::RequestExample {
+                name: "all-pools",
+                pointer: "/resources/0/examples/all-pools",
+                request: r#""chess://rating-pools""#,
+                result: r#"{"contents":[{"uri":"chess://rating-pools","mimeType":"application/json","text":"{\"initialRating\":1500,\"estimate\":\"base minutes + 40 * increment seconds / 60\",\"pools\":[{\"name\":\"bullet\",\"under\":3},{\"name\":\"blitz\",\"under\":10},{\"name\":\"rapid\",\"under\":60},{\"name\":\"classical\",\"under\":null}]}"}]}"#,
+            },
+        ];
+        /// The `result` of the example `name`.
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
+        }
+    }
+}
+/// The description's Resource Template Examples and template completion
+/// examples, by resource template.
+pub mod resource_template_examples {
+    #![allow(dead_code)]
+    /// Examples of the `opening` resource template.
+    pub mod opening {
+        /// The Resource Template Examples, in name order; `request` is the `uri`.
+        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
+            ::mcpdesc::testing::RequestExample {
+                name: "ruy-lopez",
+                pointer: "/resourceTemplates/0/examples/ruy-lopez",
+                request: r#""chess://openings/C60""#,
+                result: r#"{"contents":[{"uri":"chess://openings/C60","mimeType":"application/json","text":"{\"eco\":\"C60\",\"name\":\"Ruy Lopez\",\"moves\":\"1. e4 e5 2. Nf3 Nc6 3. Bb5\"}"}]}"#,
+            },
+        ];
+        /// The completion examples, in name order.
+        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
+            ::mcpdesc::testing::RequestExample {
+                name: "eco-c",
+                pointer: "/resourceTemplates/0/completionExamples/eco-c",
+                request: r#"{"argument":{"name":"eco","value":"C"}}"#,
+                result: r#"{"completion":{"values":["C00","C42","C50","C60"],"total":4,"hasMore":false}}"#,
+            },
+        ];
+        /// The `uri` of the example `name`.
+        pub fn uri(name: &str) -> ::core::option::Option<::std::string::String> {
+            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
+                .and_then(|uri| uri.as_str().map(::std::string::String::from))
+        }
+        /// The `result` of the example `name`.
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
+        }
     }
 }
 /// A deterministic **mock** of the described server that replays the
@@ -729,11 +1135,13 @@ pub mod examples {
 /// never runs a real tool.
 ///
 /// Policy (see `mcpdesc::mock`): an example selected by name with
-/// [`ExampleServer::select`] answers every call of its tool; otherwise the first
-/// example (Tool Examples, then interaction examples, in the description's order)
-/// whose `input` equals the arguments (canonical JSON) answers; otherwise the call
-/// gets a tool error naming the available examples. An interaction example first
-/// makes its steps' requests through the `Context`.
+/// [`ExampleServer::select`] or [`ExampleServer::select_example`] answers every
+/// request of its target; otherwise the first example in name order whose request
+/// equals the one received (canonical JSON: a tool's `input`, a prompt's
+/// `arguments`, a template example's `uri`, a completion's argument and context;
+/// any example of a resource) answers; otherwise the request gets an error naming
+/// the available examples. An interaction example first makes its steps' requests
+/// through the `Context`.
 ///
 /// `router(ExampleServer::new())` serves it through the typed traits (a result
 /// with `structuredContent` comes back equivalent: the router writes the JSON text
@@ -763,19 +1171,33 @@ impl ExampleServer {
             book: ::mcpdesc::__private::Arc::new(book),
         })
     }
+    /// The same mock with `example` answering every request of `target` (a
+    /// tool, prompt, resource, resource template or completion target); an
+    /// error names the available examples.
+    pub fn select_example(
+        self,
+        target: ::mcpdesc::mock::Target,
+        example: &str,
+    ) -> ::core::result::Result<Self, ::std::string::String> {
+        let book = (*self.book).clone().select_target(target, example)?;
+        ::core::result::Result::Ok(ExampleServer {
+            book: ::mcpdesc::__private::Arc::new(book),
+        })
+    }
     /// A router that answers with the exact example results (what
     /// `mcpdesc serve-mock` serves).
     pub fn router(self) -> ::mcpdesc::Router {
-        (*self.book)
-            .clone()
-            .router(
-                info::server_info(),
-                &[
-                    tools::analyze_game::SPEC,
-                    tools::get_player_rating::SPEC,
-                    tools::record_game_result::SPEC,
-                ],
-            )
+        const SPECS: ::mcpdesc::mock::Specs = ::mcpdesc::mock::Specs {
+            tools: &[
+                tools::analyze_game::SPEC,
+                tools::get_player_rating::SPEC,
+                tools::record_game_result::SPEC,
+            ],
+            prompts: &[prompts::opening_study::SPEC],
+            resources: &[resources::rating_pools::SPEC],
+            resource_templates: &[resource_templates::opening::SPEC],
+        };
+        (*self.book).clone().router(info::server_info(), &SPECS)
     }
 }
 impl ::core::default::Default for ExampleServer {
@@ -858,11 +1280,78 @@ impl RecordGameResult for ExampleServer {
         ::core::result::Result::Ok(result)
     }
 }
+#[allow(deprecated)]
+impl OpeningStudyPrompt for ExampleServer {
+    async fn get_opening_study(
+        &self,
+        arguments: types::OpeningStudyArguments,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::RequestError> {
+        let arguments = ::mcpdesc::testing::to_object(&arguments)?;
+        self.book.respond_prompt(prompts::opening_study::NAME, &arguments, &cx)
+    }
+    async fn complete_opening_study(
+        &self,
+        request: ::mcpdesc::CompletionRequest,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::CompletionResult, ::mcpdesc::RequestError> {
+        self.book
+            .respond_completion(
+                &::mcpdesc::CompletionTarget::prompt(prompts::opening_study::NAME),
+                &request,
+                &cx,
+            )
+    }
+}
+#[allow(deprecated)]
+impl RatingPoolsResource for ExampleServer {
+    async fn read_rating_pools(
+        &self,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::RequestError> {
+        self.book.respond_resource(resources::rating_pools::URI, &cx)
+    }
+}
+#[allow(deprecated)]
+impl OpeningTemplate for ExampleServer {
+    async fn read_opening(
+        &self,
+        uri: ::std::string::String,
+        _variables: types::OpeningVariables,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::RequestError> {
+        self.book
+            .respond_resource_template(
+                resource_templates::opening::URI_TEMPLATE,
+                &uri,
+                &cx,
+            )
+    }
+    async fn complete_opening(
+        &self,
+        request: ::mcpdesc::CompletionRequest,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::CompletionResult, ::mcpdesc::RequestError> {
+        self.book
+            .respond_completion(
+                &::mcpdesc::CompletionTarget::resource_template(
+                    resource_templates::opening::URI_TEMPLATE,
+                ),
+                &request,
+                &cx,
+            )
+    }
+}
 /// Opt-in contract check: runs `server` through `router(server)` on the examples
-/// named in `examples` (`(tool, example)` pairs) and compares each result with the
-/// example's: `structuredContent` equal, `isError` equal, content blocks of the same
-/// kinds. Interaction examples run with a scripted client of their steps. Returns a
-/// readable diff of every mismatch. It blocks; call it from a plain `#[test]`.
+/// named in `examples` (`(target, example)` pairs; the target is a tool name, or
+/// `prompt:NAME`, `resource:URI`, `template:URI_TEMPLATE`,
+/// `completion:prompt:NAME`, `completion:template:URI_TEMPLATE`) and compares each
+/// result with the example's: for a tool `structuredContent` equal, `isError`
+/// equal, content blocks of the same kinds (interaction examples run with a
+/// scripted client of their steps); for a prompt the messages' roles and content
+/// kinds; for a resource the contents' URIs, MIME types and kinds; for a
+/// completion the values. Returns a readable diff of every mismatch. It blocks;
+/// call it from a plain `#[test]`.
 #[allow(dead_code)]
 pub fn check_against_examples<S: Server>(
     server: S,
@@ -914,6 +1403,136 @@ mod example_tests {
         >(
             &examples::record_game_result::TOOL,
             &examples::record_game_result::EXAMPLES[0usize],
+        ) {
+            panic!("{e}");
+        }
+    }
+    /// Example `ruy-lopez-white` of the prompt `opening_study`.
+    #[test]
+    fn prompt_opening_study_example_ruy_lopez_white() {
+        let server = ExampleServer::new()
+            .select_example(
+                ::mcpdesc::mock::Target::Prompt(
+                    ::std::string::String::from(prompts::opening_study::NAME),
+                ),
+                "ruy-lopez-white",
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_prompt_example::<
+            types::OpeningStudyArguments,
+        >(
+            &router(server),
+            prompts::opening_study::NAME,
+            prompts::opening_study::SCOPE,
+            &prompt_examples::opening_study::EXAMPLES[0usize],
+        ) {
+            panic!("{e}");
+        }
+    }
+    /// Completion example `color-b` of the prompt `opening_study`.
+    #[test]
+    fn prompt_opening_study_completion_color_b() {
+        let server = ExampleServer::new()
+            .select_example(
+                ::mcpdesc::mock::Target::Completion(
+                    ::mcpdesc::CompletionTarget::prompt(prompts::opening_study::NAME),
+                ),
+                "color-b",
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_completion_example(
+            &router(server),
+            &::mcpdesc::CompletionTarget::prompt(prompts::opening_study::NAME),
+            prompts::opening_study::SCOPE,
+            &prompt_examples::opening_study::COMPLETION_EXAMPLES[0usize],
+        ) {
+            panic!("{e}");
+        }
+    }
+    /// Completion example `eco-b` of the prompt `opening_study`.
+    #[test]
+    fn prompt_opening_study_completion_eco_b() {
+        let server = ExampleServer::new()
+            .select_example(
+                ::mcpdesc::mock::Target::Completion(
+                    ::mcpdesc::CompletionTarget::prompt(prompts::opening_study::NAME),
+                ),
+                "eco-b",
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_completion_example(
+            &router(server),
+            &::mcpdesc::CompletionTarget::prompt(prompts::opening_study::NAME),
+            prompts::opening_study::SCOPE,
+            &prompt_examples::opening_study::COMPLETION_EXAMPLES[1usize],
+        ) {
+            panic!("{e}");
+        }
+    }
+    /// Example `all-pools` of the resource `rating_pools`.
+    #[test]
+    fn resource_rating_pools_example_all_pools() {
+        let server = ExampleServer::new()
+            .select_example(
+                ::mcpdesc::mock::Target::Resource(
+                    ::std::string::String::from(resources::rating_pools::URI),
+                ),
+                "all-pools",
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_resource_example(
+            &router(server),
+            resources::rating_pools::URI,
+            resources::rating_pools::SCOPE,
+            &resource_examples::rating_pools::EXAMPLES[0usize],
+        ) {
+            panic!("{e}");
+        }
+    }
+    /// Example `ruy-lopez` of the template `opening`.
+    #[test]
+    fn template_opening_example_ruy_lopez() {
+        let server = ExampleServer::new()
+            .select_example(
+                ::mcpdesc::mock::Target::ResourceTemplate(
+                    ::std::string::String::from(
+                        resource_templates::opening::URI_TEMPLATE,
+                    ),
+                ),
+                "ruy-lopez",
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_template_example::<
+            types::OpeningVariables,
+        >(
+            &router(server),
+            resource_templates::opening::URI_TEMPLATE,
+            resource_templates::opening::SCOPE,
+            &resource_template_examples::opening::EXAMPLES[0usize],
+        ) {
+            panic!("{e}");
+        }
+    }
+    /// Completion example `eco-c` of the template `opening`.
+    #[test]
+    fn template_opening_completion_eco_c() {
+        let server = ExampleServer::new()
+            .select_example(
+                ::mcpdesc::mock::Target::Completion(
+                    ::mcpdesc::CompletionTarget::resource_template(
+                        resource_templates::opening::URI_TEMPLATE,
+                    ),
+                ),
+                "eco-c",
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_completion_example(
+            &router(server),
+            &::mcpdesc::CompletionTarget::resource_template(
+                resource_templates::opening::URI_TEMPLATE,
+            ),
+            resource_templates::opening::SCOPE,
+            &resource_template_examples::opening::COMPLETION_EXAMPLES[0usize],
         ) {
             panic!("{e}");
         }

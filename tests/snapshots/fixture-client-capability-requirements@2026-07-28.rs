@@ -2,7 +2,7 @@
 // with `mcpdesc generate` (or the build script or macro that produced it).
 // Effective Protocol View of MCP 2026-07-28.
 
-/// Input and output types of the tools, generated from their JSON Schemas.
+/// Input and output types of the tools, generated from their JSON Schemas, and the arguments of the prompts and variables of the resource templates.
 pub mod types {
     // a crate rarely uses every generated type, field or helper
     #![allow(dead_code)]
@@ -54,6 +54,12 @@ pub mod types {
             }
         }
     }
+    /// Variables of the `workspace_file` resource template (`workspace://{path}`), from the URI read.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Eq)]
+    pub struct WorkspaceFileVariables {
+        /// The value of `{path}`, percent-decoded.
+        pub path: ::std::string::String,
+    }
 }
 /// The description's `info`, `instructions` and protocol versions.
 pub mod info {
@@ -74,7 +80,9 @@ pub mod info {
     pub const PROTOCOL_VERSIONS: &[::mcpdesc::ProtocolVersion] = &[
         ::mcpdesc::ProtocolVersion::V2026_07_28,
     ];
-    /// The root `capabilities` declaration as JSON, when there is one.
+    /// The description's `capabilities` (its Capabilities Objects, as JSON), when
+    /// it declares them; the router advertises what they declare and the server
+    /// implements (see `mcpdesc::Router::capabilities`).
     pub const CAPABILITIES: ::core::option::Option<&str> = ::core::option::Option::None;
     /// The `ServerInfo` the router announces at initialization.
     pub fn server_info() -> ::mcpdesc::ServerInfo {
@@ -144,14 +152,66 @@ pub trait Rebuild: Send + Sync {
         Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
     > + Send;
 }
-/// Implemented for every type that implements all tool traits.
+/// Per-resource-template metadata from the description: URI template, name,
+/// effective protocol scope, and the resolved declaration the router lists.
+pub mod resource_templates {
+    #![allow(dead_code)]
+    /// Metadata of the `workspace_file` resource template.
+    pub mod workspace_file {
+        /// `uriTemplate` (RFC 6570).
+        pub const URI_TEMPLATE: &str = "workspace://{path}";
+        /// `mimeType`.
+        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `name`.
+        pub const NAME: &str = "workspace_file";
+        /// The effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2026_07_28,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"uriTemplate":"workspace://{path}","name":"workspace_file","protocolVersions":["2026-07-28"],"clientRequirements":{"elicitation":{"form":{}}}}"#;
+        /// What the router registers for this resource template.
+        pub const SPEC: ::mcpdesc::ResourceTemplateSpec = ::mcpdesc::ResourceTemplateSpec::new(
+            URI_TEMPLATE,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+}
+/// The `workspace_file` resource template.
+///
+/// Implements the resource template `workspace_file` (`workspace://{path}`).
+#[allow(dead_code)]
+pub trait WorkspaceFileTemplate: Send + Sync {
+    /// Handles `resources/read` of a URI of `workspace://{path}`: `uri` is the URI read, `variables` the values of its variables.
+    fn read_workspace_file(
+        &self,
+        uri: ::std::string::String,
+        variables: types::WorkspaceFileVariables,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            ::mcpdesc::ResourceResult,
+            ::mcpdesc::RequestError,
+        >,
+    > + Send;
+}
+/// Implemented for every type that implements all handler traits (tools,
+/// prompts, resources, resource templates).
 #[allow(deprecated, dead_code)]
-pub trait Server: Rebuild + Send + Sync + 'static {}
+pub trait Server: Rebuild + WorkspaceFileTemplate + Send + Sync + 'static {}
 #[allow(deprecated)]
-impl<T: Rebuild + Send + Sync + 'static> Server for T {}
-/// A router that serves every tool of the description with `server`'s trait
-/// methods: `tools/list` per negotiated protocol version, argument validation
-/// against the original `inputSchema`, dispatch, and result shaping.
+impl<T: Rebuild + WorkspaceFileTemplate + Send + Sync + 'static> Server for T {}
+/// A router that serves the description with `server`'s trait methods: the
+/// lists per negotiated protocol version, `tools/call` (argument validation
+/// against the original `inputSchema`, dispatch, result shaping), `prompts/get`,
+/// `resources/read`, `completion/complete`, and the capabilities.
 #[allow(deprecated, dead_code)]
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
@@ -167,6 +227,27 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
                             args,
                         )?;
                         Rebuild::rebuild(&*server, input, cx).await
+                    })
+                }
+            },
+        )
+        .resource_template(
+            resource_templates::workspace_file::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |uri, variables, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let variables: types::WorkspaceFileVariables = ::mcpdesc::__private::parse_request(
+                            variables,
+                        )?;
+                        WorkspaceFileTemplate::read_workspace_file(
+                                &*server,
+                                uri,
+                                variables,
+                                cx,
+                            )
+                            .await
                     })
                 }
             },
@@ -213,7 +294,8 @@ pub mod examples {
             ::mcpdesc::testing::typed(input(name))
         }
     }
-    /// Every tool's examples, for the mock and the contract check.
+    /// Every example of the description (tools, prompts, resources, resource
+    /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
@@ -222,6 +304,35 @@ pub mod examples {
                 rebuild::EXAMPLES,
                 rebuild::INTERACTION_EXAMPLES,
             )
+            .resource_template(
+                super::resource_templates::workspace_file::URI_TEMPLATE,
+                super::resource_templates::workspace_file::SCOPE,
+                super::resource_template_examples::workspace_file::EXAMPLES,
+                super::resource_template_examples::workspace_file::COMPLETION_EXAMPLES,
+            )
+    }
+}
+/// The description's Resource Template Examples and template completion
+/// examples, by resource template.
+pub mod resource_template_examples {
+    #![allow(dead_code)]
+    /// Examples of the `workspace_file` resource template.
+    pub mod workspace_file {
+        /// The Resource Template Examples, in name order; `request` is the `uri`.
+        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
+        /// The completion examples, in name order.
+        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
+        /// The `uri` of the example `name`.
+        pub fn uri(name: &str) -> ::core::option::Option<::std::string::String> {
+            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
+                .and_then(|uri| uri.as_str().map(::std::string::String::from))
+        }
+        /// The `result` of the example `name`.
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
+        }
     }
 }
 /// A deterministic **mock** of the described server that replays the
@@ -229,11 +340,13 @@ pub mod examples {
 /// never runs a real tool.
 ///
 /// Policy (see `mcpdesc::mock`): an example selected by name with
-/// [`ExampleServer::select`] answers every call of its tool; otherwise the first
-/// example (Tool Examples, then interaction examples, in the description's order)
-/// whose `input` equals the arguments (canonical JSON) answers; otherwise the call
-/// gets a tool error naming the available examples. An interaction example first
-/// makes its steps' requests through the `Context`.
+/// [`ExampleServer::select`] or [`ExampleServer::select_example`] answers every
+/// request of its target; otherwise the first example in name order whose request
+/// equals the one received (canonical JSON: a tool's `input`, a prompt's
+/// `arguments`, a template example's `uri`, a completion's argument and context;
+/// any example of a resource) answers; otherwise the request gets an error naming
+/// the available examples. An interaction example first makes its steps' requests
+/// through the `Context`.
 ///
 /// `router(ExampleServer::new())` serves it through the typed traits (a result
 /// with `structuredContent` comes back equivalent: the router writes the JSON text
@@ -263,10 +376,29 @@ impl ExampleServer {
             book: ::mcpdesc::__private::Arc::new(book),
         })
     }
+    /// The same mock with `example` answering every request of `target` (a
+    /// tool, prompt, resource, resource template or completion target); an
+    /// error names the available examples.
+    pub fn select_example(
+        self,
+        target: ::mcpdesc::mock::Target,
+        example: &str,
+    ) -> ::core::result::Result<Self, ::std::string::String> {
+        let book = (*self.book).clone().select_target(target, example)?;
+        ::core::result::Result::Ok(ExampleServer {
+            book: ::mcpdesc::__private::Arc::new(book),
+        })
+    }
     /// A router that answers with the exact example results (what
     /// `mcpdesc serve-mock` serves).
     pub fn router(self) -> ::mcpdesc::Router {
-        (*self.book).clone().router(info::server_info(), &[tools::rebuild::SPEC])
+        const SPECS: ::mcpdesc::mock::Specs = ::mcpdesc::mock::Specs {
+            tools: &[tools::rebuild::SPEC],
+            prompts: &[],
+            resources: &[],
+            resource_templates: &[resource_templates::workspace_file::SPEC],
+        };
+        (*self.book).clone().router(info::server_info(), &SPECS)
     }
 }
 impl ::core::default::Default for ExampleServer {
@@ -295,11 +427,32 @@ impl Rebuild for ExampleServer {
         ::core::result::Result::Ok(result)
     }
 }
+#[allow(deprecated)]
+impl WorkspaceFileTemplate for ExampleServer {
+    async fn read_workspace_file(
+        &self,
+        uri: ::std::string::String,
+        _variables: types::WorkspaceFileVariables,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::RequestError> {
+        self.book
+            .respond_resource_template(
+                resource_templates::workspace_file::URI_TEMPLATE,
+                &uri,
+                &cx,
+            )
+    }
+}
 /// Opt-in contract check: runs `server` through `router(server)` on the examples
-/// named in `examples` (`(tool, example)` pairs) and compares each result with the
-/// example's: `structuredContent` equal, `isError` equal, content blocks of the same
-/// kinds. Interaction examples run with a scripted client of their steps. Returns a
-/// readable diff of every mismatch. It blocks; call it from a plain `#[test]`.
+/// named in `examples` (`(target, example)` pairs; the target is a tool name, or
+/// `prompt:NAME`, `resource:URI`, `template:URI_TEMPLATE`,
+/// `completion:prompt:NAME`, `completion:template:URI_TEMPLATE`) and compares each
+/// result with the example's: for a tool `structuredContent` equal, `isError`
+/// equal, content blocks of the same kinds (interaction examples run with a
+/// scripted client of their steps); for a prompt the messages' roles and content
+/// kinds; for a resource the contents' URIs, MIME types and kinds; for a
+/// completion the values. Returns a readable diff of every mismatch. It blocks;
+/// call it from a plain `#[test]`.
 #[allow(dead_code)]
 pub fn check_against_examples<S: Server>(
     server: S,

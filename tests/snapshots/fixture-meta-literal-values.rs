@@ -2,7 +2,7 @@
 // with `mcpdesc generate` (or the build script or macro that produced it).
 // Tools of every protocol version the description declares.
 
-/// Input and output types of the tools, generated from their JSON Schemas.
+/// Input and output types of the tools, generated from their JSON Schemas, and the arguments of the prompts and variables of the resource templates.
 pub mod types {
     // a crate rarely uses every generated type, field or helper
     #![allow(dead_code)]
@@ -54,6 +54,15 @@ pub mod types {
             }
         }
     }
+    /// Arguments of the `summarize` prompt.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Eq)]
+    pub struct SummarizeArguments {}
+    /// Variables of the `item` resource template (`example:///items/{id}`), from the URI read.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Eq)]
+    pub struct ItemVariables {
+        /// The value of `{id}`, percent-decoded.
+        pub id: ::std::string::String,
+    }
 }
 /// The description's `info`, `instructions` and protocol versions.
 pub mod info {
@@ -74,7 +83,9 @@ pub mod info {
     pub const PROTOCOL_VERSIONS: &[::mcpdesc::ProtocolVersion] = &[
         ::mcpdesc::ProtocolVersion::V2026_07_28,
     ];
-    /// The root `capabilities` declaration as JSON, when there is one.
+    /// The description's `capabilities` (its Capabilities Objects, as JSON), when
+    /// it declares them; the router advertises what they declare and the server
+    /// implements (see `mcpdesc::Router::capabilities`).
     pub const CAPABILITIES: ::core::option::Option<&str> = ::core::option::Option::None;
     /// The `ServerInfo` the router announces at initialization.
     pub fn server_info() -> ::mcpdesc::ServerInfo {
@@ -144,14 +155,158 @@ pub trait Status: Send + Sync {
         Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
     > + Send;
 }
-/// Implemented for every type that implements all tool traits.
+/// Per-prompt metadata from the description: name, effective protocol scope,
+/// and the resolved declaration the router lists.
+pub mod prompts {
+    #![allow(dead_code)]
+    /// Metadata of the `summarize` prompt.
+    pub mod summarize {
+        /// `name`.
+        pub const NAME: &str = "summarize";
+        /// The effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2026_07_28,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"summarize","_meta":{"com.example/category":"summary"}}"#;
+        /// What the router registers for this prompt.
+        pub const SPEC: ::mcpdesc::PromptSpec = ::mcpdesc::PromptSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+}
+/// Per-resource metadata from the description: URI, name, effective protocol
+/// scope, and the resolved declaration the router lists.
+pub mod resources {
+    #![allow(dead_code)]
+    /// Metadata of the `status` resource.
+    pub mod status {
+        /// `uri`: what `resources/read` asks for.
+        pub const URI: &str = "example:///status";
+        /// `mimeType`.
+        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `name`.
+        pub const NAME: &str = "status";
+        /// The effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2026_07_28,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"uri":"example:///status","name":"status","_meta":{"com.example/classification":"public"}}"#;
+        /// What the router registers for this resource.
+        pub const SPEC: ::mcpdesc::ResourceSpec = ::mcpdesc::ResourceSpec::new(
+            URI,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+}
+/// Per-resource-template metadata from the description: URI template, name,
+/// effective protocol scope, and the resolved declaration the router lists.
+pub mod resource_templates {
+    #![allow(dead_code)]
+    /// Metadata of the `item` resource template.
+    pub mod item {
+        /// `uriTemplate` (RFC 6570).
+        pub const URI_TEMPLATE: &str = "example:///items/{id}";
+        /// `mimeType`.
+        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `name`.
+        pub const NAME: &str = "item";
+        /// The effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2026_07_28,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"uriTemplate":"example:///items/{id}","name":"item","_meta":{"com.example/stability":"experimental"}}"#;
+        /// What the router registers for this resource template.
+        pub const SPEC: ::mcpdesc::ResourceTemplateSpec = ::mcpdesc::ResourceTemplateSpec::new(
+            URI_TEMPLATE,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+}
+/// The `summarize` prompt.
+///
+/// Implements the prompt `summarize`.
+#[allow(dead_code)]
+pub trait SummarizePrompt: Send + Sync {
+    /// Handles `prompts/get` for `summarize`: the router checked that every required argument is present.
+    fn get_summarize(
+        &self,
+        arguments: types::SummarizeArguments,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::RequestError>,
+    > + Send;
+}
+/// The `status` resource.
+///
+/// Implements the resource `status` (`example:///status`).
+#[allow(dead_code)]
+pub trait StatusResource: Send + Sync {
+    /// Handles `resources/read` of `example:///status`.
+    fn read_status(
+        &self,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            ::mcpdesc::ResourceResult,
+            ::mcpdesc::RequestError,
+        >,
+    > + Send;
+}
+/// The `item` resource template.
+///
+/// Implements the resource template `item` (`example:///items/{id}`).
+#[allow(dead_code)]
+pub trait ItemTemplate: Send + Sync {
+    /// Handles `resources/read` of a URI of `example:///items/{id}`: `uri` is the URI read, `variables` the values of its variables.
+    fn read_item(
+        &self,
+        uri: ::std::string::String,
+        variables: types::ItemVariables,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            ::mcpdesc::ResourceResult,
+            ::mcpdesc::RequestError,
+        >,
+    > + Send;
+}
+/// Implemented for every type that implements all handler traits (tools,
+/// prompts, resources, resource templates).
 #[allow(deprecated, dead_code)]
-pub trait Server: Status + Send + Sync + 'static {}
+pub trait Server: Status + SummarizePrompt + StatusResource + ItemTemplate + Send + Sync + 'static {}
 #[allow(deprecated)]
-impl<T: Status + Send + Sync + 'static> Server for T {}
-/// A router that serves every tool of the description with `server`'s trait
-/// methods: `tools/list` per negotiated protocol version, argument validation
-/// against the original `inputSchema`, dispatch, and result shaping.
+impl<
+    T: Status + SummarizePrompt + StatusResource + ItemTemplate + Send + Sync + 'static,
+> Server for T {}
+/// A router that serves the description with `server`'s trait methods: the
+/// lists per negotiated protocol version, `tools/call` (argument validation
+/// against the original `inputSchema`, dispatch, result shaping), `prompts/get`,
+/// `resources/read`, `completion/complete`, and the capabilities.
 #[allow(deprecated, dead_code)]
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
@@ -167,6 +322,48 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
                             args,
                         )?;
                         Status::status(&*server, input, cx).await
+                    })
+                }
+            },
+        )
+        .prompt(
+            prompts::summarize::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let arguments: types::SummarizeArguments = ::mcpdesc::__private::parse_request(
+                            ::mcpdesc::__private::serde_json::Value::Object(args),
+                        )?;
+                        SummarizePrompt::get_summarize(&*server, arguments, cx).await
+                    })
+                }
+            },
+        )
+        .resource(
+            resources::status::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |_uri, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        StatusResource::read_status(&*server, cx).await
+                    })
+                }
+            },
+        )
+        .resource_template(
+            resource_templates::item::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |uri, variables, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let variables: types::ItemVariables = ::mcpdesc::__private::parse_request(
+                            variables,
+                        )?;
+                        ItemTemplate::read_item(&*server, uri, variables, cx).await
                     })
                 }
             },
@@ -220,7 +417,8 @@ pub mod examples {
             ::mcpdesc::testing::typed(input(name))
         }
     }
-    /// Every tool's examples, for the mock and the contract check.
+    /// Every example of the description (tools, prompts, resources, resource
+    /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
@@ -229,6 +427,103 @@ pub mod examples {
                 status::EXAMPLES,
                 status::INTERACTION_EXAMPLES,
             )
+            .prompt(
+                super::prompts::summarize::NAME,
+                super::prompts::summarize::SCOPE,
+                super::prompt_examples::summarize::EXAMPLES,
+                super::prompt_examples::summarize::COMPLETION_EXAMPLES,
+            )
+            .resource(
+                super::resources::status::URI,
+                super::resources::status::SCOPE,
+                super::resource_examples::status::EXAMPLES,
+            )
+            .resource_template(
+                super::resource_templates::item::URI_TEMPLATE,
+                super::resource_templates::item::SCOPE,
+                super::resource_template_examples::item::EXAMPLES,
+                super::resource_template_examples::item::COMPLETION_EXAMPLES,
+            )
+    }
+}
+/// The description's Prompt Examples and prompt completion examples, by
+/// prompt. Examples are illustrative, not promises of live behaviour.
+pub mod prompt_examples {
+    #![allow(dead_code)]
+    /// Examples of the `summarize` prompt.
+    pub mod summarize {
+        /// The Prompt Examples, in name order; `request` is the `arguments`.
+        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
+        /// The completion examples, in name order.
+        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
+        /// The `arguments` of the example `name` (`{}` when it has none).
+        pub fn arguments(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
+        }
+        /// The `arguments` of the example `name` as the typed arguments.
+        pub fn typed_arguments(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::SummarizeArguments,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(arguments(name))
+        }
+        /// The `result` of the example `name`.
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
+        }
+    }
+}
+/// The description's Resource Examples, by resource.
+pub mod resource_examples {
+    #![allow(dead_code)]
+    /// Examples of the `status` resource.
+    pub mod status {
+        /// The Resource Examples, in name order; `request` is the resource's URI.
+        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
+            ::mcpdesc::testing::RequestExample {
+                name: "current",
+                pointer: "/resources/0/examples/current",
+                request: r#""example:///status""#,
+                result: r#"{"resultType":"complete","ttlMs":0,"cacheScope":"private","contents":[{"uri":"example:///status","text":"Ready","_meta":{"captured_at":"redacted"}}],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"example-server","version":"1.0.0"}}}"#,
+            },
+        ];
+        /// The `result` of the example `name`.
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
+        }
+    }
+}
+/// The description's Resource Template Examples and template completion
+/// examples, by resource template.
+pub mod resource_template_examples {
+    #![allow(dead_code)]
+    /// Examples of the `item` resource template.
+    pub mod item {
+        /// The Resource Template Examples, in name order; `request` is the `uri`.
+        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
+        /// The completion examples, in name order.
+        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
+        /// The `uri` of the example `name`.
+        pub fn uri(name: &str) -> ::core::option::Option<::std::string::String> {
+            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
+                .and_then(|uri| uri.as_str().map(::std::string::String::from))
+        }
+        /// The `result` of the example `name`.
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
+        }
     }
 }
 /// A deterministic **mock** of the described server that replays the
@@ -236,11 +531,13 @@ pub mod examples {
 /// never runs a real tool.
 ///
 /// Policy (see `mcpdesc::mock`): an example selected by name with
-/// [`ExampleServer::select`] answers every call of its tool; otherwise the first
-/// example (Tool Examples, then interaction examples, in the description's order)
-/// whose `input` equals the arguments (canonical JSON) answers; otherwise the call
-/// gets a tool error naming the available examples. An interaction example first
-/// makes its steps' requests through the `Context`.
+/// [`ExampleServer::select`] or [`ExampleServer::select_example`] answers every
+/// request of its target; otherwise the first example in name order whose request
+/// equals the one received (canonical JSON: a tool's `input`, a prompt's
+/// `arguments`, a template example's `uri`, a completion's argument and context;
+/// any example of a resource) answers; otherwise the request gets an error naming
+/// the available examples. An interaction example first makes its steps' requests
+/// through the `Context`.
 ///
 /// `router(ExampleServer::new())` serves it through the typed traits (a result
 /// with `structuredContent` comes back equivalent: the router writes the JSON text
@@ -270,10 +567,29 @@ impl ExampleServer {
             book: ::mcpdesc::__private::Arc::new(book),
         })
     }
+    /// The same mock with `example` answering every request of `target` (a
+    /// tool, prompt, resource, resource template or completion target); an
+    /// error names the available examples.
+    pub fn select_example(
+        self,
+        target: ::mcpdesc::mock::Target,
+        example: &str,
+    ) -> ::core::result::Result<Self, ::std::string::String> {
+        let book = (*self.book).clone().select_target(target, example)?;
+        ::core::result::Result::Ok(ExampleServer {
+            book: ::mcpdesc::__private::Arc::new(book),
+        })
+    }
     /// A router that answers with the exact example results (what
     /// `mcpdesc serve-mock` serves).
     pub fn router(self) -> ::mcpdesc::Router {
-        (*self.book).clone().router(info::server_info(), &[tools::status::SPEC])
+        const SPECS: ::mcpdesc::mock::Specs = ::mcpdesc::mock::Specs {
+            tools: &[tools::status::SPEC],
+            prompts: &[prompts::summarize::SPEC],
+            resources: &[resources::status::SPEC],
+            resource_templates: &[resource_templates::item::SPEC],
+        };
+        (*self.book).clone().router(info::server_info(), &SPECS)
     }
 }
 impl ::core::default::Default for ExampleServer {
@@ -302,11 +618,48 @@ impl Status for ExampleServer {
         ::core::result::Result::Ok(result)
     }
 }
+#[allow(deprecated)]
+impl SummarizePrompt for ExampleServer {
+    async fn get_summarize(
+        &self,
+        arguments: types::SummarizeArguments,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::RequestError> {
+        let arguments = ::mcpdesc::testing::to_object(&arguments)?;
+        self.book.respond_prompt(prompts::summarize::NAME, &arguments, &cx)
+    }
+}
+#[allow(deprecated)]
+impl StatusResource for ExampleServer {
+    async fn read_status(
+        &self,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::RequestError> {
+        self.book.respond_resource(resources::status::URI, &cx)
+    }
+}
+#[allow(deprecated)]
+impl ItemTemplate for ExampleServer {
+    async fn read_item(
+        &self,
+        uri: ::std::string::String,
+        _variables: types::ItemVariables,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::RequestError> {
+        self.book
+            .respond_resource_template(resource_templates::item::URI_TEMPLATE, &uri, &cx)
+    }
+}
 /// Opt-in contract check: runs `server` through `router(server)` on the examples
-/// named in `examples` (`(tool, example)` pairs) and compares each result with the
-/// example's: `structuredContent` equal, `isError` equal, content blocks of the same
-/// kinds. Interaction examples run with a scripted client of their steps. Returns a
-/// readable diff of every mismatch. It blocks; call it from a plain `#[test]`.
+/// named in `examples` (`(target, example)` pairs; the target is a tool name, or
+/// `prompt:NAME`, `resource:URI`, `template:URI_TEMPLATE`,
+/// `completion:prompt:NAME`, `completion:template:URI_TEMPLATE`) and compares each
+/// result with the example's: for a tool `structuredContent` equal, `isError`
+/// equal, content blocks of the same kinds (interaction examples run with a
+/// scripted client of their steps); for a prompt the messages' roles and content
+/// kinds; for a resource the contents' URIs, MIME types and kinds; for a
+/// completion the values. Returns a readable diff of every mismatch. It blocks;
+/// call it from a plain `#[test]`.
 #[allow(dead_code)]
 pub fn check_against_examples<S: Server>(
     server: S,
@@ -324,6 +677,26 @@ mod example_tests {
         if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
             types::StatusInput,
         >(&examples::status::TOOL, &examples::status::EXAMPLES[0usize]) {
+            panic!("{e}");
+        }
+    }
+    /// Example `current` of the resource `status`.
+    #[test]
+    fn resource_status_example_current() {
+        let server = ExampleServer::new()
+            .select_example(
+                ::mcpdesc::mock::Target::Resource(
+                    ::std::string::String::from(resources::status::URI),
+                ),
+                "current",
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_resource_example(
+            &router(server),
+            resources::status::URI,
+            resources::status::SCOPE,
+            &resource_examples::status::EXAMPLES[0usize],
+        ) {
             panic!("{e}");
         }
     }

@@ -2,7 +2,7 @@
 // with `mcpdesc generate` (or the build script or macro that produced it).
 // Effective Protocol View of MCP 2025-11-25.
 
-/// Input and output types of the tools, generated from their JSON Schemas.
+/// Input and output types of the tools, generated from their JSON Schemas, and the arguments of the prompts and variables of the resource templates.
 pub mod types {
     // a crate rarely uses every generated type, field or helper
     #![allow(dead_code)]
@@ -55,6 +55,18 @@ pub mod types {
             }
         }
     }
+    /// Arguments of the `summarize` prompt.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Eq)]
+    pub struct SummarizeArguments {
+        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        pub style: ::std::option::Option<::std::string::String>,
+    }
+    /// Variables of the `resource-template` resource template (`test://resource/{id}`), from the URI read.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Eq)]
+    pub struct ResourceTemplateVariables {
+        /// The value of `{id}`, percent-decoded.
+        pub id: ::std::string::String,
+    }
 }
 /// The description's `info`, `instructions` and protocol versions.
 pub mod info {
@@ -75,7 +87,9 @@ pub mod info {
     pub const PROTOCOL_VERSIONS: &[::mcpdesc::ProtocolVersion] = &[
         ::mcpdesc::ProtocolVersion::V2025_11_25,
     ];
-    /// The root `capabilities` declaration as JSON, when there is one.
+    /// The description's `capabilities` (its Capabilities Objects, as JSON), when
+    /// it declares them; the router advertises what they declare and the server
+    /// implements (see `mcpdesc::Router::capabilities`).
     pub const CAPABILITIES: ::core::option::Option<&str> = ::core::option::Option::Some(
         "[{\"tools\":{\"listChanged\":true,\"x-example-refresh-budget\":5},\"resources\":{\"subscribe\":true,\"x-example-subscription-tier\":\"standard\"},\"prompts\":{\"listChanged\":false,\"x-example-curated\":true},\"x-example-capability-source\":\"curated\"}]",
     );
@@ -147,14 +161,110 @@ pub trait Search: Send + Sync {
         Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
     > + Send;
 }
-/// Implemented for every type that implements all tool traits.
+/// Per-prompt metadata from the description: name, effective protocol scope,
+/// and the resolved declaration the router lists.
+pub mod prompts {
+    #![allow(dead_code)]
+    /// Metadata of the `summarize` prompt.
+    pub mod summarize {
+        /// `name`.
+        pub const NAME: &str = "summarize";
+        /// The effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"summarize","arguments":[{"name":"style","x-example-default-source":"profile"}],"x-example-owner":"prompts"}"#;
+        /// What the router registers for this prompt.
+        pub const SPEC: ::mcpdesc::PromptSpec = ::mcpdesc::PromptSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+}
+/// Per-resource-template metadata from the description: URI template, name,
+/// effective protocol scope, and the resolved declaration the router lists.
+pub mod resource_templates {
+    #![allow(dead_code)]
+    /// Metadata of the `resource-template` resource template.
+    pub mod resource_template {
+        /// `uriTemplate` (RFC 6570).
+        pub const URI_TEMPLATE: &str = "test://resource/{id}";
+        /// `mimeType`.
+        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `name`.
+        pub const NAME: &str = "resource-template";
+        /// The effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"uriTemplate":"test://resource/{id}","name":"resource-template","x-example-owner":"docs"}"#;
+        /// What the router registers for this resource template.
+        pub const SPEC: ::mcpdesc::ResourceTemplateSpec = ::mcpdesc::ResourceTemplateSpec::new(
+            URI_TEMPLATE,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+}
+/// The `summarize` prompt.
+///
+/// Implements the prompt `summarize`.
+#[allow(dead_code)]
+pub trait SummarizePrompt: Send + Sync {
+    /// Handles `prompts/get` for `summarize`: the router checked that every required argument is present.
+    fn get_summarize(
+        &self,
+        arguments: types::SummarizeArguments,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::RequestError>,
+    > + Send;
+}
+/// The `resource-template` resource template.
+///
+/// Implements the resource template `resource-template` (`test://resource/{id}`).
+#[allow(dead_code)]
+pub trait ResourceTemplateTemplate: Send + Sync {
+    /// Handles `resources/read` of a URI of `test://resource/{id}`: `uri` is the URI read, `variables` the values of its variables.
+    fn read_resource_template(
+        &self,
+        uri: ::std::string::String,
+        variables: types::ResourceTemplateVariables,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            ::mcpdesc::ResourceResult,
+            ::mcpdesc::RequestError,
+        >,
+    > + Send;
+}
+/// Implemented for every type that implements all handler traits (tools,
+/// prompts, resources, resource templates).
 #[allow(deprecated, dead_code)]
-pub trait Server: Search + Send + Sync + 'static {}
+pub trait Server: Search + SummarizePrompt + ResourceTemplateTemplate + Send + Sync + 'static {}
 #[allow(deprecated)]
-impl<T: Search + Send + Sync + 'static> Server for T {}
-/// A router that serves every tool of the description with `server`'s trait
-/// methods: `tools/list` per negotiated protocol version, argument validation
-/// against the original `inputSchema`, dispatch, and result shaping.
+impl<
+    T: Search + SummarizePrompt + ResourceTemplateTemplate + Send + Sync + 'static,
+> Server for T {}
+/// A router that serves the description with `server`'s trait methods: the
+/// lists per negotiated protocol version, `tools/call` (argument validation
+/// against the original `inputSchema`, dispatch, result shaping), `prompts/get`,
+/// `resources/read`, `completion/complete`, and the capabilities.
 #[allow(deprecated, dead_code)]
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
@@ -170,6 +280,42 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
                             args,
                         )?;
                         Search::search(&*server, input, cx).await
+                    })
+                }
+            },
+        )
+        .prompt(
+            prompts::summarize::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let arguments: types::SummarizeArguments = ::mcpdesc::__private::parse_request(
+                            ::mcpdesc::__private::serde_json::Value::Object(args),
+                        )?;
+                        SummarizePrompt::get_summarize(&*server, arguments, cx).await
+                    })
+                }
+            },
+        )
+        .resource_template(
+            resource_templates::resource_template::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |uri, variables, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let variables: types::ResourceTemplateVariables = ::mcpdesc::__private::parse_request(
+                            variables,
+                        )?;
+                        ResourceTemplateTemplate::read_resource_template(
+                                &*server,
+                                uri,
+                                variables,
+                                cx,
+                            )
+                            .await
                     })
                 }
             },
@@ -223,7 +369,8 @@ pub mod examples {
             ::mcpdesc::testing::typed(input(name))
         }
     }
-    /// Every tool's examples, for the mock and the contract check.
+    /// Every example of the description (tools, prompts, resources, resource
+    /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
@@ -232,6 +379,76 @@ pub mod examples {
                 search::EXAMPLES,
                 search::INTERACTION_EXAMPLES,
             )
+            .prompt(
+                super::prompts::summarize::NAME,
+                super::prompts::summarize::SCOPE,
+                super::prompt_examples::summarize::EXAMPLES,
+                super::prompt_examples::summarize::COMPLETION_EXAMPLES,
+            )
+            .resource_template(
+                super::resource_templates::resource_template::URI_TEMPLATE,
+                super::resource_templates::resource_template::SCOPE,
+                super::resource_template_examples::resource_template::EXAMPLES,
+                super::resource_template_examples::resource_template::COMPLETION_EXAMPLES,
+            )
+    }
+}
+/// The description's Prompt Examples and prompt completion examples, by
+/// prompt. Examples are illustrative, not promises of live behaviour.
+pub mod prompt_examples {
+    #![allow(dead_code)]
+    /// Examples of the `summarize` prompt.
+    pub mod summarize {
+        /// The Prompt Examples, in name order; `request` is the `arguments`.
+        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
+        /// The completion examples, in name order.
+        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
+        /// The `arguments` of the example `name` (`{}` when it has none).
+        pub fn arguments(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
+        }
+        /// The `arguments` of the example `name` as the typed arguments.
+        pub fn typed_arguments(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::SummarizeArguments,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(arguments(name))
+        }
+        /// The `result` of the example `name`.
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
+        }
+    }
+}
+/// The description's Resource Template Examples and template completion
+/// examples, by resource template.
+pub mod resource_template_examples {
+    #![allow(dead_code)]
+    /// Examples of the `resource-template` resource template.
+    pub mod resource_template {
+        /// The Resource Template Examples, in name order; `request` is the `uri`.
+        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
+        /// The completion examples, in name order.
+        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
+        /// The `uri` of the example `name`.
+        pub fn uri(name: &str) -> ::core::option::Option<::std::string::String> {
+            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
+                .and_then(|uri| uri.as_str().map(::std::string::String::from))
+        }
+        /// The `result` of the example `name`.
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
+        }
     }
 }
 /// A deterministic **mock** of the described server that replays the
@@ -239,11 +456,13 @@ pub mod examples {
 /// never runs a real tool.
 ///
 /// Policy (see `mcpdesc::mock`): an example selected by name with
-/// [`ExampleServer::select`] answers every call of its tool; otherwise the first
-/// example (Tool Examples, then interaction examples, in the description's order)
-/// whose `input` equals the arguments (canonical JSON) answers; otherwise the call
-/// gets a tool error naming the available examples. An interaction example first
-/// makes its steps' requests through the `Context`.
+/// [`ExampleServer::select`] or [`ExampleServer::select_example`] answers every
+/// request of its target; otherwise the first example in name order whose request
+/// equals the one received (canonical JSON: a tool's `input`, a prompt's
+/// `arguments`, a template example's `uri`, a completion's argument and context;
+/// any example of a resource) answers; otherwise the request gets an error naming
+/// the available examples. An interaction example first makes its steps' requests
+/// through the `Context`.
 ///
 /// `router(ExampleServer::new())` serves it through the typed traits (a result
 /// with `structuredContent` comes back equivalent: the router writes the JSON text
@@ -273,10 +492,29 @@ impl ExampleServer {
             book: ::mcpdesc::__private::Arc::new(book),
         })
     }
+    /// The same mock with `example` answering every request of `target` (a
+    /// tool, prompt, resource, resource template or completion target); an
+    /// error names the available examples.
+    pub fn select_example(
+        self,
+        target: ::mcpdesc::mock::Target,
+        example: &str,
+    ) -> ::core::result::Result<Self, ::std::string::String> {
+        let book = (*self.book).clone().select_target(target, example)?;
+        ::core::result::Result::Ok(ExampleServer {
+            book: ::mcpdesc::__private::Arc::new(book),
+        })
+    }
     /// A router that answers with the exact example results (what
     /// `mcpdesc serve-mock` serves).
     pub fn router(self) -> ::mcpdesc::Router {
-        (*self.book).clone().router(info::server_info(), &[tools::search::SPEC])
+        const SPECS: ::mcpdesc::mock::Specs = ::mcpdesc::mock::Specs {
+            tools: &[tools::search::SPEC],
+            prompts: &[prompts::summarize::SPEC],
+            resources: &[],
+            resource_templates: &[resource_templates::resource_template::SPEC],
+        };
+        (*self.book).clone().router(info::server_info(), &SPECS)
     }
 }
 impl ::core::default::Default for ExampleServer {
@@ -305,11 +543,43 @@ impl Search for ExampleServer {
         ::core::result::Result::Ok(result)
     }
 }
+#[allow(deprecated)]
+impl SummarizePrompt for ExampleServer {
+    async fn get_summarize(
+        &self,
+        arguments: types::SummarizeArguments,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::RequestError> {
+        let arguments = ::mcpdesc::testing::to_object(&arguments)?;
+        self.book.respond_prompt(prompts::summarize::NAME, &arguments, &cx)
+    }
+}
+#[allow(deprecated)]
+impl ResourceTemplateTemplate for ExampleServer {
+    async fn read_resource_template(
+        &self,
+        uri: ::std::string::String,
+        _variables: types::ResourceTemplateVariables,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::RequestError> {
+        self.book
+            .respond_resource_template(
+                resource_templates::resource_template::URI_TEMPLATE,
+                &uri,
+                &cx,
+            )
+    }
+}
 /// Opt-in contract check: runs `server` through `router(server)` on the examples
-/// named in `examples` (`(tool, example)` pairs) and compares each result with the
-/// example's: `structuredContent` equal, `isError` equal, content blocks of the same
-/// kinds. Interaction examples run with a scripted client of their steps. Returns a
-/// readable diff of every mismatch. It blocks; call it from a plain `#[test]`.
+/// named in `examples` (`(target, example)` pairs; the target is a tool name, or
+/// `prompt:NAME`, `resource:URI`, `template:URI_TEMPLATE`,
+/// `completion:prompt:NAME`, `completion:template:URI_TEMPLATE`) and compares each
+/// result with the example's: for a tool `structuredContent` equal, `isError`
+/// equal, content blocks of the same kinds (interaction examples run with a
+/// scripted client of their steps); for a prompt the messages' roles and content
+/// kinds; for a resource the contents' URIs, MIME types and kinds; for a
+/// completion the values. Returns a readable diff of every mismatch. It blocks;
+/// call it from a plain `#[test]`.
 #[allow(dead_code)]
 pub fn check_against_examples<S: Server>(
     server: S,

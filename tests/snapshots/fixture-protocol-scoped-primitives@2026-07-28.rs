@@ -2,7 +2,7 @@
 // with `mcpdesc generate` (or the build script or macro that produced it).
 // Effective Protocol View of MCP 2026-07-28.
 
-/// Input and output types of the tools, generated from their JSON Schemas.
+/// Input and output types of the tools, generated from their JSON Schemas, and the arguments of the prompts and variables of the resource templates.
 pub mod types {
     // a crate rarely uses every generated type, field or helper
     #![allow(dead_code)]
@@ -74,7 +74,9 @@ pub mod info {
     pub const PROTOCOL_VERSIONS: &[::mcpdesc::ProtocolVersion] = &[
         ::mcpdesc::ProtocolVersion::V2026_07_28,
     ];
-    /// The root `capabilities` declaration as JSON, when there is one.
+    /// The description's `capabilities` (its Capabilities Objects, as JSON), when
+    /// it declares them; the router advertises what they declare and the server
+    /// implements (see `mcpdesc::Router::capabilities`).
     pub const CAPABILITIES: ::core::option::Option<&str> = ::core::option::Option::None;
     /// The `ServerInfo` the router announces at initialization.
     pub fn server_info() -> ::mcpdesc::ServerInfo {
@@ -144,14 +146,16 @@ pub trait RunJob: Send + Sync {
         Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
     > + Send;
 }
-/// Implemented for every type that implements all tool traits.
+/// Implemented for every type that implements all handler traits (tools,
+/// prompts, resources, resource templates).
 #[allow(deprecated, dead_code)]
 pub trait Server: RunJob + Send + Sync + 'static {}
 #[allow(deprecated)]
 impl<T: RunJob + Send + Sync + 'static> Server for T {}
-/// A router that serves every tool of the description with `server`'s trait
-/// methods: `tools/list` per negotiated protocol version, argument validation
-/// against the original `inputSchema`, dispatch, and result shaping.
+/// A router that serves the description with `server`'s trait methods: the
+/// lists per negotiated protocol version, `tools/call` (argument validation
+/// against the original `inputSchema`, dispatch, result shaping), `prompts/get`,
+/// `resources/read`, `completion/complete`, and the capabilities.
 #[allow(deprecated, dead_code)]
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
@@ -213,7 +217,8 @@ pub mod examples {
             ::mcpdesc::testing::typed(input(name))
         }
     }
-    /// Every tool's examples, for the mock and the contract check.
+    /// Every example of the description (tools, prompts, resources, resource
+    /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
@@ -229,11 +234,13 @@ pub mod examples {
 /// never runs a real tool.
 ///
 /// Policy (see `mcpdesc::mock`): an example selected by name with
-/// [`ExampleServer::select`] answers every call of its tool; otherwise the first
-/// example (Tool Examples, then interaction examples, in the description's order)
-/// whose `input` equals the arguments (canonical JSON) answers; otherwise the call
-/// gets a tool error naming the available examples. An interaction example first
-/// makes its steps' requests through the `Context`.
+/// [`ExampleServer::select`] or [`ExampleServer::select_example`] answers every
+/// request of its target; otherwise the first example in name order whose request
+/// equals the one received (canonical JSON: a tool's `input`, a prompt's
+/// `arguments`, a template example's `uri`, a completion's argument and context;
+/// any example of a resource) answers; otherwise the request gets an error naming
+/// the available examples. An interaction example first makes its steps' requests
+/// through the `Context`.
 ///
 /// `router(ExampleServer::new())` serves it through the typed traits (a result
 /// with `structuredContent` comes back equivalent: the router writes the JSON text
@@ -263,10 +270,29 @@ impl ExampleServer {
             book: ::mcpdesc::__private::Arc::new(book),
         })
     }
+    /// The same mock with `example` answering every request of `target` (a
+    /// tool, prompt, resource, resource template or completion target); an
+    /// error names the available examples.
+    pub fn select_example(
+        self,
+        target: ::mcpdesc::mock::Target,
+        example: &str,
+    ) -> ::core::result::Result<Self, ::std::string::String> {
+        let book = (*self.book).clone().select_target(target, example)?;
+        ::core::result::Result::Ok(ExampleServer {
+            book: ::mcpdesc::__private::Arc::new(book),
+        })
+    }
     /// A router that answers with the exact example results (what
     /// `mcpdesc serve-mock` serves).
     pub fn router(self) -> ::mcpdesc::Router {
-        (*self.book).clone().router(info::server_info(), &[tools::run_job::SPEC])
+        const SPECS: ::mcpdesc::mock::Specs = ::mcpdesc::mock::Specs {
+            tools: &[tools::run_job::SPEC],
+            prompts: &[],
+            resources: &[],
+            resource_templates: &[],
+        };
+        (*self.book).clone().router(info::server_info(), &SPECS)
     }
 }
 impl ::core::default::Default for ExampleServer {
@@ -296,10 +322,15 @@ impl RunJob for ExampleServer {
     }
 }
 /// Opt-in contract check: runs `server` through `router(server)` on the examples
-/// named in `examples` (`(tool, example)` pairs) and compares each result with the
-/// example's: `structuredContent` equal, `isError` equal, content blocks of the same
-/// kinds. Interaction examples run with a scripted client of their steps. Returns a
-/// readable diff of every mismatch. It blocks; call it from a plain `#[test]`.
+/// named in `examples` (`(target, example)` pairs; the target is a tool name, or
+/// `prompt:NAME`, `resource:URI`, `template:URI_TEMPLATE`,
+/// `completion:prompt:NAME`, `completion:template:URI_TEMPLATE`) and compares each
+/// result with the example's: for a tool `structuredContent` equal, `isError`
+/// equal, content blocks of the same kinds (interaction examples run with a
+/// scripted client of their steps); for a prompt the messages' roles and content
+/// kinds; for a resource the contents' URIs, MIME types and kinds; for a
+/// completion the values. Returns a readable diff of every mismatch. It blocks;
+/// call it from a plain `#[test]`.
 #[allow(dead_code)]
 pub fn check_against_examples<S: Server>(
     server: S,

@@ -2,7 +2,7 @@
 // with `mcpdesc generate` (or the build script or macro that produced it).
 // Tools of every protocol version the description declares.
 
-/// Input and output types of the tools, generated from their JSON Schemas.
+/// Input and output types of the tools, generated from their JSON Schemas, and the arguments of the prompts and variables of the resource templates.
 pub mod types {
     // a crate rarely uses every generated type, field or helper
     #![allow(dead_code)]
@@ -76,7 +76,9 @@ pub mod info {
     pub const PROTOCOL_VERSIONS: &[::mcpdesc::ProtocolVersion] = &[
         ::mcpdesc::ProtocolVersion::V2025_06_18,
     ];
-    /// The root `capabilities` declaration as JSON, when there is one.
+    /// The description's `capabilities` (its Capabilities Objects, as JSON), when
+    /// it declares them; the router advertises what they declare and the server
+    /// implements (see `mcpdesc::Router::capabilities`).
     pub const CAPABILITIES: ::core::option::Option<&str> = ::core::option::Option::None;
     /// The `ServerInfo` the router announces at initialization.
     pub fn server_info() -> ::mcpdesc::ServerInfo {
@@ -146,14 +148,64 @@ pub trait SearchDocs: Send + Sync {
         Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
     > + Send;
 }
-/// Implemented for every type that implements all tool traits.
+/// Per-resource metadata from the description: URI, name, effective protocol
+/// scope, and the resolved declaration the router lists.
+pub mod resources {
+    #![allow(dead_code)]
+    /// Metadata of the `home` resource.
+    pub mod home {
+        /// `uri`: what `resources/read` asks for.
+        pub const URI: &str = "docs://home";
+        /// `mimeType`.
+        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `name`.
+        pub const NAME: &str = "home";
+        /// The effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_06_18,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"uri":"docs://home","name":"home","tags":["reference"]}"#;
+        /// What the router registers for this resource.
+        pub const SPEC: ::mcpdesc::ResourceSpec = ::mcpdesc::ResourceSpec::new(
+            URI,
+            SCOPE,
+            DECLARATION,
+        );
+    }
+}
+/// The `home` resource.
+///
+/// Implements the resource `home` (`docs://home`).
+#[allow(dead_code)]
+pub trait HomeResource: Send + Sync {
+    /// Handles `resources/read` of `docs://home`.
+    fn read_home(
+        &self,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            ::mcpdesc::ResourceResult,
+            ::mcpdesc::RequestError,
+        >,
+    > + Send;
+}
+/// Implemented for every type that implements all handler traits (tools,
+/// prompts, resources, resource templates).
 #[allow(deprecated, dead_code)]
-pub trait Server: SearchDocs + Send + Sync + 'static {}
+pub trait Server: SearchDocs + HomeResource + Send + Sync + 'static {}
 #[allow(deprecated)]
-impl<T: SearchDocs + Send + Sync + 'static> Server for T {}
-/// A router that serves every tool of the description with `server`'s trait
-/// methods: `tools/list` per negotiated protocol version, argument validation
-/// against the original `inputSchema`, dispatch, and result shaping.
+impl<T: SearchDocs + HomeResource + Send + Sync + 'static> Server for T {}
+/// A router that serves the description with `server`'s trait methods: the
+/// lists per negotiated protocol version, `tools/call` (argument validation
+/// against the original `inputSchema`, dispatch, result shaping), `prompts/get`,
+/// `resources/read`, `completion/complete`, and the capabilities.
 #[allow(deprecated, dead_code)]
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
@@ -169,6 +221,18 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
                             args,
                         )?;
                         SearchDocs::search_docs(&*server, input, cx).await
+                    })
+                }
+            },
+        )
+        .resource(
+            resources::home::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |_uri, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        HomeResource::read_home(&*server, cx).await
                     })
                 }
             },
@@ -215,7 +279,8 @@ pub mod examples {
             ::mcpdesc::testing::typed(input(name))
         }
     }
-    /// Every tool's examples, for the mock and the contract check.
+    /// Every example of the description (tools, prompts, resources, resource
+    /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
@@ -224,6 +289,26 @@ pub mod examples {
                 search_docs::EXAMPLES,
                 search_docs::INTERACTION_EXAMPLES,
             )
+            .resource(
+                super::resources::home::URI,
+                super::resources::home::SCOPE,
+                super::resource_examples::home::EXAMPLES,
+            )
+    }
+}
+/// The description's Resource Examples, by resource.
+pub mod resource_examples {
+    #![allow(dead_code)]
+    /// Examples of the `home` resource.
+    pub mod home {
+        /// The Resource Examples, in name order; `request` is the resource's URI.
+        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
+        /// The `result` of the example `name`.
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
+        }
     }
 }
 /// A deterministic **mock** of the described server that replays the
@@ -231,11 +316,13 @@ pub mod examples {
 /// never runs a real tool.
 ///
 /// Policy (see `mcpdesc::mock`): an example selected by name with
-/// [`ExampleServer::select`] answers every call of its tool; otherwise the first
-/// example (Tool Examples, then interaction examples, in the description's order)
-/// whose `input` equals the arguments (canonical JSON) answers; otherwise the call
-/// gets a tool error naming the available examples. An interaction example first
-/// makes its steps' requests through the `Context`.
+/// [`ExampleServer::select`] or [`ExampleServer::select_example`] answers every
+/// request of its target; otherwise the first example in name order whose request
+/// equals the one received (canonical JSON: a tool's `input`, a prompt's
+/// `arguments`, a template example's `uri`, a completion's argument and context;
+/// any example of a resource) answers; otherwise the request gets an error naming
+/// the available examples. An interaction example first makes its steps' requests
+/// through the `Context`.
 ///
 /// `router(ExampleServer::new())` serves it through the typed traits (a result
 /// with `structuredContent` comes back equivalent: the router writes the JSON text
@@ -265,10 +352,29 @@ impl ExampleServer {
             book: ::mcpdesc::__private::Arc::new(book),
         })
     }
+    /// The same mock with `example` answering every request of `target` (a
+    /// tool, prompt, resource, resource template or completion target); an
+    /// error names the available examples.
+    pub fn select_example(
+        self,
+        target: ::mcpdesc::mock::Target,
+        example: &str,
+    ) -> ::core::result::Result<Self, ::std::string::String> {
+        let book = (*self.book).clone().select_target(target, example)?;
+        ::core::result::Result::Ok(ExampleServer {
+            book: ::mcpdesc::__private::Arc::new(book),
+        })
+    }
     /// A router that answers with the exact example results (what
     /// `mcpdesc serve-mock` serves).
     pub fn router(self) -> ::mcpdesc::Router {
-        (*self.book).clone().router(info::server_info(), &[tools::search_docs::SPEC])
+        const SPECS: ::mcpdesc::mock::Specs = ::mcpdesc::mock::Specs {
+            tools: &[tools::search_docs::SPEC],
+            prompts: &[],
+            resources: &[resources::home::SPEC],
+            resource_templates: &[],
+        };
+        (*self.book).clone().router(info::server_info(), &SPECS)
     }
 }
 impl ::core::default::Default for ExampleServer {
@@ -297,11 +403,25 @@ impl SearchDocs for ExampleServer {
         ::core::result::Result::Ok(result)
     }
 }
+#[allow(deprecated)]
+impl HomeResource for ExampleServer {
+    async fn read_home(
+        &self,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::RequestError> {
+        self.book.respond_resource(resources::home::URI, &cx)
+    }
+}
 /// Opt-in contract check: runs `server` through `router(server)` on the examples
-/// named in `examples` (`(tool, example)` pairs) and compares each result with the
-/// example's: `structuredContent` equal, `isError` equal, content blocks of the same
-/// kinds. Interaction examples run with a scripted client of their steps. Returns a
-/// readable diff of every mismatch. It blocks; call it from a plain `#[test]`.
+/// named in `examples` (`(target, example)` pairs; the target is a tool name, or
+/// `prompt:NAME`, `resource:URI`, `template:URI_TEMPLATE`,
+/// `completion:prompt:NAME`, `completion:template:URI_TEMPLATE`) and compares each
+/// result with the example's: for a tool `structuredContent` equal, `isError`
+/// equal, content blocks of the same kinds (interaction examples run with a
+/// scripted client of their steps); for a prompt the messages' roles and content
+/// kinds; for a resource the contents' URIs, MIME types and kinds; for a
+/// completion the values. Returns a readable diff of every mismatch. It blocks;
+/// call it from a plain `#[test]`.
 #[allow(dead_code)]
 pub fn check_against_examples<S: Server>(
     server: S,

@@ -35,10 +35,14 @@ const fn case(file: &'static str, expect: &'static [(&'static str, &'static str)
 }
 
 /// Rule ids no in-repo case needs to carry, and why.
-const NOT_FROM_THE_VALIDATOR: [(&str, &str); 2] = [
+const NOT_FROM_THE_VALIDATOR: [(&str, &str); 3] = [
     (
         CODEGEN,
         "reported by the generator (tests/tests/generate.rs, cli_generate.rs)",
+    ),
+    (
+        MIGRATE,
+        "reported by `mcpdesc migrate` (tests/tests/migrate.rs)",
     ),
     (
         TOOL_SCHEMA_KEYWORDS_PRESERVE,

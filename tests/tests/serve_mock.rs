@@ -109,11 +109,14 @@ fn the_mock_answers_every_example_with_its_result_in_every_version() {
             // The runtime never fetches a schema, so a tool whose `inputSchema` needs an
             // external `$ref` cannot check its arguments and is refused (documented on
             // `Router`); the description is valid with a warning.
-            Err(MockError::Router { tool, message })
-                if path.ends_with("external-schema-reference.json")
-                    || path.ends_with("unresolved-external-tool-example-ref.json") =>
+            Err(MockError::Router {
+                kind,
+                name,
+                message,
+            }) if path.ends_with("external-schema-reference.json")
+                || path.ends_with("unresolved-external-tool-example-ref.json") =>
             {
-                assert_eq!(tool, "lookup");
+                assert_eq!((kind, name.as_str()), ("tool", "lookup"));
                 assert!(
                     message.contains("https://schemas.example.invalid/"),
                     "{message}"
@@ -247,7 +250,7 @@ fn a_selected_example_answers_every_call_of_its_tool() {
     assert_eq!(canonical(&got), canonical(&success["result"]));
 
     // Selected: the error example answers the success example's input too.
-    let selection = [("analyze_game".to_owned(), "empty-pgn".to_owned())];
+    let selection = ["analyze_game=empty-pgn".parse().unwrap()];
     let selected = mock_router(&desc, None, &selection).unwrap();
     let got = call(
         &selected,
@@ -259,7 +262,7 @@ fn a_selected_example_answers_every_call_of_its_tool() {
     );
     assert_eq!(canonical(&got), canonical(&error["result"]));
 
-    let bad = [("analyze_game".to_owned(), "no_such".to_owned())];
+    let bad = ["analyze_game=no_such".parse().unwrap()];
     let err = mock_router(&desc, None, &bad).unwrap_err();
     assert!(
         matches!(&err, MockError::Selection(m) if m.contains("has no example `no_such`")

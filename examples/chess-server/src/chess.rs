@@ -1,5 +1,5 @@
 //! The chess domain of the example server: PGN move parsing, a deliberately simple
-//! game analysis, and Elo rating bookkeeping.
+//! game analysis, Elo rating bookkeeping, and a small catalogue of openings.
 //!
 //! The analysis is a heuristic over the move text, not a chess engine: it reads the
 //! standard algebraic notation (SAN) of each move without replaying positions, scores
@@ -273,9 +273,18 @@ pub const RATING_TYPES: [&str; 4] = ["classical", "rapid", "blitz", "bullet"];
 /// The starting rating of a new player.
 pub const INITIAL_RATING: i32 = 1500;
 
+/// The rating pools by time control, fastest first: a game whose estimated duration in
+/// minutes is under the limit belongs to the pool (`None`: every longer game).
+pub const POOLS: [(&str, Option<u32>); 4] = [
+    ("bullet", Some(3)),
+    ("blitz", Some(10)),
+    ("rapid", Some(60)),
+    ("classical", None),
+];
+
 /// The rating pool a time control such as `3+2` belongs to (base minutes plus 40
 /// moves of increment, the FIDE estimate): under 3 minutes bullet, under 10 blitz,
-/// under 60 rapid, else classical. Unparsable controls count as classical.
+/// under 60 rapid, else classical ([`POOLS`]). Unparsable controls count as classical.
 pub fn pool_for(time_control: Option<&str>) -> &'static str {
     let Some(tc) = time_control else {
         return "classical";
@@ -290,12 +299,10 @@ pub fn pool_for(time_control: Option<&str>) -> &'static str {
         .and_then(|i| i.trim().parse().ok())
         .unwrap_or(0.0);
     let estimate = base + 40.0 * inc / 60.0;
-    match estimate {
-        e if e < 3.0 => "bullet",
-        e if e < 10.0 => "blitz",
-        e if e < 60.0 => "rapid",
-        _ => "classical",
-    }
+    POOLS
+        .iter()
+        .find(|(_, under)| under.is_none_or(|limit| estimate < f64::from(limit)))
+        .map_or("classical", |(name, _)| name)
 }
 
 /// A player's rating in one pool.
@@ -373,9 +380,112 @@ impl Ratings {
     }
 }
 
+/// One opening of the catalogue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Opening {
+    /// The ECO code (`C60`).
+    pub eco: &'static str,
+    /// The usual English name.
+    pub name: &'static str,
+    /// The main line that defines it.
+    pub moves: &'static str,
+}
+
+/// The server's catalogue of openings, in ECO order.
+pub const OPENINGS: [Opening; 12] = [
+    Opening {
+        eco: "A10",
+        name: "English Opening",
+        moves: "1. c4",
+    },
+    Opening {
+        eco: "B01",
+        name: "Scandinavian Defence",
+        moves: "1. e4 d5",
+    },
+    Opening {
+        eco: "B10",
+        name: "Caro-Kann Defence",
+        moves: "1. e4 c6",
+    },
+    Opening {
+        eco: "B20",
+        name: "Sicilian Defence",
+        moves: "1. e4 c5",
+    },
+    Opening {
+        eco: "C00",
+        name: "French Defence",
+        moves: "1. e4 e6",
+    },
+    Opening {
+        eco: "C42",
+        name: "Petrov's Defence",
+        moves: "1. e4 e5 2. Nf3 Nf6",
+    },
+    Opening {
+        eco: "C50",
+        name: "Italian Game",
+        moves: "1. e4 e5 2. Nf3 Nc6 3. Bc4",
+    },
+    Opening {
+        eco: "C60",
+        name: "Ruy Lopez",
+        moves: "1. e4 e5 2. Nf3 Nc6 3. Bb5",
+    },
+    Opening {
+        eco: "D06",
+        name: "Queen's Gambit",
+        moves: "1. d4 d5 2. c4",
+    },
+    Opening {
+        eco: "D80",
+        name: "Grunfeld Defence",
+        moves: "1. d4 Nf6 2. c4 g6 3. Nc3 d5",
+    },
+    Opening {
+        eco: "E20",
+        name: "Nimzo-Indian Defence",
+        moves: "1. d4 Nf6 2. c4 e6 3. Nc3 Bb4",
+    },
+    Opening {
+        eco: "E60",
+        name: "King's Indian Defence",
+        moves: "1. d4 Nf6 2. c4 g6",
+    },
+];
+
+/// The opening with this ECO code (case-insensitive).
+pub fn opening(eco: &str) -> Option<Opening> {
+    OPENINGS
+        .iter()
+        .copied()
+        .find(|o| o.eco.eq_ignore_ascii_case(eco))
+}
+
+/// The candidates that start with `prefix` (case-insensitive), in their order.
+pub fn complete<'a>(candidates: impl IntoIterator<Item = &'a str>, prefix: &str) -> Vec<String> {
+    let prefix = prefix.to_lowercase();
+    candidates
+        .into_iter()
+        .filter(|c| c.to_lowercase().starts_with(&prefix))
+        .map(str::to_owned)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn openings_and_completion() {
+        assert_eq!(opening("c60").map(|o| o.name), Some("Ruy Lopez"));
+        assert_eq!(opening("Z99"), None);
+        let codes = OPENINGS.iter().map(|o| o.eco);
+        assert_eq!(complete(codes, "c"), ["C00", "C42", "C50", "C60"]);
+        assert_eq!(complete(["white", "black"], "B"), ["black"]);
+        assert!(OPENINGS.windows(2).all(|w| w[0].eco < w[1].eco));
+    }
 
     #[test]
     fn parses_movetext_with_tags_comments_and_variations() {
@@ -430,6 +540,10 @@ mod tests {
         assert_eq!(r.get("a", "blitz").games, 1);
         assert_eq!(r.get("a", "rapid"), Rating::default());
         assert_eq!(pool_for(Some("3+2")), "blitz");
+        assert_eq!(pool_for(Some("1+0")), "bullet");
+        assert_eq!(pool_for(Some("15+10")), "rapid");
+        assert_eq!(pool_for(Some("90+30")), "classical");
+        assert_eq!(pool_for(None), "classical");
         assert_eq!(pool_for(Some("1+0")), "bullet");
         assert_eq!(pool_for(Some("15+10")), "rapid");
         assert_eq!(pool_for(None), "classical");

@@ -1,6 +1,7 @@
-//! Composition: the generated chess tools served beside a hand-written rmcp prompt,
-//! with instructions of the server's own. Nothing of the runtime is copied: the
-//! handler delegates the tool methods to an [`McpServer`] and adds its prompt.
+//! Composition: the generated chess server (its tools, prompt, resource, resource
+//! template and completions) served beside a hand-written rmcp prompt, with
+//! instructions of the server's own. Nothing of the runtime is copied: the handler
+//! delegates every method it does not add to to an [`McpServer`] and adds its prompt.
 //!
 //! Serve it like any rmcp handler, keeping the members rmcp's `Tool` type drops:
 //!
@@ -25,10 +26,11 @@
 //! ```
 
 use mcpdesc::rmcp::model::{
-    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
-    GetPromptResult, InitializeRequestParams, InitializeResult, ListPromptsResult, ListToolsResult,
-    PaginatedRequestParams, Prompt, PromptArgument, PromptMessage, Role, ServerCapabilities,
-    ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
+    GetPromptRequestParams, GetPromptResponse, GetPromptResult, InitializeRequestParams,
+    InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, Prompt, PromptArgument, PromptMessage,
+    ReadResourceRequestParams, ReadResourceResponse, Role, ServerCapabilities, ServerConfig, Tool,
 };
 use mcpdesc::rmcp::service::RequestContext;
 use mcpdesc::rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -158,5 +160,37 @@ impl ServerHandler for ChessWithPrompts {
             GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
                 .with_description("Explain the opening"),
         ))
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.tools.list_resources(request, context).await
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        self.tools.list_resource_templates(request, context).await
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.tools.read_resource(request, context).await
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        self.tools.complete(request, context).await
     }
 }

@@ -1,17 +1,22 @@
 //! A chess MCP server built from `examples/chess/chess.mcpdesc.json`.
 //!
 //! The build script (`mcpdesc_codegen::Builder`) generates the contract module (types,
-//! one trait per tool, `Server`, `router`); this crate only implements the traits with
-//! plain `async fn`s. `cargo run -p chess-server` serves MCP on stdio,
-//! `cargo run -p chess-server -- --http 127.0.0.1:8080` at `http://127.0.0.1:8080/mcp`.
+//! one trait per tool, prompt, resource and resource template, `Server`, `router`);
+//! this crate only implements the traits with plain `async fn`s. `cargo run -p
+//! chess-server` serves MCP on stdio, `cargo run -p chess-server -- --http
+//! 127.0.0.1:8080` at `http://127.0.0.1:8080/mcp`.
 //!
 //! `analyze_game` shows the call's [`Context`] at work: it reports progress ply by ply
 //! when the client asked for it, stops early when the call is cancelled, and logs
-//! the early stop (the description declares `logging`). The [`composed`] module
-//! serves the same tools beside a hand-written rmcp prompt.
+//! the early stop (the description declares `logging`). The description's prompt
+//! (`opening_study`), resource (`chess://rating-pools`) and resource template
+//! (`chess://openings/{eco}`), with their completions, are implemented in
+//! [`reference`](mod@reference). The [`composed`] module serves the same tools beside a hand-written
+//! rmcp prompt.
 
 pub mod chess;
 pub mod composed;
+pub mod reference;
 
 /// The code generated from the description.
 #[allow(clippy::all, missing_docs)]

@@ -54,7 +54,17 @@ async fn a_hand_written_prompt_beside_the_generated_tools() {
         // The hand-written prompt.
         let prompts = client.list_all_prompts().await.unwrap();
         let names: Vec<&str> = prompts.iter().map(|p| p.name.as_str()).collect();
-        assert!(names.contains(&"explain_opening"), "{names:?}");
+        // The description's own prompt, then the hand-written one.
+        assert_eq!(names, ["opening_study", "explain_opening"]);
+        // The description's resource template, through the generated server.
+        let opening = client
+            .read_resource(mcpdesc::rmcp::model::ReadResourceRequestParams::new(
+                "chess://openings/C60",
+            ))
+            .await
+            .unwrap();
+        let opening = serde_json::to_value(opening).unwrap();
+        assert_eq!(opening["contents"][0]["uri"], "chess://openings/C60");
         let arguments = json!({"pgn": "1. e4 c5"});
         let prompt = client
             .get_prompt(

@@ -8,7 +8,11 @@
 //! unknown tool (expects a JSON-RPC error), receives progress during `analyze_game`,
 //! and cancels an `analyze_game` call at its first progress notification: the handler
 //! notices, stops early and says so in a log message the client receives while the
-//! session goes on.
+//! session goes on. It also lists the prompts, resources and resource templates (equal
+//! to the router's projections), gets the prompt, reads the resource and the template
+//! and completes with each example's request (each answer equal to the example's whole
+//! result), and sends bad prompt, resource and completion requests (each a JSON-RPC
+//! error: -32602, or -32002 for an unknown resource).
 //!
 //! The server runs with `--think-ms 50` (50 ms per analysed ply) so that a call lasts
 //! long enough to be cancelled midway. `tests/e2e/harness.rs` runs the client
@@ -37,7 +41,19 @@ fn plan(transport: Value) -> Value {
         .iter()
         .flat_map(harness::example_calls)
         .collect();
-    let expected = chess_server::router().list_tools(ProtocolVersion::V2025_11_25);
+    let router = chess_server::router();
+    let v = ProtocolVersion::V2025_11_25;
+    let expected = router.list_tools(v);
+    let primitives = harness::primitive_plan(
+        &doc,
+        v.as_str(),
+        [
+            router.list_prompts(v),
+            router.list_resources(v),
+            router.list_resource_templates(v),
+        ],
+        &["prompts", "resources", "completions"],
+    );
     let mut plan = json!({
         "serverName": "chess-server",
         "expectedTools": expected,
@@ -48,6 +64,7 @@ fn plan(transport: Value) -> Value {
              "arguments": {"white_player_id": "a", "black_player_id": "b", "result": "2-0"}}
         ],
         "unknownTool": "no_such_tool",
+        "primitives": primitives,
         "progressCall": {
             "tool": "analyze_game",
             "arguments": {"pgn": "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#"},
@@ -73,7 +90,14 @@ fn run(name: &str, plan: &Value) -> String {
         .lines()
         .filter(|l| l.starts_with("ok ") && l.ends_with("result equals the example result"))
         .count();
-    assert_eq!(compared, 4, "{stdout}");
+    // 4 tool examples, 1 prompt, 2 reads, 3 completions.
+    assert_eq!(compared, 10, "{stdout}");
+    // The bad prompt, resource and completion requests got their JSON-RPC errors.
+    let errors = stdout
+        .lines()
+        .filter(|l| l.starts_with("ok ") && l.contains(": JSON-RPC error -"))
+        .count();
+    assert_eq!(errors, 5, "{stdout}");
     for check in [
         "at least 7 progress notification(s)",
         "cancelled at its first progress: the handler stopped early",

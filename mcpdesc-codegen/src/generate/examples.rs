@@ -29,6 +29,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, ToTokens};
 
 use super::ir::{ModuleIr, ToolIr};
+use super::primitive_examples;
 use super::server::runtime;
 use crate::settings::Settings;
 
@@ -56,11 +57,11 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
         let m = format_ident!("{}", t.names.method_name);
         quote!(.tool(#m::TOOL.tool, #m::TOOL.scope, #m::EXAMPLES, #m::INTERACTION_EXAMPLES))
     });
-    let specs = ir.tools.iter().map(|t| {
-        let m = format_ident!("{}", t.names.method_name);
-        quote!(tools::#m::SPEC)
-    });
+    let book_primitives = primitive_examples::book_entries(ir);
+    let specs = primitive_examples::specs(&rt, ir);
     let impls = ir.tools.iter().map(|t| emit_impl(&rt, t));
+    let primitive_modules = primitive_examples::emit_modules(&rt, ir);
+    let primitive_impls = primitive_examples::emit_impls(&rt, ir);
     quote! {
         /// The description's Tool Examples and Tool Interaction Examples, by tool, for
         /// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
@@ -70,22 +71,27 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
             #![allow(dead_code)]
             #(#modules)*
 
-            /// Every tool's examples, for the mock and the contract check.
+            /// Every example of the description (tools, prompts, resources, resource
+            /// templates, completions), for the mock and the contract check.
             pub fn book() -> #rt::mock::ExampleBook {
-                #rt::mock::ExampleBook::new() #(#book_tools)*
+                #rt::mock::ExampleBook::new() #(#book_tools)* #book_primitives
             }
         }
+
+        #primitive_modules
 
         /// A deterministic **mock** of the described server that replays the
         /// description's example results. It is not a prediction of live behaviour and
         /// never runs a real tool.
         ///
         /// Policy (see `mcpdesc::mock`): an example selected by name with
-        /// [`ExampleServer::select`] answers every call of its tool; otherwise the first
-        /// example (Tool Examples, then interaction examples, in the description's order)
-        /// whose `input` equals the arguments (canonical JSON) answers; otherwise the call
-        /// gets a tool error naming the available examples. An interaction example first
-        /// makes its steps' requests through the `Context`.
+        /// [`ExampleServer::select`] or [`ExampleServer::select_example`] answers every
+        /// request of its target; otherwise the first example in name order whose request
+        /// equals the one received (canonical JSON: a tool's `input`, a prompt's
+        /// `arguments`, a template example's `uri`, a completion's argument and context;
+        /// any example of a resource) answers; otherwise the request gets an error naming
+        /// the available examples. An interaction example first makes its steps' requests
+        /// through the `Context`.
         ///
         /// `router(ExampleServer::new())` serves it through the typed traits (a result
         /// with `structuredContent` comes back equivalent: the router writes the JSON text
@@ -110,10 +116,19 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
                 ::core::result::Result::Ok(ExampleServer { book: #rt::__private::Arc::new(book) })
             }
 
+            /// The same mock with `example` answering every request of `target` (a
+            /// tool, prompt, resource, resource template or completion target); an
+            /// error names the available examples.
+            pub fn select_example(self, target: #rt::mock::Target, example: &str) -> ::core::result::Result<Self, ::std::string::String> {
+                let book = (*self.book).clone().select_target(target, example)?;
+                ::core::result::Result::Ok(ExampleServer { book: #rt::__private::Arc::new(book) })
+            }
+
             /// A router that answers with the exact example results (what
             /// `mcpdesc serve-mock` serves).
             pub fn router(self) -> #rt::Router {
-                (*self.book).clone().router(info::server_info(), &[#(#specs),*])
+                const SPECS: #rt::mock::Specs = #specs;
+                (*self.book).clone().router(info::server_info(), &SPECS)
             }
         }
 
@@ -124,12 +139,18 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
         }
 
         #(#impls)*
+        #primitive_impls
 
         /// Opt-in contract check: runs `server` through `router(server)` on the examples
-        /// named in `examples` (`(tool, example)` pairs) and compares each result with the
-        /// example's: `structuredContent` equal, `isError` equal, content blocks of the same
-        /// kinds. Interaction examples run with a scripted client of their steps. Returns a
-        /// readable diff of every mismatch. It blocks; call it from a plain `#[test]`.
+        /// named in `examples` (`(target, example)` pairs; the target is a tool name, or
+        /// `prompt:NAME`, `resource:URI`, `template:URI_TEMPLATE`,
+        /// `completion:prompt:NAME`, `completion:template:URI_TEMPLATE`) and compares each
+        /// result with the example's: for a tool `structuredContent` equal, `isError`
+        /// equal, content blocks of the same kinds (interaction examples run with a
+        /// scripted client of their steps); for a prompt the messages' roles and content
+        /// kinds; for a resource the contents' URIs, MIME types and kinds; for a
+        /// completion the values. Returns a readable diff of every mismatch. It blocks;
+        /// call it from a plain `#[test]`.
         #[allow(dead_code)]
         pub fn check_against_examples<S: Server>(
             server: S,

@@ -19,6 +19,7 @@ use serde_json::Value;
 
 use super::naming::{self, NameAllocator, ToolNames};
 use super::prepare::{self, Options, PreparedSchema};
+use super::primitives::{self, PrimitivesIr};
 use super::view::{self, ViewError};
 use crate::description::Description;
 use crate::diagnostic::Diagnostic;
@@ -42,6 +43,8 @@ pub struct ModuleIr {
     pub type_names: NameAllocator,
     /// The server the description describes (`info`, `instructions`, versions).
     pub server: ServerIr,
+    /// The prompts, resources and resource templates.
+    pub primitives: PrimitivesIr,
 }
 
 /// Server-level metadata, for `info` constants and `ServerInfo`.
@@ -238,10 +241,25 @@ pub fn build(
     settings: &Settings,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<ModuleIr, ViewError> {
-    let selected = view::select(doc, settings.selected_protocol_version())?;
+    let chosen = view::select_view(doc, settings.selected_protocol_version())?;
+    let selected = &chosen.tools;
     let mut types = NameAllocator::new();
     let declared: Vec<&str> = selected.iter().map(|s| s.tool.name.as_str()).collect();
     let names = naming::tool_names(&declared, &mut types);
+    // Trait names are one namespace across tools and the other primitives.
+    let mut traits: std::collections::BTreeSet<String> = naming::RESERVED_TRAITS
+        .iter()
+        .map(|s| s.to_string())
+        .chain(names.iter().map(|n| n.trait_name.clone()))
+        .collect();
+    let primitives = primitives::build(
+        desc,
+        &chosen,
+        settings.selected_protocol_version(),
+        &mut traits,
+        &mut types,
+        diagnostics,
+    );
     let options = Options {
         format_types: settings.uses_format_types(),
         defaults: true,
@@ -455,6 +473,7 @@ pub fn build(
         shared,
         type_names: types,
         server,
+        primitives,
     })
 }
 

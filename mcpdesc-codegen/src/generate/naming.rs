@@ -329,6 +329,135 @@ impl NameAllocator {
     }
 }
 
+/// Which kind of non-tool primitive a name is for, and the suffixes of its Rust names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrimitiveKind {
+    /// A prompt: trait `{Name}Prompt`, type `{Name}Arguments`.
+    Prompt,
+    /// A resource: trait `{Name}Resource`, no type.
+    Resource,
+    /// A resource template: trait `{Name}Template`, type `{Name}Variables`.
+    ResourceTemplate,
+}
+
+impl PrimitiveKind {
+    fn trait_suffix(self) -> &'static str {
+        match self {
+            PrimitiveKind::Prompt => "Prompt",
+            PrimitiveKind::Resource => "Resource",
+            PrimitiveKind::ResourceTemplate => "Template",
+        }
+    }
+
+    fn type_suffix(self) -> Option<&'static str> {
+        match self {
+            PrimitiveKind::Prompt => Some("Arguments"),
+            PrimitiveKind::Resource => None,
+            PrimitiveKind::ResourceTemplate => Some("Variables"),
+        }
+    }
+}
+
+/// The Rust names of one prompt, resource or resource template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PrimitiveNames {
+    /// The trait name: `{Name}Prompt`, `{Name}Resource` or `{Name}Template`.
+    pub trait_name: String,
+    /// The snake_case base of the module (`prompts::{base}`) and of the methods
+    /// (`get_{base}`, `read_{base}`, `complete_{base}`); unique within its kind.
+    pub snake: String,
+    /// `{Name}Arguments` (prompts) or `{Name}Variables` (templates).
+    pub type_name: Option<String>,
+}
+
+/// Names the prompts, resources or resource templates of a module with rules 1–7, from
+/// their declared `name`s: trait and type names get the kind's suffix
+/// ([`PrimitiveKind`]); a name taken by any earlier trait (`traits`: tools, reserved
+/// names, earlier primitives, all of which it updates) or type (`types`) gets the
+/// smallest numeric suffix from 2 up before the kind suffix, and so does a snake base
+/// already used by the same kind.
+///
+/// ```
+/// use std::collections::BTreeSet;
+/// use mcpdesc_codegen::generate::naming::{primitive_names, NameAllocator, PrimitiveKind};
+///
+/// let mut traits: BTreeSet<String> = ["AnalyzeGame".to_owned()].into();
+/// let mut types = NameAllocator::new();
+/// let names = primitive_names(&["analyze_game", "analyze-game"], PrimitiveKind::Prompt, &mut traits, &mut types);
+/// assert_eq!(names[0].trait_name, "AnalyzeGamePrompt");
+/// assert_eq!(names[0].type_name.as_deref(), Some("AnalyzeGameArguments"));
+/// assert_eq!((names[1].trait_name.as_str(), names[1].snake.as_str()), ("AnalyzeGame2Prompt", "analyze_game_2"));
+/// ```
+pub fn primitive_names(
+    declared: &[&str],
+    kind: PrimitiveKind,
+    traits: &mut BTreeSet<String>,
+    types: &mut NameAllocator,
+) -> Vec<PrimitiveNames> {
+    let mut snakes: BTreeSet<String> = BTreeSet::new();
+    declared
+        .iter()
+        .map(|name| {
+            let camel = camel_words(name);
+            let snake = snake_case(name);
+            let mut n = 1usize;
+            loop {
+                let (camel_n, snake_n) = if n == 1 {
+                    (camel.clone(), snake.clone())
+                } else {
+                    (
+                        fixpoint(format!("{camel}{n}"), |s| s.to_pascal_case()),
+                        format!("{}_{n}", snake.trim_end_matches('_')),
+                    )
+                };
+                let trait_name = type_name(&camel_n, kind.trait_suffix());
+                let ty = kind.type_suffix().map(|suffix| type_name(&camel_n, suffix));
+                let free = !traits.contains(&trait_name)
+                    && !snakes.contains(&snake_n)
+                    && ty.as_ref().is_none_or(|t| types.is_free(t));
+                if free {
+                    traits.insert(trait_name.clone());
+                    snakes.insert(snake_n.clone());
+                    if let Some(t) = &ty {
+                        types.take(t);
+                    }
+                    break PrimitiveNames {
+                        trait_name,
+                        snake: snake_n,
+                        type_name: ty,
+                    };
+                }
+                n += 1;
+            }
+        })
+        .collect()
+}
+
+/// Field names for the string members of a generated struct (prompt arguments, template
+/// variables): rules 1–5 in snake_case, made unique with `_2`, `_3`, ... in order.
+///
+/// ```
+/// use mcpdesc_codegen::generate::naming::field_names;
+/// assert_eq!(field_names(&["city", "type", "City", "a.b"]), ["city", "type_", "city_2", "a_b"]);
+/// ```
+pub fn field_names(declared: &[&str]) -> Vec<String> {
+    let mut taken: BTreeSet<String> = BTreeSet::new();
+    declared
+        .iter()
+        .map(|name| {
+            let base = snake_case(name);
+            let mut candidate = base.clone();
+            let mut n = 2usize;
+            while taken.contains(&candidate) {
+                candidate = format!("{}_{n}", base.trim_end_matches('_'));
+                n += 1;
+            }
+            taken.insert(candidate.clone());
+            candidate
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

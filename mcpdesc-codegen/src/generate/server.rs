@@ -53,6 +53,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, ToTokens};
 
 use super::ir::{ModuleIr, ServerIr, ToolIr};
+use super::primitive_server;
 use crate::protocol::{ProtocolVersion, VersionSet};
 use crate::settings::Settings;
 
@@ -97,8 +98,9 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
     let info = emit_info(&rt, &ir.server);
     let metas = ir.tools.iter().map(|t| emit_tool_meta(&rt, t));
     let traits = ir.tools.iter().map(|t| emit_trait(&rt, t));
+    let primitives = primitive_server::emit(ir, settings);
     let server = emit_server_trait(ir);
-    let router = emit_router(&rt, ir);
+    let router = emit_router(&rt, ir, settings);
     quote! {
         #info
 
@@ -111,6 +113,7 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
         }
 
         #(#traits)*
+        #primitives
         #server
         #router
     }
@@ -145,7 +148,9 @@ fn emit_info(rt: &TokenStream, server: &ServerIr) -> TokenStream {
             pub const INSTRUCTIONS: ::core::option::Option<&str> = #instructions;
             /// The protocol versions the generated server serves.
             pub const PROTOCOL_VERSIONS: &[#rt::ProtocolVersion] = #versions;
-            /// The root `capabilities` declaration as JSON, when there is one.
+            /// The description's `capabilities` (its Capabilities Objects, as JSON), when
+            /// it declares them; the router advertises what they declare and the server
+            /// implements (see `mcpdesc::Router::capabilities`).
             pub const CAPABILITIES: ::core::option::Option<&str> = #capabilities;
 
             /// The `ServerInfo` the router announces at initialization.
@@ -217,7 +222,7 @@ fn emit_tool_meta(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
 
 /// The declaration as a raw string literal, without the example maps (the router does
 /// not serve them; the `examples` items carry them), compact JSON on one line.
-fn declaration_literal(declaration: &serde_json::Value) -> TokenStream {
+pub(crate) fn declaration_literal(declaration: &serde_json::Value) -> TokenStream {
     let mut served = declaration.clone();
     if let Some(map) = served.as_object_mut() {
         map.remove("examples");
@@ -340,9 +345,11 @@ fn emit_server_trait(ir: &ModuleIr) -> TokenStream {
         .tools
         .iter()
         .map(|t| format_ident!("{}", t.names.trait_name))
+        .chain(primitive_server::trait_idents(ir))
         .collect();
     quote! {
-        /// Implemented for every type that implements all tool traits.
+        /// Implemented for every type that implements all handler traits (tools,
+        /// prompts, resources, resource templates).
         #[allow(deprecated, dead_code)]
         pub trait Server: #(#bounds +)* Send + Sync + 'static {}
         #[allow(deprecated)]
@@ -353,7 +360,7 @@ fn emit_server_trait(ir: &ModuleIr) -> TokenStream {
 /// `pub fn router<S: Server>(server: S) -> Router`: one registration per tool that
 /// parses the (already schema-validated) arguments into the input type, calls the
 /// trait method and shapes the result.
-fn emit_router(rt: &TokenStream, ir: &ModuleIr) -> TokenStream {
+fn emit_router(rt: &TokenStream, ir: &ModuleIr, settings: &Settings) -> TokenStream {
     let registrations = ir.tools.iter().map(|tool| {
         let trait_name = format_ident!("{}", tool.names.trait_name);
         let module = format_ident!("{}", tool.names.method_name);
@@ -384,15 +391,18 @@ fn emit_router(rt: &TokenStream, ir: &ModuleIr) -> TokenStream {
             })
         }
     });
+    let primitives = primitive_server::emit_registrations(ir, settings);
     quote! {
-        /// A router that serves every tool of the description with `server`'s trait
-        /// methods: `tools/list` per negotiated protocol version, argument validation
-        /// against the original `inputSchema`, dispatch, and result shaping.
+        /// A router that serves the description with `server`'s trait methods: the
+        /// lists per negotiated protocol version, `tools/call` (argument validation
+        /// against the original `inputSchema`, dispatch, result shaping), `prompts/get`,
+        /// `resources/read`, `completion/complete`, and the capabilities.
         #[allow(deprecated, dead_code)]
         pub fn router<S: Server>(server: S) -> #rt::Router {
             let server = #rt::__private::Arc::new(server);
             #rt::Router::new(info::server_info())
                 #(#registrations)*
+                #primitives
         }
     }
 }

@@ -96,12 +96,14 @@ pub fn emit(
         quote! { #![allow(#path)] }
     });
     let aliases = aliases(ir);
+    let primitive_types = super::primitive_server::emit_types(ir, settings);
     quote! {
-        #[doc = " Input and output types of the tools, generated from their JSON Schemas."]
+        #[doc = " Input and output types of the tools, generated from their JSON Schemas, and the arguments of the prompts and variables of the resource templates."]
         pub mod types {
             #(#allows)*
             #typify_items
             #aliases
+            #primitive_types
         }
     }
 }

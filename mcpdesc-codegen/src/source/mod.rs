@@ -5,8 +5,11 @@
 //! is format-blind, as the specification requires (digest §7). Loading never touches the
 //! network or any file other than the one named.
 
+mod emit;
 mod json;
 mod yaml;
+
+pub use emit::emit;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -176,6 +179,45 @@ pub fn parse(text: &str, format: Format, limits: &Limits) -> Result<Loaded, Diag
     })
 }
 
+/// The position of the first comment of a YAML text, if it has one.
+///
+/// The data model has no place for comments, so rewriting a YAML description (as
+/// `mcpdesc migrate` does) loses them; this lets the caller say so. A `#` starts a
+/// comment only outside scalars, which the parser does not report; so each candidate
+/// (a `#` at the start of a line or after a space or tab) is cut to the end of its line
+/// and the text parsed again: if the value is unchanged, the `#` was a comment.
+pub fn yaml_comment(text: &str, limits: &Limits) -> Option<Position> {
+    let Ok(original) = parse(text, Format::Yaml, limits) else {
+        return None;
+    };
+    let mut offset = 0;
+    // Bounded: a description with hundreds of `#` inside strings is not worth parsing
+    // hundreds of times for a warning.
+    let mut tries = 0;
+    for (index, line) in text.split_inclusive('\n').enumerate() {
+        let bytes = line.as_bytes();
+        for (col, _) in line.match_indices('#') {
+            if col > 0 && !matches!(bytes[col - 1], b' ' | b'\t') {
+                continue;
+            }
+            tries += 1;
+            if tries > 64 {
+                return None;
+            }
+            let end = line.trim_end_matches(['\n', '\r']).len();
+            let cut = format!("{}{}", &text[..offset + col], &text[offset + end..]);
+            if parse(&cut, Format::Yaml, limits).is_ok_and(|l| l.value == original.value) {
+                return Some(Position {
+                    line: index + 1,
+                    column: line[..col].chars().count() + 1,
+                });
+            }
+        }
+        offset += line.len();
+    }
+    None
+}
+
 /// Builds a serialization error at a pointer and, when known, a position.
 pub(crate) fn serialization_error(
     code: &'static str,
@@ -189,4 +231,25 @@ pub(crate) fn serialization_error(
         d.column = pos.column;
     }
     d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn yaml_comments_are_found_and_hashes_in_strings_are_not() {
+        let limits = Limits::default();
+        assert_eq!(yaml_comment("a: 1\nb: \"x #y\"\nc: z#w\n", &limits), None);
+        assert_eq!(
+            yaml_comment("a: \"x #y\"\nb: 2 # two\n", &limits),
+            Some(Position { line: 2, column: 6 })
+        );
+        assert_eq!(
+            yaml_comment("# header\na: 1\n", &limits),
+            Some(Position { line: 1, column: 1 })
+        );
+        let block = "a: |\n  text # not a comment\nb: 1\n";
+        assert_eq!(yaml_comment(block, &limits), None);
+    }
 }

@@ -20,7 +20,7 @@ pub mod structure;
 mod capabilities;
 mod client_requirements;
 mod content;
-mod dialect;
+pub(crate) mod dialect;
 mod elicitations;
 mod meta;
 mod prompts;
@@ -31,7 +31,7 @@ mod security;
 mod tags;
 mod tools;
 mod transports;
-mod uri_template;
+pub(crate) mod uri_template;
 
 use serde_json::Value;
 
@@ -121,12 +121,37 @@ pub fn validate(document: &Value, positions: &SourceMap) -> Validation {
     }
     diagnostic::sort(&mut diagnostics);
     diagnostics.dedup();
+    legacy_first(&mut diagnostics);
     Validation {
         spec,
         root_versions,
         resolution,
         diagnostics,
     }
+}
+
+/// For a 0.7.x document: the version error (which says to run `mcpdesc migrate`) goes
+/// first, and the errors that only restate the change of format are left out and counted
+/// in its message (issue 19; see [`crate::migrate::is_fallout`]).
+fn legacy_first(diagnostics: &mut Vec<Diagnostic>) {
+    let Some(index) = diagnostics
+        .iter()
+        .position(|d| d.code == root::LEGACY_VERSION_CODE)
+    else {
+        return;
+    };
+    let mut version_error = diagnostics.remove(index);
+    let before = diagnostics.len();
+    diagnostics.retain(|d| !crate::migrate::is_fallout(d));
+    let hidden = before - diagnostics.len();
+    if hidden > 0 {
+        version_error.message.push_str(&format!(
+            " ({hidden} follow-on error{} caused only by the 0.7 format {} not shown)",
+            if hidden == 1 { "" } else { "s" },
+            if hidden == 1 { "is" } else { "are" }
+        ));
+    }
+    diagnostics.insert(0, version_error);
 }
 
 /// Helpers shared by the unit tests of the semantic passes.

@@ -7,6 +7,10 @@ use crate::pointer::Pointer;
 use crate::protocol::{ProtocolVersion, VersionSet};
 use crate::rules;
 
+/// The code of the error a 0.7.x document gets: it leads the diagnostics and points
+/// to `mcpdesc migrate` (see [`crate::migrate::is_fallout`]).
+pub const LEGACY_VERSION_CODE: &str = "legacy-mcpdesc-version";
+
 /// Reads `mcpdesc`, reporting anything other than 0.8.0 or 0.9.0.
 ///
 /// Returns the declared version, or 0.9.0 (the newest rules) when it is unusable, so
@@ -16,6 +20,16 @@ pub fn spec_version(doc: &Value) -> (SpecVersion, Option<crate::Diagnostic>) {
     match doc.get("mcpdesc") {
         Some(Value::String(text)) => match SpecVersion::parse(text) {
             Some(v) => (v, None),
+            None if crate::migrate::is_legacy_version(text) => (
+                SpecVersion::V0_9_0,
+                Some(crate::Diagnostic::new(
+                    crate::Severity::Error,
+                    rules::DOCUMENT_VERSION,
+                    LEGACY_VERSION_CODE,
+                    &at,
+                    format!("mcpdesc is {text:?}: this is an MCP Description 0.7 document, which this tool supports only as input to `mcpdesc migrate`; run `mcpdesc migrate FILE -o NEW_FILE` to rewrite it as 0.9.0"),
+                )),
+            ),
             None => (
                 SpecVersion::V0_9_0,
                 Some(crate::Diagnostic::new(
@@ -79,7 +93,7 @@ mod tests {
             assert!(d.is_empty(), "{ok}: {d:?}");
         }
         let d = run(
-            json!({"mcpdesc": "0.7.0", "info": {"name": "a", "version": "1"}, "protocolVersions": ["2025-11-25"]}),
+            json!({"mcpdesc": "0.6.0", "info": {"name": "a", "version": "1"}, "protocolVersions": ["2025-11-25"]}),
         );
         assert_eq!(d.len(), 1);
         assert_eq!(
@@ -90,6 +104,13 @@ mod tests {
                 "/mcpdesc"
             )
         );
+        // 0.7.x gets its own code and the way forward.
+        let d = run(
+            json!({"mcpdesc": "0.7.0", "info": {"name": "a", "version": "1"}, "protocolVersions": ["2025-11-25"]}),
+        );
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].code, "legacy-mcpdesc-version");
+        assert!(d[0].message.contains("mcpdesc migrate"), "{}", d[0].message);
     }
 
     #[test]

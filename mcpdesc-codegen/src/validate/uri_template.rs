@@ -43,6 +43,9 @@ enum Part {
 #[derive(Debug, Clone)]
 pub struct UriTemplate {
     parts: Vec<Part>,
+    /// Whether every expression is a level-1 `{name}`: no operator, one variable, no
+    /// modifier.
+    level_one: bool,
 }
 
 impl UriTemplate {
@@ -51,6 +54,7 @@ impl UriTemplate {
         let mut parts = Vec::new();
         let mut literal = String::new();
         let mut rest = text;
+        let mut level_one = true;
         while let Some(ch) = rest.chars().next() {
             match ch {
                 '{' => {
@@ -61,7 +65,10 @@ impl UriTemplate {
                     if !literal.is_empty() {
                         parts.push(Part::Literal(std::mem::take(&mut literal)));
                     }
-                    parts.push(parse_expression(body)?);
+                    let expression = parse_expression(body)?;
+                    level_one &= matches!(&expression, Part::Expression(Operator::Simple, names) if names.len() == 1)
+                        && !body.contains([':', '*']);
+                    parts.push(expression);
                     rest = &rest[end + 1..];
                 }
                 '}' => return Err("a `}` appears outside an expression".to_owned()),
@@ -89,7 +96,14 @@ impl UriTemplate {
         if !literal.is_empty() {
             parts.push(Part::Literal(literal));
         }
-        Ok(UriTemplate { parts })
+        Ok(UriTemplate { parts, level_one })
+    }
+
+    /// Whether the template is RFC 6570 level 1: every expression is `{name}` (simple
+    /// string expansion of one variable, no modifier). Generated code gives each
+    /// variable of such a template its own field.
+    pub fn is_level_one(&self) -> bool {
+        self.level_one
     }
 
     /// The variable names, in order of appearance (a name may repeat).
@@ -263,6 +277,26 @@ mod tests {
             "x://%zz/{c}",
         ] {
             assert!(UriTemplate::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn level_one() {
+        for (template, one) in [
+            ("chess://games/{game_id}", true),
+            ("repo://{owner}/{repo}", true),
+            ("x://fixed", true),
+            ("x://{+path}", false),
+            ("x://{a,b}", false),
+            ("x://{a:3}", false),
+            ("x://{a*}", false),
+            ("x://{a}{?q}", false),
+        ] {
+            assert_eq!(
+                UriTemplate::parse(template).unwrap().is_level_one(),
+                one,
+                "{template}"
+            );
         }
     }
 

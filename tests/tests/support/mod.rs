@@ -83,28 +83,35 @@ fn files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// The repository's descriptions that must generate code: the chess example, the
-/// generator's own construct fixture, and the in-repo valid cases that have tools
-/// (`case-<stem>`; of two renderings with one stem, the first in name order).
+/// generator's own fixtures, and the in-repo valid cases that have tools, prompts,
+/// resources or resource templates (`case-<stem>`; of two renderings with one stem, the
+/// first in name order).
 pub fn in_repo_corpus() -> Vec<Entry> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut out = vec![
-        Entry {
-            name: "chess".into(),
-            path: root.join("../examples/chess/chess.mcpdesc.json"),
+    let mut out = vec![Entry {
+        name: "chess".into(),
+        path: root.join("../examples/chess/chess.mcpdesc.json"),
+        version: None,
+    }];
+    for (name, file) in [
+        ("generator-constructs", "constructs"),
+        ("generator-primitives", "primitives"),
+    ] {
+        out.push(Entry {
+            name: name.into(),
+            path: root
+                .join("fixtures/generator")
+                .join(format!("{file}.mcpdesc.json")),
             version: None,
-        },
-        Entry {
-            name: "generator-constructs".into(),
-            path: root.join("fixtures/generator/constructs.mcpdesc.json"),
-            version: None,
-        },
-    ];
+        });
+    }
     fixture_entries(&in_repo_cases(), &["expected-valid"], "case", &mut out);
     out
 }
 
 /// The shared corpus's descriptions that must generate code: the real-world corpus, and
-/// the valid and warning fixtures that have tools.
+/// the valid and warning fixtures that have tools, prompts, resources or resource
+/// templates.
 pub fn shared_corpus(conformance: &Path) -> Vec<Entry> {
     let mut out = Vec::new();
     for path in files(&conformance.join("real-world")) {
@@ -138,8 +145,8 @@ pub fn corpus(test: &str) -> Vec<Entry> {
     out
 }
 
-/// The entries of the description files in `folders` under `root` that have tools,
-/// named `<prefix>-<stem>` (`@<version>` added per version for protocol-scoped
+/// The entries of the description files in `folders` under `root` that have something
+/// to generate (a tool, prompt, resource or resource template), named `<prefix>-<stem>` (`@<version>` added per version for protocol-scoped
 /// variants).
 fn fixture_entries(root: &Path, folders: &[&str], prefix: &str, out: &mut Vec<Entry>) {
     for folder in folders {
@@ -163,13 +170,15 @@ fn fixture_entries(root: &Path, folders: &[&str], prefix: &str, out: &mut Vec<En
                 });
                 continue;
             };
-            if doc.tools.as_ref().is_none_or(|t| t.is_empty()) {
+            // Descriptions with something to generate: a tool, prompt, resource or
+            // resource template.
+            if view::select_view(doc, None).is_ok_and(|view| view.is_empty()) {
                 continue;
             }
-            match view::select(doc, None) {
+            match view::select_view(doc, None) {
                 Err(ViewError::Variants { .. }) => {
                     for v in view::root_versions(doc).iter() {
-                        if view::select(doc, Some(v)).is_ok_and(|tools| !tools.is_empty()) {
+                        if view::select_view(doc, Some(v)).is_ok_and(|view| !view.is_empty()) {
                             out.push(Entry {
                                 name: format!("{name}@{v}"),
                                 path: path.clone(),
