@@ -22,6 +22,8 @@
 //!   that serve the generated tools beside their own.
 //! - With the `http` feature, `serve_http` and `http::HttpServer` serve streamable HTTP
 //!   at `/mcp` (rmcp's `StreamableHttpService` on hyper).
+//! - With the `client` feature (`client-http`, `client-https` for streamable HTTP),
+//!   `client::Session` calls any MCP server and returns the JSON it sent.
 //!
 //! # Serving a router
 //!
@@ -67,6 +69,8 @@
 #![warn(missing_docs)]
 
 mod capabilities;
+#[cfg(feature = "client")]
+pub mod client;
 #[cfg(feature = "rmcp")]
 mod client_capabilities;
 mod completions;
