@@ -3,8 +3,9 @@
 //!
 //! - Raw results: `tools/list` is exactly the mock router's listing (members rmcp's
 //!   typed `Tool` drops, like `execution`, included), and every Tool Example of the
-//!   chess description and of each shared real-world description answers with exactly
-//!   the example's result.
+//!   chess description, of the repository's `bookshelf` case and, when the shared corpus
+//!   is there (`tests/prereq.rs`), of each shared real-world description answers with
+//!   exactly the example's result.
 //! - Version negotiation: MCP 2026-07-28 through `server/discover`, and the fallback
 //!   to `initialize` when the server does not serve it.
 //! - JSON-RPC errors apart from results; arguments that break the schema; liveness.
@@ -38,14 +39,22 @@ fn eras() -> PathBuf {
     root().join("tests/fixtures/client/eras.mcpdesc.json")
 }
 
-/// The chess example and every shared real-world description.
-fn described_servers() -> Vec<PathBuf> {
-    let mut files = vec![chess()];
-    let real_world = root().join("../shared/conformance/real-world");
-    for entry in
-        std::fs::read_dir(&real_world).unwrap_or_else(|e| panic!("{}: {e}", real_world.display()))
-    {
-        files.push(entry.unwrap().path());
+/// The chess example and the repository's `bookshelf` case, then every shared
+/// real-world description when the shared corpus is there (a notice naming `test`
+/// otherwise).
+fn described_servers(test: &str) -> Vec<PathBuf> {
+    let mut files = vec![
+        chess(),
+        root().join("tests/conformance/expected-valid/bookshelf.json"),
+    ];
+    let shared_part = format!("{test} (the shared real-world descriptions)");
+    if let Some(shared) = harness::prereq::shared_conformance(&shared_part) {
+        let real_world = shared.join("real-world");
+        for entry in std::fs::read_dir(&real_world)
+            .unwrap_or_else(|e| panic!("{}: {e}", real_world.display()))
+        {
+            files.push(entry.unwrap().path());
+        }
     }
     files.sort();
     files
@@ -131,7 +140,9 @@ async fn check_listing_and_examples(session: &Session, file: &Path) {
 #[tokio::test]
 async fn stdio_sessions_get_every_example_result_as_sent() {
     bounded(async {
-        for file in described_servers() {
+        for file in described_servers(
+            "mcpdesc-cli/client_session::stdio_sessions_get_every_example_result_as_sent",
+        ) {
             let session = Options::new()
                 .protocol_versions(&[ProtocolVersion::V2025_11_25])
                 .stdio(serve_mock(&file))
@@ -149,7 +160,9 @@ async fn stdio_sessions_get_every_example_result_as_sent() {
 
 #[tokio::test]
 async fn http_sessions_get_every_example_result_as_sent() {
-    for file in described_servers() {
+    for file in described_servers(
+        "mcpdesc-cli/client_session::http_sessions_get_every_example_result_as_sent",
+    ) {
         let server = harness::HttpServerProcess::start(
             env!("CARGO_BIN_EXE_mcpdesc"),
             &[

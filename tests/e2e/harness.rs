@@ -4,9 +4,11 @@
 //! starts the server) or `url` (streamable HTTP to a server started with
 //! [`HttpServerProcess`]).
 //!
-//! The client is installed with `npm ci` when `node_modules` is missing; without
-//! Node.js the tests fail, they are never skipped. A client that does not finish within
-//! two minutes is killed and reported (a hang guard, not a performance check).
+//! A test first asks [`client_ready`]: the client is installed with `npm ci` when
+//! `node_modules` is missing (`tests/prereq.rs`); without Node.js the test prints a
+//! notice and passes, or fails under `MCPDESC_REQUIRE_NODE=1` (as in CI). A client that
+//! does not finish within two minutes is killed and reported (a hang guard, not a
+//! performance check).
 
 #![allow(dead_code)] // Each including test uses part of it.
 
@@ -15,6 +17,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
+
+#[path = "../prereq.rs"]
+pub mod prereq;
+
+/// The npm package of the TypeScript MCP client.
+pub const SDK: &str = "@modelcontextprotocol/sdk";
 
 /// This folder, found from the including crate's manifest directory.
 pub fn e2e_dir() -> PathBuf {
@@ -25,27 +33,17 @@ pub fn e2e_dir() -> PathBuf {
         .expect("tests/e2e/client.mjs above the crate")
 }
 
-/// Installs the pinned client when it is missing (`.ci/run` installs it first).
-pub fn ensure_client() {
-    let dir = e2e_dir();
-    if dir
-        .join("node_modules/@modelcontextprotocol/sdk/package.json")
-        .exists()
-    {
-        return;
-    }
-    let status = Command::new("npm")
-        .args(["ci", "--no-audit", "--no-fund"])
-        .current_dir(&dir)
-        .status()
-        .expect("npm (Node.js 20) is needed for the end-to-end test");
-    assert!(status.success(), "npm ci failed in {}", dir.display());
+/// Whether the pinned client can run (Node.js present, the client installed, with
+/// `npm ci` when missing); `false` with a notice naming `test` when not. Call it at the
+/// top of the test, before [`run_client`].
+pub fn client_ready(test: &str) -> bool {
+    prereq::npm_package(test, SDK).is_some()
 }
 
 /// Runs the client on `plan` (see `client.mjs` for its shape) and returns its stdout;
-/// panics with stdout and stderr when it reports a failure or does not finish.
+/// panics with stdout and stderr when it reports a failure or does not finish. Needs
+/// [`client_ready`] first.
 pub fn run_client(name: &str, plan: &serde_json::Value) -> String {
-    ensure_client();
     let dir = std::env::temp_dir().join(format!("mcpdesc-e2e-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let plan_path = dir.join("plan.json");

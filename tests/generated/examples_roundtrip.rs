@@ -7,7 +7,9 @@ mod chess {
 
 #[test]
 fn chess_examples() {
-    let ir = support::entry("chess").ir();
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::chess_examples", "chess") else {
+        return;
+    };
     support::check_input::<chess::types::AnalyzeGameInput>(&ir, "analyze_game");
     support::check_output::<chess::types::AnalyzeGameOutput>(&ir, "analyze_game");
     support::check_input::<chess::types::GetPlayerRatingInput>(&ir, "get_player_rating");
@@ -20,7 +22,9 @@ mod generator_constructs {
 
 #[test]
 fn generator_constructs_examples() {
-    let ir = support::entry("generator-constructs").ir();
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::generator_constructs_examples", "generator-constructs") else {
+        return;
+    };
     support::check_input::<generator_constructs::types::SearchInput>(&ir, "search");
     support::check_input::<generator_constructs::types::PlotInput>(&ir, "plot");
     support::check_output::<generator_constructs::types::PlotOutput>(&ir, "plot");
@@ -33,7 +37,9 @@ mod generator_primitives {
 
 #[test]
 fn generator_primitives_examples() {
-    let ir = support::entry("generator-primitives").ir();
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::generator_primitives_examples", "generator-primitives") else {
+        return;
+    };
     support::check_input::<generator_primitives::types::AnalyzeGameInput>(&ir, "analyze_game");
 }
 
@@ -43,7 +49,9 @@ mod chess_client_only {
 
 #[test]
 fn chess_client_only_examples() {
-    let ir = support::entry("chess-client-only").ir();
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::chess_client_only_examples", "chess-client-only") else {
+        return;
+    };
     support::check_input::<chess_client_only::types::AnalyzeGameInput>(&ir, "analyze_game");
     support::check_output::<chess_client_only::types::AnalyzeGameOutput>(&ir, "analyze_game");
     support::check_input::<chess_client_only::types::GetPlayerRatingInput>(&ir, "get_player_rating");
@@ -56,8 +64,81 @@ mod generator_primitives_client_only {
 
 #[test]
 fn generator_primitives_client_only_examples() {
-    let ir = support::entry("generator-primitives-client-only").ir();
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::generator_primitives_client_only_examples", "generator-primitives-client-only") else {
+        return;
+    };
     support::check_input::<generator_primitives_client_only::types::AnalyzeGameInput>(&ir, "analyze_game");
+}
+
+mod case_bookshelf {
+    include!("../snapshots/case-bookshelf.rs");
+}
+
+#[test]
+fn case_bookshelf_examples() {
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::case_bookshelf_examples", "case-bookshelf") else {
+        return;
+    };
+    support::check_input::<case_bookshelf::types::FindBookInput>(&ir, "find_book");
+    support::check_output::<case_bookshelf::types::FindBookOutput>(&ir, "find_book");
+    support::check_input::<case_bookshelf::types::LendBookInput>(&ir, "lend_book");
+}
+
+mod case_client_requirements_2025_06_18 {
+    include!("../snapshots/case-client-requirements@2025-06-18.rs");
+}
+
+mod case_client_requirements_2025_11_25 {
+    include!("../snapshots/case-client-requirements@2025-11-25.rs");
+}
+
+mod case_client_requirements_2026_07_28 {
+    include!("../snapshots/case-client-requirements@2026-07-28.rs");
+}
+
+mod case_extensions_and_meta {
+    include!("../snapshots/case-extensions-and-meta.rs");
+}
+
+#[test]
+fn case_extensions_and_meta_examples() {
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::case_extensions_and_meta_examples", "case-extensions-and-meta") else {
+        return;
+    };
+    support::check_input::<case_extensions_and_meta::types::StatusInput>(&ir, "status");
+}
+
+mod case_interaction_examples_2025_11_25 {
+    include!("../snapshots/case-interaction-examples@2025-11-25.rs");
+}
+
+mod case_interaction_examples_2026_07_28 {
+    include!("../snapshots/case-interaction-examples@2026-07-28.rs");
+}
+
+#[test]
+fn case_interaction_examples_2026_07_28_examples() {
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::case_interaction_examples_2026_07_28_examples", "case-interaction-examples@2026-07-28") else {
+        return;
+    };
+    support::check_input::<case_interaction_examples_2026_07_28::types::CountBooksInput>(&ir, "count_books");
+    support::check_output::<case_interaction_examples_2026_07_28::types::CountBooksOutput>(&ir, "count_books");
+}
+
+mod case_resources_prompts_completions {
+    include!("../snapshots/case-resources-prompts-completions.rs");
+}
+
+mod case_yaml_rendering {
+    include!("../snapshots/case-yaml-rendering.rs");
+}
+
+#[test]
+fn case_yaml_rendering_examples() {
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::case_yaml_rendering_examples", "case-yaml-rendering") else {
+        return;
+    };
+    support::check_input::<case_yaml_rendering::types::FindBookInput>(&ir, "find_book");
 }
 
 mod real_world_everything {
@@ -66,7 +147,9 @@ mod real_world_everything {
 
 #[test]
 fn real_world_everything_examples() {
-    let ir = support::entry("real-world-everything").ir();
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::real_world_everything_examples", "real-world-everything") else {
+        return;
+    };
     support::check_input::<real_world_everything::types::EchoInput>(&ir, "echo");
     support::check_input::<real_world_everything::types::GetAnnotatedMessageInput>(&ir, "get-annotated-message");
     support::check_input::<real_world_everything::types::GetStructuredContentInput>(&ir, "get-structured-content");
@@ -81,7 +164,9 @@ mod real_world_filesystem {
 
 #[test]
 fn real_world_filesystem_examples() {
-    let ir = support::entry("real-world-filesystem").ir();
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::real_world_filesystem_examples", "real-world-filesystem") else {
+        return;
+    };
     support::check_input::<real_world_filesystem::types::ReadTextFileInput>(&ir, "read_text_file");
     support::check_output::<real_world_filesystem::types::ReadTextFileOutput>(&ir, "read_text_file");
     support::check_input::<real_world_filesystem::types::ListDirectoryInput>(&ir, "list_directory");
@@ -96,7 +181,9 @@ mod real_world_memory {
 
 #[test]
 fn real_world_memory_examples() {
-    let ir = support::entry("real-world-memory").ir();
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::real_world_memory_examples", "real-world-memory") else {
+        return;
+    };
     support::check_input::<real_world_memory::types::CreateEntitiesInput>(&ir, "create_entities");
     support::check_output::<real_world_memory::types::CreateEntitiesOutput>(&ir, "create_entities");
     support::check_input::<real_world_memory::types::ReadGraphInput>(&ir, "read_graph");
@@ -125,7 +212,9 @@ mod fixture_integrated_draft2_features {
 
 #[test]
 fn fixture_integrated_draft2_features_examples() {
-    let ir = support::entry("fixture-integrated-draft2-features").ir();
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::fixture_integrated_draft2_features_examples", "fixture-integrated-draft2-features") else {
+        return;
+    };
     support::check_input::<fixture_integrated_draft2_features::types::SearchInput>(&ir, "search");
 }
 
@@ -135,7 +224,9 @@ mod fixture_meta_literal_values {
 
 #[test]
 fn fixture_meta_literal_values_examples() {
-    let ir = support::entry("fixture-meta-literal-values").ir();
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::fixture_meta_literal_values_examples", "fixture-meta-literal-values") else {
+        return;
+    };
     support::check_input::<fixture_meta_literal_values::types::StatusInput>(&ir, "status");
 }
 
@@ -169,7 +260,9 @@ mod fixture_named_tool_examples {
 
 #[test]
 fn fixture_named_tool_examples_examples() {
-    let ir = support::entry("fixture-named-tool-examples").ir();
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::fixture_named_tool_examples_examples", "fixture-named-tool-examples") else {
+        return;
+    };
     support::check_input::<fixture_named_tool_examples::types::WeatherInput>(&ir, "weather");
     support::check_output::<fixture_named_tool_examples::types::WeatherOutput>(&ir, "weather");
     support::check_input::<fixture_named_tool_examples::types::CurrentTimeInput>(&ir, "current_time");
@@ -190,7 +283,9 @@ mod fixture_object_level_specification_extensions_2025_11_25 {
 
 #[test]
 fn fixture_object_level_specification_extensions_2025_11_25_examples() {
-    let ir = support::entry("fixture-object-level-specification-extensions@2025-11-25").ir();
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::fixture_object_level_specification_extensions_2025_11_25_examples", "fixture-object-level-specification-extensions@2025-11-25") else {
+        return;
+    };
     support::check_input::<fixture_object_level_specification_extensions_2025_11_25::types::SearchInput>(&ir, "search");
 }
 
@@ -240,6 +335,8 @@ mod fixture_unresolved_external_tool_example_ref {
 
 #[test]
 fn fixture_unresolved_external_tool_example_ref_examples() {
-    let ir = support::entry("fixture-unresolved-external-tool-example-ref").ir();
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::fixture_unresolved_external_tool_example_ref_examples", "fixture-unresolved-external-tool-example-ref") else {
+        return;
+    };
     support::check_input::<fixture_unresolved_external_tool_example_ref::types::LookupInput>(&ir, "lookup");
 }

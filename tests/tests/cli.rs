@@ -1,4 +1,5 @@
-//! The `mcpdesc validate` contract: exit codes, the human format and the JSON format.
+//! The `mcpdesc validate` contract: exit codes, the human format and the JSON format, on
+//! the repository's own cases (`tests/conformance/`).
 
 use std::path::{Path, PathBuf};
 
@@ -6,9 +7,10 @@ fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
 }
 
-fn shared(path: &str) -> PathBuf {
+/// A case of `tests/conformance/`.
+fn case(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared")
+        .join("conformance")
         .join(path)
 }
 
@@ -38,9 +40,7 @@ fn valid_files_exit_zero() {
 
 #[test]
 fn warnings_still_exit_zero() {
-    let f = shared(
-        "conformance/fixtures-0.8.0-rc.1/expected-warning/pre-dialect-tool-schema-shape.json",
-    );
+    let f = case("expected-warning/legacy-protocol-version.json");
     let (code, out, _) = run(&["validate", f.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("warning["), "{out}");
@@ -48,14 +48,14 @@ fn warnings_still_exit_zero() {
 
 #[test]
 fn invalid_file_exits_one_with_rustc_style_output() {
-    let f = shared("conformance/fixtures-0.8.0-rc.1/expected-invalid/malformed-tool-schema.json");
+    let f = case("expected-invalid/invalid-tool-schema.json");
     let chess = repo("examples/chess/chess.mcpdesc.json");
     let (code, out, _) = run(&["validate", chess.to_str().unwrap(), f.to_str().unwrap()]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("error[json-schema.tool-schema.valid]: tools[0].inputSchema is not a valid JSON Schema 2020-12 schema"), "{out}");
     // The location line and the source line with a caret.
-    assert!(out.contains("malformed-tool-schema.json:"), "{out}");
-    assert!(out.contains(r#""required": "query""#), "{out}");
+    assert!(out.contains("invalid-tool-schema.json:27:9"), "{out}");
+    assert!(out.contains(r#""required": "title""#), "{out}");
     assert!(
         out.contains("= pointer: /tools/0/inputSchema/required (code: invalid-tool-schema)"),
         "{out}"
@@ -64,9 +64,8 @@ fn invalid_file_exits_one_with_rustc_style_output() {
 
 #[test]
 fn json_format_is_one_array_with_the_contract_fields() {
-    let bad = shared(
-        "conformance/fixtures-0.8.0-rc.1/expected-invalid/tool-example-schema-mismatches.json",
-    );
+    // An mcpdesc 0.8.0 document: `mcpdesc` reports each file's own version.
+    let bad = case("expected-invalid/closed-interactions-0.8.json");
     let chess = repo("examples/chess/chess.mcpdesc.json");
     let (code, out, _) = run(&[
         "validate",
@@ -91,8 +90,11 @@ fn json_format_is_one_array_with_the_contract_fields() {
         ["severity", "rule", "code", "pointer", "line", "column", "message"]
     );
     assert_eq!(d["severity"], "error");
-    assert_eq!(d["rule"], "mcpdesc.tool.example.schema-conformance");
-    assert_eq!(d["pointer"], "/tools/0/examples/wrong-types/input/count");
+    assert_eq!(d["rule"], "mcp.input-response.closed");
+    assert_eq!(
+        d["pointer"],
+        "/tools/0/interactionExamples/with-meta/steps/0/response/_meta"
+    );
     assert!(d["line"].as_u64().unwrap() > 0 && d["column"].as_u64().unwrap() > 0);
 }
 

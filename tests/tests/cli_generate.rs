@@ -1,5 +1,5 @@
 //! The `mcpdesc generate` contract: code on stdout or in a file, exit codes, diagnostics
-//! on stderr.
+//! on stderr, on the chess example and the repository's own cases (`tests/conformance/`).
 
 use std::path::{Path, PathBuf};
 
@@ -7,9 +7,10 @@ fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
 }
 
-fn shared(path: &str) -> PathBuf {
+/// A case of `tests/conformance/`.
+fn case(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/conformance")
+        .join("conformance")
         .join(path)
 }
 
@@ -80,7 +81,7 @@ fn the_side_chooses_server_client_or_both() {
 
 #[test]
 fn invalid_descriptions_exit_one_with_their_diagnostics() {
-    let bad = shared("fixtures-0.8.0-rc.1/expected-invalid/missing-tool-input-schema.json");
+    let bad = case("expected-invalid/tool-members.json");
     let (code, out, err) = run(&["generate", bad.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(out.is_empty());
@@ -90,25 +91,24 @@ fn invalid_descriptions_exit_one_with_their_diagnostics() {
 
 #[test]
 fn warnings_go_to_stderr_and_generation_continues() {
-    let file =
-        shared("fixtures-0.8.0-rc.1/expected-warning/unresolved-external-tool-example-ref.json");
+    let file = case("expected-warning/external-schema-reference.json");
     let (code, out, err) = run(&["generate", file.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("pub struct LookupInput"));
     assert!(err.contains("warning[mcpdesc-rs.codegen]"), "{err}");
     assert!(
-        err.contains("/tools/0/inputSchema/properties/identifier/$ref"),
+        err.contains("/tools/0/inputSchema/properties/isbn/$ref"),
         "{err}"
     );
 }
 
 #[test]
 fn protocol_variants_need_a_version() {
-    let file = shared("fixtures-0.8.0-rc.1/expected-valid/protocol-scoped-primitives.json");
+    let file = case("expected-valid/interaction-examples.json");
     let (code, _, err) = run(&["generate", file.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(
-        err.contains("\"run_job\"") && err.contains("protocol-scoped variants"),
+        err.contains("\"remove_book\"") && err.contains("protocol-scoped variants"),
         "{err}"
     );
     let (code, out, err) = run(&[

@@ -1,7 +1,11 @@
 //! The generator over the corpus (typify's triple, part 1): snapshots of the generated
 //! code (`EXPECTORATE=overwrite` to accept changes), the `trybuild` wrappers that compile
 //! them (`compile.rs`), the example round-trip tests (`examples_roundtrip.rs`), and no
-//! panic on any input of `../shared/conformance`.
+//! panic on any input of `tests/conformance/` and `../shared/conformance`.
+//!
+//! Without the shared corpus (`tests/prereq.rs`) the repository's part runs alone: its
+//! snapshots and wrappers are compared, and the committed round-trip file must begin
+//! with exactly the part written for the repository's entries.
 
 mod support;
 
@@ -42,6 +46,7 @@ fn harness(entries: &[(Entry, mcpdesc_codegen::generate::ModuleIr)]) -> String {
     );
     for (entry, ir) in entries {
         let module = entry.module();
+        let test = format!("{module}_examples");
         let _ = writeln!(
             out,
             "\nmod {module} {{\n    include!(\"../snapshots/{}.rs\");\n}}",
@@ -53,7 +58,9 @@ fn harness(entries: &[(Entry, mcpdesc_codegen::generate::ModuleIr)]) -> String {
         }
         let _ = write!(
             out,
-            "\n#[test]\nfn {module}_examples() {{\n    let ir = support::entry({:?}).ir();\n",
+            "\n#[test]\nfn {test}() {{\n    \
+             let Some(ir) = support::ir({:?}, {:?}) else {{\n        return;\n    }};\n",
+            format!("mcpdesc-tests/examples_roundtrip::{test}"),
             entry.name
         );
         for t in tools {
@@ -77,9 +84,18 @@ fn harness(entries: &[(Entry, mcpdesc_codegen::generate::ModuleIr)]) -> String {
 
 #[test]
 fn snapshots_of_the_corpus() {
+    let shared = support::prereq::shared_conformance(
+        "mcpdesc-tests/generate::snapshots_of_the_corpus (the shared corpus's snapshots)",
+    );
+    let mut entries = support::in_repo_corpus();
+    let in_repo = entries.len();
+    if let Some(shared) = &shared {
+        entries.extend(support::shared_corpus(shared));
+    }
     let mut skipped = Vec::new();
     let mut generated = Vec::new();
-    for entry in support::corpus() {
+    let mut generated_in_repo = 0;
+    for (i, entry) in entries.into_iter().enumerate() {
         let desc = entry.load();
         if !desc.is_valid() {
             println!(
@@ -99,8 +115,25 @@ fn snapshots_of_the_corpus() {
         expectorate::assert_contents(format!("snapshots/{}.rs", entry.name), &out.code);
         expectorate::assert_contents(format!("compile-pass/{}.rs", entry.name), &wrapper(&entry));
         generated.push((entry, out.ir));
+        if i < in_repo {
+            generated_in_repo = generated.len();
+        }
     }
-    expectorate::assert_contents("generated/examples_roundtrip.rs", &harness(&generated));
+    let roundtrip = "generated/examples_roundtrip.rs";
+    if shared.is_some() {
+        expectorate::assert_contents(roundtrip, &harness(&generated));
+    } else {
+        // The shared entries' tests follow the repository's: what is written for the
+        // repository's entries must be exactly the start of the committed file.
+        let committed = std::fs::read_to_string(roundtrip).unwrap();
+        let own = harness(&generated[..generated_in_repo]);
+        assert!(
+            committed.starts_with(&own),
+            "{roundtrip} does not begin with the tests of the repository's entries; \
+             regenerate it with the shared corpus present: EXPECTORATE=overwrite \
+             MCPDESC_SHARED_DIR=... cargo test -p mcpdesc-tests --test generate"
+        );
+    }
     println!(
         "generated {}, skipped {}: {skipped:?}",
         generated.len(),
@@ -110,7 +143,9 @@ fn snapshots_of_the_corpus() {
 
 #[test]
 fn generation_is_deterministic() {
-    for entry in support::corpus() {
+    for entry in support::corpus(
+        "mcpdesc-tests/generate::generation_is_deterministic (the shared corpus's part)",
+    ) {
         let desc = entry.load();
         let a = mcpdesc_codegen::generate(&desc, &entry.settings());
         let b = mcpdesc_codegen::generate(&entry.load(), &entry.settings());
@@ -142,7 +177,12 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 #[test]
 fn no_panic_on_any_conformance_input() {
     let mut files = Vec::new();
-    walk(&support::conformance(), &mut files);
+    walk(&support::in_repo_cases(), &mut files);
+    if let Some(shared) = support::prereq::shared_conformance(
+        "mcpdesc-tests/generate::no_panic_on_any_conformance_input (the shared corpus's part)",
+    ) {
+        walk(&shared, &mut files);
+    }
     let mut summary = String::new();
     for file in files {
         let desc = Description::from_path(&file, &Limits::default()).unwrap();

@@ -1,5 +1,7 @@
 //! `mcpdesc serve-mock`'s router, in process: every valid description of the corpus
-//! (conformance fixtures, real-world descriptions, the chess example) becomes a mock
+//! (the chess example, the memory example's YAML description and the repository's own
+//! valid and warning cases always; the shared conformance fixtures and real-world
+//! descriptions on top when the shared corpus is there) becomes a mock
 //! whose `tools/call` answers each example's input with exactly the example's result,
 //! interaction examples replayed through a scripted client of their steps, in every
 //! protocol version of the tool's scope (2026-07-28 interaction examples over rmcp, as
@@ -17,11 +19,8 @@ use mcpdesc_cli::serve_mock::{mock_router, MockError};
 use mcpdesc_codegen::{Description, Limits};
 use serde_json::{json, Value};
 
-fn shared(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared")
-        .join(path)
-}
+#[path = "../prereq.rs"]
+mod prereq;
 
 fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
@@ -31,21 +30,35 @@ fn load(path: &Path) -> Description {
     Description::from_path(path, &Limits::default()).unwrap()
 }
 
-/// Every description that must validate: the valid and warning fixtures, the
-/// real-world corpus and the chess example.
-fn valid_corpus() -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for dir in [
-        "conformance/fixtures-0.8.0-rc.1/expected-valid",
-        "conformance/fixtures-0.8.0-rc.1/expected-warning",
-        "conformance/real-world",
-    ] {
-        for entry in std::fs::read_dir(shared(dir)).unwrap() {
-            files.push(entry.unwrap().path());
+fn sorted_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    files.sort();
+    files
+}
+
+/// Every description that must validate: the chess example, the memory example's YAML
+/// description and the repository's valid and warning cases, then (when `shared` is
+/// there) the shared valid and warning fixtures and the real-world corpus.
+fn valid_corpus(shared: Option<&Path>) -> Vec<PathBuf> {
+    let mut files = vec![
+        repo("examples/chess/chess.mcpdesc.json"),
+        repo("examples/memory-server-macro/memory.mcpdesc.yaml"),
+    ];
+    for dir in ["expected-valid", "expected-warning"] {
+        files.extend(sorted_files(&repo("tests/conformance").join(dir)));
+    }
+    if let Some(shared) = shared {
+        for dir in [
+            "fixtures-0.8.0-rc.1/expected-valid",
+            "fixtures-0.8.0-rc.1/expected-warning",
+            "real-world",
+        ] {
+            files.extend(sorted_files(&shared.join(dir)));
         }
     }
-    files.push(repo("examples/chess/chess.mcpdesc.json"));
-    files.sort();
     files
 }
 
@@ -84,8 +97,11 @@ fn call(
 
 #[test]
 fn the_mock_answers_every_example_with_its_result_in_every_version() {
+    let shared = prereq::shared_conformance(
+        "mcpdesc-tests/serve_mock::the_mock_answers_every_example_with_its_result_in_every_version (its shared part)",
+    );
     let (mut checked, mut replayed, mut refused) = (0, 0, 0);
-    for path in valid_corpus() {
+    for path in valid_corpus(shared.as_deref()) {
         let desc = load(&path);
         assert!(desc.is_valid(), "{}", desc.render_diagnostics());
         let router = match mock_router(&desc, None, &[]) {
@@ -97,10 +113,12 @@ fn the_mock_answers_every_example_with_its_result_in_every_version() {
                 kind,
                 name,
                 message,
-            }) if path.ends_with("unresolved-external-tool-example-ref.json") => {
+            }) if path.ends_with("external-schema-reference.json")
+                || path.ends_with("unresolved-external-tool-example-ref.json") =>
+            {
                 assert_eq!((kind, name.as_str()), ("tool", "lookup"));
                 assert!(
-                    message.contains("https://schemas.example.invalid/identifier.json"),
+                    message.contains("https://schemas.example.invalid/"),
                     "{message}"
                 );
                 refused += 1;
@@ -165,16 +183,29 @@ fn the_mock_answers_every_example_with_its_result_in_every_version() {
             }
         }
     }
-    // The corpus has far more examples than this; the floor catches a loop that
-    // silently stopped finding them.
-    assert!(checked >= 20, "only {checked} example calls checked");
-    // `named-tool-interaction-examples`, MCP 2025-11-25 (2026-07-28 is skipped above).
-    assert_eq!(replayed, 1);
-    assert_eq!(refused, 1);
+    // The corpus has more examples than this; the floor catches a loop that silently
+    // stopped finding them.
+    let with_shared = usize::from(shared.is_some());
+    assert!(
+        checked >= 15 + 20 * with_shared,
+        "only {checked} example calls checked"
+    );
+    // MCP 2025-11-25 (2026-07-28 is skipped above): `interaction-examples` and
+    // `interaction-requirements-contradiction` of the repository, and the shared
+    // `named-tool-interaction-examples`.
+    assert_eq!(replayed, 2 + with_shared);
+    // `external-schema-reference` and the shared `unresolved-external-tool-example-ref`.
+    assert_eq!(refused, 1 + with_shared);
+}
+
+/// The memory server's description, in the YAML of the `mcpdesc!` example (the same data
+/// as the shared real-world `memory.mcpdesc.json`).
+fn memory_path() -> PathBuf {
+    repo("examples/memory-server-macro/memory.mcpdesc.yaml")
 }
 
 fn memory() -> Description {
-    load(&shared("conformance/real-world/memory.mcpdesc.json"))
+    load(&memory_path())
 }
 
 #[test]
@@ -242,9 +273,9 @@ fn a_selected_example_answers_every_call_of_its_tool() {
 
 #[test]
 fn a_protocol_version_restricts_the_tools_and_the_server() {
-    let path =
-        shared("conformance/fixtures-0.8.0-rc.1/expected-valid/protocol-scoped-primitives.json");
-    let desc = load(&path);
+    let desc = load(&repo(
+        "tests/conformance/expected-valid/interaction-examples.json",
+    ));
     let all = mock_router(&desc, None, &[]).unwrap();
     for version in all.info().protocol_versions {
         let v = mcpdesc_codegen::ProtocolVersion::parse(version.as_str()).unwrap();
@@ -270,13 +301,7 @@ fn run(args: &[&str]) -> (u8, String) {
 
 #[test]
 fn an_invalid_description_is_refused_with_its_diagnostics() {
-    let dir = shared("conformance/fixtures-0.8.0-rc.1/expected-invalid");
-    let path = std::fs::read_dir(&dir)
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let path = repo("tests/conformance/expected-invalid/tool-members.json");
     let (code, err) = run(&[path.to_str().unwrap()]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("error["), "{err}");
@@ -288,7 +313,7 @@ fn an_invalid_description_is_refused_with_its_diagnostics() {
 
 #[test]
 fn usage_errors_exit_two() {
-    let memory = shared("conformance/real-world/memory.mcpdesc.json");
+    let memory = memory_path();
     let memory = memory.to_str().unwrap();
     let (code, err) = run(&[memory, "--select", "read_graph"]);
     assert_eq!(code, 2, "{err}");
@@ -327,9 +352,14 @@ fn a_version_the_description_does_not_describe_is_refused() {
 
 #[test]
 fn a_yaml_description_serves_the_same_mock_as_its_json_original() {
-    let yaml = load(&repo("examples/memory-server-macro/memory.mcpdesc.yaml"));
-    let from_yaml = mock_router(&yaml, None, &[]).unwrap();
-    let from_json = mock_router(&memory(), None, &[]).unwrap();
+    let Some(shared) = prereq::shared_conformance(
+        "mcpdesc-tests/serve_mock::a_yaml_description_serves_the_same_mock_as_its_json_original",
+    ) else {
+        return;
+    };
+    let from_yaml = mock_router(&memory(), None, &[]).unwrap();
+    let json = load(&shared.join("real-world/memory.mcpdesc.json"));
+    let from_json = mock_router(&json, None, &[]).unwrap();
     let v = ProtocolVersion::V2025_11_25;
     assert_eq!(from_yaml.list_tools(v), from_json.list_tools(v));
     assert_eq!(from_yaml.list_tools(v).len(), 9);
@@ -400,8 +430,11 @@ impl rmcp::ClientHandler for StepsClient {
 async fn the_mock_plays_2026_interaction_examples_through_input_required_rounds() {
     use rmcp::{ClientLifecycleMode, ClientServiceExt, ServiceExt};
 
+    let shared = prereq::shared_conformance(
+        "mcpdesc-tests/serve_mock::the_mock_plays_2026_interaction_examples_through_input_required_rounds (its shared part)",
+    );
     let mut replayed = 0;
-    for path in valid_corpus() {
+    for path in valid_corpus(shared.as_deref()) {
         let desc = load(&path);
         let Ok(router) = mock_router(&desc, None, &[]) else {
             continue;
@@ -470,6 +503,7 @@ async fn the_mock_plays_2026_interaction_examples_through_input_required_rounds(
             }
         }
     }
-    // `named-tool-interaction-examples`: `authorized-release`.
-    assert_eq!(replayed, 1);
+    // `interaction-examples`: `signed-in`; the shared `named-tool-interaction-examples`:
+    // `authorized-release`.
+    assert_eq!(replayed, 1 + usize::from(shared.is_some()));
 }

@@ -23,6 +23,11 @@ async fn main() {
     }
 }
 
+/// The shared corpus and Node.js for the tests (`tests/prereq.rs` of the repository).
+#[cfg(test)]
+#[path = "../../../tests/prereq.rs"]
+mod prereq;
+
 #[cfg(test)]
 mod tests {
     use futures::executor::block_on;
@@ -112,12 +117,12 @@ mod tests {
     /// The YAML description holds the same data as the JSON original of the corpus.
     #[test]
     fn yaml_matches_the_json_original() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let original = dir.join("../../../shared/conformance/real-world/memory.mcpdesc.json");
-        let Ok(json) = std::fs::read_to_string(&original) else {
-            eprintln!("skipped: {} is not there", original.display());
+        let test = "memory-server-macro::tests::yaml_matches_the_json_original";
+        let Some(shared) = crate::prereq::shared_conformance(test) else {
             return;
         };
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let json = std::fs::read_to_string(shared.join("real-world/memory.mcpdesc.json")).unwrap();
         let limits = mcpdesc_codegen::Limits::default();
         let yaml =
             mcpdesc_codegen::Description::from_path(&dir.join("memory.mcpdesc.yaml"), &limits)

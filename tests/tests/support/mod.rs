@@ -1,8 +1,14 @@
 //! Helpers shared by the generator tests: the corpus of descriptions that must generate
 //! code, and the example round-trip check.
+//!
+//! The corpus has two parts: the repository's own descriptions (always there) and, on
+//! top, the shared corpus (`../shared/conformance`, when it is there: `tests/prereq.rs`).
 
 // Each test binary uses a different part of this module.
 #![allow(dead_code)]
+
+#[path = "../../prereq.rs"]
+pub mod prereq;
 
 use std::path::{Path, PathBuf};
 
@@ -13,13 +19,9 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
-/// `../shared/conformance`.
-pub fn conformance() -> PathBuf {
-    Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/conformance"
-    ))
-    .to_path_buf()
+/// The repository's own conformance cases, `tests/conformance/`.
+pub fn in_repo_cases() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance")
 }
 
 /// One description of the corpus, generated once (or once per protocol version when it
@@ -83,17 +85,15 @@ fn files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// Every description that must generate code: the chess example, the generator's own
-/// fixtures, the real-world corpus, and the valid and warning fixtures that have tools,
-/// prompts, resources or resource templates.
-pub fn corpus() -> Vec<Entry> {
+/// The repository's descriptions that must generate code: the chess example, the
+/// generator's own fixtures, and the in-repo valid cases that have tools, prompts,
+/// resources or resource templates (`case-<stem>`; of two renderings with one stem, the
+/// first in name order).
+pub fn in_repo_corpus() -> Vec<Entry> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut out = vec![Entry {
         name: "chess".into(),
-        path: Path::new(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../examples/chess/chess.mcpdesc.json"
-        ))
-        .to_path_buf(),
+        path: root.join("../examples/chess/chess.mcpdesc.json"),
         version: None,
         side: Side::Both,
     }];
@@ -103,7 +103,7 @@ pub fn corpus() -> Vec<Entry> {
     ] {
         out.push(Entry {
             name: name.into(),
-            path: Path::new(env!("CARGO_MANIFEST_DIR"))
+            path: root
                 .join("fixtures/generator")
                 .join(format!("{file}.mcpdesc.json")),
             version: None,
@@ -122,7 +122,16 @@ pub fn corpus() -> Vec<Entry> {
             side: Side::Client,
         });
     }
-    for path in files(&conformance().join("real-world")) {
+    fixture_entries(&in_repo_cases(), &["expected-valid"], "case", &mut out);
+    out
+}
+
+/// The shared corpus's descriptions that must generate code: the real-world corpus, and
+/// the valid and warning fixtures that have tools, prompts, resources or resource
+/// templates.
+pub fn shared_corpus(conformance: &Path) -> Vec<Entry> {
+    let mut out = Vec::new();
+    for path in files(&conformance.join("real-world")) {
         let stem = path
             .file_name()
             .unwrap()
@@ -135,11 +144,41 @@ pub fn corpus() -> Vec<Entry> {
             side: Side::Both,
         });
     }
-    for folder in ["expected-valid", "expected-warning"] {
-        for path in files(&conformance().join("fixtures-0.8.0-rc.1").join(folder)) {
+    fixture_entries(
+        &conformance.join("fixtures-0.8.0-rc.1"),
+        &["expected-valid", "expected-warning"],
+        "fixture",
+        &mut out,
+    );
+    out
+}
+
+/// Every description that must generate code: [`in_repo_corpus`], then
+/// [`shared_corpus`] when the shared corpus is there (a notice naming `test` otherwise).
+pub fn corpus(test: &str) -> Vec<Entry> {
+    let mut out = in_repo_corpus();
+    if let Some(shared) = prereq::shared_conformance(test) {
+        out.extend(shared_corpus(&shared));
+    }
+    out
+}
+
+/// The entries of the description files in `folders` under `root` that have something
+/// to generate (a tool, prompt, resource or resource template), named `<prefix>-<stem>` (`@<version>` added per version for protocol-scoped
+/// variants).
+fn fixture_entries(root: &Path, folders: &[&str], prefix: &str, out: &mut Vec<Entry>) {
+    for folder in folders {
+        for path in files(&root.join(folder)) {
             let desc = Description::from_path(&path, &Limits::default()).unwrap();
             let stem = path.file_stem().unwrap().to_string_lossy().to_string();
-            let name = format!("fixture-{stem}");
+            let name = format!("{prefix}-{stem}");
+            let at_version = format!("{name}@");
+            if out
+                .iter()
+                .any(|e| e.name == name || e.name.starts_with(&at_version))
+            {
+                continue;
+            }
             let Some(doc) = desc.document() else {
                 // Kept: the snapshot test reports it as skipped.
                 out.push(Entry {
@@ -177,15 +216,22 @@ pub fn corpus() -> Vec<Entry> {
             }
         }
     }
-    out
 }
 
-/// The corpus entry named `name`.
-pub fn entry(name: &str) -> Entry {
-    corpus()
-        .into_iter()
-        .find(|e| e.name == name)
-        .unwrap_or_else(|| panic!("no corpus entry {name}"))
+/// The generated IR of the corpus entry named `name`; `None` (with a notice naming
+/// `test`) when the entry is in the shared corpus and that is not there.
+pub fn ir(test: &str, name: &str) -> Option<ModuleIr> {
+    let entry = match in_repo_corpus().into_iter().find(|e| e.name == name) {
+        Some(entry) => entry,
+        None => {
+            let shared = prereq::shared_conformance(test)?;
+            shared_corpus(&shared)
+                .into_iter()
+                .find(|e| e.name == name)
+                .unwrap_or_else(|| panic!("no corpus entry {name}"))
+        }
+    };
+    Some(entry.ir())
 }
 
 /// Deserializes `value` into `T` and serializes it back, with messages naming `what`.
