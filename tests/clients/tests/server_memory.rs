@@ -5,41 +5,24 @@
 //!
 //! Needs the shared corpus (for the description) and the npm package installed under
 //! `tests/e2e/node_modules/`; without either the test passes after one notice line
-//! (see `npm_package` below, which follows the `tests/prereq.rs` convention).
+//! (`tests/prereq.rs`).
 
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The directory of an npm package installed under `tests/e2e/node_modules/`, or
-/// `None` with a notice on stderr (a panic under `MCPDESC_REQUIRE_NODE=1`).
-///
-/// The same contract as `prereq::npm_package` of `tests/prereq.rs`, which replaces it
-/// once that file is in the repository.
-fn npm_package(test: &str, package: &str) -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../e2e/node_modules")
-        .join(package);
-    if dir.join("package.json").exists() {
-        return Some(dir);
-    }
-    let message = format!(
-        "{test}: skipped: the npm package {package} is not installed in tests/e2e/node_modules"
-    );
-    if std::env::var("MCPDESC_REQUIRE_NODE").as_deref() == Ok("1") {
-        panic!("{message}");
-    }
-    use std::io::Write as _;
-    let _ = writeln!(std::io::stderr(), "note: {message}");
-    None
-}
+#[path = "../../prereq.rs"]
+mod prereq;
 
 #[cfg(not(shared_corpus))]
 #[test]
 fn the_memory_server_through_its_typed_client() {
-    use std::io::Write as _;
-    let _ = writeln!(
-        std::io::stderr(),
-        "note: the_memory_server_through_its_typed_client: skipped: no shared corpus (the memory description)"
+    // The build found no corpus, so the client was not generated: a notice, or a
+    // failure under MCPDESC_REQUIRE_CORPUS=1.
+    let found = prereq::shared_conformance(
+        "mcpdesc-test-clients/server_memory::the_memory_server_through_its_typed_client",
+    );
+    assert!(
+        found.is_none(),
+        "the shared corpus appeared after the build; rebuild to generate its clients"
     );
 }
 
@@ -49,8 +32,8 @@ async fn the_memory_server_through_its_typed_client() {
     use mcpdesc_test_clients::memory::generated::types::*;
     use mcpdesc_test_clients::memory::generated::Client;
 
-    let Some(package) = npm_package(
-        "the_memory_server_through_its_typed_client",
+    let Some(package) = prereq::npm_package(
+        "mcpdesc-test-clients/server_memory::the_memory_server_through_its_typed_client",
         "@modelcontextprotocol/server-memory",
     ) else {
         return;
