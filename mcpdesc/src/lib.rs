@@ -66,6 +66,7 @@
 
 #![warn(missing_docs)]
 
+pub mod auth;
 mod capabilities;
 #[cfg(feature = "rmcp")]
 mod client_capabilities;
