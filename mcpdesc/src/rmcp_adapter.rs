@@ -276,11 +276,10 @@ impl McpServer {
             )),
             auth::Verdict::InsufficientScope { scopes } => Err(ErrorData::new(
                 m::ErrorCode(auth::FORBIDDEN_CODE),
-                format!(
-                    "Forbidden: {what} needs the scope(s) {}",
-                    scopes.join(" ")
+                format!("Forbidden: {what} needs the scope(s) {}", scopes.join(" ")),
+                Some(
+                    json!({"status": 403, "error": "insufficient_scope", "scope": scopes.join(" ")}),
                 ),
-                Some(json!({"status": 403, "error": "insufficient_scope", "scope": scopes.join(" ")})),
             )),
         }
     }
@@ -734,7 +733,11 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<m::CallToolResponse, ErrorData> {
         let version = negotiated(&context)?;
-        let auth = self.authorize(auth::Target::Tool(request.name.to_string()), version, &context)?;
+        let auth = self.authorize(
+            auth::Target::Tool(request.name.to_string()),
+            version,
+            &context,
+        )?;
         let capabilities = context
             .client_capabilities()
             .and_then(|c| serde_json::to_value(c).ok());

@@ -335,8 +335,7 @@ impl Router {
             ),
             None => None,
         };
-        let security =
-            crate::auth::declared_requirement(self, &declaration).map_err(fail)?;
+        let security = crate::auth::declared_requirement(self, &declaration).map_err(fail)?;
         self.tools.push(ToolEntry {
             name: spec.name.to_owned(),
             scope,

@@ -165,8 +165,18 @@ mod tests {
         let tokens = StaticTokens::new()
             .token("abc", Principal::new("one").with_scopes(["r"]))
             .token("xyz", Principal::new("two"));
-        assert_eq!(run(&tokens, Secret::Bearer("abc".into())).unwrap().subject(), "one");
-        assert_eq!(run(&tokens, Secret::ApiKey("xyz".into())).unwrap().subject(), "two");
+        assert_eq!(
+            run(&tokens, Secret::Bearer("abc".into()))
+                .unwrap()
+                .subject(),
+            "one"
+        );
+        assert_eq!(
+            run(&tokens, Secret::ApiKey("xyz".into()))
+                .unwrap()
+                .subject(),
+            "two"
+        );
         assert!(run(&tokens, Secret::Bearer("ab".into())).is_err());
         assert!(run(&tokens, Secret::Bearer("abcd".into())).is_err());
         let basic = run(&tokens, Secret::Basic(BasicCredentials::new("ana", "abc"))).unwrap();

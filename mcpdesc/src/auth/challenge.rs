@@ -80,16 +80,19 @@ pub(crate) fn challenges(
                 "Basic",
                 &[("realm", realm.to_owned()), ("charset", "UTF-8".to_owned())],
             )),
-            SchemeKind::Http { scheme } => {
-                push(challenge(&title_case(scheme), &[("realm", realm.to_owned())]))
-            }
+            SchemeKind::Http { scheme } => push(challenge(
+                &title_case(scheme),
+                &[("realm", realm.to_owned())],
+            )),
             SchemeKind::ApiKey { name, location } => {
                 let mut params = vec![
                     ("realm", realm.to_owned()),
                     ("in", location.as_str().to_owned()),
                     ("name", name.clone()),
                 ];
-                if let (Some(code), false) = (code, matches!(error, ChallengeError::InsufficientScope(_))) {
+                if let (Some(code), false) =
+                    (code, matches!(error, ChallengeError::InsufficientScope(_)))
+                {
                     params.push(("error", code.to_owned()));
                 }
                 push(challenge("ApiKey", &params));
@@ -158,7 +161,13 @@ mod tests {
             {"oauth": ["games:read"]}, {"oidc": []}, {"basic": []}, {"digest": []}, {"key": []}
         ]))
         .unwrap();
-        let got = challenges(&declaration(), &r, "games \"x\"", "http://h/.well-known/oauth-protected-resource/mcp", &ChallengeError::Missing);
+        let got = challenges(
+            &declaration(),
+            &r,
+            "games \"x\"",
+            "http://h/.well-known/oauth-protected-resource/mcp",
+            &ChallengeError::Missing,
+        );
         assert_eq!(
             got,
             [
@@ -182,7 +191,9 @@ mod tests {
         let invalid = ChallengeError::InvalidToken("expired\u{7}".into());
         assert_eq!(
             challenges(&d, &r, "g", "M", &invalid),
-            [r#"Bearer error="invalid_token", scope="games:write", resource_metadata="M", error_description="expired""#]
+            [
+                r#"Bearer error="invalid_token", scope="games:write", resource_metadata="M", error_description="expired""#
+            ]
         );
     }
 }

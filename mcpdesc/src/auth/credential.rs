@@ -75,7 +75,10 @@ impl fmt::Debug for Secret {
             Secret::Bearer(token) => write!(f, "Bearer(<{} bytes redacted>)", token.len()),
             Secret::ApiKey(key) => write!(f, "ApiKey(<{} bytes redacted>)", key.len()),
             Secret::Basic(basic) => write!(f, "Basic({basic:?})"),
-            Secret::Other { scheme, credentials } => {
+            Secret::Other {
+                scheme,
+                credentials,
+            } => {
                 write!(f, "Other({scheme}, <{} bytes redacted>)", credentials.len())
             }
         }

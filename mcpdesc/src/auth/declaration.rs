@@ -403,7 +403,8 @@ mod tests {
         let first = TransportChoice::FirstHttp;
         assert_eq!(d.inherited(&first, v).to_string(), "key");
         assert_eq!(
-            d.inherited(&first, ProtocolVersion::V2025_11_25).to_string(),
+            d.inherited(&first, ProtocolVersion::V2025_11_25)
+                .to_string(),
             "oauth(r)"
         );
         let two = TransportChoice::Url("https://two.example/mcp".into());

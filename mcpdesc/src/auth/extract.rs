@@ -445,7 +445,10 @@ mod tests {
         for (uri, headers) in [
             ("/mcp", vec![("authorization", "Bearer")]),
             ("/mcp", vec![("authorization", "Bearer a b")]),
-            ("/mcp", vec![("authorization", "Bearer a"), ("authorization", "Bearer b")]),
+            (
+                "/mcp",
+                vec![("authorization", "Bearer a"), ("authorization", "Bearer b")],
+            ),
             ("/mcp", vec![("authorization", "Basic !!!")]),
             ("/mcp", vec![("authorization", "Basic YW5h")]),
             ("/mcp", vec![("authorization", "Negotiate abc")]),

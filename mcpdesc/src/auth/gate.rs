@@ -78,7 +78,11 @@ impl Gate {
             .security_declaration()
             .ok_or("no security declaration")?;
         if let TransportChoice::Url(url) = &settings.choice {
-            if !declaration.transports().iter().any(|t| t.url() == Some(url)) {
+            if !declaration
+                .transports()
+                .iter()
+                .any(|t| t.url() == Some(url))
+            {
                 return Err(format!(
                     "the description declares no transport with the url `{url}`"
                 ));
@@ -159,8 +163,10 @@ impl Gate {
             Method::OPTIONS => empty(StatusCode::NO_CONTENT),
             _ => {
                 let mut r = empty(StatusCode::METHOD_NOT_ALLOWED);
-                r.headers_mut()
-                    .insert(http::header::ALLOW, HeaderValue::from_static("GET, HEAD, OPTIONS"));
+                r.headers_mut().insert(
+                    http::header::ALLOW,
+                    HeaderValue::from_static("GET, HEAD, OPTIONS"),
+                );
                 r
             }
         };
@@ -381,7 +387,10 @@ fn peek(headers: &HeaderMap, body: &[u8]) -> (Vec<Target>, Option<ProtocolVersio
                         .and_then(Value::as_str)
                         .map(str::to_owned)
                 };
-                match reference.and_then(|r| r.get("type")).and_then(Value::as_str) {
+                match reference
+                    .and_then(|r| r.get("type"))
+                    .and_then(Value::as_str)
+                {
                     Some("ref/prompt") => field("name").map(CompletionTarget::prompt),
                     Some("ref/resource") => field("uri").map(CompletionTarget::resource_template),
                     _ => None,

@@ -149,8 +149,8 @@ pub use declaration::{
     ApiKeyLocation, OAuthFlow, SchemeKind, SecurityDeclaration, SecurityScheme, TransportChoice,
     TransportEntry,
 };
-pub(crate) use policy::{declared_requirement, RouterSecurity};
 pub use policy::Target;
+pub(crate) use policy::{declared_requirement, RouterSecurity};
 pub use principal::{AuthError, AuthErrorKind, Authentication, Principal};
 pub use requirement::{Alternative, Requirement, Verdict};
 

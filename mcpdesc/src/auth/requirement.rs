@@ -123,7 +123,9 @@ impl Requirement {
         let mut alternatives = Vec::with_capacity(items.len());
         for item in items {
             let Value::Object(map) = item else {
-                return Err(format!("a Security Requirement must be an object, not {item}"));
+                return Err(format!(
+                    "a Security Requirement must be an object, not {item}"
+                ));
             };
             let mut entries = Vec::with_capacity(map.len());
             for (scheme, scopes) in map {
@@ -135,7 +137,9 @@ impl Requirement {
                             .collect::<Option<Vec<_>>>()
                     })
                     .ok_or_else(|| {
-                        format!("the scopes of `{scheme}` must be an array of strings, not {scopes}")
+                        format!(
+                            "the scopes of `{scheme}` must be an array of strings, not {scopes}"
+                        )
                     })?;
                 entries.push((scheme.clone(), scopes));
             }
@@ -268,7 +272,10 @@ mod tests {
     fn authn(entries: &[(&str, &[&str])]) -> Authentication {
         let mut a = Authentication::default();
         for (scheme, scopes) in entries {
-            a.push(*scheme, Principal::new("p").with_scopes(scopes.iter().copied()));
+            a.push(
+                *scheme,
+                Principal::new("p").with_scopes(scopes.iter().copied()),
+            );
         }
         a
     }
@@ -277,7 +284,9 @@ mod tests {
     fn public_forms() {
         assert!(Requirement::parse(&json!([])).unwrap().is_public());
         assert!(Requirement::parse(&json!([{}])).unwrap().is_public());
-        assert!(Requirement::parse(&json!([{"a": []}, {}])).unwrap().is_public());
+        assert!(Requirement::parse(&json!([{"a": []}, {}]))
+            .unwrap()
+            .is_public());
         assert!(!Requirement::parse(&json!([{"a": []}])).unwrap().is_public());
     }
 
