@@ -222,6 +222,15 @@ impl<H: ServerHandler> HttpServer<H> {
         self
     }
 
+    /// Makes the `resource` of the Protected Resource Metadata the URL each request
+    /// reached (`http://<Host>/mcp`), even when the served transport declares a
+    /// `url`: for a server run locally for tests (what `mcpdesc serve-mock` does),
+    /// whose clients check that `resource` names the URL they connected to.
+    pub fn served_resource_url(mut self) -> Self {
+        self.gate.served_resource = true;
+        self
+    }
+
     /// The `authorization_servers` of the Protected Resource Metadata, replacing
     /// the ones derived from the description's `oauth2` and `openIdConnect` schemes.
     pub fn authorization_servers(

@@ -37,6 +37,17 @@ fn generator_primitives_examples() {
     support::check_input::<generator_primitives::types::AnalyzeGameInput>(&ir, "analyze_game");
 }
 
+mod generator_security {
+    include!("../snapshots/generator-security.rs");
+}
+
+#[test]
+fn generator_security_examples() {
+    let ir = support::entry("generator-security").ir();
+    support::check_input::<generator_security::types::ListGamesInput>(&ir, "list_games");
+    support::check_input::<generator_security::types::RecordGameInput>(&ir, "record_game");
+}
+
 mod real_world_everything {
     include!("../snapshots/real-world-everything.rs");
 }

@@ -62,6 +62,14 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
     let impls = ir.tools.iter().map(|t| emit_impl(&rt, t));
     let primitive_modules = primitive_examples::emit_modules(&rt, ir);
     let primitive_impls = primitive_examples::emit_impls(&rt, ir);
+    let authenticator_impl = super::security::emit_example_impl(&rt, &ir.security);
+    // The contract check calls the handlers in process: authentication is beside the
+    // point there.
+    let (check_bound, check_router) = if ir.security.needs_authenticator() {
+        (quote!(Handlers), quote!(router_behind_gateway(server)))
+    } else {
+        (quote!(Server), quote!(router(server)))
+    };
     quote! {
         /// The description's Tool Examples and Tool Interaction Examples, by tool, for
         /// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
@@ -126,9 +134,13 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
 
             /// A router that answers with the exact example results (what
             /// `mcpdesc serve-mock` serves).
+            /// It serves without authentication (the description's security is not
+            /// enforced), like `mcpdesc serve-mock` without `--token`.
             pub fn router(self) -> #rt::Router {
                 const SPECS: #rt::mock::Specs = #specs;
                 (*self.book).clone().router(info::server_info(), &SPECS)
+                    .security(info::SECURITY)
+                    .without_authentication()
             }
         }
 
@@ -140,8 +152,9 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
 
         #(#impls)*
         #primitive_impls
+        #authenticator_impl
 
-        /// Opt-in contract check: runs `server` through `router(server)` on the examples
+        /// Opt-in contract check: runs `server` through its router on the examples
         /// named in `examples` (`(target, example)` pairs; the target is a tool name, or
         /// `prompt:NAME`, `resource:URI`, `template:URI_TEMPLATE`,
         /// `completion:prompt:NAME`, `completion:template:URI_TEMPLATE`) and compares each
@@ -152,11 +165,11 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
         /// completion the values. Returns a readable diff of every mismatch. It blocks;
         /// call it from a plain `#[test]`.
         #[allow(dead_code)]
-        pub fn check_against_examples<S: Server>(
+        pub fn check_against_examples<S: #check_bound>(
             server: S,
             examples: &[(&str, &str)],
         ) -> ::core::result::Result<(), ::std::string::String> {
-            #rt::testing::check_against(&router(server), &examples::book(), examples)
+            #rt::testing::check_against(&#check_router, &examples::book(), examples)
         }
     }
 }

@@ -34,9 +34,11 @@ use std::collections::BTreeSet;
 
 use heck::{ToPascalCase, ToSnakeCase};
 
-/// Trait names the generated module keeps for itself (the umbrella server trait and the
-/// example mock of later emitters).
-pub const RESERVED_TRAITS: [&str; 2] = ["Server", "ExampleServer"];
+/// Trait names the generated module keeps for itself: the umbrella server trait, the
+/// example mock, the authenticator trait and the umbrella of handler traits of a
+/// description with security requirements (reserved whether or not it has any, so
+/// that adding security to a description renames nothing).
+pub const RESERVED_TRAITS: [&str; 4] = ["Server", "ExampleServer", "Authenticator", "Handlers"];
 
 /// Type names a generated type must not take: the prelude names that typify's output
 /// uses without a path, which a type of the same name would shadow.

@@ -51,6 +51,31 @@ where
     }
 }
 
+/// An authenticator from a closure; the closure's signature is inferred from this
+/// function's bound (what generated code passes to
+/// [`Router::authenticator`](crate::Router::authenticator)).
+///
+/// ```
+/// use mcpdesc::auth::{AuthError, Principal, Secret};
+///
+/// let authenticator = mcpdesc::auth::from_fn(|credential| {
+///     Box::pin(async move {
+///         match credential.secret() {
+///             Secret::ApiKey(key) if key == "k-1" => Ok(Principal::new("ops")),
+///             _ => Err(AuthError::rejected("unknown key")),
+///         }
+///     })
+/// });
+/// let router = mcpdesc::Router::new(mcpdesc::ServerInfo::new("demo", "1.0.0")).authenticator(authenticator);
+/// # let _ = router;
+/// ```
+pub fn from_fn<F>(authenticate: F) -> F
+where
+    F: Fn(Credential) -> BoxFuture<'static, Result<Principal, AuthError>> + Send + Sync + 'static,
+{
+    authenticate
+}
+
 /// A fixed table of credentials, for tests and mocks: a bearer token, an API key or
 /// the credentials of another HTTP scheme equal to a token of the table, or HTTP
 /// Basic credentials whose *password* equals one (any user name; it becomes the

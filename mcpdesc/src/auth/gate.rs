@@ -42,6 +42,8 @@ pub(crate) struct RequestSecurity {
 pub(crate) struct GateSettings {
     pub(crate) choice: TransportChoice,
     pub(crate) resource_url: Option<String>,
+    /// Ignore the transport's declared `url`: the resource is the URL reached.
+    pub(crate) served_resource: bool,
     pub(crate) authorization_servers: Option<Vec<String>>,
 }
 
@@ -93,7 +95,11 @@ impl Gate {
             .unwrap_or_else(|| metadata::authorization_servers(declaration));
         let info = router.info();
         let realm = info.title.clone().unwrap_or_else(|| info.name.clone());
+        let served = settings.served_resource;
         let resource_url = settings.resource_url.or_else(|| {
+            if served {
+                return None;
+            }
             let first = ProtocolVersion::ALL
                 .iter()
                 .find_map(|v| declaration.http_transport(&settings.choice, *v))?;

@@ -143,7 +143,7 @@ pub(crate) mod gate;
 #[cfg(feature = "http")]
 pub mod metadata;
 
-pub use authenticator::{Authenticator, StaticTokens};
+pub use authenticator::{from_fn, Authenticator, StaticTokens};
 pub use credential::{AuthRequest, BasicCredentials, Credential, Secret};
 pub use declaration::{
     ApiKeyLocation, OAuthFlow, SchemeKind, SecurityDeclaration, SecurityScheme, TransportChoice,

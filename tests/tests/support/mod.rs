@@ -96,6 +96,7 @@ pub fn corpus() -> Vec<Entry> {
     for (name, file) in [
         ("generator-constructs", "constructs"),
         ("generator-primitives", "primitives"),
+        ("generator-security", "security"),
     ] {
         out.push(Entry {
             name: name.into(),
