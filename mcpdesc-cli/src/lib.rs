@@ -37,7 +37,7 @@
 //! - exit 0 when no change reaches `--fail-on` from the perspective, 1 when one does, 2
 //!   when a file is unreadable or invalid (its diagnostics on stderr).
 //!
-//! `mcpdesc serve-mock FILE [--protocol-version V] [--select TARGET=EXAMPLE]... [--http ADDR [--token TOKEN:SCOPE,SCOPE]...]`
+//! `mcpdesc serve-mock FILE [--protocol-version V] [--select TARGET=EXAMPLE]... [--http ADDR [--token TOKEN:SCOPE,SCOPE]... [--transport URL]]`
 //! - serves the description as a **mock** MCP server on stdin/stdout until the client
 //!   ends the session (see [`mod@serve_mock`] for the replay policy); it never runs a live
 //!   tool and does not predict live behaviour;
@@ -47,7 +47,9 @@
 //!   answers loopback `Host`s only;
 //! - `--token TOKEN[:SCOPE,SCOPE...]` (repeatable, with `--http`) enforces the
 //!   description's security with these static test credentials (see
-//!   [`mod@serve_mock`]); no token value is ever printed;
+//!   [`mod@serve_mock`]); no token value is ever printed; `--transport URL` serves as
+//!   the description's HTTP transport with that `url` (whose `security` primitives
+//!   inherit);
 //! - diagnostics and status lines go to stderr (stdout is the MCP channel);
 //! - exit 0 when the session ends normally; 1 for an invalid description, a version it
 //!   does not describe, a declaration the runtime refuses or a failed session; 2 for
@@ -167,6 +169,11 @@ pub enum Command {
         /// credentials (bearer token, API key, or HTTP Basic password).
         #[arg(long = "token", value_name = "TOKEN:SCOPE,SCOPE", requires = "http", value_parser = serve_mock::parse_token)]
         tokens: Vec<serve_mock::MockToken>,
+        /// Serve as the description's HTTP transport whose `url` is URL: its
+        /// `security` is what primitives without their own inherit (default: the
+        /// first streamable-http transport of each protocol version).
+        #[arg(long = "transport", value_name = "URL", requires = "http")]
+        transport: Option<String>,
     },
 }
 
@@ -251,12 +258,16 @@ where
             selections,
             http,
             tokens,
+            transport,
         } => serve_mock(
             &file,
             protocol_version,
             &selections,
             http.as_deref(),
-            &tokens,
+            &MockSecurity {
+                tokens: &tokens,
+                transport: transport.as_deref(),
+            },
             err,
         ),
         Command::Diff {
@@ -306,17 +317,27 @@ fn load_reporting(file: &std::path::Path, err: &mut dyn Write) -> Option<Descrip
     }
 }
 
+/// The security options of `serve-mock` (HTTP only).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MockSecurity<'a> {
+    /// `--token`: the static test credentials; none: security is not enforced.
+    pub tokens: &'a [serve_mock::MockToken],
+    /// `--transport`: the `url` of the description's HTTP transport served.
+    pub transport: Option<&'a str>,
+}
+
 /// `mcpdesc serve-mock`: validates the description, then serves its mock on stdio,
 /// or over streamable HTTP at `http://ADDR/mcp` when `http` is `Some(ADDR)`,
-/// enforcing the description's security with `tokens` when there are any.
+/// enforcing the description's security with `security.tokens` when there are any.
 pub fn serve_mock(
     file: &std::path::Path,
     version: Option<ProtocolVersion>,
     selections: &[mcpdesc::mock::Selection],
     http: Option<&str>,
-    tokens: &[serve_mock::MockToken],
+    security: &MockSecurity<'_>,
     err: &mut dyn Write,
 ) -> u8 {
+    let tokens = security.tokens;
     let Some(desc) = load_reporting(file, err) else {
         return EXIT_USAGE;
     };
@@ -354,7 +375,7 @@ pub fn serve_mock(
     };
     let enforcing = !tokens.is_empty() && declares;
     let outcome = match http {
-        Some(addr) => serve_mock::serve_http(router, addr, |url| {
+        Some(addr) => serve_mock::serve_http(router, addr, security.transport, |url| {
             let _ = writeln!(
                 err,
                 "mcpdesc: serving {} as a mock MCP server at {url} (replays example results; not live behaviour)",

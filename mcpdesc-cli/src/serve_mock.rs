@@ -399,12 +399,22 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
 
 /// Serves `router` over streamable HTTP at `http://ADDR/mcp` until the process is
 /// stopped; `listening` gets the endpoint's URL once the address is bound (with the
-/// port chosen for port 0).
-pub fn serve_http(router: Router, addr: &str, listening: impl FnOnce(&str)) -> Result<(), String> {
+/// port chosen for port 0). `transport` is the `url` of the description's HTTP
+/// transport served (whose `security` primitives inherit); by default the first
+/// `streamable-http` one of each protocol version.
+pub fn serve_http(
+    router: Router,
+    addr: &str,
+    transport: Option<&str>,
+    listening: impl FnOnce(&str),
+) -> Result<(), String> {
     runtime()?.block_on(async {
         // Local tests: the metadata's `resource` is the URL the client reached.
-        let server = mcpdesc::http::HttpServer::new(router)
-            .served_resource_url()
+        let mut server = mcpdesc::http::HttpServer::new(router).served_resource_url();
+        if let Some(url) = transport {
+            server = server.transport_url(url);
+        }
+        let server = server
             .bind(addr)
             .await
             .map_err(|e| format!("cannot serve HTTP at {addr}: {e}"))?;

@@ -672,8 +672,8 @@ async fn the_served_transport_decides_what_primitives_inherit() {
     assert_eq!(
         refused.challenges(),
         [
-            r#"ApiKey realm="transports", in="header", name="X-API-Key""#.to_owned(),
             r#"Bearer scope="x", resource_metadata="https://keyed.example.com/.well-known/oauth-protected-resource/mcp""#.to_owned(),
+            r#"ApiKey realm="transports", in="header", name="X-API-Key""#.to_owned(),
         ]
     );
     let mut key = Client::new(keyed).header("x-api-key", "key-1");

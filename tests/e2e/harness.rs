@@ -45,6 +45,12 @@ pub fn ensure_client() {
 /// Runs the client on `plan` (see `client.mjs` for its shape) and returns its stdout;
 /// panics with stdout and stderr when it reports a failure or does not finish.
 pub fn run_client(name: &str, plan: &serde_json::Value) -> String {
+    run_script("client.mjs", name, plan)
+}
+
+/// Runs `script` (a file of this folder: `client.mjs`, `auth.mjs`) on `plan`, as
+/// [`run_client`] does.
+pub fn run_script(script: &str, name: &str, plan: &serde_json::Value) -> String {
     ensure_client();
     let dir = std::env::temp_dir().join(format!("mcpdesc-e2e-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -55,7 +61,7 @@ pub fn run_client(name: &str, plan: &serde_json::Value) -> String {
     let stdout_path = dir.join("stdout");
     let stderr_path = dir.join("stderr");
     let mut child = Command::new("node")
-        .arg(e2e_dir().join("client.mjs"))
+        .arg(e2e_dir().join(script))
         .arg(&plan_path)
         .stdin(Stdio::null())
         .stdout(std::fs::File::create(&stdout_path).unwrap())

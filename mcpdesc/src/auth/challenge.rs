@@ -34,8 +34,10 @@ impl ChallengeError {
 }
 
 /// The challenges for `requirement`, one per scheme it names (one `Bearer`
-/// challenge for every bearer-type scheme): see the `auth` module docs for their
-/// form. `realm` is the server's name; `metadata_url` its Protected Resource
+/// challenge for every bearer-type scheme, always first: clients such as the
+/// official TypeScript SDK read `resource_metadata` only when the (joined)
+/// `WWW-Authenticate` value starts with `Bearer`): see the `auth` module docs for
+/// their form. `realm` is the server's name; `metadata_url` its Protected Resource
 /// Metadata.
 pub(crate) fn challenges(
     declaration: &SecurityDeclaration,
@@ -52,6 +54,7 @@ pub(crate) fn challenges(
     };
     let is_bearer = |name: &str| declaration.scheme(name).is_some_and(|s| s.takes_bearer());
     let code = error.code();
+    let mut bearer: Option<String> = None;
     for name in requirement.schemes() {
         let Some(scheme) = declaration.scheme(name) else {
             continue;
@@ -72,7 +75,7 @@ pub(crate) fn challenges(
             if let Some(description) = error.description() {
                 params.push(("error_description", description.to_owned()));
             }
-            push(challenge("Bearer", &params));
+            bearer = Some(challenge("Bearer", &params));
             continue;
         }
         match scheme.kind() {
@@ -99,6 +102,9 @@ pub(crate) fn challenges(
             }
             SchemeKind::OAuth2 { .. } | SchemeKind::OpenIdConnect { .. } => {}
         }
+    }
+    if let Some(bearer) = bearer {
+        out.insert(0, bearer);
     }
     out
 }
