@@ -35,6 +35,8 @@ type HttpBody = BoxBody<Bytes, Infallible>;
 pub(crate) struct RequestSecurity {
     pub(crate) authentication: Arc<Authentication>,
     pub(crate) choice: TransportChoice,
+    /// Schemes whose authenticator could not decide on the request's credential.
+    pub(crate) unavailable: Vec<String>,
 }
 
 /// Settings of the gate (from `HttpServer`).
@@ -206,8 +208,10 @@ impl Gate {
         })?;
         let resource = self.resource(&parts.headers);
         let mut authentication = Authentication::default();
+        let mut unavailable: Vec<String> = Vec::new();
         for credential in presented {
             let mut accepted = false;
+            let mut undecided = false;
             let mut rejection = String::from("the credential is not valid");
             for scheme in &credential.schemes {
                 let verified = AssertUnwindSafe(self.authenticator.authenticate(Credential::new(
@@ -223,10 +227,10 @@ impl Gate {
                         accepted = true;
                     }
                     Ok(Err(error)) if error.kind() == AuthErrorKind::Unavailable => {
-                        return Err(json_response(
-                            StatusCode::SERVICE_UNAVAILABLE,
-                            &json!({"error": "temporarily_unavailable", "error_description": "the credential could not be checked; try again later"}),
-                        ));
+                        // Decided later: only a requirement that needs this scheme
+                        // fails for it.
+                        unavailable.push(scheme.clone());
+                        undecided = true;
                     }
                     Ok(Err(error)) => rejection = error.message().to_owned(),
                     Err(_) => {
@@ -239,6 +243,9 @@ impl Gate {
                     }
                 }
             }
+            if !accepted && undecided {
+                return Err(unavailable_response());
+            }
             if !accepted {
                 return Err(self.refuse(
                     StatusCode::UNAUTHORIZED,
@@ -248,11 +255,13 @@ impl Gate {
                 ));
             }
         }
-        self.check(&self.endpoint, &authentication, &parts.headers)?;
-        Ok(RequestSecurity {
+        let security = RequestSecurity {
             authentication: Arc::new(authentication),
             choice: self.choice.clone(),
-        })
+            unavailable,
+        };
+        self.check(&self.endpoint, &security, &parts.headers)?;
+        Ok(security)
     }
 
     /// Checks the requirement of each primitive the JSON-RPC `body` calls. Where the
@@ -283,18 +292,29 @@ impl Gate {
             if requirements.any(|r| r != first) {
                 continue;
             }
-            self.check(&first, &security.authentication, headers)?;
+            self.check(&first, security, headers)?;
         }
         Ok(())
     }
 
+    /// Checks `requirement`; refused where a scheme it names could not decide on
+    /// the credential: 503 rather than a misleading 401/403.
     fn check(
         &self,
         requirement: &Requirement,
-        authentication: &Authentication,
+        security: &RequestSecurity,
         headers: &HeaderMap,
     ) -> Result<(), Response<HttpBody>> {
-        match requirement.evaluate(authentication) {
+        let verdict = requirement.evaluate(&security.authentication);
+        if !matches!(verdict, Verdict::Allowed { .. })
+            && requirement
+                .schemes()
+                .iter()
+                .any(|s| security.unavailable.iter().any(|u| u == s))
+        {
+            return Err(unavailable_response());
+        }
+        match verdict {
             Verdict::Allowed { .. } => Ok(()),
             Verdict::Unauthenticated => Err(self.refuse(
                 StatusCode::UNAUTHORIZED,
@@ -414,6 +434,14 @@ fn peek(headers: &HeaderMap, body: &[u8]) -> (Vec<Target>, Option<ProtocolVersio
             .and_then(|v| v.parse().ok())
     });
     (targets, version)
+}
+
+/// 503: an authenticator could not decide (the message is not sent).
+fn unavailable_response() -> Response<HttpBody> {
+    json_response(
+        StatusCode::SERVICE_UNAVAILABLE,
+        &json!({"error": "temporarily_unavailable", "error_description": "the credential could not be checked now; try again later"}),
+    )
 }
 
 fn json_response(status: StatusCode, value: &Value) -> Response<HttpBody> {

@@ -58,7 +58,7 @@
 //! | a credential no scheme accepts (unknown, expired...) | `401`, `error="invalid_token"` |
 //! | a malformed `Authorization` header, two of them, a scheme nothing declared, an access token in the URL query, an API key in another place than its scheme says | `401`, `error="invalid_request"` |
 //! | every scheme authenticated, a scope missing | `403`, `Bearer error="insufficient_scope", scope="..."` |
-//! | the authenticator could not decide ([`AuthError::unavailable`]) | `503` |
+//! | the authenticator could not decide ([`AuthError::unavailable`]) and no scheme accepted the credential, or the requirement needs the undecided scheme | `503` |
 //! | request headers over the limit | `431` from hyper, before any of this |
 //!
 //! Challenges: `Bearer resource_metadata="<metadata URL>", scope="..."` for
