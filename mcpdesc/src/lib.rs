@@ -25,6 +25,8 @@
 //!   security ([`auth`]: authenticators, Security Requirements, 401/403 challenges,
 //!   Protected Resource Metadata); a handler reads the caller in
 //!   [`Context::principal`].
+//! - With the `client` feature (`client-http`, `client-https` for streamable HTTP),
+//!   `client::Session` calls any MCP server and returns the JSON it sent.
 //!
 //! # Serving a router
 //!
@@ -74,6 +76,8 @@
 
 pub mod auth;
 mod capabilities;
+#[cfg(feature = "client")]
+pub mod client;
 #[cfg(feature = "rmcp")]
 mod client_capabilities;
 mod completions;

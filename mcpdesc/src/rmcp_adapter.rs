@@ -481,7 +481,7 @@ pub async fn serve_stdio(router: Router) -> Result<(), Error> {
     }
 }
 
-fn to_rmcp_version(version: ProtocolVersion) -> m::ProtocolVersion {
+pub(crate) fn to_rmcp_version(version: ProtocolVersion) -> m::ProtocolVersion {
     match version {
         ProtocolVersion::V2024_11_05 => m::ProtocolVersion::V_2024_11_05,
         ProtocolVersion::V2025_03_26 => m::ProtocolVersion::V_2025_03_26,

@@ -60,6 +60,12 @@ impl ProtocolVersion {
         self as usize
     }
 
+    /// Whether sessions start with `initialize` (before 2026-07-28; MCP 2026-07-28
+    /// starts with `server/discover` and carries the version in each request).
+    pub const fn has_initialize(self) -> bool {
+        self.index() < ProtocolVersion::V2026_07_28.index()
+    }
+
     /// Whether tool results carry `structuredContent` (2025-06-18 and later).
     pub const fn has_structured_content(self) -> bool {
         self.index() >= ProtocolVersion::V2025_06_18.index()
