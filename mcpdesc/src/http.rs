@@ -452,7 +452,7 @@ impl App {
         let security = match &self.gate {
             Some(gate) => match gate.authenticate(&mut parts).await {
                 Ok(security) => Some(security),
-                Err(refused) => return refused,
+                Err(refused) => return *refused,
             },
             None => None,
         };
@@ -462,7 +462,7 @@ impl App {
         };
         if let (Some(gate), Some(security)) = (&self.gate, security) {
             if let Err(refused) = gate.authorize(&parts.headers, &body, &security) {
-                return refused;
+                return *refused;
             }
             parts.extensions.insert(security);
         }

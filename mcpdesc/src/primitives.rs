@@ -257,6 +257,9 @@ impl fmt::Debug for Primitives {
 }
 
 /// The checked parts of a spec: its declaration object and its effective scope.
+/// A spec's declaration, scope and own `security`, checked.
+type CheckedSpec = (Map<String, Value>, VersionSet, Option<Requirement>);
+
 fn checked_spec(
     router: &Router,
     kind: &'static str,
@@ -264,7 +267,7 @@ fn checked_spec(
     id_member: &str,
     scope: &[ProtocolVersion],
     declaration: &str,
-) -> Result<(Map<String, Value>, VersionSet, Option<Requirement>), RouterError> {
+) -> Result<CheckedSpec, RouterError> {
     let fail = |message: String| RouterError {
         kind,
         name: id.to_owned(),

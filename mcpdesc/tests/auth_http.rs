@@ -534,7 +534,11 @@ async fn every_scheme_type() {
     for (i, (name, challenge)) in expected.iter().enumerate() {
         let reply = anonymous.call_tool(10 + i as i64, name).await;
         assert_eq!(reply.status, StatusCode::UNAUTHORIZED, "{name}");
-        assert_eq!(reply.challenges(), [challenge.clone()], "{name}");
+        assert_eq!(
+            reply.challenges(),
+            std::slice::from_ref(challenge),
+            "{name}"
+        );
     }
     let both = anonymous.call_tool(20, "key_and_bearer").await;
     assert_eq!(both.challenges().len(), 2, "{:?}", both.challenges());

@@ -1004,59 +1004,38 @@ impl AnonymousOrOpenid for ExampleServer {
 /// public primitives answer. Serve `router_behind_gateway(ExampleServer::new())`
 /// to skip authentication, or `mcpdesc serve-mock --token` for test credentials.
 impl Authenticator for ExampleServer {
-    fn authenticate_api_key(
+    async fn authenticate_api_key(
         &self,
         _key: &str,
         _request: &::mcpdesc::auth::AuthRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::auth::Principal,
-            ::mcpdesc::auth::AuthError,
-        >,
-    > + Send {
-        async {
-            ::core::result::Result::Err(
-                ::mcpdesc::auth::AuthError::rejected(
-                    "the example mock accepts no credentials",
-                ),
-            )
-        }
+    ) -> ::core::result::Result<::mcpdesc::auth::Principal, ::mcpdesc::auth::AuthError> {
+        ::core::result::Result::Err(
+            ::mcpdesc::auth::AuthError::rejected(
+                "the example mock accepts no credentials",
+            ),
+        )
     }
-    fn authenticate_oauth(
+    async fn authenticate_oauth(
         &self,
         _token: &str,
         _request: &::mcpdesc::auth::AuthRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::auth::Principal,
-            ::mcpdesc::auth::AuthError,
-        >,
-    > + Send {
-        async {
-            ::core::result::Result::Err(
-                ::mcpdesc::auth::AuthError::rejected(
-                    "the example mock accepts no credentials",
-                ),
-            )
-        }
+    ) -> ::core::result::Result<::mcpdesc::auth::Principal, ::mcpdesc::auth::AuthError> {
+        ::core::result::Result::Err(
+            ::mcpdesc::auth::AuthError::rejected(
+                "the example mock accepts no credentials",
+            ),
+        )
     }
-    fn authenticate_oidc(
+    async fn authenticate_oidc(
         &self,
         _token: &str,
         _request: &::mcpdesc::auth::AuthRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::auth::Principal,
-            ::mcpdesc::auth::AuthError,
-        >,
-    > + Send {
-        async {
-            ::core::result::Result::Err(
-                ::mcpdesc::auth::AuthError::rejected(
-                    "the example mock accepts no credentials",
-                ),
-            )
-        }
+    ) -> ::core::result::Result<::mcpdesc::auth::Principal, ::mcpdesc::auth::AuthError> {
+        ::core::result::Result::Err(
+            ::mcpdesc::auth::AuthError::rejected(
+                "the example mock accepts no credentials",
+            ),
+        )
     }
 }
 /// Opt-in contract check: runs `server` through its router on the examples

@@ -1026,95 +1026,60 @@ impl LeaderboardResource for ExampleServer {
 /// public primitives answer. Serve `router_behind_gateway(ExampleServer::new())`
 /// to skip authentication, or `mcpdesc serve-mock --token` for test credentials.
 impl Authenticator for ExampleServer {
-    fn authenticate_api_key(
+    async fn authenticate_api_key(
         &self,
         _key: &str,
         _request: &::mcpdesc::auth::AuthRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::auth::Principal,
-            ::mcpdesc::auth::AuthError,
-        >,
-    > + Send {
-        async {
-            ::core::result::Result::Err(
-                ::mcpdesc::auth::AuthError::rejected(
-                    "the example mock accepts no credentials",
-                ),
-            )
-        }
+    ) -> ::core::result::Result<::mcpdesc::auth::Principal, ::mcpdesc::auth::AuthError> {
+        ::core::result::Result::Err(
+            ::mcpdesc::auth::AuthError::rejected(
+                "the example mock accepts no credentials",
+            ),
+        )
     }
-    fn authenticate_api_key_2(
+    async fn authenticate_api_key_2(
         &self,
         _key: &str,
         _request: &::mcpdesc::auth::AuthRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::auth::Principal,
-            ::mcpdesc::auth::AuthError,
-        >,
-    > + Send {
-        async {
-            ::core::result::Result::Err(
-                ::mcpdesc::auth::AuthError::rejected(
-                    "the example mock accepts no credentials",
-                ),
-            )
-        }
+    ) -> ::core::result::Result<::mcpdesc::auth::Principal, ::mcpdesc::auth::AuthError> {
+        ::core::result::Result::Err(
+            ::mcpdesc::auth::AuthError::rejected(
+                "the example mock accepts no credentials",
+            ),
+        )
     }
-    fn authenticate_basic(
+    async fn authenticate_basic(
         &self,
         _credentials: &::mcpdesc::auth::BasicCredentials,
         _request: &::mcpdesc::auth::AuthRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::auth::Principal,
-            ::mcpdesc::auth::AuthError,
-        >,
-    > + Send {
-        async {
-            ::core::result::Result::Err(
-                ::mcpdesc::auth::AuthError::rejected(
-                    "the example mock accepts no credentials",
-                ),
-            )
-        }
+    ) -> ::core::result::Result<::mcpdesc::auth::Principal, ::mcpdesc::auth::AuthError> {
+        ::core::result::Result::Err(
+            ::mcpdesc::auth::AuthError::rejected(
+                "the example mock accepts no credentials",
+            ),
+        )
     }
-    fn authenticate_games_oauth(
+    async fn authenticate_games_oauth(
         &self,
         _token: &str,
         _request: &::mcpdesc::auth::AuthRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::auth::Principal,
-            ::mcpdesc::auth::AuthError,
-        >,
-    > + Send {
-        async {
-            ::core::result::Result::Err(
-                ::mcpdesc::auth::AuthError::rejected(
-                    "the example mock accepts no credentials",
-                ),
-            )
-        }
+    ) -> ::core::result::Result<::mcpdesc::auth::Principal, ::mcpdesc::auth::AuthError> {
+        ::core::result::Result::Err(
+            ::mcpdesc::auth::AuthError::rejected(
+                "the example mock accepts no credentials",
+            ),
+        )
     }
-    fn authenticate_sso(
+    async fn authenticate_sso(
         &self,
         _token: &str,
         _request: &::mcpdesc::auth::AuthRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::auth::Principal,
-            ::mcpdesc::auth::AuthError,
-        >,
-    > + Send {
-        async {
-            ::core::result::Result::Err(
-                ::mcpdesc::auth::AuthError::rejected(
-                    "the example mock accepts no credentials",
-                ),
-            )
-        }
+    ) -> ::core::result::Result<::mcpdesc::auth::Principal, ::mcpdesc::auth::AuthError> {
+        ::core::result::Result::Err(
+            ::mcpdesc::auth::AuthError::rejected(
+                "the example mock accepts no credentials",
+            ),
+        )
     }
 }
 /// Opt-in contract check: runs `server` through its router on the examples

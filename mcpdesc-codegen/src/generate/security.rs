@@ -379,18 +379,14 @@ pub fn emit_example_impl(rt: &TokenStream, ir: &SecurityIr) -> TokenStream {
             CredentialKind::Other => quote!(_credentials: &str),
         };
         quote! {
-            fn #method(
+            async fn #method(
                 &self,
                 #param,
                 _request: &#rt::auth::AuthRequest,
-            ) -> impl ::core::future::Future<
-                Output = ::core::result::Result<#rt::auth::Principal, #rt::auth::AuthError>,
-            > + Send {
-                async {
-                    ::core::result::Result::Err(#rt::auth::AuthError::rejected(
-                        "the example mock accepts no credentials",
-                    ))
-                }
+            ) -> ::core::result::Result<#rt::auth::Principal, #rt::auth::AuthError> {
+                ::core::result::Result::Err(#rt::auth::AuthError::rejected(
+                    "the example mock accepts no credentials",
+                ))
             }
         }
     });

@@ -29,6 +29,9 @@ use crate::{CompletionTarget, ProtocolVersion, Router};
 
 type HttpBody = BoxBody<Bytes, Infallible>;
 
+/// A refusal: the whole response (boxed: results stay small).
+pub(crate) type Refusal = Box<Response<HttpBody>>;
+
 /// What the gate found out about a request, handed to the handler adapter in the
 /// HTTP request's extensions (rmcp passes them on).
 #[derive(Debug, Clone)]
@@ -193,13 +196,10 @@ impl Gate {
     /// Takes the request's credentials out of `parts`, verifies each, and checks
     /// the endpoint requirement: before the body is read and before rmcp sees the
     /// request.
-    pub(crate) async fn authenticate(
-        &self,
-        parts: &mut Parts,
-    ) -> Result<RequestSecurity, Response<HttpBody>> {
+    pub(crate) async fn authenticate(&self, parts: &mut Parts) -> Result<RequestSecurity, Refusal> {
         let schemes: Vec<&SecurityScheme> = self.schemes.iter().collect();
         let presented = take_credentials(parts, &schemes).map_err(|why| {
-            self.refuse(
+            self.refused(
                 StatusCode::UNAUTHORIZED,
                 &self.endpoint,
                 &ChallengeError::InvalidRequest(why),
@@ -236,18 +236,18 @@ impl Gate {
                     Err(_) => {
                         // The message may quote the credential: not printed.
                         eprintln!("mcpdesc: the authenticator panicked (scheme `{scheme}`)");
-                        return Err(json_response(
+                        return Err(Box::new(json_response(
                             StatusCode::INTERNAL_SERVER_ERROR,
                             &json!({"error": "server_error", "error_description": "the authenticator failed"}),
-                        ));
+                        )));
                     }
                 }
             }
             if !accepted && undecided {
-                return Err(unavailable_response());
+                return Err(Box::new(unavailable_response()));
             }
             if !accepted {
-                return Err(self.refuse(
+                return Err(self.refused(
                     StatusCode::UNAUTHORIZED,
                     &self.endpoint,
                     &ChallengeError::InvalidToken(rejection),
@@ -272,7 +272,7 @@ impl Gate {
         headers: &HeaderMap,
         body: &[u8],
         security: &RequestSecurity,
-    ) -> Result<(), Response<HttpBody>> {
+    ) -> Result<(), Refusal> {
         let (targets, version) = peek(headers, body);
         let versions: Vec<ProtocolVersion> = match version {
             Some(v) if self.router.speaks(v) => vec![v],
@@ -304,7 +304,7 @@ impl Gate {
         requirement: &Requirement,
         security: &RequestSecurity,
         headers: &HeaderMap,
-    ) -> Result<(), Response<HttpBody>> {
+    ) -> Result<(), Refusal> {
         let verdict = requirement.evaluate(&security.authentication);
         if !matches!(verdict, Verdict::Allowed { .. })
             && requirement
@@ -312,23 +312,34 @@ impl Gate {
                 .iter()
                 .any(|s| security.unavailable.iter().any(|u| u == s))
         {
-            return Err(unavailable_response());
+            return Err(Box::new(unavailable_response()));
         }
         match verdict {
             Verdict::Allowed { .. } => Ok(()),
-            Verdict::Unauthenticated => Err(self.refuse(
+            Verdict::Unauthenticated => Err(self.refused(
                 StatusCode::UNAUTHORIZED,
                 requirement,
                 &ChallengeError::Missing,
                 headers,
             )),
-            Verdict::InsufficientScope { scopes } => Err(self.refuse(
+            Verdict::InsufficientScope { scopes } => Err(self.refused(
                 StatusCode::FORBIDDEN,
                 requirement,
                 &ChallengeError::InsufficientScope(scopes),
                 headers,
             )),
         }
+    }
+
+    /// [`Gate::refuse`], boxed.
+    fn refused(
+        &self,
+        status: StatusCode,
+        requirement: &Requirement,
+        error: &ChallengeError,
+        headers: &HeaderMap,
+    ) -> Refusal {
+        Box::new(self.refuse(status, requirement, error, headers))
     }
 
     /// A 401 or 403 with a challenge per scheme of `requirement` and an OAuth-style
