@@ -38,7 +38,7 @@
 //! - exit 0 when no change reaches `--fail-on` from the perspective, 1 when one does, 2
 //!   when a file is unreadable or invalid (its diagnostics on stderr).
 //!
-//! `mcpdesc serve-mock FILE [--protocol-version V] [--select TARGET=EXAMPLE]... [--http ADDR]`
+//! `mcpdesc serve-mock FILE [--protocol-version V] [--select TARGET=EXAMPLE]... [--http ADDR [--token TOKEN:SCOPE,SCOPE]... [--transport URL]]`
 //! - serves the description as a **mock** MCP server on stdin/stdout until the client
 //!   ends the session (see [`mod@serve_mock`] for the replay policy); it never runs a live
 //!   tool and does not predict live behaviour;
@@ -46,6 +46,11 @@
 //!   streamable HTTP at `http://ADDR/mcp` instead, until it is stopped, and prints
 //!   `mcpdesc: serving ... at http://HOST:PORT/mcp` on stderr once it listens; it
 //!   answers loopback `Host`s only;
+//! - `--token TOKEN[:SCOPE,SCOPE...]` (repeatable, with `--http`) enforces the
+//!   description's security with these static test credentials (see
+//!   [`mod@serve_mock`]); no token value is ever printed; `--transport URL` serves as
+//!   the description's HTTP transport with that `url` (whose `security` primitives
+//!   inherit);
 //! - diagnostics and status lines go to stderr (stdout is the MCP channel);
 //! - exit 0 when the session ends normally; 1 for an invalid description, a version it
 //!   does not describe, a declaration the runtime refuses or a failed session; 2 for
@@ -164,6 +169,16 @@ pub enum Command {
         /// 127.0.0.1:8080; port 0 picks a free port, printed on stderr).
         #[arg(long, value_name = "ADDR")]
         http: Option<String>,
+        /// A static test credential granting SCOPEs (repeatable; needs --http): the
+        /// description's security is enforced with these tokens as the only valid
+        /// credentials (bearer token, API key, or HTTP Basic password).
+        #[arg(long = "token", value_name = "TOKEN:SCOPE,SCOPE", requires = "http", value_parser = serve_mock::parse_token)]
+        tokens: Vec<serve_mock::MockToken>,
+        /// Serve as the description's HTTP transport whose `url` is URL: its
+        /// `security` is what primitives without their own inherit (default: the
+        /// first streamable-http transport of each protocol version).
+        #[arg(long = "transport", value_name = "URL", requires = "http")]
+        transport: Option<String>,
     },
 }
 
@@ -252,7 +267,19 @@ where
             protocol_version,
             selections,
             http,
-        } => serve_mock(&file, protocol_version, &selections, http.as_deref(), err),
+            tokens,
+            transport,
+        } => serve_mock(
+            &file,
+            protocol_version,
+            &selections,
+            http.as_deref(),
+            &MockSecurity {
+                tokens: &tokens,
+                transport: transport.as_deref(),
+            },
+            err,
+        ),
         Command::Diff {
             old,
             new,
@@ -300,15 +327,27 @@ fn load_reporting(file: &std::path::Path, err: &mut dyn Write) -> Option<Descrip
     }
 }
 
+/// The security options of `serve-mock` (HTTP only).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MockSecurity<'a> {
+    /// `--token`: the static test credentials; none: security is not enforced.
+    pub tokens: &'a [serve_mock::MockToken],
+    /// `--transport`: the `url` of the description's HTTP transport served.
+    pub transport: Option<&'a str>,
+}
+
 /// `mcpdesc serve-mock`: validates the description, then serves its mock on stdio,
-/// or over streamable HTTP at `http://ADDR/mcp` when `http` is `Some(ADDR)`.
+/// or over streamable HTTP at `http://ADDR/mcp` when `http` is `Some(ADDR)`,
+/// enforcing the description's security with `security.tokens` when there are any.
 pub fn serve_mock(
     file: &std::path::Path,
     version: Option<ProtocolVersion>,
     selections: &[mcpdesc::mock::Selection],
     http: Option<&str>,
+    security: &MockSecurity<'_>,
     err: &mut dyn Write,
 ) -> u8 {
+    let tokens = security.tokens;
     let Some(desc) = load_reporting(file, err) else {
         return EXIT_USAGE;
     };
@@ -323,13 +362,43 @@ pub fn serve_mock(
             return EXIT_INVALID;
         }
     };
+    let declares = router.declares_requirements();
+    let router = match (tokens.is_empty(), declares) {
+        (false, true) => serve_mock::with_tokens(router, tokens),
+        (false, false) => {
+            let _ = writeln!(
+                err,
+                "warning: --token given, but {} declares no security requirement: nothing is enforced",
+                desc.name
+            );
+            router
+        }
+        (true, true) if http.is_some() => {
+            let _ = writeln!(
+                err,
+                "note: {} declares security requirements; the mock does not enforce them without --token TOKEN:SCOPE,SCOPE",
+                desc.name
+            );
+            router
+        }
+        (true, _) => router,
+    };
+    let enforcing = !tokens.is_empty() && declares;
     let outcome = match http {
-        Some(addr) => serve_mock::serve_http(router, addr, |url| {
+        Some(addr) => serve_mock::serve_http(router, addr, security.transport, |url| {
             let _ = writeln!(
                 err,
                 "mcpdesc: serving {} as a mock MCP server at {url} (replays example results; not live behaviour)",
                 desc.name
             );
+            if enforcing {
+                let _ = writeln!(
+                    err,
+                    "mcpdesc: enforcing the description's security with {} static token(s); Protected Resource Metadata at {}",
+                    tokens.len(),
+                    mcpdesc::auth::metadata::metadata_url(url).unwrap_or_default()
+                );
+            }
             let _ = err.flush();
         }),
         None => {

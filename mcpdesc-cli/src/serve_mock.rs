@@ -17,6 +17,17 @@
 //! It replays exactly what the description shows (the result JSON verbatim); it never
 //! runs a live tool and does not predict live behaviour (MCP Description §9.3).
 //!
+//! # Security
+//!
+//! The description's security is declared to the router, and enforced over HTTP
+//! only with `--token TOKEN:SCOPE,SCOPE` (repeatable; [`with_tokens`]): those are the
+//! only valid credentials, whatever the scheme (a bearer token, an API key, the
+//! password of HTTP Basic credentials). The HTTP answers are the runtime's (see
+//! `mcpdesc::auth`): 401 with challenges, 403 `insufficient_scope`, Protected
+//! Resource Metadata at `/.well-known/oauth-protected-resource/mcp` whose `resource`
+//! is the URL served. Without `--token` nothing is enforced (a note says so), and
+//! stdio never enforces.
+//!
 //! # Decisions
 //! - Without `--protocol-version` the server speaks every root protocol version and
 //!   serves protocol-scoped variants of a declaration side by side (the router keeps
@@ -27,13 +38,14 @@
 //!   the mock leaks the strings of one description once per process, which lives as
 //!   long as the server anyway.
 
+use mcpdesc::auth::{Principal, StaticTokens};
 use mcpdesc::mock::{
     completion_request, BookEntry, ExampleBook, RequestEntry, Selection, Specs, Target,
 };
 use mcpdesc::{
     CompletionTarget, PromptSpec, ResourceSpec, ResourceTemplateSpec, Router, ServerInfo, ToolSpec,
 };
-use mcpdesc_codegen::generate::view;
+use mcpdesc_codegen::generate::{security, view};
 use mcpdesc_codegen::{Description, ProtocolVersion, VersionSet};
 use serde_json::{json, Value};
 
@@ -233,7 +245,11 @@ pub fn mock_router(
         resources: Box::leak(resources.into_boxed_slice()),
         resource_templates: Box::leak(templates.into_boxed_slice()),
     };
-    let router = book.router(server, &specs);
+    // The description's security; enforced only with test tokens (`with_tokens`).
+    let router = book
+        .router(server, &specs)
+        .security(security::declaration_json(resolved).as_deref())
+        .without_authentication();
     match router.errors().first() {
         Some(e) => Err(MockError::Router {
             kind: e.kind,
@@ -298,6 +314,72 @@ fn leak(text: String) -> &'static str {
     Box::leak(text.into_boxed_str())
 }
 
+/// A static test credential of `--token TOKEN[:SCOPE,SCOPE...]`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct MockToken {
+    /// The credential: a bearer token, an API key, or the password of HTTP Basic
+    /// credentials (any user name), or the credentials of another HTTP scheme.
+    pub token: String,
+    /// The scopes it grants.
+    pub scopes: Vec<String>,
+}
+
+impl std::fmt::Debug for MockToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MockToken")
+            .field("token", &"<redacted>")
+            .field("scopes", &self.scopes)
+            .finish()
+    }
+}
+
+/// Parses a `--token` value: the token up to the first `:`, then the scopes it
+/// grants, comma-separated (scopes may hold `:` themselves, as in `games:read`).
+///
+/// ```
+/// use mcpdesc_cli::serve_mock::parse_token;
+/// let t = parse_token("reader-token:games:read,games:list").unwrap();
+/// assert_eq!(t.token, "reader-token");
+/// assert_eq!(t.scopes, ["games:read", "games:list"]);
+/// assert!(parse_token("plain").unwrap().scopes.is_empty());
+/// assert!(parse_token(":games:read").is_err());
+/// ```
+pub fn parse_token(text: &str) -> Result<MockToken, String> {
+    let (token, scopes) = text.split_once(':').unwrap_or((text, ""));
+    if token.is_empty() {
+        return Err("the token before `:` is empty (syntax: TOKEN[:SCOPE,SCOPE...])".into());
+    }
+    if token.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err("a token cannot hold spaces or control characters".into());
+    }
+    let scopes = scopes
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect();
+    Ok(MockToken {
+        token: token.to_owned(),
+        scopes,
+    })
+}
+
+/// The mock `router` enforcing the description's security with `tokens` as its
+/// only valid credentials (each one's principal is `token-N`, N counting from 1,
+/// with its scopes); every scheme accepts every token ([`StaticTokens`]).
+pub fn with_tokens(router: Router, tokens: &[MockToken]) -> Router {
+    let table = tokens
+        .iter()
+        .enumerate()
+        .fold(StaticTokens::new(), |table, (i, t)| {
+            table.token(
+                t.token.clone(),
+                Principal::new(format!("token-{}", i + 1)).with_scopes(t.scopes.iter().cloned()),
+            )
+        });
+    router.authenticator(table)
+}
+
 /// Parses a `--select` value (the syntax of [`mcpdesc::mock::Selection`]:
 /// `TOOL=EXAMPLE`, `prompt:NAME=EXAMPLE`, `resource:URI=EXAMPLE`,
 /// `template:URI_TEMPLATE=EXAMPLE`, `completion:prompt:NAME=EXAMPLE`,
@@ -317,10 +399,22 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
 
 /// Serves `router` over streamable HTTP at `http://ADDR/mcp` until the process is
 /// stopped; `listening` gets the endpoint's URL once the address is bound (with the
-/// port chosen for port 0).
-pub fn serve_http(router: Router, addr: &str, listening: impl FnOnce(&str)) -> Result<(), String> {
+/// port chosen for port 0). `transport` is the `url` of the description's HTTP
+/// transport served (whose `security` primitives inherit); by default the first
+/// `streamable-http` one of each protocol version.
+pub fn serve_http(
+    router: Router,
+    addr: &str,
+    transport: Option<&str>,
+    listening: impl FnOnce(&str),
+) -> Result<(), String> {
     runtime()?.block_on(async {
-        let server = mcpdesc::http::HttpServer::new(router)
+        // Local tests: the metadata's `resource` is the URL the client reached.
+        let mut server = mcpdesc::http::HttpServer::new(router).served_resource_url();
+        if let Some(url) = transport {
+            server = server.transport_url(url);
+        }
+        let server = server
             .bind(addr)
             .await
             .map_err(|e| format!("cannot serve HTTP at {addr}: {e}"))?;

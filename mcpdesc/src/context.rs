@@ -11,6 +11,7 @@ use serde_json::{json, Map, Value};
 
 use tokio_util::sync::CancellationToken;
 
+use crate::auth::{Authentication, Principal};
 use crate::notifications::{log_params, ProgressState};
 use crate::{BoxFuture, ClientError, LogLevel, Meta, Notifier, ProtocolVersion};
 
@@ -114,6 +115,9 @@ pub struct Context {
     progress: Option<Arc<ProgressState>>,
     /// The least severe level the client wants; `None`: no log messages.
     log_level: Option<LogLevel>,
+    /// What the request authenticated, and which principal satisfied the
+    /// requirement.
+    auth: Option<(Arc<Authentication>, Option<usize>)>,
 }
 
 impl fmt::Debug for Context {
@@ -125,6 +129,7 @@ impl fmt::Debug for Context {
             .field("notifier", &self.notifier.is_some())
             .field("progress_token", &self.progress.as_ref().map(|p| &p.token))
             .field("log_level", &self.log_level)
+            .field("principal", &self.principal().map(Principal::subject))
             .finish()
     }
 }
@@ -208,6 +213,7 @@ impl Context {
             notifier: None,
             progress: None,
             log_level: None,
+            auth: None,
         }
     }
 
@@ -243,6 +249,52 @@ impl Context {
     pub fn with_log_level(mut self, level: Option<LogLevel>) -> Self {
         self.log_level = level;
         self
+    }
+
+    /// The same context with what the request authenticated; `principal` is the
+    /// index (in `authentication`) of the principal [`Context::principal`] returns.
+    pub fn with_authentication(
+        mut self,
+        authentication: Arc<Authentication>,
+        principal: Option<usize>,
+    ) -> Self {
+        self.auth = Some((authentication, principal));
+        self
+    }
+
+    /// The same context with `principal` authenticated by the scheme `scheme`, for
+    /// unit tests of a handler that reads it.
+    ///
+    /// ```
+    /// use mcpdesc::auth::Principal;
+    /// use mcpdesc::{Context, ProtocolVersion};
+    ///
+    /// let cx = Context::new(ProtocolVersion::V2025_11_25)
+    ///     .with_principal("oauth", Principal::new("ana").with_scopes(["games:write"]));
+    /// assert_eq!(cx.principal().unwrap().subject(), "ana");
+    /// assert!(Context::new(ProtocolVersion::V2025_11_25).principal().is_none());
+    /// ```
+    pub fn with_principal(self, scheme: &str, principal: Principal) -> Self {
+        let mut authentication = Authentication::default();
+        authentication.push(scheme, principal);
+        self.with_authentication(Arc::new(authentication), Some(0))
+    }
+
+    /// Who called: the principal that satisfied the primitive's Security
+    /// Requirement (the first scheme of the satisfied alternative), or for a public
+    /// primitive the first principal the request authenticated. `None` for an
+    /// anonymous call, and wherever security is not enforced (stdio, a router
+    /// without authentication, a direct [`Router`](crate::Router) call); see
+    /// [`crate::auth`].
+    pub fn principal(&self) -> Option<&Principal> {
+        let (authentication, at) = self.auth.as_ref()?;
+        authentication.entries().get((*at)?).map(|(_, p)| p)
+    }
+
+    /// Everything the request authenticated (one principal per scheme), when
+    /// security is enforced.
+    pub fn authentication(&self) -> Option<&Authentication> {
+        self.auth.as_ref().map(|(a, _)| a.as_ref())
     }
 
     /// Resolves when the call is cancelled: the client sent `notifications/cancelled`

@@ -340,4 +340,8 @@ pub enum Error {
     /// The HTTP server could not start or stopped (feature `http`).
     #[error("the HTTP server failed: {0}")]
     Http(String),
+    /// The description's security cannot be enforced as configured (feature
+    /// `http`): no authenticator, or an unknown transport URL.
+    #[error("the HTTP server cannot enforce the description's security: {0}")]
+    Security(String),
 }

@@ -104,6 +104,8 @@ use serde_json::Value;
 use tokio::net::{TcpListener, ToSocketAddrs};
 use tokio_util::sync::CancellationToken;
 
+use crate::auth::gate::{Gate, GateSettings};
+use crate::auth::TransportChoice;
 use crate::{Error, McpServer, ProtocolVersion, Router, ToolListings};
 
 /// The path of the MCP endpoint.
@@ -112,7 +114,10 @@ pub const MCP_PATH: &str = "/mcp";
 /// The default request body limit: 4 MiB (rmcp's default).
 pub const DEFAULT_MAX_REQUEST_BODY_BYTES: usize = 4 * 1024 * 1024;
 
-type HttpBody = BoxBody<Bytes, Infallible>;
+/// The default limit of a request's head (request line and headers): 32 KiB.
+pub const DEFAULT_MAX_HEADER_BYTES: usize = 32 * 1024;
+
+pub(crate) type HttpBody = BoxBody<Bytes, Infallible>;
 
 /// Serves `router` over streamable HTTP at `http://ADDR/mcp` with the defaults of
 /// [`HttpServer`], until the process ends.
@@ -130,6 +135,10 @@ pub struct HttpServer<H = McpServer> {
     listings: Option<ToolListings>,
     errors: Vec<crate::RouterError>,
     config: StreamableHttpServerConfig,
+    /// The router whose security the server enforces before rmcp.
+    security: Option<Arc<Router>>,
+    gate: GateSettings,
+    max_header_bytes: usize,
 }
 
 impl<H> std::fmt::Debug for HttpServer<H> {
@@ -143,6 +152,8 @@ impl<H> std::fmt::Debug for HttpServer<H> {
             )
             .field("stateless", &!self.config.legacy_session_mode)
             .field("restores_tool_members", &self.listings.is_some())
+            .field("enforces_security", &self.security.is_some())
+            .field("max_header_bytes", &self.max_header_bytes)
             .finish()
     }
 }
@@ -155,9 +166,12 @@ impl HttpServer<McpServer> {
         let errors = router.errors().to_vec();
         let server = McpServer::new(router);
         let listings = server.tool_listings().clone();
-        HttpServer::with_handler(move || server.new_session())
+        let security = server.shared_router();
+        let mut http = HttpServer::with_handler(move || server.new_session())
             .restore_tool_members(listings)
-            .with_errors(errors)
+            .with_errors(errors);
+        http.security = Some(security);
+        http
     }
 }
 
@@ -173,7 +187,67 @@ impl<H: ServerHandler> HttpServer<H> {
             errors: Vec::new(),
             config: StreamableHttpServerConfig::default()
                 .with_max_request_body_bytes(DEFAULT_MAX_REQUEST_BODY_BYTES),
+            security: None,
+            gate: GateSettings::default(),
+            max_header_bytes: DEFAULT_MAX_HEADER_BYTES,
         }
+    }
+
+    /// Enforces the security of `server`'s router in front of the handler (what
+    /// [`HttpServer::new`] does for its own router): for a hand-written handler that
+    /// delegates to an [`McpServer`]. Without it, such a handler's delegated calls
+    /// are still checked by the `McpServer`, but with no credentials (see
+    /// [`crate::auth`]).
+    pub fn enforce_security_of(mut self, server: &McpServer) -> Self {
+        let router = server.shared_router();
+        self.errors = router.errors().to_vec();
+        self.security = Some(router);
+        self
+    }
+
+    /// Serves as the description's HTTP transport whose `url` is `url`: its
+    /// `security` is what primitives inherit (by default, per protocol version, the
+    /// first `streamable-http` transport; see [`crate::auth`]), and its `url` the
+    /// `resource` of the Protected Resource Metadata.
+    pub fn transport_url(mut self, url: impl Into<String>) -> Self {
+        self.gate.choice = TransportChoice::Url(url.into());
+        self
+    }
+
+    /// The `resource` of the Protected Resource Metadata: the server's canonical URL
+    /// as clients reach it (behind a proxy, say). By default the served transport's
+    /// declared `url`, else `http://<Host>/mcp`.
+    pub fn resource_url(mut self, url: impl Into<String>) -> Self {
+        self.gate.resource_url = Some(url.into());
+        self
+    }
+
+    /// Makes the `resource` of the Protected Resource Metadata the URL each request
+    /// reached (`http://<Host>/mcp`), even when the served transport declares a
+    /// `url`: for a server run locally for tests (what `mcpdesc serve-mock` does),
+    /// whose clients check that `resource` names the URL they connected to.
+    pub fn served_resource_url(mut self) -> Self {
+        self.gate.served_resource = true;
+        self
+    }
+
+    /// The `authorization_servers` of the Protected Resource Metadata, replacing
+    /// the ones derived from the description's `oauth2` and `openIdConnect` schemes.
+    pub fn authorization_servers(
+        mut self,
+        servers: impl IntoIterator<Item = impl Into<String>>,
+    ) -> Self {
+        self.gate.authorization_servers = Some(servers.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// The largest request head (request line and headers) accepted; a larger one
+    /// gets `431 Request Header Fields Too Large` from hyper before anything else
+    /// runs. Default [`DEFAULT_MAX_HEADER_BYTES`]. More than 100 header fields get
+    /// the same answer.
+    pub fn max_header_bytes(mut self, limit: usize) -> Self {
+        self.max_header_bytes = limit;
+        self
     }
 
     fn with_errors(mut self, errors: Vec<crate::RouterError>) -> Self {
@@ -242,6 +316,10 @@ impl<H: ServerHandler> HttpServer<H> {
         let shutdown = CancellationToken::new();
         let config = self.config.with_cancellation_token(shutdown.child_token());
         let limit = config.max_request_body_bytes;
+        let gate = match self.security {
+            Some(router) => Gate::new(router, self.gate, local_addr).map_err(Error::Security)?,
+            None => None,
+        };
         let factory = self.factory;
         let service = StreamableHttpService::new(
             move || Ok(factory()),
@@ -255,6 +333,8 @@ impl<H: ServerHandler> HttpServer<H> {
             }),
             listings: self.listings,
             limit,
+            gate,
+            max_header_bytes: self.max_header_bytes,
         });
         Ok(BoundHttpServer {
             listener,
@@ -280,6 +360,9 @@ struct App {
     service: Handle,
     listings: Option<ToolListings>,
     limit: usize,
+    /// The description's security, when enforced.
+    gate: Option<Gate>,
+    max_header_bytes: usize,
 }
 
 /// A bound server, ready to [`run`](BoundHttpServer::run).
@@ -331,6 +414,7 @@ impl BoundHttpServer {
                 }
             };
             let app = self.app.clone();
+            let app_limits = app.max_header_bytes;
             let shutdown = self.shutdown.clone();
             tokio::spawn(async move {
                 let service = hyper::service::service_fn(move |request| {
@@ -338,6 +422,7 @@ impl BoundHttpServer {
                     async move { Ok::<_, Infallible>(app.handle(request).await) }
                 });
                 let connection = hyper::server::conn::http1::Builder::new()
+                    .max_header_size(app_limits)
                     .serve_connection(TokioIo::new(stream), service);
                 tokio::select! {
                     _ = connection => {}
@@ -350,17 +435,37 @@ impl BoundHttpServer {
 
 impl App {
     async fn handle(&self, request: Request<Incoming>) -> Response<HttpBody> {
+        if let Some(gate) = &self.gate {
+            if gate.is_metadata_path(request.uri().path()) {
+                return gate.metadata(request.method(), request.headers());
+            }
+        }
         if request.uri().path() != MCP_PATH {
             return text(
                 StatusCode::NOT_FOUND,
                 format!("Not Found: the MCP endpoint is {MCP_PATH}"),
             );
         }
-        let (parts, body) = request.into_parts();
+        let (mut parts, body) = request.into_parts();
+        // Authentication comes first: before the body is read, before rmcp looks at
+        // the session.
+        let security = match &self.gate {
+            Some(gate) => match gate.authenticate(&mut parts).await {
+                Ok(security) => Some(security),
+                Err(refused) => return *refused,
+            },
+            None => None,
+        };
         let body = match read_body(&parts.headers, body, self.limit).await {
             Ok(body) => body,
             Err(response) => return response,
         };
+        if let (Some(gate), Some(security)) = (&self.gate, security) {
+            if let Err(refused) = gate.authorize(&parts.headers, &body, &security) {
+                return *refused;
+            }
+            parts.extensions.insert(security);
+        }
         let listing = match (&self.listings, &parts.method) {
             (Some(_), &Method::POST) => tools_list_request(&parts.headers, &body),
             _ => None,

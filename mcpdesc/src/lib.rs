@@ -21,7 +21,10 @@
 //!   `ServerHandler` of a router, for any rmcp transport and for hand-written handlers
 //!   that serve the generated tools beside their own.
 //! - With the `http` feature, `serve_http` and `http::HttpServer` serve streamable HTTP
-//!   at `/mcp` (rmcp's `StreamableHttpService` on hyper).
+//!   at `/mcp` (rmcp's `StreamableHttpService` on hyper), enforcing the description's
+//!   security ([`auth`]: authenticators, Security Requirements, 401/403 challenges,
+//!   Protected Resource Metadata); a handler reads the caller in
+//!   [`Context::principal`].
 //! - With the `client` feature (`client-http`, `client-https` for streamable HTTP),
 //!   `client::Session` calls any MCP server and returns the JSON it sent.
 //!
@@ -52,7 +55,10 @@
 //!   [`Router::completion`], [`PromptSpec::new`],
 //!   [`ResourceSpec::new`], [`ResourceTemplateSpec::new`], [`CompletionTarget`],
 //!   [`CompletionRequest`], [`PromptResult`], [`ResourceResult`], [`CompletionResult`],
-//!   [`RequestError`];
+//!   [`RequestError`]; for security [`Router::security`], [`Router::authenticator`],
+//!   [`Router::without_authentication`], [`auth::from_fn`], [`auth::Credential`],
+//!   [`auth::Secret`], [`auth::AuthRequest`], [`auth::BasicCredentials`],
+//!   [`auth::Principal`], [`auth::AuthError`];
 //! - `::mcpdesc::__private::{serde, serde_json, futures}`: the exact crate versions this
 //!   runtime was built with, so generated `#[derive(::mcpdesc::__private::serde::...)]`
 //!   code needs no direct dependency (use `#[serde(crate = "::mcpdesc::__private::serde")]`);
@@ -72,6 +78,7 @@
 
 #![warn(missing_docs)]
 
+pub mod auth;
 #[cfg(feature = "client")]
 mod call_error;
 mod capabilities;

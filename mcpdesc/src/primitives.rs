@@ -26,6 +26,7 @@ use std::sync::Arc;
 use futures::FutureExt;
 use serde_json::{Map, Value};
 
+use crate::auth::Requirement;
 use crate::capabilities::Served;
 use crate::prompts::{declared_arguments, native_prompt};
 use crate::resources::{native_resource, native_resource_template};
@@ -73,6 +74,8 @@ struct PromptEntry {
     name: String,
     scope: VersionSet,
     declaration: Map<String, Value>,
+    /// Its own `security`, when it states one.
+    security: Option<Requirement>,
     arguments: Vec<(String, bool)>,
     handler: PromptHandler,
 }
@@ -81,6 +84,7 @@ struct ResourceEntry {
     uri: String,
     scope: VersionSet,
     declaration: Map<String, Value>,
+    security: Option<Requirement>,
     handler: ResourceHandler,
 }
 
@@ -88,6 +92,7 @@ struct TemplateEntry {
     template: UriTemplate,
     scope: VersionSet,
     declaration: Map<String, Value>,
+    security: Option<Requirement>,
     handler: ResourceTemplateHandler,
 }
 
@@ -108,6 +113,106 @@ pub(crate) struct Primitives {
 }
 
 impl Primitives {
+    /// The own `security` of the prompt `name` in `version`: `None` when there is
+    /// no such prompt, `Some(None)` when it states none.
+    pub(crate) fn prompt_security(
+        &self,
+        name: &str,
+        version: ProtocolVersion,
+    ) -> Option<Option<&Requirement>> {
+        self.prompts
+            .iter()
+            .find(|p| p.name == name && p.scope.contains(version))
+            .map(|p| p.security.as_ref())
+    }
+
+    /// The own `security` of what `resources/read` of `uri` reaches in `version`
+    /// (the routing of [`Router::read_resource`]).
+    pub(crate) fn read_security(
+        &self,
+        uri: &str,
+        version: ProtocolVersion,
+    ) -> Option<Option<&Requirement>> {
+        if let Some(resource) = self
+            .resources
+            .iter()
+            .find(|r| r.uri == uri && r.scope.contains(version))
+        {
+            return Some(resource.security.as_ref());
+        }
+        self.templates
+            .iter()
+            .filter(|t| t.scope.contains(version))
+            .find(|t| t.template.match_uri(uri).is_some())
+            .map(|t| t.security.as_ref())
+    }
+
+    /// The own `security` of the prompt or template a completion targets in
+    /// `version` (a template by its `uriTemplate`, else one the URI expands).
+    pub(crate) fn completion_security(
+        &self,
+        target: &CompletionTarget,
+        version: ProtocolVersion,
+    ) -> Option<Option<&Requirement>> {
+        match target {
+            CompletionTarget::Prompt(name) => self.prompt_security(name, version),
+            CompletionTarget::ResourceTemplate(uri) => {
+                let in_version = || self.templates.iter().filter(|t| t.scope.contains(version));
+                in_version()
+                    .find(|t| t.template.as_str() == *uri)
+                    .or_else(|| in_version().find(|t| t.template.match_uri(uri).is_some()))
+                    .map(|t| t.security.as_ref())
+            }
+        }
+    }
+
+    /// Each prompt, resource and template of `version` with its own `security`.
+    pub(crate) fn securities(
+        &self,
+        version: ProtocolVersion,
+    ) -> impl Iterator<Item = (String, Option<&Requirement>)> {
+        let prompts = self
+            .prompts
+            .iter()
+            .filter(move |p| p.scope.contains(version))
+            .map(|p| (format!("prompt `{}`", p.name), p.security.as_ref()));
+        let resources = self
+            .resources
+            .iter()
+            .filter(move |r| r.scope.contains(version))
+            .map(|r| (format!("resource `{}`", r.uri), r.security.as_ref()));
+        let templates = self
+            .templates
+            .iter()
+            .filter(move |t| t.scope.contains(version))
+            .map(|t| {
+                (
+                    format!("resource template `{}`", t.template.as_str()),
+                    t.security.as_ref(),
+                )
+            });
+        prompts.chain(resources).chain(templates)
+    }
+
+    /// Every stated `security` of every version, with what states it.
+    pub(crate) fn all_securities(&self) -> impl Iterator<Item = (String, &Requirement)> {
+        let prompts = self
+            .prompts
+            .iter()
+            .filter_map(|p| Some((format!("prompt `{}`", p.name), p.security.as_ref()?)));
+        let resources = self
+            .resources
+            .iter()
+            .filter_map(|r| Some((format!("resource `{}`", r.uri), r.security.as_ref()?)));
+        let templates = self.templates.iter().filter_map(|t| {
+            Some((
+                format!("resource template `{}`", t.template.as_str()),
+                t.security.as_ref()?,
+            ))
+        });
+        prompts.chain(resources).chain(templates)
+    }
+
     /// Which of these primitives the router serves in `version` (tools aside).
     pub(crate) fn served(&self, version: ProtocolVersion) -> Served {
         Served {
@@ -152,6 +257,9 @@ impl fmt::Debug for Primitives {
 }
 
 /// The checked parts of a spec: its declaration object and its effective scope.
+/// A spec's declaration, scope and own `security`, checked.
+type CheckedSpec = (Map<String, Value>, VersionSet, Option<Requirement>);
+
 fn checked_spec(
     router: &Router,
     kind: &'static str,
@@ -159,7 +267,7 @@ fn checked_spec(
     id_member: &str,
     scope: &[ProtocolVersion],
     declaration: &str,
-) -> Result<(Map<String, Value>, VersionSet), RouterError> {
+) -> Result<CheckedSpec, RouterError> {
     let fail = |message: String| RouterError {
         kind,
         name: id.to_owned(),
@@ -190,7 +298,8 @@ fn checked_spec(
             "its scope ({scope}) is not within the server's protocol versions ({server})"
         )));
     }
-    Ok((declaration, scope))
+    let security = crate::auth::declared_requirement(router, &declaration).map_err(fail)?;
+    Ok((declaration, scope, security))
 }
 
 /// An overlap error when `existing` (same identity) intersects `scope`.
@@ -284,7 +393,7 @@ impl Router {
         spec: PromptSpec,
         handler: PromptHandler,
     ) -> Result<(), RouterError> {
-        let (declaration, scope) = checked_spec(
+        let (declaration, scope, security) = checked_spec(
             self,
             "prompt",
             spec.name,
@@ -308,6 +417,7 @@ impl Router {
             name: spec.name.to_owned(),
             scope,
             declaration,
+            security,
             arguments,
             handler,
         });
@@ -335,7 +445,7 @@ impl Router {
         spec: ResourceSpec,
         handler: ResourceHandler,
     ) -> Result<(), RouterError> {
-        let (declaration, scope) = checked_spec(
+        let (declaration, scope, security) = checked_spec(
             self,
             "resource",
             spec.uri,
@@ -358,6 +468,7 @@ impl Router {
             uri: spec.uri.to_owned(),
             scope,
             declaration,
+            security,
             handler,
         });
         Ok(())
@@ -386,7 +497,7 @@ impl Router {
         handler: ResourceTemplateHandler,
     ) -> Result<(), RouterError> {
         const KIND: &str = "resource template";
-        let (declaration, scope) = checked_spec(
+        let (declaration, scope, security) = checked_spec(
             self,
             KIND,
             spec.uri_template,
@@ -414,6 +525,7 @@ impl Router {
             template,
             scope,
             declaration,
+            security,
             handler,
         });
         Ok(())

@@ -30,6 +30,7 @@ use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler, Service, ServiceError, ServiceExt};
 use serde_json::{json, Value};
 
+use crate::auth;
 use crate::client_capabilities;
 use crate::input_rounds::{InputRequired, InputRounds};
 use crate::{
@@ -103,6 +104,9 @@ pub struct McpServer {
     router: Arc<Router>,
     listings: ToolListings,
     session: Arc<Session>,
+    /// The transport is trusted (stdio): the description's security is not
+    /// enforced.
+    trusted: bool,
 }
 
 /// What one MCP session remembers between requests.
@@ -120,7 +124,25 @@ impl McpServer {
             listings: ToolListings::new(router.clone()),
             router,
             session: Arc::default(),
+            trusted: false,
         }
+    }
+
+    /// The same handler for a transport whose peer is trusted and which carries no
+    /// credentials (what [`serve_stdio`] uses): the description's security is not
+    /// enforced and handlers see no principal. By default an `McpServer` enforces
+    /// it on every `tools/call`, `prompts/get`, `resources/read` and
+    /// `completion/complete` with the credentials `mcpdesc::http` verified (none on
+    /// other transports, so only public primitives can be called there); see
+    /// [`crate::auth`].
+    pub fn trusted_transport(mut self) -> Self {
+        self.trusted = true;
+        self
+    }
+
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn shared_router(&self) -> Arc<Router> {
+        self.router.clone()
     }
 
     /// The wrapped router.
@@ -141,6 +163,7 @@ impl McpServer {
             router: self.router.clone(),
             listings: self.listings.clone(),
             session: Arc::default(),
+            trusted: self.trusted,
         }
     }
 
@@ -198,6 +221,7 @@ impl McpServer {
         version: ProtocolVersion,
         peer: Arc<dyn ClientPeer>,
         context: &RequestContext<RoleServer>,
+        auth: Option<CallAuth>,
     ) -> Context {
         let notifier = Arc::new(RmcpNotifier {
             peer: context.peer.clone(),
@@ -211,11 +235,55 @@ impl McpServer {
                 cx = cx.with_progress_token(token);
             }
         }
+        if let Some((authentication, principal)) = auth {
+            cx = cx.with_authentication(authentication, principal);
+        }
         cx
     }
 }
 
 impl McpServer {
+    /// Checks the effective Security Requirement of `target` (see [`crate::auth`])
+    /// before anything of the request runs: what the caller authenticated, for the
+    /// handler's [`Context`], or the JSON-RPC error [`auth::FORBIDDEN_CODE`].
+    fn authorize(
+        &self,
+        target: auth::Target,
+        version: ProtocolVersion,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Option<CallAuth>, ErrorData> {
+        if self.trusted || !self.router.enforces_security() {
+            return Ok(None);
+        }
+        let (authentication, choice) = match request_security(context) {
+            Some((authentication, choice)) => (authentication, choice),
+            None => (Arc::default(), auth::TransportChoice::default()),
+        };
+        let requirement = self.router.effective_security(&target, version, &choice);
+        let what = match &target {
+            auth::Target::Tool(name) => format!("the tool `{name}`"),
+            auth::Target::Prompt(name) => format!("the prompt `{name}`"),
+            auth::Target::Resource(uri) => format!("the resource `{uri}`"),
+            auth::Target::Completion(target) => format!("the {} `{}`", target.kind(), target.id()),
+            auth::Target::Endpoint => "this request".to_owned(),
+        };
+        match requirement.evaluate(&authentication) {
+            auth::Verdict::Allowed { principal } => Ok(Some((authentication, principal))),
+            auth::Verdict::Unauthenticated => Err(ErrorData::new(
+                m::ErrorCode(auth::FORBIDDEN_CODE),
+                format!("Unauthorized: {what} needs authentication ({requirement})"),
+                Some(json!({"status": 401, "error": "unauthorized"})),
+            )),
+            auth::Verdict::InsufficientScope { scopes } => Err(ErrorData::new(
+                m::ErrorCode(auth::FORBIDDEN_CODE),
+                format!("Forbidden: {what} needs the scope(s) {}", scopes.join(" ")),
+                Some(
+                    json!({"status": 403, "error": "insufficient_scope", "scope": scopes.join(" ")}),
+                ),
+            )),
+        }
+    }
+
     /// The [`Context`] of a `prompts/get`, `resources/read` or `completion/complete`:
     /// as a `tools/call`'s (cancellation, progress token, log level), with the client
     /// through rmcp before MCP 2026-07-28. From 2026-07-28 on, client input comes
@@ -225,6 +293,7 @@ impl McpServer {
         &self,
         version: ProtocolVersion,
         context: &RequestContext<RoleServer>,
+        auth: Option<CallAuth>,
     ) -> Context {
         let capabilities = context
             .client_capabilities()
@@ -234,8 +303,31 @@ impl McpServer {
             version,
             capabilities,
         });
-        self.context(version, peer, context)
+        self.context(version, peer, context, auth)
     }
+}
+
+/// What a call authenticated, and which principal satisfied its requirement.
+type CallAuth = (Arc<auth::Authentication>, Option<usize>);
+
+/// What `mcpdesc::http` verified for this request, passed on by rmcp in the HTTP
+/// request's extensions.
+#[cfg(feature = "http")]
+fn request_security(
+    context: &RequestContext<RoleServer>,
+) -> Option<(Arc<auth::Authentication>, auth::TransportChoice)> {
+    let parts = context.extensions.get::<http::request::Parts>()?;
+    let security = parts
+        .extensions
+        .get::<crate::auth::gate::RequestSecurity>()?;
+    Some((security.authentication.clone(), security.choice.clone()))
+}
+
+#[cfg(not(feature = "http"))]
+fn request_security(
+    _context: &RequestContext<RoleServer>,
+) -> Option<(Arc<auth::Authentication>, auth::TransportChoice)> {
+    None
 }
 
 /// Native list items as rmcp's types; an item rmcp cannot represent is an internal
@@ -360,6 +452,9 @@ fn restore_dropped_members(
 /// errors ([`Error::InvalidRouter`]), so a broken tool is noticed at start-up rather
 /// than at its first call.
 ///
+/// The description's security is not enforced on stdio: the transport carries no
+/// credentials and its client started this process (see [`crate::auth`]).
+///
 /// ```no_run
 /// # fn router() -> mcpdesc::Router { unimplemented!() }
 /// #[tokio::main]
@@ -371,7 +466,10 @@ pub async fn serve_stdio(router: Router) -> Result<(), Error> {
     if !router.errors().is_empty() {
         return Err(Error::InvalidRouter(router.errors().to_vec()));
     }
+    // stdio carries no credentials and its peer started this process: security is
+    // not enforced there (see `crate::auth`).
     let running = McpServer::new(router)
+        .trusted_transport()
         .into_service()
         .serve(rmcp::transport::stdio())
         .await
@@ -546,7 +644,9 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<m::GetPromptResponse, ErrorData> {
         let version = negotiated(&context)?;
-        let cx = self.primitive_context(version, &context);
+        let target = auth::Target::Prompt(request.name.clone());
+        let auth = self.authorize(target, version, &context)?;
+        let cx = self.primitive_context(version, &context, auth);
         let result = self
             .router
             .get_prompt(&request.name, request.arguments, cx)
@@ -584,7 +684,9 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<m::ReadResourceResponse, ErrorData> {
         let version = negotiated(&context)?;
-        let cx = self.primitive_context(version, &context);
+        let target = auth::Target::Resource(request.uri.clone());
+        let auth = self.authorize(target, version, &context)?;
+        let cx = self.primitive_context(version, &context, auth);
         let result = self
             .router
             .read_resource(&request.uri, cx)
@@ -615,7 +717,8 @@ impl ServerHandler for McpServer {
         if let Some(arguments) = request.context.and_then(|c| c.arguments) {
             completion.context = arguments.into_iter().collect();
         }
-        let cx = self.primitive_context(version, &context);
+        let auth = self.authorize(auth::Target::Completion(target.clone()), version, &context)?;
+        let cx = self.primitive_context(version, &context, auth);
         let result = self
             .router
             .complete(&target, completion, cx)
@@ -630,6 +733,11 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<m::CallToolResponse, ErrorData> {
         let version = negotiated(&context)?;
+        let auth = self.authorize(
+            auth::Target::Tool(request.name.to_string()),
+            version,
+            &context,
+        )?;
         let capabilities = context
             .client_capabilities()
             .and_then(|c| serde_json::to_value(c).ok());
@@ -658,7 +766,7 @@ impl ServerHandler for McpServer {
                 capabilities,
             }),
         };
-        let cx = self.context(version, peer, &context);
+        let cx = self.context(version, peer, &context, auth);
         let result = self
             .router
             .call_tool(&request.name, arguments, cx)

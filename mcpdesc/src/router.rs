@@ -9,6 +9,7 @@ use futures::FutureExt;
 use jsonschema::Validator;
 use serde_json::{Map, Value};
 
+use crate::auth::{Requirement, RouterSecurity};
 use crate::capabilities::{Capabilities, Served};
 use crate::primitives::Primitives;
 use crate::projection::{native_tool, NativeTool};
@@ -132,6 +133,8 @@ struct ToolEntry {
     name: String,
     scope: VersionSet,
     declaration: Map<String, Value>,
+    /// Its own `security`, when it states one.
+    security: Option<Requirement>,
     input: Validator,
     output: Option<Validator>,
     handler: Handler,
@@ -188,6 +191,7 @@ pub struct Router {
     capabilities: Capabilities,
     tools: Vec<ToolEntry>,
     primitives: Primitives,
+    security: RouterSecurity,
     errors: Vec<RouterError>,
     validate_output: bool,
 }
@@ -201,6 +205,7 @@ impl fmt::Debug for Router {
                 &self.tools.iter().map(|t| &t.name).collect::<Vec<_>>(),
             )
             .field("primitives", &self.primitives)
+            .field("security", &self.security)
             .field("errors", &self.errors)
             .field("validate_output", &self.validate_output)
             .finish()
@@ -230,6 +235,7 @@ impl Router {
             capabilities,
             tools: Vec::new(),
             primitives: Primitives::default(),
+            security: RouterSecurity::default(),
             errors,
             validate_output: cfg!(debug_assertions),
         }
@@ -329,10 +335,12 @@ impl Router {
             ),
             None => None,
         };
+        let security = crate::auth::declared_requirement(self, &declaration).map_err(fail)?;
         self.tools.push(ToolEntry {
             name: spec.name.to_owned(),
             scope,
             declaration,
+            security,
             input,
             output,
             handler,
@@ -412,6 +420,45 @@ impl Router {
 
     pub(crate) fn primitives_mut(&mut self) -> &mut Primitives {
         &mut self.primitives
+    }
+
+    pub(crate) fn security_setup(&self) -> &RouterSecurity {
+        &self.security
+    }
+
+    pub(crate) fn security_setup_mut(&mut self) -> &mut RouterSecurity {
+        &mut self.security
+    }
+
+    /// The own `security` of the tool `name` in `version`: `None` when there is no
+    /// such tool, `Some(None)` when it states none.
+    pub(crate) fn tool_security(
+        &self,
+        name: &str,
+        version: ProtocolVersion,
+    ) -> Option<Option<&Requirement>> {
+        self.tools
+            .iter()
+            .find(|t| t.name == name && t.scope.contains(version))
+            .map(|t| t.security.as_ref())
+    }
+
+    /// Each tool of `version` with its own `security`.
+    pub(crate) fn tool_securities(
+        &self,
+        version: ProtocolVersion,
+    ) -> impl Iterator<Item = (String, Option<&Requirement>)> {
+        self.tools
+            .iter()
+            .filter(move |t| t.scope.contains(version))
+            .map(|t| (format!("tool `{}`", t.name), t.security.as_ref()))
+    }
+
+    /// Every stated tool `security` of every version, with the tool.
+    pub(crate) fn all_tool_securities(&self) -> impl Iterator<Item = (String, &Requirement)> {
+        self.tools
+            .iter()
+            .filter_map(|t| Some((format!("tool `{}`", t.name), t.security.as_ref()?)))
     }
 
     /// Whether a tool is served in `version`.

@@ -44,6 +44,12 @@ pub fn client_ready(test: &str) -> bool {
 /// panics with stdout and stderr when it reports a failure or does not finish. Needs
 /// [`client_ready`] first.
 pub fn run_client(name: &str, plan: &serde_json::Value) -> String {
+    run_script("client.mjs", name, plan)
+}
+
+/// Runs `script` (a file of this folder: `client.mjs`, `auth.mjs`) on `plan`, as
+/// [`run_client`] does (also after [`client_ready`]).
+pub fn run_script(script: &str, name: &str, plan: &serde_json::Value) -> String {
     let dir = std::env::temp_dir().join(format!("mcpdesc-e2e-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let plan_path = dir.join("plan.json");
@@ -53,7 +59,7 @@ pub fn run_client(name: &str, plan: &serde_json::Value) -> String {
     let stdout_path = dir.join("stdout");
     let stderr_path = dir.join("stderr");
     let mut child = Command::new("node")
-        .arg(e2e_dir().join("client.mjs"))
+        .arg(e2e_dir().join(script))
         .arg(&plan_path)
         .stdin(Stdio::null())
         .stdout(std::fs::File::create(&stdout_path).unwrap())

@@ -43,6 +43,19 @@ fn generator_primitives_examples() {
     support::check_input::<generator_primitives::types::AnalyzeGameInput>(&ir, "analyze_game");
 }
 
+mod generator_security {
+    include!("../snapshots/generator-security.rs");
+}
+
+#[test]
+fn generator_security_examples() {
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::generator_security_examples", "generator-security") else {
+        return;
+    };
+    support::check_input::<generator_security::types::ListGamesInput>(&ir, "list_games");
+    support::check_input::<generator_security::types::RecordGameInput>(&ir, "record_game");
+}
+
 mod chess_client_only {
     include!("../snapshots/chess-client-only.rs");
 }

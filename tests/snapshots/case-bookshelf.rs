@@ -166,6 +166,13 @@ pub mod info {
     /// it declares them; the router advertises what they declare and the server
     /// implements (see `mcpdesc::Router::capabilities`).
     pub const CAPABILITIES: ::core::option::Option<&str> = ::core::option::Option::None;
+    /// The description's security (`securitySchemes`, root `security`, each
+    /// transport's `type`, `url`, `protocolVersions` and `security`), as JSON,
+    /// when it declares security schemes; the router enforces it over HTTP
+    /// (see `mcpdesc::auth`).
+    pub const SECURITY: ::core::option::Option<&str> = ::core::option::Option::Some(
+        "{\"securitySchemes\":{\"books-oauth\":{\"type\":\"oauth2\",\"flows\":{\"clientCredentials\":{\"tokenUrl\":\"https://books.example.com/token\",\"scopes\":{\"shelf:read\":\"Read the shelf\",\"shelf:write\":\"Change the shelf\"}}}}},\"security\":[{\"books-oauth\":[\"shelf:read\"]}],\"transports\":[{\"type\":\"stdio\"},{\"type\":\"streamable-http\",\"url\":\"https://books.example.com/mcp\"}]}",
+    );
     /// The `ServerInfo` the router announces at initialization.
     pub fn server_info() -> ::mcpdesc::ServerInfo {
         ::mcpdesc::ServerInfo {
@@ -324,20 +331,53 @@ pub trait LendBook: Send + Sync {
         Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
     > + Send;
 }
+/// Verifies the credentials of the description's security schemes, one method
+/// per scheme a Security Requirement names. `router(server)` needs it, like a
+/// handler trait: over HTTP every request's credentials are verified with it
+/// before anything else, and each primitive's effective requirement (its own
+/// `security`, else the transport's, else the root's) is checked against the
+/// principals it returns before the handler runs (see `mcpdesc::auth`). A
+/// server behind a gateway that authenticates every request itself uses
+/// `router_behind_gateway(server)` instead.
+#[allow(dead_code)]
+pub trait Authenticator: Send + Sync {
+    /// `books-oauth` (`oauth2`, flows `clientCredentials`): verifies an OAuth 2.0 access token sent as `Authorization: Bearer`.
+    ///
+    /// Accept only a token issued for this server (its audience is `request.resource()`), and return its subject with the scopes it grants (the description's catalogue: `shelf:read`, `shelf:write`); requirements are checked against those scopes.
+    ///
+    /// Return `AuthError::rejected` for a credential that is not valid (the client gets `401`), `AuthError::unavailable` when it cannot be checked now (`503`).
+    fn authenticate_books_oauth(
+        &self,
+        token: &str,
+        request: &::mcpdesc::auth::AuthRequest,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            ::mcpdesc::auth::Principal,
+            ::mcpdesc::auth::AuthError,
+        >,
+    > + Send;
+}
 /// Implemented for every type that implements all handler traits (tools,
-/// prompts, resources, resource templates).
+/// prompts, resources, resource templates): what `router_behind_gateway`
+/// needs.
 #[allow(deprecated, dead_code)]
-pub trait Server: FindBook + LendBook + Send + Sync + 'static {}
+pub trait Handlers: FindBook + LendBook + Send + Sync + 'static {}
 #[allow(deprecated)]
-impl<T: FindBook + LendBook + Send + Sync + 'static> Server for T {}
-/// A router that serves the description with `server`'s trait methods: the
-/// lists per negotiated protocol version, `tools/call` (argument validation
-/// against the original `inputSchema`, dispatch, result shaping), `prompts/get`,
-/// `resources/read`, `completion/complete`, and the capabilities.
+impl<T: FindBook + LendBook + Send + Sync + 'static> Handlers for T {}
+/// Implemented for every type that implements all handler traits and the
+/// `Authenticator` of the description's security schemes: what `router`
+/// needs.
+#[allow(dead_code)]
+pub trait Server: Handlers + Authenticator {}
+impl<T: Handlers + Authenticator> Server for T {}
+/// The router of the handlers, with the description's security and no
+/// authenticator yet.
 #[allow(deprecated, dead_code)]
-pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
-    let server = ::mcpdesc::__private::Arc::new(server);
+fn handlers_router<S: Handlers>(
+    server: ::mcpdesc::__private::Arc<S>,
+) -> ::mcpdesc::Router {
     ::mcpdesc::Router::new(info::server_info())
+        .security(info::SECURITY)
         .tool(
             tools::find_book::SPEC,
             {
@@ -374,6 +414,49 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
                 }
             },
         )
+}
+/// A router that serves the description with `server`'s trait methods: the
+/// lists per negotiated protocol version, `tools/call` (argument validation
+/// against the original `inputSchema`, dispatch, result shaping), `prompts/get`,
+/// `resources/read`, `completion/complete`, and the capabilities. Over HTTP
+/// it enforces the description's security with `server`'s `Authenticator`
+/// (see `mcpdesc::auth`; stdio does not enforce it).
+#[allow(deprecated, dead_code)]
+pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
+    let server = ::mcpdesc::__private::Arc::new(server);
+    handlers_router(::mcpdesc::__private::Arc::clone(&server))
+        .authenticator(
+            ::mcpdesc::auth::from_fn(move |credential: ::mcpdesc::auth::Credential| {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                ::mcpdesc::__private::boxed(async move {
+                    match (credential.scheme(), credential.secret()) {
+                        ("books-oauth", ::mcpdesc::auth::Secret::Bearer(secret)) => {
+                            Authenticator::authenticate_books_oauth(
+                                    &*server,
+                                    secret,
+                                    credential.request(),
+                                )
+                                .await
+                        }
+                        _ => {
+                            ::core::result::Result::Err(
+                                ::mcpdesc::auth::AuthError::rejected(
+                                    "the credential is not of the kind its security scheme declares",
+                                ),
+                            )
+                        }
+                    }
+                })
+            }),
+        )
+}
+/// The same router **without authentication**: the description's security is
+/// not enforced, no Protected Resource Metadata is served and handlers see no
+/// principal. Only for a server behind a gateway that authenticates and
+/// authorizes every request itself.
+#[allow(deprecated, dead_code)]
+pub fn router_behind_gateway<S: Handlers>(server: S) -> ::mcpdesc::Router {
+    handlers_router(::mcpdesc::__private::Arc::new(server)).without_authentication()
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
 /// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
@@ -560,6 +643,8 @@ impl ExampleServer {
     }
     /// A router that answers with the exact example results (what
     /// `mcpdesc serve-mock` serves).
+    /// It serves without authentication (the description's security is not
+    /// enforced), like `mcpdesc serve-mock` without `--token`.
     pub fn router(self) -> ::mcpdesc::Router {
         const SPECS: ::mcpdesc::mock::Specs = ::mcpdesc::mock::Specs {
             tools: &[tools::find_book::SPEC, tools::lend_book::SPEC],
@@ -567,7 +652,11 @@ impl ExampleServer {
             resources: &[],
             resource_templates: &[],
         };
-        (*self.book).clone().router(info::server_info(), &SPECS)
+        (*self.book)
+            .clone()
+            .router(info::server_info(), &SPECS)
+            .security(info::SECURITY)
+            .without_authentication()
     }
 }
 impl ::core::default::Default for ExampleServer {
@@ -627,7 +716,23 @@ impl LendBook for ExampleServer {
         ::core::result::Result::Ok(result)
     }
 }
-/// Opt-in contract check: runs `server` through `router(server)` on the examples
+/// The mock holds no credentials: every one is rejected, so over HTTP only
+/// public primitives answer. Serve `router_behind_gateway(ExampleServer::new())`
+/// to skip authentication, or `mcpdesc serve-mock --token` for test credentials.
+impl Authenticator for ExampleServer {
+    async fn authenticate_books_oauth(
+        &self,
+        _token: &str,
+        _request: &::mcpdesc::auth::AuthRequest,
+    ) -> ::core::result::Result<::mcpdesc::auth::Principal, ::mcpdesc::auth::AuthError> {
+        ::core::result::Result::Err(
+            ::mcpdesc::auth::AuthError::rejected(
+                "the example mock accepts no credentials",
+            ),
+        )
+    }
+}
+/// Opt-in contract check: runs `server` through its router on the examples
 /// named in `examples` (`(target, example)` pairs; the target is a tool name, or
 /// `prompt:NAME`, `resource:URI`, `template:URI_TEMPLATE`,
 /// `completion:prompt:NAME`, `completion:template:URI_TEMPLATE`) and compares each
@@ -638,11 +743,15 @@ impl LendBook for ExampleServer {
 /// completion the values. Returns a readable diff of every mismatch. It blocks;
 /// call it from a plain `#[test]`.
 #[allow(dead_code)]
-pub fn check_against_examples<S: Server>(
+pub fn check_against_examples<S: Handlers>(
     server: S,
     examples: &[(&str, &str)],
 ) -> ::core::result::Result<(), ::std::string::String> {
-    ::mcpdesc::testing::check_against(&router(server), &examples::book(), examples)
+    ::mcpdesc::testing::check_against(
+        &router_behind_gateway(server),
+        &examples::book(),
+        examples,
+    )
 }
 /// A typed client of `bookshelf`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
 ///

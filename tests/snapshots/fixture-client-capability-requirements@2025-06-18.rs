@@ -74,6 +74,11 @@ pub mod info {
     /// it declares them; the router advertises what they declare and the server
     /// implements (see `mcpdesc::Router::capabilities`).
     pub const CAPABILITIES: ::core::option::Option<&str> = ::core::option::Option::None;
+    /// The description's security (`securitySchemes`, root `security`, each
+    /// transport's `type`, `url`, `protocolVersions` and `security`), as JSON,
+    /// when it declares security schemes; the router enforces it over HTTP
+    /// (see `mcpdesc::auth`).
+    pub const SECURITY: ::core::option::Option<&str> = ::core::option::Option::None;
     /// The `ServerInfo` the router announces at initialization.
     pub fn server_info() -> ::mcpdesc::ServerInfo {
         ::mcpdesc::ServerInfo {
@@ -155,6 +160,7 @@ impl<T: CurrentWorkspaceResource + Send + Sync + 'static> Server for T {}
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
     ::mcpdesc::Router::new(info::server_info())
+        .security(info::SECURITY)
         .resource(
             resources::current_workspace::SPEC,
             {
@@ -256,6 +262,8 @@ impl ExampleServer {
     }
     /// A router that answers with the exact example results (what
     /// `mcpdesc serve-mock` serves).
+    /// It serves without authentication (the description's security is not
+    /// enforced), like `mcpdesc serve-mock` without `--token`.
     pub fn router(self) -> ::mcpdesc::Router {
         const SPECS: ::mcpdesc::mock::Specs = ::mcpdesc::mock::Specs {
             tools: &[],
@@ -263,7 +271,11 @@ impl ExampleServer {
             resources: &[resources::current_workspace::SPEC],
             resource_templates: &[],
         };
-        (*self.book).clone().router(info::server_info(), &SPECS)
+        (*self.book)
+            .clone()
+            .router(info::server_info(), &SPECS)
+            .security(info::SECURITY)
+            .without_authentication()
     }
 }
 impl ::core::default::Default for ExampleServer {
@@ -280,7 +292,7 @@ impl CurrentWorkspaceResource for ExampleServer {
         self.book.respond_resource(resources::current_workspace::URI, &cx)
     }
 }
-/// Opt-in contract check: runs `server` through `router(server)` on the examples
+/// Opt-in contract check: runs `server` through its router on the examples
 /// named in `examples` (`(target, example)` pairs; the target is a tool name, or
 /// `prompt:NAME`, `resource:URI`, `template:URI_TEMPLATE`,
 /// `completion:prompt:NAME`, `completion:template:URI_TEMPLATE`) and compares each

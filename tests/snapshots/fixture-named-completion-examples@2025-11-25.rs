@@ -92,6 +92,11 @@ pub mod info {
     pub const CAPABILITIES: ::core::option::Option<&str> = ::core::option::Option::Some(
         "[{\"protocolVersions\":[\"2025-11-25\",\"2026-07-28\"],\"completions\":{}}]",
     );
+    /// The description's security (`securitySchemes`, root `security`, each
+    /// transport's `type`, `url`, `protocolVersions` and `security`), as JSON,
+    /// when it declares security schemes; the router enforces it over HTTP
+    /// (see `mcpdesc::auth`).
+    pub const SECURITY: ::core::option::Option<&str> = ::core::option::Option::None;
     /// The `ServerInfo` the router announces at initialization.
     pub fn server_info() -> ::mcpdesc::ServerInfo {
         ::mcpdesc::ServerInfo {
@@ -239,6 +244,7 @@ impl<T: TeamLeadPrompt + RepositoryIssueTemplate + Send + Sync + 'static> Server
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
     ::mcpdesc::Router::new(info::server_info())
+        .security(info::SECURITY)
         .prompt(
             prompts::team_lead::SPEC,
             {
@@ -460,6 +466,8 @@ impl ExampleServer {
     }
     /// A router that answers with the exact example results (what
     /// `mcpdesc serve-mock` serves).
+    /// It serves without authentication (the description's security is not
+    /// enforced), like `mcpdesc serve-mock` without `--token`.
     pub fn router(self) -> ::mcpdesc::Router {
         const SPECS: ::mcpdesc::mock::Specs = ::mcpdesc::mock::Specs {
             tools: &[],
@@ -467,7 +475,11 @@ impl ExampleServer {
             resources: &[],
             resource_templates: &[resource_templates::repository_issue::SPEC],
         };
-        (*self.book).clone().router(info::server_info(), &SPECS)
+        (*self.book)
+            .clone()
+            .router(info::server_info(), &SPECS)
+            .security(info::SECURITY)
+            .without_authentication()
     }
 }
 impl ::core::default::Default for ExampleServer {
@@ -528,7 +540,7 @@ impl RepositoryIssueTemplate for ExampleServer {
             )
     }
 }
-/// Opt-in contract check: runs `server` through `router(server)` on the examples
+/// Opt-in contract check: runs `server` through its router on the examples
 /// named in `examples` (`(target, example)` pairs; the target is a tool name, or
 /// `prompt:NAME`, `resource:URI`, `template:URI_TEMPLATE`,
 /// `completion:prompt:NAME`, `completion:template:URI_TEMPLATE`) and compares each

@@ -93,6 +93,13 @@ pub mod info {
     pub const CAPABILITIES: ::core::option::Option<&str> = ::core::option::Option::Some(
         "[{\"tools\":{\"listChanged\":true,\"x-example-refresh-budget\":5},\"resources\":{\"subscribe\":true,\"x-example-subscription-tier\":\"standard\"},\"prompts\":{\"listChanged\":false,\"x-example-curated\":true},\"x-example-capability-source\":\"curated\"}]",
     );
+    /// The description's security (`securitySchemes`, root `security`, each
+    /// transport's `type`, `url`, `protocolVersions` and `security`), as JSON,
+    /// when it declares security schemes; the router enforces it over HTTP
+    /// (see `mcpdesc::auth`).
+    pub const SECURITY: ::core::option::Option<&str> = ::core::option::Option::Some(
+        "{\"securitySchemes\":{\"oauth\":{\"type\":\"oauth2\",\"flows\":{\"authorizationCode\":{\"authorizationUrl\":\"https://example.com/authorize\",\"tokenUrl\":\"https://example.com/token\",\"scopes\":{\"tools:read\":\"Use read-only tools\"},\"x-example-token-profile\":null},\"x-example-flow-policy\":[\"interactive\"]},\"x-example-security-owner\":\"identity\"}},\"transports\":[{\"type\":\"stdio\"}]}",
+    );
     /// The `ServerInfo` the router announces at initialization.
     pub fn server_info() -> ::mcpdesc::ServerInfo {
         ::mcpdesc::ServerInfo {
@@ -318,6 +325,7 @@ impl<
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
     ::mcpdesc::Router::new(info::server_info())
+        .security(info::SECURITY)
         .tool(
             tools::search::SPEC,
             {
@@ -588,6 +596,8 @@ impl ExampleServer {
     }
     /// A router that answers with the exact example results (what
     /// `mcpdesc serve-mock` serves).
+    /// It serves without authentication (the description's security is not
+    /// enforced), like `mcpdesc serve-mock` without `--token`.
     pub fn router(self) -> ::mcpdesc::Router {
         const SPECS: ::mcpdesc::mock::Specs = ::mcpdesc::mock::Specs {
             tools: &[tools::search::SPEC],
@@ -595,7 +605,11 @@ impl ExampleServer {
             resources: &[resources::resource::SPEC],
             resource_templates: &[resource_templates::resource_template::SPEC],
         };
-        (*self.book).clone().router(info::server_info(), &SPECS)
+        (*self.book)
+            .clone()
+            .router(info::server_info(), &SPECS)
+            .security(info::SECURITY)
+            .without_authentication()
     }
 }
 impl ::core::default::Default for ExampleServer {
@@ -660,7 +674,7 @@ impl ResourceTemplateTemplate for ExampleServer {
             )
     }
 }
-/// Opt-in contract check: runs `server` through `router(server)` on the examples
+/// Opt-in contract check: runs `server` through its router on the examples
 /// named in `examples` (`(target, example)` pairs; the target is a tool name, or
 /// `prompt:NAME`, `resource:URI`, `template:URI_TEMPLATE`,
 /// `completion:prompt:NAME`, `completion:template:URI_TEMPLATE`) and compares each

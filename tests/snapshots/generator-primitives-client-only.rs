@@ -115,6 +115,11 @@ pub mod info {
     pub const CAPABILITIES: ::core::option::Option<&str> = ::core::option::Option::Some(
         "[{\"tools\":{\"listChanged\":true},\"prompts\":{\"listChanged\":true},\"resources\":{\"subscribe\":true,\"listChanged\":true},\"completions\":{},\"logging\":{},\"x-note\":\"listChanged and subscribe are declared but never advertised by the generated server\"}]",
     );
+    /// The description's security (`securitySchemes`, root `security`, each
+    /// transport's `type`, `url`, `protocolVersions` and `security`), as JSON,
+    /// when it declares security schemes; the router enforces it over HTTP
+    /// (see `mcpdesc::auth`).
+    pub const SECURITY: ::core::option::Option<&str> = ::core::option::Option::None;
     /// The `ServerInfo` the router announces at initialization.
     pub fn server_info() -> ::mcpdesc::ServerInfo {
         ::mcpdesc::ServerInfo {

@@ -115,6 +115,11 @@ pub mod info {
     pub const CAPABILITIES: ::core::option::Option<&str> = ::core::option::Option::Some(
         "[{\"tools\":{\"listChanged\":true},\"prompts\":{\"listChanged\":true},\"resources\":{\"subscribe\":true,\"listChanged\":true},\"completions\":{},\"logging\":{},\"x-note\":\"listChanged and subscribe are declared but never advertised by the generated server\"}]",
     );
+    /// The description's security (`securitySchemes`, root `security`, each
+    /// transport's `type`, `url`, `protocolVersions` and `security`), as JSON,
+    /// when it declares security schemes; the router enforces it over HTTP
+    /// (see `mcpdesc::auth`).
+    pub const SECURITY: ::core::option::Option<&str> = ::core::option::Option::None;
     /// The `ServerInfo` the router announces at initialization.
     pub fn server_info() -> ::mcpdesc::ServerInfo {
         ::mcpdesc::ServerInfo {
@@ -602,6 +607,7 @@ impl<
 pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     let server = ::mcpdesc::__private::Arc::new(server);
     ::mcpdesc::Router::new(info::server_info())
+        .security(info::SECURITY)
         .tool(
             tools::analyze_game::SPEC,
             {
@@ -1163,6 +1169,8 @@ impl ExampleServer {
     }
     /// A router that answers with the exact example results (what
     /// `mcpdesc serve-mock` serves).
+    /// It serves without authentication (the description's security is not
+    /// enforced), like `mcpdesc serve-mock` without `--token`.
     pub fn router(self) -> ::mcpdesc::Router {
         const SPECS: ::mcpdesc::mock::Specs = ::mcpdesc::mock::Specs {
             tools: &[tools::analyze_game::SPEC],
@@ -1178,7 +1186,11 @@ impl ExampleServer {
                 resource_templates::board::SPEC,
             ],
         };
-        (*self.book).clone().router(info::server_info(), &SPECS)
+        (*self.book)
+            .clone()
+            .router(info::server_info(), &SPECS)
+            .security(info::SECURITY)
+            .without_authentication()
     }
 }
 impl ::core::default::Default for ExampleServer {
@@ -1330,7 +1342,7 @@ impl BoardTemplate for ExampleServer {
             )
     }
 }
-/// Opt-in contract check: runs `server` through `router(server)` on the examples
+/// Opt-in contract check: runs `server` through its router on the examples
 /// named in `examples` (`(target, example)` pairs; the target is a tool name, or
 /// `prompt:NAME`, `resource:URI`, `template:URI_TEMPLATE`,
 /// `completion:prompt:NAME`, `completion:template:URI_TEMPLATE`) and compares each

@@ -91,6 +91,14 @@ fn emit_mock(rt: &TokenStream, ir: &ModuleIr) -> TokenStream {
     let specs = primitive_examples::specs(rt, ir);
     let impls = ir.tools.iter().map(|t| emit_impl(rt, t));
     let primitive_impls = primitive_examples::emit_impls(rt, ir);
+    let authenticator_impl = super::security::emit_example_impl(rt, &ir.security);
+    // The contract check calls the handlers in process: authentication is beside the
+    // point there.
+    let (check_bound, check_router) = if ir.security.needs_authenticator() {
+        (quote!(Handlers), quote!(router_behind_gateway(server)))
+    } else {
+        (quote!(Server), quote!(router(server)))
+    };
     quote! {
         /// A deterministic **mock** of the described server that replays the
         /// description's example results. It is not a prediction of live behaviour and
@@ -138,9 +146,13 @@ fn emit_mock(rt: &TokenStream, ir: &ModuleIr) -> TokenStream {
 
             /// A router that answers with the exact example results (what
             /// `mcpdesc serve-mock` serves).
+            /// It serves without authentication (the description's security is not
+            /// enforced), like `mcpdesc serve-mock` without `--token`.
             pub fn router(self) -> #rt::Router {
                 const SPECS: #rt::mock::Specs = #specs;
                 (*self.book).clone().router(info::server_info(), &SPECS)
+                    .security(info::SECURITY)
+                    .without_authentication()
             }
         }
 
@@ -152,8 +164,9 @@ fn emit_mock(rt: &TokenStream, ir: &ModuleIr) -> TokenStream {
 
         #(#impls)*
         #primitive_impls
+        #authenticator_impl
 
-        /// Opt-in contract check: runs `server` through `router(server)` on the examples
+        /// Opt-in contract check: runs `server` through its router on the examples
         /// named in `examples` (`(target, example)` pairs; the target is a tool name, or
         /// `prompt:NAME`, `resource:URI`, `template:URI_TEMPLATE`,
         /// `completion:prompt:NAME`, `completion:template:URI_TEMPLATE`) and compares each
@@ -164,11 +177,11 @@ fn emit_mock(rt: &TokenStream, ir: &ModuleIr) -> TokenStream {
         /// completion the values. Returns a readable diff of every mismatch. It blocks;
         /// call it from a plain `#[test]`.
         #[allow(dead_code)]
-        pub fn check_against_examples<S: Server>(
+        pub fn check_against_examples<S: #check_bound>(
             server: S,
             examples: &[(&str, &str)],
         ) -> ::core::result::Result<(), ::std::string::String> {
-            #rt::testing::check_against(&router(server), &examples::book(), examples)
+            #rt::testing::check_against(&#check_router, &examples::book(), examples)
         }
     }
 }

@@ -20,6 +20,7 @@ use serde_json::Value;
 use super::naming::{self, NameAllocator, ToolNames};
 use super::prepare::{self, Options, PreparedSchema};
 use super::primitives::{self, PrimitivesIr};
+use super::security::{self, SecurityIr};
 use super::view::{self, ViewError};
 use crate::description::Description;
 use crate::diagnostic::Diagnostic;
@@ -45,6 +46,8 @@ pub struct ModuleIr {
     pub server: ServerIr,
     /// The prompts, resources and resource templates.
     pub primitives: PrimitivesIr,
+    /// The security schemes the generated `Authenticator` verifies.
+    pub security: SecurityIr,
 }
 
 /// Server-level metadata, for `info` constants and `ServerInfo`.
@@ -67,6 +70,9 @@ pub struct ServerIr {
     /// The root `capabilities` array as compact JSON, when the description declares
     /// one (the runtime picks the object of each version).
     pub capabilities: Option<String>,
+    /// The description's security for the runtime (`info::SECURITY`), when it
+    /// declares `securitySchemes` (see [`security::declaration_json`]).
+    pub security: Option<String>,
 }
 
 /// One Tool Interaction Example.
@@ -449,7 +455,11 @@ pub fn build(
         .iter()
         .filter_map(|v| ProtocolVersion::parse(v))
         .collect();
+    let null = Value::Null;
+    let resolved = resolution.map_or(&null, |r| &r.value);
+    let security = security::build(resolved, &tools, &primitives);
     let server = ServerIr {
+        security: security.declaration.clone(),
         name: doc.info.name.clone(),
         version: doc.info.version.clone(),
         title: doc.info.title.clone(),
@@ -474,6 +484,7 @@ pub fn build(
         type_names: types,
         server,
         primitives,
+        security,
     })
 }
 

@@ -31,6 +31,7 @@ pub mod prepare;
 pub mod primitive_examples;
 pub mod primitive_server;
 pub mod primitives;
+pub mod security;
 pub mod server;
 pub mod tests;
 pub mod types;

@@ -37,9 +37,13 @@ use std::collections::BTreeSet;
 
 use heck::{ToPascalCase, ToSnakeCase};
 
-/// Trait names the generated module keeps for itself (the umbrella server trait, the
-/// example mock and the typed client, all in the module root's type namespace).
-pub const RESERVED_TRAITS: [&str; 3] = ["Server", "ExampleServer", "Client"];
+/// Trait names the generated module keeps for itself, all in the module root's type
+/// namespace: the umbrella server trait, the example mock, the typed client, the
+/// authenticator trait and the umbrella of handler traits of a description with
+/// security requirements (reserved whether or not it has any, so that adding security
+/// to a description renames nothing).
+pub const RESERVED_TRAITS: [&str; 5] =
+    ["Server", "ExampleServer", "Client", "Authenticator", "Handlers"];
 
 /// Method names a tool's method must not take: the inherent methods of the generated
 /// `Client` (`Client::new(session)`, `session()`, `validate_inputs(bool)`), which share

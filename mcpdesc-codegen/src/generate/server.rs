@@ -54,6 +54,7 @@ use quote::{format_ident, quote, ToTokens};
 
 use super::ir::{ModuleIr, ServerIr, ToolIr};
 use super::primitive_server;
+use super::security;
 use crate::protocol::{ProtocolVersion, VersionSet};
 use crate::settings::Settings;
 
@@ -100,14 +101,15 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
     let info = emit_info(&rt, &ir.server);
     let metas = ir.tools.iter().map(|t| emit_tool_meta(&rt, t));
     let primitives = primitive_server::emit(ir, settings);
-    let (traits, server, router) = if settings.generated_side().server() {
+    let (traits, authenticator, server, router) = if settings.generated_side().server() {
         (
             ir.tools.iter().map(|t| emit_trait(&rt, t)).collect(),
+            security::emit_trait(&rt, &ir.security),
             emit_server_trait(ir),
             emit_router(&rt, ir, settings),
         )
     } else {
-        (Vec::new(), TokenStream::new(), TokenStream::new())
+        (Vec::new(), TokenStream::new(), TokenStream::new(), TokenStream::new())
     };
     quote! {
         #info
@@ -122,6 +124,7 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
 
         #(#traits)*
         #primitives
+        #authenticator
         #server
         #router
     }
@@ -137,6 +140,7 @@ fn emit_info(rt: &TokenStream, server: &ServerIr) -> TokenStream {
     let instructions = opt_str(&server.instructions);
     let versions = versions(rt, server.protocol_versions);
     let capabilities = opt_str(&server.capabilities);
+    let security = opt_str(&server.security);
     quote! {
         /// The description's `info`, `instructions` and protocol versions.
         pub mod info {
@@ -160,6 +164,11 @@ fn emit_info(rt: &TokenStream, server: &ServerIr) -> TokenStream {
             /// it declares them; the router advertises what they declare and the server
             /// implements (see `mcpdesc::Router::capabilities`).
             pub const CAPABILITIES: ::core::option::Option<&str> = #capabilities;
+            /// The description's security (`securitySchemes`, root `security`, each
+            /// transport's `type`, `url`, `protocolVersions` and `security`), as JSON,
+            /// when it declares security schemes; the router enforces it over HTTP
+            /// (see `mcpdesc::auth`).
+            pub const SECURITY: ::core::option::Option<&str> = #security;
 
             /// The `ServerInfo` the router announces at initialization.
             pub fn server_info() -> #rt::ServerInfo {
@@ -347,7 +356,9 @@ fn emit_trait(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
     }
 }
 
-/// `pub trait Server: A + B + Send + Sync + 'static {}` and its blanket impl.
+/// `pub trait Server: A + B + Send + Sync + 'static {}` and its blanket impl; with
+/// security requirements, `Handlers` (every handler trait) and `Server: Handlers +
+/// Authenticator`.
 fn emit_server_trait(ir: &ModuleIr) -> TokenStream {
     let bounds: Vec<_> = ir
         .tools
@@ -355,6 +366,24 @@ fn emit_server_trait(ir: &ModuleIr) -> TokenStream {
         .map(|t| format_ident!("{}", t.names.trait_name))
         .chain(primitive_server::trait_idents(ir))
         .collect();
+    if ir.security.needs_authenticator() {
+        return quote! {
+            /// Implemented for every type that implements all handler traits (tools,
+            /// prompts, resources, resource templates): what `router_behind_gateway`
+            /// needs.
+            #[allow(deprecated, dead_code)]
+            pub trait Handlers: #(#bounds +)* Send + Sync + 'static {}
+            #[allow(deprecated)]
+            impl<T: #(#bounds +)* Send + Sync + 'static> Handlers for T {}
+
+            /// Implemented for every type that implements all handler traits and the
+            /// `Authenticator` of the description's security schemes: what `router`
+            /// needs.
+            #[allow(dead_code)]
+            pub trait Server: Handlers + Authenticator {}
+            impl<T: Handlers + Authenticator> Server for T {}
+        };
+    }
     quote! {
         /// Implemented for every type that implements all handler traits (tools,
         /// prompts, resources, resource templates).
@@ -400,6 +429,41 @@ fn emit_router(rt: &TokenStream, ir: &ModuleIr, settings: &Settings) -> TokenStr
         }
     });
     let primitives = primitive_server::emit_registrations(ir, settings);
+    if ir.security.needs_authenticator() {
+        let dispatch = security::emit_dispatch(rt, &ir.security);
+        return quote! {
+            /// The router of the handlers, with the description's security and no
+            /// authenticator yet.
+            #[allow(deprecated, dead_code)]
+            fn handlers_router<S: Handlers>(server: #rt::__private::Arc<S>) -> #rt::Router {
+                #rt::Router::new(info::server_info())
+                    .security(info::SECURITY)
+                    #(#registrations)*
+                    #primitives
+            }
+
+            /// A router that serves the description with `server`'s trait methods: the
+            /// lists per negotiated protocol version, `tools/call` (argument validation
+            /// against the original `inputSchema`, dispatch, result shaping), `prompts/get`,
+            /// `resources/read`, `completion/complete`, and the capabilities. Over HTTP
+            /// it enforces the description's security with `server`'s `Authenticator`
+            /// (see `mcpdesc::auth`; stdio does not enforce it).
+            #[allow(deprecated, dead_code)]
+            pub fn router<S: Server>(server: S) -> #rt::Router {
+                let server = #rt::__private::Arc::new(server);
+                handlers_router(#rt::__private::Arc::clone(&server)).authenticator(#dispatch)
+            }
+
+            /// The same router **without authentication**: the description's security is
+            /// not enforced, no Protected Resource Metadata is served and handlers see no
+            /// principal. Only for a server behind a gateway that authenticates and
+            /// authorizes every request itself.
+            #[allow(deprecated, dead_code)]
+            pub fn router_behind_gateway<S: Handlers>(server: S) -> #rt::Router {
+                handlers_router(#rt::__private::Arc::new(server)).without_authentication()
+            }
+        };
+    }
     quote! {
         /// A router that serves the description with `server`'s trait methods: the
         /// lists per negotiated protocol version, `tools/call` (argument validation
@@ -409,6 +473,7 @@ fn emit_router(rt: &TokenStream, ir: &ModuleIr, settings: &Settings) -> TokenStr
         pub fn router<S: Server>(server: S) -> #rt::Router {
             let server = #rt::__private::Arc::new(server);
             #rt::Router::new(info::server_info())
+                .security(info::SECURITY)
                 #(#registrations)*
                 #primitives
         }

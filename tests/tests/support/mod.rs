@@ -100,6 +100,7 @@ pub fn in_repo_corpus() -> Vec<Entry> {
     for (name, file) in [
         ("generator-constructs", "constructs"),
         ("generator-primitives", "primitives"),
+        ("generator-security", "security"),
     ] {
         out.push(Entry {
             name: name.into(),
