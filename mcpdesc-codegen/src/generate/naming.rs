@@ -42,8 +42,13 @@ use heck::{ToPascalCase, ToSnakeCase};
 /// authenticator trait and the umbrella of handler traits of a description with
 /// security requirements (reserved whether or not it has any, so that adding security
 /// to a description renames nothing).
-pub const RESERVED_TRAITS: [&str; 5] =
-    ["Server", "ExampleServer", "Client", "Authenticator", "Handlers"];
+pub const RESERVED_TRAITS: [&str; 5] = [
+    "Server",
+    "ExampleServer",
+    "Client",
+    "Authenticator",
+    "Handlers",
+];
 
 /// Method names a tool's method must not take: the inherent methods of the generated
 /// `Client` (`Client::new(session)`, `session()`, `validate_inputs(bool)`), which share

@@ -109,7 +109,12 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
             emit_router(&rt, ir, settings),
         )
     } else {
-        (Vec::new(), TokenStream::new(), TokenStream::new(), TokenStream::new())
+        (
+            Vec::new(),
+            TokenStream::new(),
+            TokenStream::new(),
+            TokenStream::new(),
+        )
     };
     quote! {
         #info
