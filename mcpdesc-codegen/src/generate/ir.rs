@@ -249,7 +249,7 @@ pub fn build(
 ) -> Result<ModuleIr, ViewError> {
     let chosen = view::select_view(doc, settings.selected_protocol_version())?;
     let selected = &chosen.tools;
-    let mut types = NameAllocator::new();
+    let mut types = NameAllocator::for_source(&desc.text);
     let declared: Vec<&str> = selected.iter().map(|s| s.tool.name.as_str()).collect();
     let names = naming::tool_names(&declared, &mut types);
     // Trait names are one namespace across tools and the other primitives.

@@ -413,7 +413,12 @@ impl Preparer<'_> {
         };
 
         let mut out = Map::new();
-        self.assertions(map, rel, &mut out);
+        let keys = self.assertions(map, rel, &mut out);
+        let default = if self.options.defaults {
+            self.default_for(map, &out, &keys, rel)
+        } else {
+            None
+        };
 
         let doc = if rel.as_str().is_empty() {
             // The caller writes the root's documentation.
@@ -445,21 +450,22 @@ impl Preparer<'_> {
         if let Some(doc) = doc {
             out.insert("description".into(), Value::String(doc));
         }
-        if self.options.defaults && !out.contains_key("$ref") {
-            if let Some(default) = map.get("default") {
-                out.insert("default".into(), default.clone());
+        if !out.contains_key("$ref") {
+            if let Some(default) = default {
+                out.insert("default".into(), default);
             }
         }
         Value::Object(out)
     }
 
     /// Copies the assertions typify understands, transformed, into `out`.
+    /// Returns the properties given placeholders (original name → placeholder).
     fn assertions(
         &mut self,
         map: &Map<String, Value>,
         rel: &Pointer,
         out: &mut Map<String, Value>,
-    ) {
+    ) -> BTreeMap<String, String> {
         // Instance type.
         match map.get("type") {
             Some(Value::String(t)) if TYPES.contains(&t.as_str()) => {
@@ -479,12 +485,13 @@ impl Preparer<'_> {
             }
             _ => {}
         }
-        // Values: `const` is a one-value `enum`.
+        // Values: `const` is a one-value `enum`; string values whose variant names would
+        // collide get placeholders (naming rule 8).
         if let Some(c) = map.get("const") {
             out.insert("enum".into(), Value::Array(vec![c.clone()]));
         } else if let Some(Value::Array(values)) = map.get("enum") {
             if !values.is_empty() {
-                out.insert("enum".into(), Value::Array(values.clone()));
+                out.insert("enum".into(), Value::Array(self.enum_values(values)));
             }
         }
         if self.options.format_types {
@@ -552,11 +559,25 @@ impl Preparer<'_> {
             }
         }
         // Objects.
+        // Property names whose field names would collide get placeholders (naming
+        // rule 8); `required` follows.
+        let mut keys: BTreeMap<String, String> = BTreeMap::new();
         if let Some(Value::Object(props)) = map.get("properties") {
             let at = rel.key("properties");
+            let names: Vec<&str> = props.keys().map(String::as_str).collect();
+            if let Some(renamed) = self.names.property_keys(&names) {
+                for (old, new) in names.iter().zip(renamed) {
+                    if *old != new {
+                        keys.insert((*old).to_owned(), new);
+                    }
+                }
+            }
             let props: Map<String, Value> = props
                 .iter()
-                .map(|(name, s)| (name.clone(), self.schema(s, &at.key(name))))
+                .map(|(name, s)| {
+                    let key = keys.get(name).unwrap_or(name).clone();
+                    (key, self.schema(s, &at.key(name)))
+                })
                 .collect();
             out.insert("properties".into(), Value::Object(props));
         }
@@ -566,10 +587,11 @@ impl Preparer<'_> {
                 .iter()
                 .filter_map(Value::as_str)
                 .filter(|n| seen.insert(*n))
-                .map(|n| Value::String(n.to_owned()))
+                .map(|n| Value::String(keys.get(n).map_or(n, String::as_str).to_owned()))
                 .collect();
             out.insert("required".into(), Value::Array(required));
         }
+
         if let Some(extra) = map.get("additionalProperties") {
             let extra = self.additional(extra, &rel.key("additionalProperties"));
             out.insert("additionalProperties".into(), extra);
@@ -622,6 +644,70 @@ impl Preparer<'_> {
                 kept.insert("enum".into(), Value::Array(vec![c.clone()]));
             }
             out.insert("not".into(), Value::Object(kept));
+        }
+        // An `enum` says everything about the values; bounds beside it only make typify
+        // pick a type the values may not fit (`minimum: 0` with `enum: [-1, 1]`).
+        if out.contains_key("enum") {
+            for keyword in [
+                "multipleOf",
+                "maximum",
+                "exclusiveMaximum",
+                "minimum",
+                "exclusiveMinimum",
+                "minLength",
+                "maxLength",
+            ] {
+                out.remove(keyword);
+            }
+        }
+        keys
+    }
+
+    /// String enum values, with placeholders where typify's variant names would collide.
+    fn enum_values(&mut self, values: &[Value]) -> Vec<Value> {
+        let strings: Option<Vec<&str>> = values.iter().map(Value::as_str).collect();
+        match strings.and_then(|s| self.names.enum_values(&s)) {
+            Some(renamed) => renamed.into_iter().map(Value::String).collect(),
+            None => values.to_vec(),
+        }
+    }
+
+    /// The `default` of a subschema as typify's copy can take it (keys and enum values
+    /// given their placeholders), or `None` with a warning when it does not fit the
+    /// schema's own type, `enum` or bounds: typify would emit code that does not
+    /// compile, or a default that cannot be constructed.
+    fn default_for(
+        &mut self,
+        map: &Map<String, Value>,
+        out: &Map<String, Value>,
+        keys: &BTreeMap<String, String>,
+        rel: &Pointer,
+    ) -> Option<Value> {
+        let default = map.get("default")?;
+        let problem = default_problem(map, default);
+        if let Some(why) = problem {
+            self.warn(
+                &rel.key("default"),
+                "schema-default-dropped",
+                format!("this `default` {why}; the generated type has no default for it (the original schema is unchanged)"),
+            );
+            return None;
+        }
+        if let (Some(Value::Array(original)), Some(Value::Array(prepared))) =
+            (map.get("enum"), out.get("enum"))
+        {
+            if let Some(i) = original.iter().position(|v| v == default) {
+                return prepared.get(i).cloned();
+            }
+        }
+        match default {
+            Value::Object(members) if !keys.is_empty() => Some(Value::Object(
+                members
+                    .iter()
+                    .map(|(k, v)| (keys.get(k).unwrap_or(k).clone(), v.clone()))
+                    .collect(),
+            )),
+            other => Some(other.clone()),
         }
     }
 
@@ -763,6 +849,68 @@ fn alias_targets(schema: &Value) -> Vec<String> {
         }
     }
     out
+}
+
+/// Why `default` cannot be the default of the schema `map`, if it cannot: not one of its
+/// instance types, not in its `enum`, outside its bounds.
+fn default_problem(map: &Map<String, Value>, default: &Value) -> Option<String> {
+    let kind = match default {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Object(_) => "object",
+        Value::Array(_) => "array",
+        Value::String(_) => "string",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+    };
+    let types: Vec<&str> = match map.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(list)) => list.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let fits = |t: &str| t == kind || (t == "number" && kind == "integer");
+    if !types.is_empty() && !types.iter().any(|t| fits(t)) {
+        return Some(format!(
+            "is a JSON {kind}, not of the schema's type {}",
+            types.join(" or ")
+        ));
+    }
+    if let Some(Value::Array(values)) = map.get("enum") {
+        if !values.contains(default) {
+            return Some("is not one of the schema's `enum` values".into());
+        }
+    }
+    if let Some(c) = map.get("const") {
+        if c != default {
+            return Some("is not the schema's `const` value".into());
+        }
+    }
+    if let Some(n) = default.as_f64() {
+        let bound = |k: &str| map.get(k).and_then(Value::as_f64);
+        let below = bound("minimum").is_some_and(|m| n < m)
+            || bound("exclusiveMinimum").is_some_and(|m| n <= m);
+        let above = bound("maximum").is_some_and(|m| n > m)
+            || bound("exclusiveMaximum").is_some_and(|m| n >= m);
+        if below || above {
+            return Some("is outside the schema's bounds".into());
+        }
+    }
+    if let Some(s) = default.as_str() {
+        let len = s.chars().count() as u64;
+        let size = |k: &str| map.get(k).and_then(Value::as_u64);
+        if size("minLength").is_some_and(|m| len < m) || size("maxLength").is_some_and(|m| len > m)
+        {
+            return Some("does not have the length the schema requires".into());
+        }
+    }
+    if let Some(items) = default.as_array() {
+        let len = items.len() as u64;
+        let size = |k: &str| map.get(k).and_then(Value::as_u64);
+        if size("minItems").is_some_and(|m| len < m) || size("maxItems").is_some_and(|m| len > m) {
+            return Some("does not have the number of items the schema requires".into());
+        }
+    }
+    None
 }
 
 /// Calls `f` for every direct subschema of a schema object, with its relative pointer.
