@@ -94,6 +94,11 @@ impl Placeholders {
         text
     }
 
+    /// `text` with every placeholder replaced by its original text.
+    pub fn restore_plain(&self, text: &str) -> String {
+        self.restore(text, str::to_owned)
+    }
+
     /// `text` with every placeholder replaced by `original` as `render` writes it.
     fn restore(&self, text: &str, render: impl Fn(&str) -> String) -> String {
         if !text.contains(MARK_START) {

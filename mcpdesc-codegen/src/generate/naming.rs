@@ -463,7 +463,9 @@ impl NameAllocator {
                 continue;
             }
             let base = typify_sanitize(&spell_signs(value), Case::Pascal);
-            let base = base.trim_end_matches('_').to_owned();
+            let base = fixpoint(base.trim_end_matches('_').to_owned(), |s| {
+                s.to_pascal_case()
+            });
             let mut n = 1usize;
             loop {
                 let candidate = if n == 1 {
@@ -826,6 +828,77 @@ mod tests {
                 assert_eq!(&t.to_pascal_case(), t, "{t} is not stable");
             }
         }
+    }
+
+    #[test]
+    fn colliding_properties_get_placeholders_for_unique_fields() {
+        let mut names = NameAllocator::for_source("");
+        assert_eq!(names.property_keys(&["a", "b-c"]), None);
+        let keys = names.property_keys(&["a-b", "a_b", "", " "]).unwrap();
+        // `a_b` is its own field name and keeps it; the others take the next free one.
+        assert_eq!(keys[1], "a_b");
+        let fields: Vec<String> = keys
+            .iter()
+            .map(|k| typify_sanitize(k, Case::Snake))
+            .collect();
+        assert_eq!(fields, ["a_b_2", "a_b", "x", "x_2"]);
+        let p = names.placeholders();
+        assert_eq!(p.restore_plain(&keys[0]), "a-b");
+        assert_eq!(p.restore_plain(&keys[2]), "");
+        // A description that contains the marker characters gets no placeholders.
+        let mut off = NameAllocator::for_source("\u{10FFF0}");
+        assert_eq!(off.property_keys(&["a-b", "a_b"]), None);
+    }
+
+    #[test]
+    fn colliding_enum_values_get_distinct_variants() {
+        let mut names = NameAllocator::for_source("");
+        assert_eq!(names.enum_values(&["asc", "desc"]), None);
+        let values = names
+            .enum_values(&[
+                "reactions",
+                "reactions-+1",
+                "reactions--1",
+                "Ok",
+                "ok",
+                "a.b",
+                "a_b",
+            ])
+            .unwrap();
+        let variants: Vec<String> = values
+            .iter()
+            .map(|v| typify_sanitize(v, Case::Pascal))
+            .collect();
+        assert_eq!(
+            variants,
+            [
+                "Reactions",
+                "ReactionsPlus1",
+                "ReactionsMinus1",
+                "Ok",
+                "Ok2",
+                "Ab",
+                "Ab2"
+            ]
+        );
+        assert_eq!(values[0], "reactions");
+        assert_eq!(
+            names.placeholders().restore_plain(&values[2]),
+            "reactions--1"
+        );
+    }
+
+    #[test]
+    fn reserved_and_keyword_tool_names() {
+        let mut types = NameAllocator::new();
+        let names = tool_names(
+            &["t", "T", "send", "type", "a", "a_with_content"],
+            &mut types,
+        );
+        let traits: Vec<&str> = names.iter().map(|n| n.trait_name.as_str()).collect();
+        assert_eq!(traits, ["T2", "T3", "Send2", "Type", "A", "AWithContent2"]);
+        assert_eq!(names[3].content_method, "type_with_content");
+        assert_eq!(names[5].method_name, "a_with_content_2");
     }
 
     #[test]

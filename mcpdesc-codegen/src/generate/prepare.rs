@@ -40,6 +40,9 @@ pub struct PreparedSchema {
     /// Hoisted definitions (`typify name`, schema), in the order they were first
     /// referenced.
     pub defs: Vec<(String, Value)>,
+    /// Where each definition of `defs` is in the original schema, relative to its root
+    /// (for diagnostics).
+    pub def_pointers: Vec<Pointer>,
 }
 
 impl PreparedSchema {
@@ -60,6 +63,7 @@ impl PreparedSchema {
             root_name: self.root_name.clone(),
             root: Value::Object(root),
             defs: Vec::new(),
+            def_pointers: Vec::new(),
         }
     }
 }
@@ -164,15 +168,18 @@ pub fn prepare(
     let mut root = p.schema(schema, &Pointer::root());
     set_doc(&mut root, doc);
     let mut defs = Vec::new();
+    let mut def_pointers = Vec::new();
     while let Some((rel, name)) = p.queue.pop_front() {
         let target = schema.pointer(rel.as_str()).unwrap_or(&Value::Null);
         let prepared = p.schema(target, &rel);
         defs.push((name, prepared));
+        def_pointers.push(rel);
     }
     let mut prepared = PreparedSchema {
         root_name: root_name.to_owned(),
         root,
         defs,
+        def_pointers,
     };
     p.break_alias_cycles(&mut prepared);
     prepared
@@ -385,6 +392,18 @@ impl Preparer<'_> {
                 }
             }
         }
+        if let Some(Value::Array(values)) = map.get("enum") {
+            let big = values
+                .iter()
+                .any(|v| v.as_u64().is_some_and(|n| n > i64::MAX as u64));
+            let negative = values.iter().any(|v| v.as_i64().is_some_and(|n| n < 0));
+            if big && negative {
+                return Some((
+                    "enum",
+                    "no Rust integer type holds both the negative and the largest values of this `enum`".into(),
+                ));
+            }
+        }
         if is_tuple(map) && !fixed_length(map) {
             let keyword = if map.contains_key("prefixItems") {
                 "prefixItems"
@@ -487,10 +506,27 @@ impl Preparer<'_> {
         }
         // Values: `const` is a one-value `enum`; string values whose variant names would
         // collide get placeholders (naming rule 8).
+        // Values of several JSON types are one `anyOf` branch per type (typify takes an
+        // enum of one type only).
         if let Some(c) = map.get("const") {
             out.insert("enum".into(), Value::Array(vec![c.clone()]));
         } else if let Some(Value::Array(values)) = map.get("enum") {
-            if !values.is_empty() {
+            if let Some(branches) = split_enum(values) {
+                // The values' own types say more than `type` beside them.
+                out.remove("type");
+                let branches = branches
+                    .into_iter()
+                    .map(|(kind, values)| {
+                        let mut branch = Map::new();
+                        branch.insert("type".into(), Value::String(kind.into()));
+                        if kind != "null" {
+                            branch.insert("enum".into(), Value::Array(self.enum_values(&values)));
+                        }
+                        Value::Object(branch)
+                    })
+                    .collect();
+                out.insert("anyOf".into(), Value::Array(branches));
+            } else if !values.is_empty() {
                 out.insert("enum".into(), Value::Array(self.enum_values(values)));
             }
         }
@@ -849,6 +885,27 @@ fn alias_targets(schema: &Value) -> Vec<String> {
         }
     }
     out
+}
+
+/// The values of an `enum` grouped by JSON type (numbers together), when there are
+/// several types; `None` for an enum of one type.
+fn split_enum(values: &[Value]) -> Option<Vec<(&'static str, Vec<Value>)>> {
+    let mut groups: Vec<(&'static str, Vec<Value>)> = Vec::new();
+    for v in values {
+        let kind = match v {
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Number(_) => "number",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        };
+        match groups.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, list)) => list.push(v.clone()),
+            None => groups.push((kind, vec![v.clone()])),
+        }
+    }
+    (groups.len() > 1).then_some(groups)
 }
 
 /// Why `default` cannot be the default of the schema `map`, if it cannot: not one of its
