@@ -3,7 +3,7 @@
 //! token stream, so that no emitter can forget it:
 //!
 //! - **Doc comments** (`#[doc = "..."]`, printed as `///`): a bare CR or CRLF becomes a
-//!   line break (rustc rejects a bare CR in a doc comment); the bidirectional controls
+//!   line break (rustc rejects a bare CR in a doc comment), a tab four spaces; the bidirectional controls
 //!   U+202A–U+202E and U+2066–U+2069 and every other control character but tab and line
 //!   feed are written as visible `\u{..}` text (rustc denies bidi controls in comments,
 //!   `text_direction_codepoint_in_comment`); a line opening a Markdown code fence
@@ -220,7 +220,11 @@ fn json_inner(text: &str) -> String {
 /// assert_eq!(doc_text("x\n```\ny"), "x\n\\```\ny");
 /// ```
 pub fn doc_text(text: &str) -> String {
-    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    // Tabs become spaces (clippy's `tabs_in_doc_comments`).
+    let text = text
+        .replace("\r\n", "\n")
+        .replace('\r', "\n")
+        .replace('\t', "    ");
     let mut out = String::with_capacity(text.len());
     for (i, line) in text.split('\n').enumerate() {
         if i > 0 {

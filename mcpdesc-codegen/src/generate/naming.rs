@@ -85,7 +85,26 @@ pub const RESERVED_TRAITS: [&str; 27] = [
 /// `Client` (`Client::new(session)`, `session()`, `validate_inputs(bool)`), which share
 /// one `impl` block with a method per tool. `new` also keeps a tool from shadowing
 /// `ExampleServer::new`.
-pub const RESERVED_METHODS: [&str; 3] = ["new", "session", "validate_inputs"];
+///
+/// Also the generated modules a tool's or primitive's module sits in (`tools::{method}`,
+/// `examples::{method}`, `prompts::{snake}`, ...): a module named like its parent trips
+/// clippy's `module_inception`.
+pub const RESERVED_METHODS: [&str; 14] = [
+    "new",
+    "session",
+    "validate_inputs",
+    "tools",
+    "examples",
+    "prompts",
+    "resources",
+    "resource_templates",
+    "prompt_examples",
+    "resource_examples",
+    "resource_template_examples",
+    "types",
+    "info",
+    "error",
+];
 
 /// Type names a generated type must not take: the prelude names that typify's output
 /// uses without a path, which a type of the same name would shadow.
@@ -667,7 +686,7 @@ pub fn primitive_names(
     traits: &mut BTreeSet<String>,
     types: &mut NameAllocator,
 ) -> Vec<PrimitiveNames> {
-    let mut snakes: BTreeSet<String> = BTreeSet::new();
+    let mut snakes: BTreeSet<String> = RESERVED_METHODS.iter().map(|s| s.to_string()).collect();
     declared
         .iter()
         .map(|name| {
