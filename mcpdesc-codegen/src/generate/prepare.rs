@@ -319,6 +319,12 @@ impl Preparer<'_> {
 
     /// The first construct of `map` that typify cannot represent, as (keyword, reason).
     fn unsupported(&self, map: &Map<String, Value>) -> Option<(&'static str, String)> {
+        if map.contains_key("$componentRef") {
+            return Some((
+                "$componentRef",
+                "a `$componentRef` inside a schema is not a component reference (MCP Description 0.9 §3.2: only a whole schema can be one; inside, use `$ref` to `$defs`, which identical schemas share as one type) and allows any value".into(),
+            ));
+        }
         for keyword in ["if", "then", "else"] {
             if map.contains_key(keyword) {
                 return Some((keyword, "`if`/`then`/`else` has no Rust type".into()));

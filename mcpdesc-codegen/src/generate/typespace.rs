@@ -177,6 +177,9 @@ fn pass(settings: Settings, mut units: Vec<Unit>, placeholders: &Placeholders) -
         // shorter name (`GetOutput` + property `input` → `GetOutputInput`) is then
         // converted after it, which shows as a duplicate instead of a silent reuse.
         defs.sort_by(|a, b| (a.0.len(), &a.0).cmp(&(b.0.len(), &b.0)));
+        // A definition shared by several schemas (`ir::share_definitions`) is in each
+        // of their units, identical: it is converted once.
+        defs.dedup();
         convert(&ts, &defs)
     };
     let space = match whole(&units) {

@@ -458,3 +458,50 @@ fn prompt_variants_need_a_protocol_version() {
         "{newer}"
     );
 }
+
+#[test]
+fn identical_defs_of_several_schemas_are_one_type_named_after_the_key() {
+    let priority = json!({"type": "string", "enum": ["low", "high"]});
+    let schema = |extra: &str| {
+        json!({"type": "object", "properties": {
+            "priority": {"$ref": "#/$defs/IssuePriority"}, extra: {"type": "string"}},
+            "$defs": {"IssuePriority": priority}})
+    };
+    let desc = description(
+        json!([
+            {"name": "create_issue", "inputSchema": schema("title")},
+            {"name": "get_issue", "inputSchema": {"type": "object"}, "outputSchema": schema("body")},
+            // A different schema under the same key stays the tool's own.
+            {"name": "other", "inputSchema": {"type": "object",
+                "properties": {"p": {"$ref": "#/$defs/IssuePriority"}},
+                "$defs": {"IssuePriority": {"type": "integer"}}}}
+        ]),
+        None,
+    );
+    let out = generate(&desc, &Settings::default()).unwrap();
+    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+    assert_eq!(out.code.matches("pub enum IssuePriority {").count(), 1);
+    assert_eq!(
+        out.code
+            .matches("pub priority: ::std::option::Option<IssuePriority>,")
+            .count(),
+        2,
+        "{}",
+        out.code
+    );
+    assert!(out
+        .code
+        .contains("pub struct OtherInputIssuePriority(pub i64);"));
+}
+
+#[test]
+fn a_nested_component_ref_is_not_a_reference_and_says_so() {
+    let desc = description(
+        json!([{"name": "t", "inputSchema": {"type": "object", "properties": {
+            "p": {"$componentRef": "#/components/schemas/P"}}}}]),
+        Some(json!({"schemas": {"P": {"type": "string"}}})),
+    );
+    let out = generate(&desc, &Settings::default()).unwrap();
+    let at: Vec<&str> = out.diagnostics.iter().map(|d| d.pointer.as_str()).collect();
+    assert_eq!(at, ["/tools/0/inputSchema/properties/p/$componentRef"]);
+}
