@@ -31,7 +31,25 @@
 //!    and each other's `{method}_with_content` ([`ToolNames::content_method`], claimed
 //!    for every tool), because the typed `Client` has them all in one `impl`.
 //!    Other generated types (shared component schemas, hoisted `$defs`) go through a
-//!    [`NameAllocator`] that applies the same suffix rule.
+//!    [`NameAllocator`] that applies the same suffix rule. Reserved are every name the
+//!    generated code uses without a path ([`RESERVED_TRAITS`]: `T`, `S`, `Send`, `Sync`,
+//!    prelude names), the client's methods and the generated modules
+//!    ([`RESERVED_METHODS`]), and the prelude types ([`RESERVED_TYPES`]). The content
+//!    method of a keyword tool is built without the keyword underscore
+//!    (`type_with_content`, never `type__with_content`).
+//! 8. **Fields and variants.** typify names fields and variants itself
+//!    ([`typify_sanitize`]). Where two properties of one object (or two string values of
+//!    one enum) would get the same Rust name, or a property name has no letter or digit
+//!    (its type would be named like its parent), the schema preparation hands typify a
+//!    *placeholder* for it ([`NameAllocator::property_keys`],
+//!    [`NameAllocator::enum_values`]): the wanted Rust name followed by private-use marker
+//!    characters, which typify drops from the name but writes as the serde name; the
+//!    final token pass ([`super::escape`]) puts the JSON name back everywhere. A property
+//!    whose JSON name already is its field name keeps it; the others take, in declaration
+//!    order, the smallest free `{field}_{n}` from 2 up (`a-b` beside `a_b` → `a_b_2`).
+//!    Enum values that collide are spelled with `+` as `plus` and a sign `-` as `minus`
+//!    before the same suffix rule (`reactions-+1` → `ReactionsPlus1`, `ok` beside `Ok` →
+//!    `Ok2`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
