@@ -121,3 +121,22 @@ fn mixed_enum_round_trips() {
     round_trip::<enum_floats_and_mixed::types::T1Input>(json!({"m": "a"}));
     round_trip::<enum_floats_and_mixed::types::T1Input>(json!({"m": true}));
 }
+
+/// Output types are built from plain integers (the router checks the bounds); input
+/// types keep their checked `NonZero*`.
+#[test]
+fn output_integers_are_plain() {
+    let output = minimum_one_output::types::T1Output {
+        count: 3,
+        opt: Some(100),
+        neg: None,
+    };
+    assert_eq!(
+        serde_json::to_value(&output).unwrap(),
+        json!({"count": 3, "opt": 100})
+    );
+    let input: minimum_one_output::types::T1Input =
+        serde_json::from_value(json!({"n": 2})).unwrap();
+    assert_eq!(input.n.get(), 2);
+    assert!(serde_json::from_value::<minimum_one_output::types::T1Input>(json!({"n": 0})).is_err());
+}

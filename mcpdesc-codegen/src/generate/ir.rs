@@ -269,6 +269,7 @@ pub fn build(
     let options = Options {
         format_types: settings.uses_format_types(),
         defaults: true,
+        output: false,
     };
 
     // Which component each tool schema came from, and how often each is used.
@@ -369,7 +370,10 @@ pub fn build(
                         &pointer,
                         type_name,
                         Some(&doc),
-                        options,
+                        Options {
+                            output: role == Role::Output,
+                            ..options
+                        },
                         &mut types,
                         diagnostics,
                     ))

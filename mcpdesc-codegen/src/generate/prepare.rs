@@ -138,6 +138,11 @@ pub struct Options {
     /// Keep `default` values (a retry without them is the first fallback when typify
     /// rejects a default).
     pub defaults: bool,
+    /// The schema is a tool's `outputSchema` (its own type, not shared with an input):
+    /// a lower bound of 1 or more does not make a `NonZero*` type, which handlers would
+    /// have to build with `NonZeroU64::new(x).unwrap()`; the router checks every
+    /// structured output against the original schema anyway.
+    pub output: bool,
 }
 
 /// Prepares `schema`, whose use site is `at` (such as `/tools/2/inputSchema`), as the
@@ -553,6 +558,20 @@ impl Preparer<'_> {
         ] {
             if let Some(v @ Value::Number(_)) = map.get(keyword) {
                 out.insert(keyword.into(), v.clone());
+            }
+        }
+        if self.options.output {
+            let positive = out
+                .get("minimum")
+                .and_then(Value::as_f64)
+                .is_some_and(|m| m > 0.0)
+                || out
+                    .get("exclusiveMinimum")
+                    .and_then(Value::as_f64)
+                    .is_some_and(|m| m >= 0.0);
+            if positive {
+                out.remove("exclusiveMinimum");
+                out.insert("minimum".into(), Value::from(0));
             }
         }
         // Sizes typify reads as u32.
@@ -1125,6 +1144,7 @@ mod tests {
             Options {
                 format_types: false,
                 defaults: true,
+                output: false,
             },
             &mut names,
             &mut diags,
