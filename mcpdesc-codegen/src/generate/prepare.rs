@@ -29,6 +29,7 @@ use super::naming::{self, NameAllocator};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::pointer::Pointer;
 use crate::rules;
+use crate::validate::dialect::percent_decode;
 
 /// A schema ready for typify: its root and the definitions it references.
 #[derive(Debug, Clone, PartialEq)]
@@ -1105,26 +1106,6 @@ fn def_candidate(root_name: &str, target: &Pointer) -> String {
         .unwrap_or_else(|| "Def".to_owned());
     let word = naming::upper_camel(&word);
     naming::type_name(root_name, word.trim_end_matches('_'))
-}
-
-/// Decodes `%XX` escapes of a URI fragment; invalid escapes stay as they are.
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
-            if let Some(b) = hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                out.push(b);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]

@@ -606,4 +606,21 @@ mod misspelling_tests {
             ]
         );
     }
+
+    #[test]
+    fn a_dangling_ref_is_located_at_the_ref() {
+        let d = doc(
+            &["2025-11-25"],
+            json!({"tools": [{"name": "t", "inputSchema": {"type": "object",
+                "properties": {"p": {"$ref": "#/$defs/Pointt"}},
+                "$defs": {"Point": {"type": "string"}}}}]}),
+        );
+        assert_eq!(
+            found(&d, "invalid-tool-schema"),
+            [(
+                "json-schema.tool-schema.valid",
+                "/tools/0/inputSchema/properties/p/$ref".to_owned()
+            )]
+        );
+    }
 }
