@@ -138,10 +138,18 @@ fn negotiated(pulled: &Value) -> mcpdesc::ProtocolVersion {
 
 /// Every listing of the pulled description equals what the server lists (an absent
 /// collection: the server lists nothing of that kind).
-fn assert_declares_the_listings(pulled: &Value, listings: &[(&'static str, Vec<Value>)], what: &str) {
+fn assert_declares_the_listings(
+    pulled: &Value,
+    listings: &[(&'static str, Vec<Value>)],
+    what: &str,
+) {
     for (member, items) in listings {
         let declared = pulled.get(*member).cloned().unwrap_or(json!([]));
-        assert_eq!(&declared, &json!(items), "{what}: `{member}` differs from the listing");
+        assert_eq!(
+            &declared,
+            &json!(items),
+            "{what}: `{member}` differs from the listing"
+        );
     }
 }
 
@@ -175,7 +183,11 @@ fn descriptions_pulled_from_serve_mock_declare_what_it_lists() {
             file.to_str().unwrap(),
         ]);
         assert_eq!(run.code, 0, "{}: {}", file.display(), run.stderr);
-        assert!(run.stdout.is_empty(), "the description went to OUT: {}", run.stdout);
+        assert!(
+            run.stdout.is_empty(),
+            "the description went to OUT: {}",
+            run.stdout
+        );
         assert!(
             run.stderr.ends_with("; 0 warnings\n") && !run.stderr.contains("warning["),
             "{}: {}",
@@ -209,12 +221,33 @@ fn descriptions_pulled_from_serve_mock_declare_what_it_lists() {
             .as_array()
             .map(|t| t.iter().filter(in_scope).collect())
             .unwrap_or_default();
-        let pulled_tools = pulled.get("tools").and_then(Value::as_array).cloned().unwrap_or_default();
-        assert_eq!(pulled_tools.len(), original_tools.len(), "{}", file.display());
+        let pulled_tools = pulled
+            .get("tools")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        assert_eq!(
+            pulled_tools.len(),
+            original_tools.len(),
+            "{}",
+            file.display()
+        );
         for (pulled_tool, tool) in pulled_tools.iter().zip(original_tools) {
             assert_eq!(pulled_tool["name"], tool["name"], "{}", file.display());
-            assert_eq!(pulled_tool["inputSchema"], tool["inputSchema"], "{} {}", file.display(), tool["name"]);
-            assert_eq!(pulled_tool.get("outputSchema"), tool.get("outputSchema"), "{} {}", file.display(), tool["name"]);
+            assert_eq!(
+                pulled_tool["inputSchema"],
+                tool["inputSchema"],
+                "{} {}",
+                file.display(),
+                tool["name"]
+            );
+            assert_eq!(
+                pulled_tool.get("outputSchema"),
+                tool.get("outputSchema"),
+                "{} {}",
+                file.display(),
+                tool["name"]
+            );
             assert_eq!(pulled_tool.get("examples"), None, "no example is invented");
         }
     }
@@ -242,7 +275,8 @@ async fn the_chess_server_is_pulled_over_streamable_http() {
     let _ = serving.await;
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
-        run.stderr.contains("pulled chess-server 1.0.0 (MCP ") && run.stderr.ends_with("; 0 warnings\n"),
+        run.stderr.contains("pulled chess-server 1.0.0 (MCP ")
+            && run.stderr.ends_with("; 0 warnings\n"),
         "{}",
         run.stderr
     );
@@ -259,7 +293,9 @@ async fn the_chess_server_is_pulled_over_streamable_http() {
         assert!(!items.is_empty(), "the chess server lists {member}");
     }
     assert_declares_the_listings(&pulled, &listings, "chess-server");
-    assert!(pulled["instructions"].as_str().is_some_and(|s| s.contains("analyze_game")));
+    assert!(pulled["instructions"]
+        .as_str()
+        .is_some_and(|s| s.contains("analyze_game")));
     let capabilities = &pulled["capabilities"][0];
     for capability in ["tools", "prompts", "resources", "completions"] {
         assert!(capabilities.get(capability).is_some(), "{capabilities}");
@@ -273,10 +309,22 @@ fn the_format_follows_the_extension_and_stdout_is_json() {
     let mut values = Vec::new();
     for name in ["chess.mcpdesc.json", "chess.mcpdesc.yaml", "chess.yml"] {
         let out = scratch.path(name);
-        let run = mcpdesc(&["pull", "-o", out.to_str().unwrap(), "--", MCPDESC, "serve-mock", chess.to_str().unwrap()]);
+        let run = mcpdesc(&[
+            "pull",
+            "-o",
+            out.to_str().unwrap(),
+            "--",
+            MCPDESC,
+            "serve-mock",
+            chess.to_str().unwrap(),
+        ]);
         assert_eq!(run.code, 0, "{}", run.stderr);
         let text = std::fs::read_to_string(&out).unwrap();
-        let expected = if name.ends_with(".json") { Format::Json } else { Format::Yaml };
+        let expected = if name.ends_with(".json") {
+            Format::Json
+        } else {
+            Format::Yaml
+        };
         assert_eq!(Format::sniff(&text), expected, "{name}:\n{text}");
         if expected == Format::Yaml {
             assert!(text.starts_with("$schema: https://mcpdesc.org/"), "{text}");
@@ -287,14 +335,26 @@ fn the_format_follows_the_extension_and_stdout_is_json() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let stdout: Value = serde_json::from_str(&run.stdout).expect("stdout is JSON");
     values.push(stdout);
-    assert!(values.windows(2).all(|w| w[0] == w[1]), "every format holds the same document");
+    assert!(
+        values.windows(2).all(|w| w[0] == w[1]),
+        "every format holds the same document"
+    );
     // An extension that says nothing is refused before any server is started.
     let out = scratch.path("chess.txt");
-    let run = mcpdesc(&["pull", "-o", out.to_str().unwrap(), "--", "mcpdesc-no-such-server"]);
+    let run = mcpdesc(&[
+        "pull",
+        "-o",
+        out.to_str().unwrap(),
+        "--",
+        "mcpdesc-no-such-server",
+    ]);
     assert_eq!(run.code, 2);
     assert_eq!(
         run.stderr,
-        format!("error: cannot tell the format of {} from its extension (use .json, .yaml or .yml)\n", out.display())
+        format!(
+            "error: cannot tell the format of {} from its extension (use .json, .yaml or .yml)\n",
+            out.display()
+        )
     );
     assert!(!out.exists());
 }
@@ -303,7 +363,11 @@ fn the_format_follows_the_extension_and_stdout_is_json() {
 fn usage_errors_exit_2() {
     let run = mcpdesc(&["pull"]);
     assert_eq!(run.code, 2);
-    assert!(run.stderr.starts_with("error: name the server:"), "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("error: name the server:"),
+        "{}",
+        run.stderr
+    );
     let run = mcpdesc(&["pull", "--url", "http://127.0.0.1:9/mcp", "--", "server"]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("cannot be used with"), "{}", run.stderr);
@@ -340,7 +404,8 @@ fn what_has_no_valid_place_is_dropped_or_fixed_with_a_warning_naming_it() {
         {"name": "tagged", "inputSchema": {"type": "object"},
          "icons": [{"src": "https://example.com/t.png"}, {"src": "no uri"}]},
     ]});
-    let prompts = json!({"prompts": [{"name": "review", "arguments": [{"name": "code", "schema": {}}]}]});
+    let prompts =
+        json!({"prompts": [{"name": "review", "arguments": [{"name": "code", "schema": {}}]}]});
     let dir = script(
         &scratch,
         json!({"tools": {}, "prompts": {}, "sampling": {}}),
@@ -350,17 +415,40 @@ fn what_has_no_valid_place_is_dropped_or_fixed_with_a_warning_naming_it() {
         ],
     );
     let out = scratch.path("pulled.mcpdesc.json");
-    let run = mcpdesc(&["pull", "-o", out.to_str().unwrap(), "--", "sh", scripted_server().to_str().unwrap(), dir.to_str().unwrap()]);
+    let run = mcpdesc(&[
+        "pull",
+        "-o",
+        out.to_str().unwrap(),
+        "--",
+        "sh",
+        scripted_server().to_str().unwrap(),
+        dir.to_str().unwrap(),
+    ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let pulled = valid_description(&out);
-    let names: Vec<&str> = pulled["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = pulled["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["search", "broken", "tagged"]);
     assert_eq!(pulled["tools"][0].get("outputSchema"), None);
     assert_eq!(pulled["tools"][1]["inputSchema"], json!({"type": "object"}));
-    assert_eq!(pulled["tools"][2]["icons"], json!([{"src": "https://example.com/t.png"}]));
+    assert_eq!(
+        pulled["tools"][2]["icons"],
+        json!([{"src": "https://example.com/t.png"}])
+    );
     assert_eq!(pulled["prompts"][0]["arguments"], json!([{"name": "code"}]));
-    assert_eq!(pulled["capabilities"], json!([{"tools": {}, "prompts": {}}]));
-    let warnings: Vec<&str> = run.stderr.lines().filter(|l| l.starts_with("warning[mcpdesc.pull]: ")).collect();
+    assert_eq!(
+        pulled["capabilities"],
+        json!([{"tools": {}, "prompts": {}}])
+    );
+    let warnings: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("warning[mcpdesc.pull]: "))
+        .collect();
     let expected = [
         "server info: member `build` has no place in an MCP Description; dropped",
         "capabilities: member `sampling` has no place in an MCP Description; dropped",
@@ -373,10 +461,24 @@ fn what_has_no_valid_place_is_dropped_or_fixed_with_a_warning_naming_it() {
     ];
     assert_eq!(warnings.len(), expected.len(), "{}", run.stderr);
     for (line, start) in warnings.iter().zip(expected) {
-        assert!(line["warning[mcpdesc.pull]: ".len()..].starts_with(start), "{line}\nexpected: {start}");
+        assert!(
+            line["warning[mcpdesc.pull]: ".len()..].starts_with(start),
+            "{line}\nexpected: {start}"
+        );
     }
-    for pointer in ["/tools/0/cost", "/tools/2 ", "/tools/1/inputSchema", "/tools/3/icons/1", "/prompts/0/arguments/0/schema"] {
-        assert!(run.stderr.contains(&format!("list (every page): {pointer}")), "{pointer}: {}", run.stderr);
+    for pointer in [
+        "/tools/0/cost",
+        "/tools/2 ",
+        "/tools/1/inputSchema",
+        "/tools/3/icons/1",
+        "/prompts/0/arguments/0/schema",
+    ] {
+        assert!(
+            run.stderr
+                .contains(&format!("list (every page): {pointer}")),
+            "{pointer}: {}",
+            run.stderr
+        );
     }
     assert!(
         run.stderr.ends_with(&format!(
@@ -398,17 +500,29 @@ fn a_refused_listing_is_a_warning_and_undeclared_ones_are_not_asked() {
         &scratch,
         json!({"tools": {}, "prompts": {}}),
         &[
-            ("tools/list", json!({"tools": [{"name": "a", "inputSchema": {"type": "object"}}]}).to_string()),
+            (
+                "tools/list",
+                json!({"tools": [{"name": "a", "inputSchema": {"type": "object"}}]}).to_string(),
+            ),
             ("resources/list", "garbage".to_owned()),
         ],
     );
-    let run = mcpdesc(&["pull", "--", "sh", scripted_server().to_str().unwrap(), dir.to_str().unwrap()]);
+    let run = mcpdesc(&[
+        "pull",
+        "--",
+        "sh",
+        scripted_server().to_str().unwrap(),
+        dir.to_str().unwrap(),
+    ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stderr.contains(
         "warning[mcpdesc.pull]: the server declares the capability but refused `prompts/list`: Method not found (-32601); the description lists none of them"
     ), "{}", run.stderr);
     let pulled: Value = serde_json::from_str(&run.stdout).unwrap();
-    assert_eq!(pulled["tools"], json!([{"name": "a", "inputSchema": {"type": "object"}}]));
+    assert_eq!(
+        pulled["tools"],
+        json!([{"name": "a", "inputSchema": {"type": "object"}}])
+    );
     assert_eq!(pulled.get("prompts"), None);
     assert_eq!(pulled.get("resources"), None);
 }
@@ -424,7 +538,11 @@ fn assert_fails(scratch: &Scratch, server: &[&str], bound: Duration, expected: &
     assert_eq!(run.code, 2, "{server:?}: {}", run.stderr);
     assert!(run.took < bound, "{server:?} took {:?}", run.took);
     assert!(run.stderr.contains(expected), "{server:?}: {}", run.stderr);
-    assert!(run.stderr.ends_with("error: nothing was written\n"), "{}", run.stderr);
+    assert!(
+        run.stderr.ends_with("error: nothing was written\n"),
+        "{}",
+        run.stderr
+    );
     assert!(!out.exists(), "{server:?}: a file was written");
 }
 
@@ -435,7 +553,9 @@ fn gone_within(pid: u32, within: Duration) -> bool {
     loop {
         let gone = match std::fs::read_to_string(format!("/proc/{pid}/status")) {
             Err(_) => true,
-            Ok(text) => text.lines().any(|l| l.starts_with("State:") && l.contains('Z')),
+            Ok(text) => text
+                .lines()
+                .any(|l| l.starts_with("State:") && l.contains('Z')),
         };
         if gone || Instant::now() >= deadline {
             return gone;
@@ -452,14 +572,35 @@ fn servers_that_crash_hang_or_write_garbage_exit_2_quickly() {
     // Before the handshake.
     assert_fails(&scratch, &["sh", "-c", "echo 'no database' >&2; exit 3"], quick,
         "exited (exit status: 3) before the handshake completed; its stderr ended with:\nno database");
-    assert_fails(&scratch, &["sh", "-c", "echo 'Server ready!'; sleep 30"], quick,
-        "wrote a line that is not a JSON-RPC message: `Server ready!` on stdout");
-    assert_fails(&scratch, &["mcpdesc-no-such-server"], quick, "could not start the MCP server `mcpdesc-no-such-server`");
+    assert_fails(
+        &scratch,
+        &["sh", "-c", "echo 'Server ready!'; sleep 30"],
+        quick,
+        "wrote a line that is not a JSON-RPC message: `Server ready!` on stdout",
+    );
+    assert_fails(
+        &scratch,
+        &["mcpdesc-no-such-server"],
+        quick,
+        "could not start the MCP server `mcpdesc-no-such-server`",
+    );
     let pid_file = scratch.path("pid");
     let hang = format!("echo $$ > {}; exec sleep 60", pid_file.display());
-    assert_fails(&scratch, &["sh", "-c", &hang], quick, "did not complete the handshake within 1 s");
-    let pid: u32 = std::fs::read_to_string(&pid_file).unwrap().trim().parse().unwrap();
-    assert!(gone_within(pid, Duration::from_secs(5)), "the hanging server {pid} still runs");
+    assert_fails(
+        &scratch,
+        &["sh", "-c", &hang],
+        quick,
+        "did not complete the handshake within 1 s",
+    );
+    let pid: u32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(
+        gone_within(pid, Duration::from_secs(5)),
+        "the hanging server {pid} still runs"
+    );
     // After it, in `tools/list`.
     let server = scripted_server();
     for (answer, expected) in [
@@ -468,8 +609,17 @@ fn servers_that_crash_hang_or_write_garbage_exit_2_quickly() {
         ("exit", "scripted server: giving up"),
     ] {
         let scratch = Scratch::new(&format!("bad-{answer}"));
-        let dir = script(&scratch, json!({"tools": {}}), &[("tools/list", answer.to_owned())]);
-        assert_fails(&scratch, &["sh", server.to_str().unwrap(), dir.to_str().unwrap()], quick, expected);
+        let dir = script(
+            &scratch,
+            json!({"tools": {}}),
+            &[("tools/list", answer.to_owned())],
+        );
+        assert_fails(
+            &scratch,
+            &["sh", server.to_str().unwrap(), dir.to_str().unwrap()],
+            quick,
+            expected,
+        );
     }
 }
 
@@ -482,22 +632,55 @@ fn every_page_is_read_and_a_cursor_that_loops_ends_the_pull() {
         &scratch,
         json!({"tools": {}, "resources": {}}),
         &[
-            ("tools/list", json!({"tools": [tool("a")], "nextCursor": "p2"}).to_string()),
-            ("tools/list.p2", json!({"tools": [tool("b"), tool("a")], "nextCursor": "p3"}).to_string()),
+            (
+                "tools/list",
+                json!({"tools": [tool("a")], "nextCursor": "p2"}).to_string(),
+            ),
+            (
+                "tools/list.p2",
+                json!({"tools": [tool("b"), tool("a")], "nextCursor": "p3"}).to_string(),
+            ),
             ("tools/list.p3", json!({"tools": [tool("c")]}).to_string()),
-            ("resources/list", json!({"resources": [], "nextCursor": "r2"}).to_string()),
-            ("resources/list.r2", json!({"resources": [{"uri": "mem://x", "name": "x"}]}).to_string()),
-            ("resources/templates/list", json!({"resourceTemplates": []}).to_string()),
+            (
+                "resources/list",
+                json!({"resources": [], "nextCursor": "r2"}).to_string(),
+            ),
+            (
+                "resources/list.r2",
+                json!({"resources": [{"uri": "mem://x", "name": "x"}]}).to_string(),
+            ),
+            (
+                "resources/templates/list",
+                json!({"resourceTemplates": []}).to_string(),
+            ),
         ],
     );
-    let run = mcpdesc(&["pull", "--", "sh", scripted_server().to_str().unwrap(), dir.to_str().unwrap()]);
+    let run = mcpdesc(&[
+        "pull",
+        "--",
+        "sh",
+        scripted_server().to_str().unwrap(),
+        dir.to_str().unwrap(),
+    ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let pulled: Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(pulled["tools"], json!([tool("a"), tool("b"), tool("c")]));
-    assert_eq!(pulled["resources"], json!([{"uri": "mem://x", "name": "x"}]));
-    assert_eq!(pulled.get("resourceTemplates"), None, "an empty listing is no collection");
+    assert_eq!(
+        pulled["resources"],
+        json!([{"uri": "mem://x", "name": "x"}])
+    );
+    assert_eq!(
+        pulled.get("resourceTemplates"),
+        None,
+        "an empty listing is no collection"
+    );
     // The duplicate is named by its place over both pages.
-    assert!(run.stderr.contains("tools/list (every page): /tools/2 (code: duplicate)"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("tools/list (every page): /tools/2 (code: duplicate)"),
+        "{}",
+        run.stderr
+    );
 
     // A page that names a cursor already followed.
     let scratch = Scratch::new("loop");
@@ -505,31 +688,63 @@ fn every_page_is_read_and_a_cursor_that_loops_ends_the_pull() {
         &scratch,
         json!({"tools": {}}),
         &[
-            ("tools/list", json!({"tools": [tool("a")], "nextCursor": "again"}).to_string()),
-            ("tools/list.again", json!({"tools": [tool("b")], "nextCursor": "again"}).to_string()),
+            (
+                "tools/list",
+                json!({"tools": [tool("a")], "nextCursor": "again"}).to_string(),
+            ),
+            (
+                "tools/list.again",
+                json!({"tools": [tool("b")], "nextCursor": "again"}).to_string(),
+            ),
         ],
     );
-    assert_fails(&scratch, &["sh", scripted_server().to_str().unwrap(), dir.to_str().unwrap()], Duration::from_secs(10),
-        "the cursor `again` leads back to a page already listed");
+    assert_fails(
+        &scratch,
+        &[
+            "sh",
+            scripted_server().to_str().unwrap(),
+            dir.to_str().unwrap(),
+        ],
+        Duration::from_secs(10),
+        "the cursor `again` leads back to a page already listed",
+    );
 }
 
 // ---- the npm reference servers -----------------------------------------------------
 
 #[test]
 fn the_npm_memory_and_everything_servers_are_pulled_with_all_their_tools() {
-    const TEST: &str = "mcpdesc-cli/pull::the_npm_memory_and_everything_servers_are_pulled_with_all_their_tools";
-    let shared = prereq::shared_conformance(&format!("{TEST} (the comparison with the shared descriptions)"));
+    const TEST: &str =
+        "mcpdesc-cli/pull::the_npm_memory_and_everything_servers_are_pulled_with_all_their_tools";
+    let shared = prereq::shared_conformance(&format!(
+        "{TEST} (the comparison with the shared descriptions)"
+    ));
     let scratch = Scratch::new("npm");
     for (package, args, recorded) in [
-        ("@modelcontextprotocol/server-memory", &[][..], "memory.mcpdesc.json"),
-        ("@modelcontextprotocol/server-everything", &["stdio"][..], "everything.mcpdesc.json"),
+        (
+            "@modelcontextprotocol/server-memory",
+            &[][..],
+            "memory.mcpdesc.json",
+        ),
+        (
+            "@modelcontextprotocol/server-everything",
+            &["stdio"][..],
+            "everything.mcpdesc.json",
+        ),
     ] {
         let Some(dir) = prereq::npm_package(TEST, package) else {
             return;
         };
         let entry = dir.join("dist/index.js");
         let out = scratch.path(recorded);
-        let mut argv = vec!["pull", "-o", out.to_str().unwrap(), "--", "node", entry.to_str().unwrap()];
+        let mut argv = vec![
+            "pull",
+            "-o",
+            out.to_str().unwrap(),
+            "--",
+            "node",
+            entry.to_str().unwrap(),
+        ];
         argv.extend(args);
         let run = mcpdesc(&argv);
         assert_eq!(run.code, 0, "{package}: {}", run.stderr);
@@ -547,10 +762,19 @@ fn the_npm_memory_and_everything_servers_are_pulled_with_all_their_tools() {
         assert_eq!(pulled["tools"], json!(listed), "{package}: {}", run.stderr);
         // And the tools of the description recorded from it.
         if let Some(shared) = &shared {
-            let recorded = Description::from_path(&shared.join("real-world").join(recorded), &Limits::default()).unwrap();
+            let recorded = Description::from_path(
+                &shared.join("real-world").join(recorded),
+                &Limits::default(),
+            )
+            .unwrap();
             let recorded = recorded.loaded.unwrap().value;
             let names = |doc: &Value| -> Vec<Value> {
-                doc["tools"].as_array().unwrap().iter().map(|t| t["name"].clone()).collect()
+                doc["tools"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|t| t["name"].clone())
+                    .collect()
             };
             assert_eq!(names(&pulled), names(&recorded), "{package}");
         }

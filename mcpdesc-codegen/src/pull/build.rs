@@ -5,9 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{json, Map, Value};
 
-use super::kinds::{
-    is_extension, Kind, CAPABILITY_MEMBERS, INFO_MEMBERS, PROMPT_ARGUMENT_MEMBERS,
-};
+use super::kinds::{is_extension, Kind, CAPABILITY_MEMBERS, INFO_MEMBERS, PROMPT_ARGUMENT_MEMBERS};
 use super::{Observed, PullWarning, Source, OPEN_INPUT_SCHEMA};
 use crate::migrate::schema_uri;
 use crate::pointer::Pointer;
@@ -50,10 +48,7 @@ pub(crate) fn build(observed: &Observed) -> Draft {
         warnings: Vec::new(),
     };
     let mut root = Map::new();
-    root.insert(
-        "$schema".to_owned(),
-        json!(schema_uri(SpecVersion::V0_9_0)),
-    );
+    root.insert("$schema".to_owned(), json!(schema_uri(SpecVersion::V0_9_0)));
     root.insert("mcpdesc".to_owned(), json!("0.9.0"));
     root.insert("info".to_owned(), info(&mut draft, &observed.handshake));
     root.insert(
@@ -264,7 +259,7 @@ fn tool_schemas(draft: &mut Draft, tool: &mut Map<String, Value>, at: &Pointer, 
     match tool.get("inputSchema") {
         Some(Value::Object(_)) => {}
         other => {
-            let what = other.map_or("missing".to_owned(), |v| format!("{}", json_type(v)));
+            let what = other.map_or("missing".to_owned(), |v| json_type(v).to_owned());
             draft.warn(
                 Source::Listing(Kind::Tool),
                 at.key("inputSchema"),
@@ -355,9 +350,7 @@ fn keep_members(
                 source,
                 at.key(key),
                 "unknown-member",
-                format!(
-                    "{label}: member `{key}` has no place in an MCP Description; dropped"
-                ),
+                format!("{label}: member `{key}` has no place in an MCP Description; dropped"),
             );
         }
     }

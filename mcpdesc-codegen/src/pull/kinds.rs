@@ -87,7 +87,14 @@ impl Kind {
                 "icons",
                 "_meta",
             ],
-            Kind::Prompt => &["name", "title", "description", "arguments", "icons", "_meta"],
+            Kind::Prompt => &[
+                "name",
+                "title",
+                "description",
+                "arguments",
+                "icons",
+                "_meta",
+            ],
             Kind::Resource => &[
                 "uri",
                 "name",

@@ -233,10 +233,18 @@ fn apply(draft: &mut Draft, target: &Pointer, action: &Action) -> bool {
 
 /// The warning for an action, written before it is applied (the item's name is still
 /// there), pointing into what the server sent.
-fn describe_action(draft: &Draft, target: &Pointer, action: &Action, d: &Diagnostic) -> PullWarning {
+fn describe_action(
+    draft: &Draft,
+    target: &Pointer,
+    action: &Action,
+    d: &Diagnostic,
+) -> PullWarning {
     let segments: Vec<String> = target.segments().collect();
     let (source, pointer, label) = origin(draft, &segments);
-    let what = segments.get(2..).map(|rest| rest.join("/")).unwrap_or_default();
+    let what = segments
+        .get(2..)
+        .map(|rest| rest.join("/"))
+        .unwrap_or_default();
     let (code, message) = match (action, segments.len()) {
         (Action::OpenInputSchema, _) => (
             "input-schema-replaced",
@@ -288,7 +296,11 @@ fn origin(draft: &Draft, segments: &[String]) -> (Source, Pointer, String) {
             .and_then(Value::as_str)
             .map(quoted)
             .unwrap_or_else(|| format!("#{listed}"));
-        return (Source::Listing(kind), pointer, format!("{} {id}", kind.label()));
+        return (
+            Source::Listing(kind),
+            pointer,
+            format!("{} {id}", kind.label()),
+        );
     }
     let (base, label) = match first {
         "info" => (root.key("serverInfo"), "server info"),

@@ -112,7 +112,9 @@ fn unknown_members_duplicates_and_non_objects_are_dropped_with_warnings() {
             ("missing-identity", "/tools/3/name".to_owned()),
         ]
     );
-    assert!(pulled.warnings[3].message.starts_with("tool \"a\" is listed again"));
+    assert!(pulled.warnings[3]
+        .message
+        .starts_with("tool \"a\" is listed again"));
 }
 
 #[test]
@@ -129,12 +131,20 @@ fn an_output_schema_not_of_type_object_is_dropped() {
     assert_eq!(
         codes(&pulled),
         [
-            ("output-schema-not-object", "/tools/0/outputSchema".to_owned()),
-            ("output-schema-not-object", "/tools/1/outputSchema".to_owned()),
+            (
+                "output-schema-not-object",
+                "/tools/0/outputSchema".to_owned()
+            ),
+            (
+                "output-schema-not-object",
+                "/tools/1/outputSchema".to_owned()
+            ),
         ]
     );
     assert!(
-        pulled.warnings[0].message.starts_with("tool \"n\": `outputSchema` is of type \"number\""),
+        pulled.warnings[0]
+            .message
+            .starts_with("tool \"n\": `outputSchema` is of type \"number\""),
         "{}",
         pulled.warnings[0].message
     );
@@ -150,13 +160,34 @@ fn an_invalid_input_schema_becomes_the_open_schema() {
             json!({"name": "none"}),
         ],
     ));
-    assert_eq!(pulled.value["tools"][1]["inputSchema"], json!({"type": "object"}));
-    assert_eq!(pulled.value["tools"][2]["inputSchema"], json!({"type": "object"}));
+    assert_eq!(
+        pulled.value["tools"][1]["inputSchema"],
+        json!({"type": "object"})
+    );
+    assert_eq!(
+        pulled.value["tools"][2]["inputSchema"],
+        json!({"type": "object"})
+    );
     let found = codes(&pulled);
-    assert!(found.contains(&("input-schema-replaced", "/tools/1/inputSchema".to_owned())), "{found:?}");
-    assert!(found.contains(&("input-schema-replaced", "/tools/2/inputSchema".to_owned())), "{found:?}");
-    let bad = pulled.warnings.iter().find(|w| w.pointer.as_str() == "/tools/1/inputSchema").unwrap();
-    assert!(bad.message.starts_with("tool \"bad\": `inputSchema` is not a valid schema ("), "{}", bad.message);
+    assert!(
+        found.contains(&("input-schema-replaced", "/tools/1/inputSchema".to_owned())),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&("input-schema-replaced", "/tools/2/inputSchema".to_owned())),
+        "{found:?}"
+    );
+    let bad = pulled
+        .warnings
+        .iter()
+        .find(|w| w.pointer.as_str() == "/tools/1/inputSchema")
+        .unwrap();
+    assert!(
+        bad.message
+            .starts_with("tool \"bad\": `inputSchema` is not a valid schema ("),
+        "{}",
+        bad.message
+    );
 }
 
 #[test]
@@ -218,7 +249,9 @@ fn pointers_name_the_listed_item_after_earlier_ones_were_dropped() {
             ("invalid-member", "/tools/1/icons/1".to_owned()),
         ]
     );
-    assert!(pulled.warnings[1].render().contains("--> tools/list (every page): /tools/1/icons/1"));
+    assert!(pulled.warnings[1]
+        .render()
+        .contains("--> tools/list (every page): /tools/1/icons/1"));
 }
 
 #[test]
@@ -232,8 +265,10 @@ fn prompts_resources_and_templates_go_to_their_collections() {
         json!({"uri": "file:///a.txt", "name": "a", "mimeType": "text/plain", "size": 3}),
         json!({"uri": "file:///a.txt", "name": "again"}),
     ]);
-    seen.resource_templates = Some(vec![json!({"uriTemplate": "file:///{path}", "name": "files",
-        "annotations": {"audience": ["user"]}})]);
+    seen.resource_templates = Some(vec![
+        json!({"uriTemplate": "file:///{path}", "name": "files",
+        "annotations": {"audience": ["user"]}}),
+    ]);
     let pulled = pull(&seen);
     assert_eq!(pulled.value.get("tools"), None);
     assert_eq!(
@@ -250,7 +285,9 @@ fn prompts_resources_and_templates_go_to_their_collections() {
             ("duplicate", "/resources/1".to_owned()),
         ]
     );
-    assert!(pulled.warnings[0].message.starts_with("prompt \"review\", argument \"code\": "));
+    assert!(pulled.warnings[0]
+        .message
+        .starts_with("prompt \"review\", argument \"code\": "));
 }
 
 #[test]
@@ -258,7 +295,10 @@ fn a_missing_server_info_is_written_as_unknown_with_warnings() {
     let mut seen = observed(ProtocolVersion::V2025_11_25, vec![]);
     seen.handshake = json!({"protocolVersion": "2025-11-25", "capabilities": {}});
     let pulled = pull(&seen);
-    assert_eq!(pulled.value["info"], json!({"name": "unknown", "version": "unknown"}));
+    assert_eq!(
+        pulled.value["info"],
+        json!({"name": "unknown", "version": "unknown"})
+    );
     assert_eq!(
         codes(&pulled),
         [
@@ -281,7 +321,10 @@ fn a_declaration_deeper_than_the_loader_reads_is_dropped() {
             json!({"name": "flat", "inputSchema": {"type": "object"}}),
         ],
     ));
-    assert_eq!(pulled.value["tools"], json!([{"name": "flat", "inputSchema": {"type": "object"}}]));
+    assert_eq!(
+        pulled.value["tools"],
+        json!([{"name": "flat", "inputSchema": {"type": "object"}}])
+    );
     assert_eq!(codes(&pulled), [("too-deep", "/tools/0".to_owned())]);
 }
 
