@@ -1,8 +1,8 @@
 //! `mcpdesc pull` end to end: the real binary against real servers.
 //!
-//! - Round trips: `mcpdesc serve-mock F` for the chess example, the repository's
-//!   `bookshelf` case and (with the shared corpus, `tests/prereq.rs`) every shared
-//!   real-world description: the pulled description validates and declares exactly what
+//! - Round trips: `mcpdesc serve-mock F` for the chess example, the repository's valid
+//!   conformance cases and client fixtures (MCP 2026-07-28 among them) and (with the
+//!   shared corpus, `tests/prereq.rs`) every shared real-world description: the pulled description validates and declares exactly what
 //!   the server lists (tools, prompts, resources, templates, member for member), with
 //!   the original's tool schemas, the negotiated version and no warning.
 //! - `examples/chess-server`'s router over streamable HTTP (`--url`).
@@ -155,10 +155,19 @@ fn assert_declares_the_listings(
 
 #[test]
 fn descriptions_pulled_from_serve_mock_declare_what_it_lists() {
-    let mut files = vec![
-        root().join("examples/chess/chess.mcpdesc.json"),
-        root().join("tests/conformance/expected-valid/bookshelf.json"),
-    ];
+    // The chess example, the repository's valid conformance cases and the client
+    // fixtures (`eras` negotiates MCP 2026-07-28 through `server/discover`).
+    let mut files = vec![root().join("examples/chess/chess.mcpdesc.json")];
+    for dir in ["tests/conformance/expected-valid", "tests/fixtures/client"] {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        found.sort();
+        files.extend(found);
+    }
+    assert!(files.iter().any(|f| f.ends_with("eras.mcpdesc.json")));
     if let Some(shared) =
         prereq::shared_conformance("mcpdesc-cli/pull::descriptions_pulled_from_serve_mock_declare_what_it_lists (the shared real-world descriptions)")
     {

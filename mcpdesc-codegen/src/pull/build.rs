@@ -18,6 +18,9 @@ pub(crate) struct Draft {
     /// Per kind: for each declaration in the document, its index in the listing.
     pub(crate) origins: BTreeMap<Kind, Vec<usize>>,
     pub(crate) warnings: Vec<PullWarning>,
+    /// Where the server info is in the handshake result (`/serverInfo`, or the
+    /// `server/discover` result's `_meta` entry).
+    pub(crate) info_at: Pointer,
 }
 
 impl Draft {
@@ -46,6 +49,7 @@ pub(crate) fn build(observed: &Observed) -> Draft {
         value: Value::Null,
         origins: BTreeMap::new(),
         warnings: Vec::new(),
+        info_at: Pointer::root().key("serverInfo"),
     };
     let mut root = Map::new();
     root.insert("$schema".to_owned(), json!(schema_uri(SpecVersion::V0_9_0)));
@@ -87,10 +91,33 @@ pub(crate) fn build(observed: &Observed) -> Draft {
     draft
 }
 
-/// The Info Object from `serverInfo`.
+/// Where MCP 2026-07-28 puts the server's `Implementation` in the `server/discover`
+/// result: its `_meta`.
+const DISCOVER_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+
+/// The Info Object from `serverInfo` (the `initialize` result's, or the
+/// `server/discover` result's `_meta` entry).
 fn info(draft: &mut Draft, handshake: &Value) -> Value {
-    let at = Pointer::root().key("serverInfo");
-    let server_info = match handshake.get("serverInfo") {
+    let in_meta = handshake.get("serverInfo").is_none()
+        && handshake
+            .get("_meta")
+            .and_then(|m| m.get(DISCOVER_SERVER_INFO))
+            .is_some();
+    let (at, found) = if in_meta {
+        (
+            Pointer::root().key("_meta").key(DISCOVER_SERVER_INFO),
+            handshake
+                .get("_meta")
+                .and_then(|m| m.get(DISCOVER_SERVER_INFO)),
+        )
+    } else {
+        (
+            Pointer::root().key("serverInfo"),
+            handshake.get("serverInfo"),
+        )
+    };
+    draft.info_at = at.clone();
+    let server_info = match found {
         Some(Value::Object(map)) => map.clone(),
         other => {
             if other.is_some() {

@@ -303,7 +303,7 @@ fn origin(draft: &Draft, segments: &[String]) -> (Source, Pointer, String) {
         );
     }
     let (base, label) = match first {
-        "info" => (root.key("serverInfo"), "server info"),
+        "info" => (draft.info_at.clone(), "server info"),
         "capabilities" => (root.key("capabilities"), "capabilities"),
         _ => (root.clone(), "the handshake result"),
     };

@@ -336,3 +336,27 @@ fn every_invalid_tool_gone_leaves_no_empty_collection() {
     ));
     assert_eq!(pulled.value.get("tools"), None);
 }
+
+#[test]
+fn the_discover_result_of_2026_carries_the_server_info_in_meta() {
+    let mut seen = observed(ProtocolVersion::V2026_07_28, vec![]);
+    seen.handshake = json!({
+        "resultType": "complete",
+        "supportedVersions": ["2025-11-25", "2026-07-28"],
+        "capabilities": {"tools": {}},
+        "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "eras", "version": "1.0.0", "x": 1}}
+    });
+    let pulled = pull(&seen);
+    assert_eq!(
+        pulled.value["info"],
+        json!({"name": "eras", "version": "1.0.0"})
+    );
+    assert_eq!(pulled.value["protocolVersions"], json!(["2026-07-28"]));
+    assert_eq!(
+        codes(&pulled),
+        [(
+            "unknown-member",
+            "/_meta/io.modelcontextprotocol~1serverInfo/x".to_owned()
+        )]
+    );
+}
