@@ -360,3 +360,50 @@ fn the_discover_result_of_2026_carries_the_server_info_in_meta() {
         )]
     );
 }
+
+#[test]
+fn the_validator_decides_the_rest_at_the_smallest_part() {
+    let mut seen = observed(
+        ProtocolVersion::V2025_11_25,
+        vec![json!({"name": "t", "inputSchema": {"type": "object"},
+                    "annotations": {"readOnlyHint": true, "audience": ["user"]},
+                    "execution": {"taskSupport": "sometimes"}})],
+    );
+    seen.handshake["capabilities"]["resources"] = json!({});
+    seen.resources = Some(vec![
+        json!({"uri": "mem://bad", "name": 5}),
+        json!({"uri": "mem://ok", "name": "ok"}),
+    ]);
+    let pulled = pull(&seen);
+    assert_eq!(
+        pulled.value["tools"][0],
+        json!({"name": "t", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}})
+    );
+    assert_eq!(
+        pulled.value["resources"],
+        json!([{"uri": "mem://ok", "name": "ok"}])
+    );
+    let mut found = codes(&pulled);
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            ("invalid-item", "/resources/0".to_owned()),
+            ("invalid-member", "/tools/0/annotations/audience".to_owned()),
+            ("invalid-member", "/tools/0/execution".to_owned()),
+        ]
+    );
+    let resource = pulled
+        .warnings
+        .iter()
+        .find(|w| w.code == "invalid-item")
+        .unwrap();
+    assert!(
+        resource
+            .message
+            .starts_with("resource \"mem://bad\" dropped: "),
+        "{}",
+        resource.message
+    );
+    assert_eq!(resource.source, Source::Listing(Kind::Resource));
+}
