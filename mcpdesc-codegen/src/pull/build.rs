@@ -204,7 +204,7 @@ fn capabilities(draft: &mut Draft, handshake: &Value) -> Option<Value> {
 /// The declarations of one listing and, for each, its index in the listing.
 fn declarations(draft: &mut Draft, kind: Kind, items: &[Value]) -> (Vec<Value>, Vec<usize>) {
     let source = Source::Listing(kind);
-    let base = Pointer::root().key(kind.result_member());
+    let base = Pointer::root().key(kind.collection());
     let identity = kind.identity();
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut out = Vec::new();

@@ -23,7 +23,8 @@ impl Kind {
         Kind::ResourceTemplate,
     ];
 
-    /// The root member of the description holding this kind.
+    /// The root member of the description holding this kind, which is also the member
+    /// of the listing result holding the items.
     pub fn collection(self) -> &'static str {
         match self {
             Kind::Tool => "tools",
@@ -43,13 +44,6 @@ impl Kind {
         }
     }
 
-    /// The member of the listing result holding the items.
-    pub fn result_member(self) -> &'static str {
-        match self {
-            Kind::ResourceTemplate => "resourceTemplates",
-            other => other.collection(),
-        }
-    }
 
     /// The member that identifies a declaration (duplicates are dropped).
     pub fn identity(self) -> &'static str {

@@ -286,7 +286,7 @@ fn origin(draft: &Draft, segments: &[String]) -> (Source, Pointer, String) {
             .and_then(|o| o.get(index))
             .copied()
             .unwrap_or(index);
-        let mut pointer = root.key(kind.result_member()).index(listed);
+        let mut pointer = root.key(kind.collection()).index(listed);
         for segment in segments.iter().skip(2) {
             pointer = pointer.key(segment);
         }
