@@ -44,7 +44,6 @@ impl Kind {
         }
     }
 
-
     /// The member that identifies a declaration (duplicates are dropped).
     pub fn identity(self) -> &'static str {
         match self {
