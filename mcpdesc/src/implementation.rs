@@ -13,7 +13,7 @@
 //! fn analyze_game_example_scholars_mate() {
 //!     // the type checks of the example, as without a test server, then:
 //!     if let Err(e) = ::mcpdesc::implementation::check_example(
-//!         &router(crate::ChessServer::new()),
+//!         &super::router(crate::ChessServer::new()),
 //!         &examples::analyze_game::TOOL,
 //!         &examples::analyze_game::EXAMPLES[1usize],
 //!         ::mcpdesc::implementation::Compare::Exact,

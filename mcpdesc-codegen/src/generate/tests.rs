@@ -28,7 +28,7 @@
 //!
 //! With a test server ([`Settings::test_server`]), every test also runs its example
 //! against the implementation, on a fresh server built by the expression, through the
-//! real router (`router(EXPR)`, or `router_behind_gateway(EXPR)` when the description's
+//! real router (`super::router(EXPR)`, or `super::router_behind_gateway(EXPR)` when the description's
 //! security needs an authenticator), and compares the answer with the example's result;
 //! `Compare::Shape` when the example has `"x-mcpdesc-compare": "shape"`:
 //!
@@ -37,7 +37,7 @@
 //!     fn analyze_game_example_basic() {
 //!         if let Err(e) = ::mcpdesc::testing::check_example_with_output::<..>(..) { panic!("{e}") }
 //!         if let Err(e) = ::mcpdesc::implementation::check_example(
-//!             &router(crate::ChessServer::new()),
+//!             &super::router(crate::ChessServer::new()),
 //!             &examples::analyze_game::TOOL, &examples::analyze_game::EXAMPLES[0],
 //!             ::mcpdesc::implementation::Compare::Exact) { panic!("{e}") }
 //!     }
@@ -92,11 +92,13 @@ fn implementation(ir: &ModuleIr, settings: &Settings) -> Option<Implementation> 
     if !settings.generated_side().server() {
         return None;
     }
-    // Authentication is beside the point in process, as in the contract check.
+    // Authentication is beside the point in process, as in the contract check. The
+    // path goes through `super::`: a test's local `router` (the mock's) shadows the
+    // function's name.
     let router = if ir.security.needs_authenticator() {
-        quote!(router_behind_gateway(#expr))
+        quote!(super::router_behind_gateway(#expr))
     } else {
-        quote!(router(#expr))
+        quote!(super::router(#expr))
     };
     Some(Implementation {
         rt: runtime(settings),
