@@ -262,6 +262,28 @@ impl Settings {
     }
 }
 
+/// Checks that a test server expression ([`Settings::test_server`]) is a Rust
+/// expression; the reason when it is not (every front end reports it).
+///
+/// ```
+/// use mcpdesc_codegen::settings::check_test_server;
+/// assert!(check_test_server("crate::Greeter::for_examples()").is_ok());
+/// assert_eq!(
+///     check_test_server("crate::Greeter::new(").unwrap_err(),
+///     "\"crate::Greeter::new(\" is not a Rust expression: unbalanced delimiters or an invalid token"
+/// );
+/// assert!(check_test_server("crate::Greeter::").is_err());
+/// ```
+pub fn check_test_server(expr: &str) -> Result<(), String> {
+    // Lexing first: syn's own message for a string that does not lex names no cause.
+    let tokens: proc_macro2::TokenStream = expr.parse().map_err(|_| {
+        format!("{expr:?} is not a Rust expression: unbalanced delimiters or an invalid token")
+    })?;
+    syn::parse2::<syn::Expr>(tokens)
+        .map(|_| ())
+        .map_err(|e| format!("{expr:?} is not a Rust expression: {e}"))
+}
+
 /// A change to one generated type; see [`Settings::patch`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TypePatch {

@@ -184,15 +184,8 @@ impl Parse for MacroInput {
                 "tests" => settings = settings.tests(input.parse::<LitBool>()?.value),
                 "test_server" => {
                     let lit: LitStr = input.parse()?;
-                    syn::parse_str::<syn::Expr>(&lit.value()).map_err(|e| {
-                        syn::Error::new(
-                            lit.span(),
-                            format!(
-                                "test_server {:?} is not a Rust expression: {e}",
-                                lit.value()
-                            ),
-                        )
-                    })?;
+                    mcpdesc_codegen::settings::check_test_server(&lit.value())
+                        .map_err(|e| syn::Error::new(lit.span(), format!("test_server {e}")))?;
                     settings = settings.test_server(lit.value());
                 }
                 "format_types" => settings = settings.format_types(input.parse::<LitBool>()?.value),

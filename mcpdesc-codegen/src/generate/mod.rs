@@ -139,11 +139,8 @@ fn check_settings(settings: &Settings) -> Result<(), GenerateError> {
         })?;
     }
     if let Some(expr) = settings.test_server_expr() {
-        syn::parse_str::<syn::Expr>(expr).map_err(|e| {
-            GenerateError::Settings(format!(
-                "test server {expr:?} is not a Rust expression: {e}"
-            ))
-        })?;
+        crate::settings::check_test_server(expr)
+            .map_err(|e| GenerateError::Settings(format!("test server {e}")))?;
         if !settings.generated_side().server() {
             return Err(GenerateError::Settings(format!(
                 "test server {expr:?}: a client-only module has no router to test a server through; \
