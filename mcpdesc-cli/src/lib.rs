@@ -14,7 +14,7 @@
 //!   "line", "column", "message"}]}`.
 //!
 //! `mcpdesc generate FILE [-o OUT.rs] [--protocol-version V] [--no-tests]
-//! [--side server|client|both]`
+//! [--test-server EXPR] [--side server|client|both]`
 //! - writes the generated Rust code to OUT (only when its content changed) or stdout;
 //! - an invalid description: its diagnostics on stderr (as `validate` prints them),
 //!   nothing generated, exit 1;
@@ -120,6 +120,11 @@ pub enum Command {
         /// Do not generate unit tests from the Tool Examples.
         #[arg(long)]
         no_tests: bool,
+        /// A Rust expression that builds a fresh server (such as
+        /// `crate::Greeter::for_examples()`): the generated example tests then call that
+        /// implementation through the router and compare its answers with the examples.
+        #[arg(long, value_name = "EXPR")]
+        test_server: Option<String>,
         /// The side to generate: `server` (handler traits, router, mock), `client` (the
         /// typed `Client`, nothing to implement) or `both`.
         #[arg(long, value_name = "SIDE", default_value = "both", value_parser = parse_side)]
@@ -282,9 +287,13 @@ where
             output,
             protocol_version,
             no_tests,
+            test_server,
             side,
         } => {
             let mut settings = Settings::new().tests(!no_tests).side(side);
+            if let Some(expr) = test_server {
+                settings = settings.test_server(expr);
+            }
             if let Some(v) = protocol_version {
                 settings = settings.protocol_version(v);
             }
