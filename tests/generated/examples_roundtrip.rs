@@ -60,6 +60,20 @@ mod generator_shared_types {
     include!("../snapshots/generator-shared-types.rs");
 }
 
+mod generator_implementation {
+    include!("../snapshots/generator-implementation.rs");
+}
+
+#[test]
+fn generator_implementation_examples() {
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::generator_implementation_examples", "generator-implementation") else {
+        return;
+    };
+    support::check_input::<generator_implementation::types::AddInput>(&ir, "add");
+    support::check_output::<generator_implementation::types::AddOutput>(&ir, "add");
+    support::check_input::<generator_implementation::types::GreetInput>(&ir, "greet");
+}
+
 mod chess_client_only {
     include!("../snapshots/chess-client-only.rs");
 }
