@@ -2,6 +2,8 @@
 //!
 //! - the `build.rs` front end at work: `tests/builder.rs` includes what the [`Builder`]
 //!   writes for `drift/v1.mcpdesc.json`;
+//! - `hostile.rs`: the code of every description of `hostile/`, one module each, which
+//!   `tests/hostile.rs` compiles together with every warning denied;
 //! - `chess_rust_drift.rs`: the chess example's generated code with one hand edit on the
 //!   Rust side only (`AnalyzeGameInput::depth` made a string), which
 //!   `tests/rust_drift.rs` uses to show how the generated example tests report it;
@@ -23,6 +25,7 @@ fn main() {
         .file_name("drift_v1")
         .compile_or_exit();
     chess_rust_drift();
+    hostile();
     notebook();
 }
 
@@ -81,4 +84,39 @@ fn chess_rust_drift() {
         .replace("    fn ", "    pub(crate) fn ");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap()).join("chess_rust_drift.rs");
     std::fs::write(out, format!("{head}{tests}")).unwrap();
+}
+
+/// Generates every description of `hostile/` (a corpus of descriptions written to break
+/// the generator: colliding names, keywords, escapes, schemas typify cannot take as they
+/// are) into `$OUT_DIR/hostile/`, with `hostile.rs` declaring one module per case. A
+/// description that does not generate stops the build with its error.
+fn hostile() {
+    let dir = PathBuf::from("hostile");
+    println!("cargo::rerun-if-changed=hostile");
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap()).join("hostile");
+    std::fs::create_dir_all(&out).unwrap();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".mcpdesc.json"))
+        .collect();
+    files.sort();
+    let mut modules = String::new();
+    for file in files {
+        let stem = file
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .trim_end_matches(".mcpdesc.json")
+            .to_owned();
+        let module = stem.replace('-', "_").to_lowercase();
+        let desc = Description::from_path(&file, &Limits::default()).expect("hostile case");
+        let generated = mcpdesc_codegen::generate(&desc, &Settings::new())
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        std::fs::write(out.join(format!("{module}.rs")), generated.code).unwrap();
+        modules.push_str(&format!(
+            "/// `hostile/{stem}.mcpdesc.json`.\npub mod {module} {{\n    include!(concat!(env!(\"OUT_DIR\"), \"/hostile/{module}.rs\"));\n}}\n"
+        ));
+    }
+    std::fs::write(out.join("mod.rs"), modules).unwrap();
 }

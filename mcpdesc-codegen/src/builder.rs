@@ -288,13 +288,21 @@ impl Builder {
         match self.compile_to(&mut out) {
             Ok(path) => path,
             Err(e) => {
-                // Invalid descriptions already printed one line per error.
-                if !matches!(e, BuildError::Invalid { .. }) {
-                    let _ = writeln!(out, "cargo::error={}", one_line(&e.to_string()));
+                // Each problem is printed once: an invalid description already printed
+                // one line per error (and gets a one-line summary on stderr), a file
+                // that cannot be read its `cargo::error` line.
+                match &e {
+                    BuildError::Invalid { .. } => {
+                        let _ = out.flush();
+                        eprintln!("error: {e}");
+                    }
+                    BuildError::Read { .. } => {}
+                    _ => {
+                        let _ = writeln!(out, "cargo::error={}", one_line(&e.to_string()));
+                    }
                 }
                 let _ = out.flush();
                 drop(out);
-                eprintln!("error: {e}");
                 std::process::exit(1);
             }
         }

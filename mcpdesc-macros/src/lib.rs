@@ -82,7 +82,9 @@ use syn::{braced, bracketed, Ident, LitBool, LitStr, Token};
 ///
 /// A missing file, a file that does not parse or an invalid description stops the build
 /// with one `compile_error!` per problem, pointing at the path literal and reading
-/// `file:line:column: [rule] message (pointer /json/pointer)`. When the type generator
+/// `file:line:column: [rule] message (pointer /json/pointer)`, and nothing else: the
+/// uses of the module that was not generated (`api::types::X`, `impl api::Tool`) are not
+/// reported as unresolved names. When the type generator
 /// fails on one schema, the code is still emitted (that type falls back to
 /// `serde_json::Value`, so editors keep working) together with the error.
 ///
@@ -274,10 +276,12 @@ fn expand(input: &MacroInput, manifest_dir: Option<&Path>) -> TokenStream {
     let desc = match Description::from_path(&path, &Limits::default()) {
         Ok(desc) => desc,
         Err(e) => {
-            return error(format!(
+            let mut out = error(format!(
                 "mcpdesc: cannot read {written} (resolved against CARGO_MANIFEST_DIR to {}): {e}",
                 path.display()
-            ))
+            ));
+            out.extend(silence_cascade());
+            return out;
         }
     };
     let absolute = path.display().to_string();
@@ -313,10 +317,25 @@ fn expand(input: &MacroInput, manifest_dir: Option<&Path>) -> TokenStream {
             }
         }
         // Already reported, one error each.
-        Err(GenerateError::Invalid { .. }) => {}
-        Err(e) => out.extend(error(format!("mcpdesc: {written}: {e}"))),
+        Err(GenerateError::Invalid { .. }) => out.extend(silence_cascade()),
+        Err(e) => {
+            out.extend(error(format!("mcpdesc: {written}: {e}")));
+            out.extend(silence_cascade());
+        }
     }
     out
+}
+
+/// What the macro emits in place of the module when nothing is generated: a glob import
+/// that cannot resolve. rustc does not report the names the crate then uses from the
+/// module (`api::types::X`, `impl api::Tool for ...`, `api::router`), which it cannot
+/// know are missing, so the description's own diagnostics are the only errors instead
+/// of being followed by one `cannot find` error per use.
+fn silence_cascade() -> TokenStream {
+    quote! {
+        #[allow(unused_imports)]
+        pub use self::__mcpdesc_nothing_generated_see_the_errors_above::*;
+    }
 }
 
 /// A warning rustc prints: the use of a deprecated item, spanned on the path literal.

@@ -56,6 +56,10 @@ fn generator_security_examples() {
     support::check_input::<generator_security::types::RecordGameInput>(&ir, "record_game");
 }
 
+mod generator_shared_types {
+    include!("../snapshots/generator-shared-types.rs");
+}
+
 mod generator_implementation {
     include!("../snapshots/generator-implementation.rs");
 }

@@ -249,7 +249,7 @@ pub fn build(
 ) -> Result<ModuleIr, ViewError> {
     let chosen = view::select_view(doc, settings.selected_protocol_version())?;
     let selected = &chosen.tools;
-    let mut types = NameAllocator::new();
+    let mut types = NameAllocator::for_source(&desc.text);
     let declared: Vec<&str> = selected.iter().map(|s| s.tool.name.as_str()).collect();
     let names = naming::tool_names(&declared, &mut types);
     // Trait names are one namespace across tools and the other primitives.
@@ -269,6 +269,7 @@ pub fn build(
     let options = Options {
         format_types: settings.uses_format_types(),
         defaults: true,
+        output: false,
     };
 
     // Which component each tool schema came from, and how often each is used.
@@ -369,7 +370,10 @@ pub fn build(
                         &pointer,
                         type_name,
                         Some(&doc),
-                        options,
+                        Options {
+                            output: role == Role::Output,
+                            ..options
+                        },
                         &mut types,
                         diagnostics,
                     ))
@@ -450,6 +454,19 @@ pub fn build(
         });
     }
 
+    {
+        let mut prepared: Vec<&mut PreparedSchema> =
+            shared.iter_mut().map(|s| &mut s.prepared).collect();
+        for t in &mut tools {
+            for schema in std::iter::once(&mut t.input).chain(t.output.as_mut()) {
+                if let TypeSource::Own(p) = &mut schema.source {
+                    prepared.push(p);
+                }
+            }
+        }
+        share_definitions(&mut prepared, &mut types);
+    }
+
     let root: VersionSet = doc
         .protocol_versions
         .iter()
@@ -486,6 +503,64 @@ pub fn build(
         primitives,
         security,
     })
+}
+
+/// Identical `$defs` (or `definitions`) of different schemas become one Rust type,
+/// named after the `$defs` key (`IssuePriority`, not `CreateIssueInputIssuePriority`):
+/// each schema keeps its copy of the definition under the shared name, and the type
+/// space converts it once. Definitions that refer to shared ones become identical in
+/// turn, so the grouping repeats until nothing changes (at most once per definition).
+///
+/// ```text
+/// create_issue: $defs/IssuePriority {enum: [low, high]}  ─┐
+/// get_issue:    $defs/IssuePriority {enum: [low, high]}  ─┴─▶ types::IssuePriority
+/// ```
+pub fn share_definitions(prepared: &mut [&mut PreparedSchema], names: &mut NameAllocator) {
+    let mut shared_names: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    let total: usize = prepared.iter().map(|p| p.defs.len()).sum();
+    for _ in 0..=total {
+        // Canonical text of each definition not yet shared → (schema, definition).
+        let mut groups: BTreeMap<String, Vec<(usize, usize)>> = BTreeMap::new();
+        for (u, p) in prepared.iter().enumerate() {
+            for (d, (name, value)) in p.defs.iter().enumerate() {
+                if shared_names.contains(name) || def_key(p, d).is_none() {
+                    continue;
+                }
+                groups.entry(value.to_string()).or_default().push((u, d));
+            }
+        }
+        let mut changed = false;
+        for members in groups.values() {
+            let schemas: std::collections::BTreeSet<usize> = members.iter().map(|m| m.0).collect();
+            if schemas.len() < 2 {
+                continue;
+            }
+            let (u0, d0) = members[0];
+            let key = def_key(prepared[u0], d0).unwrap_or_default();
+            let name = names.claim(naming::upper_camel(&key).trim_end_matches('_'));
+            for &(u, d) in members {
+                let old = prepared[u].defs[d].0.clone();
+                prepared[u].rename(&old, &name);
+            }
+            shared_names.insert(name);
+            changed = true;
+        }
+        if !changed {
+            break;
+        }
+    }
+}
+
+/// The `$defs`/`definitions` key of definition `d`, if it is one.
+fn def_key(p: &PreparedSchema, d: usize) -> Option<String> {
+    let at = p.def_pointers.get(d)?;
+    let segments: Vec<String> = at.segments().collect();
+    match segments.as_slice() {
+        [.., container, key] if container == "$defs" || container == "definitions" => {
+            Some(key.clone())
+        }
+        _ => None,
+    }
 }
 
 /// The file name of a description path (never a directory, so output does not depend on

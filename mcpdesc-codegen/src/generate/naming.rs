@@ -31,30 +31,98 @@
 //!    and each other's `{method}_with_content` ([`ToolNames::content_method`], claimed
 //!    for every tool), because the typed `Client` has them all in one `impl`.
 //!    Other generated types (shared component schemas, hoisted `$defs`) go through a
-//!    [`NameAllocator`] that applies the same suffix rule.
+//!    [`NameAllocator`] that applies the same suffix rule. Reserved are every name the
+//!    generated code uses without a path ([`RESERVED_TRAITS`]: `T`, `S`, `Send`, `Sync`,
+//!    prelude names), the client's methods and the generated modules
+//!    ([`RESERVED_METHODS`]), and the prelude types ([`RESERVED_TYPES`]). The content
+//!    method of a keyword tool is built without the keyword underscore
+//!    (`type_with_content`, never `type__with_content`).
+//! 8. **Fields and variants.** typify names fields and variants itself
+//!    ([`typify_sanitize`]). Where two properties of one object (or two string values of
+//!    one enum) would get the same Rust name, or a property name has no letter or digit
+//!    (its type would be named like its parent), the schema preparation hands typify a
+//!    *placeholder* for it ([`NameAllocator::property_keys`],
+//!    [`NameAllocator::enum_values`]): the wanted Rust name followed by private-use marker
+//!    characters, which typify drops from the name but writes as the serde name; the
+//!    final token pass ([`super::escape`]) puts the JSON name back everywhere. A property
+//!    whose JSON name already is its field name keeps it; the others take, in declaration
+//!    order, the smallest free `{field}_{n}` from 2 up (`a-b` beside `a_b` → `a_b_2`).
+//!    Enum values that collide are spelled with `+` as `plus` and a sign `-` as `minus`
+//!    before the same suffix rule (`reactions-+1` → `ReactionsPlus1`, `ok` beside `Ok` →
+//!    `Ok2`).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use heck::{ToPascalCase, ToSnakeCase};
+
+use super::escape::Placeholders;
 
 /// Trait names the generated module keeps for itself, all in the module root's type
 /// namespace: the umbrella server trait, the example mock, the typed client, the
 /// authenticator trait and the umbrella of handler traits of a description with
 /// security requirements (reserved whether or not it has any, so that adding security
 /// to a description renames nothing).
-pub const RESERVED_TRAITS: [&str; 5] = [
+///
+/// Also the names the generated code uses without a path beside the traits: the generic
+/// parameters `T` and `S` of the blanket impls and `router`, the marker traits of the
+/// bounds (`Send`, `Sync`, `Sized`, `Unpin`), and the prelude names a trait bound or
+/// signature may spell (`Result`, `Option`, `Future`, `Box`, `Vec`, `String`, ...): a
+/// trait with one of these names would shadow it (`send` → `Send` breaks
+/// `Server: Send + Sync`).
+pub const RESERVED_TRAITS: [&str; 27] = [
     "Server",
     "ExampleServer",
     "Client",
     "Authenticator",
     "Handlers",
+    "T",
+    "S",
+    "Send",
+    "Sync",
+    "Sized",
+    "Unpin",
+    "Future",
+    "Result",
+    "Option",
+    "Box",
+    "Vec",
+    "String",
+    "Ok",
+    "Err",
+    "Some",
+    "None",
+    "Clone",
+    "Copy",
+    "Default",
+    "Debug",
+    "Fn",
+    "Drop",
 ];
 
 /// Method names a tool's method must not take: the inherent methods of the generated
 /// `Client` (`Client::new(session)`, `session()`, `validate_inputs(bool)`), which share
 /// one `impl` block with a method per tool. `new` also keeps a tool from shadowing
 /// `ExampleServer::new`.
-pub const RESERVED_METHODS: [&str; 3] = ["new", "session", "validate_inputs"];
+///
+/// Also the generated modules a tool's or primitive's module sits in (`tools::{method}`,
+/// `examples::{method}`, `prompts::{snake}`, ...): a module named like its parent trips
+/// clippy's `module_inception`.
+pub const RESERVED_METHODS: [&str; 14] = [
+    "new",
+    "session",
+    "validate_inputs",
+    "tools",
+    "examples",
+    "prompts",
+    "resources",
+    "resource_templates",
+    "prompt_examples",
+    "resource_examples",
+    "resource_template_examples",
+    "types",
+    "info",
+    "error",
+];
 
 /// Type names a generated type must not take: the prelude names that typify's output
 /// uses without a path, which a type of the same name would shadow.
@@ -278,7 +346,9 @@ pub fn tool_names(declared: &[&str], types: &mut NameAllocator) -> Vec<ToolNames
                 };
                 let input_type = type_name(&camel_n, "Input");
                 let output_type = type_name(&camel_n, "Output");
-                let content_method = format!("{snake_n}_with_content");
+                // From the name without its keyword underscore: `type_` → `type_with_content`
+                // (`type__with_content` would break `non_snake_case`).
+                let content_method = format!("{}_with_content", snake_n.trim_end_matches('_'));
                 let free = !traits.contains(&trait_name)
                     && !methods.contains(&snake_n)
                     && !methods.contains(&content_method)
@@ -310,12 +380,15 @@ pub fn tool_names(declared: &[&str], types: &mut NameAllocator) -> Vec<ToolNames
 #[derive(Debug, Clone)]
 pub struct NameAllocator {
     taken: BTreeSet<String>,
+    /// The stand-in names given to properties and enum values (rule 8).
+    placeholders: Placeholders,
 }
 
 impl Default for NameAllocator {
     fn default() -> Self {
         NameAllocator {
             taken: RESERVED_TYPES.iter().map(|s| s.to_string()).collect(),
+            placeholders: Placeholders::default(),
         }
     }
 }
@@ -324,6 +397,132 @@ impl NameAllocator {
     /// An allocator with only the reserved names taken.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An allocator for the description whose text is `source` (see
+    /// [`Placeholders::new`]).
+    pub fn for_source(source: &str) -> Self {
+        NameAllocator {
+            placeholders: Placeholders::new(source),
+            ..Self::default()
+        }
+    }
+
+    /// The placeholders handed out so far, for the final substitution.
+    pub fn placeholders(&self) -> &Placeholders {
+        &self.placeholders
+    }
+
+    /// Rule 8 for the properties of one object: the JSON name each property must be
+    /// given in typify's copy of the schema (the name itself, or a placeholder) so that
+    /// the struct's field names, and the names of the types typify derives from them,
+    /// are unique. `None` when nothing needs renaming.
+    pub fn property_keys(&mut self, keys: &[&str]) -> Option<Vec<String>> {
+        let natural: Vec<String> = keys
+            .iter()
+            .map(|k| typify_sanitize(k, Case::Snake))
+            .collect();
+        // typify names a property's own type `{Parent}{Name}`: a name without letters or
+        // digits (`""`, `-`) would give the parent's name again.
+        let wordless = |key: &str| key.to_snake_case().is_empty();
+        if (is_unique(&natural) && !keys.iter().any(|k| wordless(k))) || !self.placeholders.usable()
+        {
+            return None;
+        }
+        // A property whose name already is its field name keeps it; then the others in
+        // declaration order take `{field}`, `{field}_2`, `{field}_3`, ...
+        let mut taken: BTreeSet<String> = BTreeSet::new();
+        let mut wanted: Vec<Option<String>> = vec![None; keys.len()];
+        for (i, key) in keys.iter().enumerate() {
+            if natural[i] == *key && taken.insert(natural[i].clone()) {
+                wanted[i] = Some(natural[i].clone());
+            }
+        }
+        let mut out = Vec::with_capacity(keys.len());
+        for (i, key) in keys.iter().enumerate() {
+            if wanted[i].is_some() {
+                out.push((*key).to_owned());
+                continue;
+            }
+            let base = natural[i].trim_end_matches('_').to_owned();
+            let mut n = 1usize;
+            loop {
+                let candidate = if n == 1 {
+                    natural[i].clone()
+                } else {
+                    format!("{base}_{n}")
+                };
+                n += 1;
+                if taken.contains(&candidate) {
+                    continue;
+                }
+                if candidate == natural[i] && !wordless(key) {
+                    taken.insert(candidate);
+                    out.push((*key).to_owned());
+                    break;
+                }
+                let placeholder = self.placeholders.claim(&candidate, key);
+                if typify_sanitize(&placeholder, Case::Snake) == candidate {
+                    taken.insert(candidate);
+                    out.push(placeholder);
+                    break;
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// Rule 8 for the string values of one enum: the value each must be given in
+    /// typify's copy so that the variant names are unique (`reactions-+1` and
+    /// `reactions--1` become `ReactionsPlus1` and `ReactionsMinus1`; `Ok` and `ok`
+    /// become `Ok` and `Ok2`). `None` when typify's own names are unique.
+    pub fn enum_values(&mut self, values: &[&str]) -> Option<Vec<String>> {
+        let natural: Vec<String> = values
+            .iter()
+            .map(|v| typify_sanitize(v, Case::Pascal))
+            .collect();
+        if is_unique(&natural) || !self.placeholders.usable() {
+            return None;
+        }
+        let counts = natural.iter().fold(BTreeMap::new(), |mut m, n| {
+            *m.entry(n.as_str()).or_insert(0usize) += 1;
+            m
+        });
+        let mut taken: BTreeSet<String> = natural
+            .iter()
+            .filter(|n| counts[n.as_str()] == 1)
+            .cloned()
+            .collect();
+        let mut out = Vec::with_capacity(values.len());
+        for (i, value) in values.iter().enumerate() {
+            if counts[natural[i].as_str()] == 1 {
+                out.push((*value).to_owned());
+                continue;
+            }
+            let base = typify_sanitize(&spell_signs(value), Case::Pascal);
+            let base = fixpoint(base.trim_end_matches('_').to_owned(), |s| {
+                s.to_pascal_case()
+            });
+            let mut n = 1usize;
+            loop {
+                let candidate = if n == 1 {
+                    base.clone()
+                } else {
+                    fixpoint(format!("{base}{n}"), |s| s.to_pascal_case())
+                };
+                n += 1;
+                if taken.contains(&candidate) || !accept_as_ident(&candidate) {
+                    continue;
+                }
+                let placeholder = self.placeholders.claim(&candidate, value);
+                if typify_sanitize(&placeholder, Case::Pascal) == candidate {
+                    taken.insert(candidate);
+                    out.push(placeholder);
+                    break;
+                }
+            }
+        }
+        Some(out)
     }
 
     /// Whether `name` is still free.
@@ -354,6 +553,90 @@ impl NameAllocator {
         self.take(&name);
         name
     }
+}
+
+/// Whether every name of `names` is different.
+fn is_unique(names: &[String]) -> bool {
+    let mut seen = BTreeSet::new();
+    names.iter().all(|n| seen.insert(n))
+}
+
+/// `+` and a `-` that starts a number written as words, so that `reactions-+1` and
+/// `reactions--1` give different names.
+fn spell_signs(value: &str) -> String {
+    let chars: Vec<char> = value.chars().collect();
+    let mut out = String::with_capacity(value.len() + 8);
+    for (i, &c) in chars.iter().enumerate() {
+        let starts_number = chars.get(i + 1).is_some_and(char::is_ascii_digit)
+            && (i == 0 || !chars[i - 1].is_alphanumeric());
+        match c {
+            '+' => out.push_str(" plus "),
+            '-' if starts_number => out.push_str(" minus "),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The two cases typify writes names in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Case {
+    /// Field names.
+    Snake,
+    /// Type and variant names.
+    Pascal,
+}
+
+/// The name typify 0.8 derives from a JSON name (its `sanitize`): `'` removed, every
+/// character that cannot continue an identifier a word break, the case applied, an `x`
+/// / `X` before a name that cannot start an identifier (or is empty), and `_` after a
+/// keyword. `+1` and `-1` are `plus1` and `minus1`.
+///
+/// ```
+/// use mcpdesc_codegen::generate::naming::{typify_sanitize, Case};
+/// assert_eq!(typify_sanitize("a-b", Case::Snake), "a_b");
+/// assert_eq!(typify_sanitize("", Case::Snake), "x");
+/// assert_eq!(typify_sanitize("type", Case::Snake), "type_");
+/// assert_eq!(typify_sanitize("reactions-+1", Case::Pascal), "Reactions1");
+/// ```
+pub fn typify_sanitize(input: &str, case: Case) -> String {
+    let to_case = |s: &str| match case {
+        Case::Snake => s.to_snake_case(),
+        Case::Pascal => s.to_pascal_case(),
+    };
+    let out = match input {
+        "+1" => "plus1".to_owned(),
+        "-1" => "minus1".to_owned(),
+        _ => {
+            let cleaned: String = input
+                .replace('\'', "")
+                .chars()
+                .map(|c| {
+                    if unicode_ident::is_xid_continue(c) {
+                        c
+                    } else {
+                        '-'
+                    }
+                })
+                .collect();
+            to_case(&cleaned)
+        }
+    };
+    let out = match out.chars().next() {
+        None => to_case("x"),
+        Some(c) if unicode_ident::is_xid_start(c) => out,
+        Some(_) => format!("{}{out}", to_case("x")),
+    };
+    if is_keyword(&out) {
+        format!("{out}_")
+    } else {
+        out
+    }
+}
+
+/// Whether typify accepts `ident` as it is (not a keyword, `gen` included).
+fn accept_as_ident(ident: &str) -> bool {
+    !is_keyword(ident) && syn::parse_str::<syn::Ident>(ident).is_ok()
 }
 
 /// Which kind of non-tool primitive a name is for, and the suffixes of its Rust names.
@@ -405,7 +688,7 @@ pub struct PrimitiveNames {
 /// already used by the same kind.
 ///
 /// ```
-/// use std::collections::BTreeSet;
+/// use std::collections::{BTreeMap, BTreeSet};
 /// use mcpdesc_codegen::generate::naming::{primitive_names, NameAllocator, PrimitiveKind};
 ///
 /// let mut traits: BTreeSet<String> = ["AnalyzeGame".to_owned()].into();
@@ -421,7 +704,7 @@ pub fn primitive_names(
     traits: &mut BTreeSet<String>,
     types: &mut NameAllocator,
 ) -> Vec<PrimitiveNames> {
-    let mut snakes: BTreeSet<String> = BTreeSet::new();
+    let mut snakes: BTreeSet<String> = RESERVED_METHODS.iter().map(|s| s.to_string()).collect();
     declared
         .iter()
         .map(|name| {
@@ -582,6 +865,77 @@ mod tests {
                 assert_eq!(&t.to_pascal_case(), t, "{t} is not stable");
             }
         }
+    }
+
+    #[test]
+    fn colliding_properties_get_placeholders_for_unique_fields() {
+        let mut names = NameAllocator::for_source("");
+        assert_eq!(names.property_keys(&["a", "b-c"]), None);
+        let keys = names.property_keys(&["a-b", "a_b", "", " "]).unwrap();
+        // `a_b` is its own field name and keeps it; the others take the next free one.
+        assert_eq!(keys[1], "a_b");
+        let fields: Vec<String> = keys
+            .iter()
+            .map(|k| typify_sanitize(k, Case::Snake))
+            .collect();
+        assert_eq!(fields, ["a_b_2", "a_b", "x", "x_2"]);
+        let p = names.placeholders();
+        assert_eq!(p.restore_plain(&keys[0]), "a-b");
+        assert_eq!(p.restore_plain(&keys[2]), "");
+        // A description that contains the marker characters gets no placeholders.
+        let mut off = NameAllocator::for_source("\u{10FFF0}");
+        assert_eq!(off.property_keys(&["a-b", "a_b"]), None);
+    }
+
+    #[test]
+    fn colliding_enum_values_get_distinct_variants() {
+        let mut names = NameAllocator::for_source("");
+        assert_eq!(names.enum_values(&["asc", "desc"]), None);
+        let values = names
+            .enum_values(&[
+                "reactions",
+                "reactions-+1",
+                "reactions--1",
+                "Ok",
+                "ok",
+                "a.b",
+                "a_b",
+            ])
+            .unwrap();
+        let variants: Vec<String> = values
+            .iter()
+            .map(|v| typify_sanitize(v, Case::Pascal))
+            .collect();
+        assert_eq!(
+            variants,
+            [
+                "Reactions",
+                "ReactionsPlus1",
+                "ReactionsMinus1",
+                "Ok",
+                "Ok2",
+                "Ab",
+                "Ab2"
+            ]
+        );
+        assert_eq!(values[0], "reactions");
+        assert_eq!(
+            names.placeholders().restore_plain(&values[2]),
+            "reactions--1"
+        );
+    }
+
+    #[test]
+    fn reserved_and_keyword_tool_names() {
+        let mut types = NameAllocator::new();
+        let names = tool_names(
+            &["t", "T", "send", "type", "a", "a_with_content"],
+            &mut types,
+        );
+        let traits: Vec<&str> = names.iter().map(|n| n.trait_name.as_str()).collect();
+        assert_eq!(traits, ["T2", "T3", "Send2", "Type", "A", "AWithContent2"]);
+        assert_eq!(names[3].content_method, "type_with_content");
+        assert_eq!(names[5].method_name, "a_with_content_2");
     }
 
     #[test]

@@ -29,6 +29,7 @@ use super::naming::{self, NameAllocator};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::pointer::Pointer;
 use crate::rules;
+use crate::validate::dialect::percent_decode;
 
 /// A schema ready for typify: its root and the definitions it references.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,6 +41,9 @@ pub struct PreparedSchema {
     /// Hoisted definitions (`typify name`, schema), in the order they were first
     /// referenced.
     pub defs: Vec<(String, Value)>,
+    /// Where each definition of `defs` is in the original schema, relative to its root
+    /// (for diagnostics).
+    pub def_pointers: Vec<Pointer>,
 }
 
 impl PreparedSchema {
@@ -60,6 +64,7 @@ impl PreparedSchema {
             root_name: self.root_name.clone(),
             root: Value::Object(root),
             defs: Vec::new(),
+            def_pointers: Vec::new(),
         }
     }
 }
@@ -134,6 +139,11 @@ pub struct Options {
     /// Keep `default` values (a retry without them is the first fallback when typify
     /// rejects a default).
     pub defaults: bool,
+    /// The schema is a tool's `outputSchema` (its own type, not shared with an input):
+    /// a lower bound of 1 or more does not make a `NonZero*` type, which handlers would
+    /// have to build with `NonZeroU64::new(x).unwrap()`; the router checks every
+    /// structured output against the original schema anyway.
+    pub output: bool,
 }
 
 /// Prepares `schema`, whose use site is `at` (such as `/tools/2/inputSchema`), as the
@@ -164,15 +174,18 @@ pub fn prepare(
     let mut root = p.schema(schema, &Pointer::root());
     set_doc(&mut root, doc);
     let mut defs = Vec::new();
+    let mut def_pointers = Vec::new();
     while let Some((rel, name)) = p.queue.pop_front() {
         let target = schema.pointer(rel.as_str()).unwrap_or(&Value::Null);
         let prepared = p.schema(target, &rel);
         defs.push((name, prepared));
+        def_pointers.push(rel);
     }
     let mut prepared = PreparedSchema {
         root_name: root_name.to_owned(),
         root,
         defs,
+        def_pointers,
     };
     p.break_alias_cycles(&mut prepared);
     prepared
@@ -312,6 +325,12 @@ impl Preparer<'_> {
 
     /// The first construct of `map` that typify cannot represent, as (keyword, reason).
     fn unsupported(&self, map: &Map<String, Value>) -> Option<(&'static str, String)> {
+        if map.contains_key("$componentRef") {
+            return Some((
+                "$componentRef",
+                "a `$componentRef` inside a schema is not a component reference (MCP Description 0.9 §3.2: only a whole schema can be one; inside, use `$ref` to `$defs`, which identical schemas share as one type) and allows any value".into(),
+            ));
+        }
         for keyword in ["if", "then", "else"] {
             if map.contains_key(keyword) {
                 return Some((keyword, "`if`/`then`/`else` has no Rust type".into()));
@@ -385,6 +404,18 @@ impl Preparer<'_> {
                 }
             }
         }
+        if let Some(Value::Array(values)) = map.get("enum") {
+            let big = values
+                .iter()
+                .any(|v| v.as_u64().is_some_and(|n| n > i64::MAX as u64));
+            let negative = values.iter().any(|v| v.as_i64().is_some_and(|n| n < 0));
+            if big && negative {
+                return Some((
+                    "enum",
+                    "no Rust integer type holds both the negative and the largest values of this `enum`".into(),
+                ));
+            }
+        }
         if is_tuple(map) && !fixed_length(map) {
             let keyword = if map.contains_key("prefixItems") {
                 "prefixItems"
@@ -413,7 +444,12 @@ impl Preparer<'_> {
         };
 
         let mut out = Map::new();
-        self.assertions(map, rel, &mut out);
+        let keys = self.assertions(map, rel, &mut out);
+        let default = if self.options.defaults {
+            self.default_for(map, &out, &keys, rel)
+        } else {
+            None
+        };
 
         let doc = if rel.as_str().is_empty() {
             // The caller writes the root's documentation.
@@ -445,21 +481,22 @@ impl Preparer<'_> {
         if let Some(doc) = doc {
             out.insert("description".into(), Value::String(doc));
         }
-        if self.options.defaults && !out.contains_key("$ref") {
-            if let Some(default) = map.get("default") {
-                out.insert("default".into(), default.clone());
+        if !out.contains_key("$ref") {
+            if let Some(default) = default {
+                out.insert("default".into(), default);
             }
         }
         Value::Object(out)
     }
 
     /// Copies the assertions typify understands, transformed, into `out`.
+    /// Returns the properties given placeholders (original name → placeholder).
     fn assertions(
         &mut self,
         map: &Map<String, Value>,
         rel: &Pointer,
         out: &mut Map<String, Value>,
-    ) {
+    ) -> BTreeMap<String, String> {
         // Instance type.
         match map.get("type") {
             Some(Value::String(t)) if TYPES.contains(&t.as_str()) => {
@@ -479,12 +516,30 @@ impl Preparer<'_> {
             }
             _ => {}
         }
-        // Values: `const` is a one-value `enum`.
+        // Values: `const` is a one-value `enum`; string values whose variant names would
+        // collide get placeholders (naming rule 8).
+        // Values of several JSON types are one `anyOf` branch per type (typify takes an
+        // enum of one type only).
         if let Some(c) = map.get("const") {
             out.insert("enum".into(), Value::Array(vec![c.clone()]));
         } else if let Some(Value::Array(values)) = map.get("enum") {
-            if !values.is_empty() {
-                out.insert("enum".into(), Value::Array(values.clone()));
+            if let Some(branches) = split_enum(values) {
+                // The values' own types say more than `type` beside them.
+                out.remove("type");
+                let branches = branches
+                    .into_iter()
+                    .map(|(kind, values)| {
+                        let mut branch = Map::new();
+                        branch.insert("type".into(), Value::String(kind.into()));
+                        if kind != "null" {
+                            branch.insert("enum".into(), Value::Array(self.enum_values(&values)));
+                        }
+                        Value::Object(branch)
+                    })
+                    .collect();
+                out.insert("anyOf".into(), Value::Array(branches));
+            } else if !values.is_empty() {
+                out.insert("enum".into(), Value::Array(self.enum_values(values)));
             }
         }
         if self.options.format_types {
@@ -504,6 +559,20 @@ impl Preparer<'_> {
         ] {
             if let Some(v @ Value::Number(_)) = map.get(keyword) {
                 out.insert(keyword.into(), v.clone());
+            }
+        }
+        if self.options.output {
+            let positive = out
+                .get("minimum")
+                .and_then(Value::as_f64)
+                .is_some_and(|m| m > 0.0)
+                || out
+                    .get("exclusiveMinimum")
+                    .and_then(Value::as_f64)
+                    .is_some_and(|m| m >= 0.0);
+            if positive {
+                out.remove("exclusiveMinimum");
+                out.insert("minimum".into(), Value::from(0));
             }
         }
         // Sizes typify reads as u32.
@@ -552,11 +621,25 @@ impl Preparer<'_> {
             }
         }
         // Objects.
+        // Property names whose field names would collide get placeholders (naming
+        // rule 8); `required` follows.
+        let mut keys: BTreeMap<String, String> = BTreeMap::new();
         if let Some(Value::Object(props)) = map.get("properties") {
             let at = rel.key("properties");
+            let names: Vec<&str> = props.keys().map(String::as_str).collect();
+            if let Some(renamed) = self.names.property_keys(&names) {
+                for (old, new) in names.iter().zip(renamed) {
+                    if *old != new {
+                        keys.insert((*old).to_owned(), new);
+                    }
+                }
+            }
             let props: Map<String, Value> = props
                 .iter()
-                .map(|(name, s)| (name.clone(), self.schema(s, &at.key(name))))
+                .map(|(name, s)| {
+                    let key = keys.get(name).unwrap_or(name).clone();
+                    (key, self.schema(s, &at.key(name)))
+                })
                 .collect();
             out.insert("properties".into(), Value::Object(props));
         }
@@ -566,10 +649,11 @@ impl Preparer<'_> {
                 .iter()
                 .filter_map(Value::as_str)
                 .filter(|n| seen.insert(*n))
-                .map(|n| Value::String(n.to_owned()))
+                .map(|n| Value::String(keys.get(n).map_or(n, String::as_str).to_owned()))
                 .collect();
             out.insert("required".into(), Value::Array(required));
         }
+
         if let Some(extra) = map.get("additionalProperties") {
             let extra = self.additional(extra, &rel.key("additionalProperties"));
             out.insert("additionalProperties".into(), extra);
@@ -622,6 +706,70 @@ impl Preparer<'_> {
                 kept.insert("enum".into(), Value::Array(vec![c.clone()]));
             }
             out.insert("not".into(), Value::Object(kept));
+        }
+        // An `enum` says everything about the values; bounds beside it only make typify
+        // pick a type the values may not fit (`minimum: 0` with `enum: [-1, 1]`).
+        if out.contains_key("enum") {
+            for keyword in [
+                "multipleOf",
+                "maximum",
+                "exclusiveMaximum",
+                "minimum",
+                "exclusiveMinimum",
+                "minLength",
+                "maxLength",
+            ] {
+                out.remove(keyword);
+            }
+        }
+        keys
+    }
+
+    /// String enum values, with placeholders where typify's variant names would collide.
+    fn enum_values(&mut self, values: &[Value]) -> Vec<Value> {
+        let strings: Option<Vec<&str>> = values.iter().map(Value::as_str).collect();
+        match strings.and_then(|s| self.names.enum_values(&s)) {
+            Some(renamed) => renamed.into_iter().map(Value::String).collect(),
+            None => values.to_vec(),
+        }
+    }
+
+    /// The `default` of a subschema as typify's copy can take it (keys and enum values
+    /// given their placeholders), or `None` with a warning when it does not fit the
+    /// schema's own type, `enum` or bounds: typify would emit code that does not
+    /// compile, or a default that cannot be constructed.
+    fn default_for(
+        &mut self,
+        map: &Map<String, Value>,
+        out: &Map<String, Value>,
+        keys: &BTreeMap<String, String>,
+        rel: &Pointer,
+    ) -> Option<Value> {
+        let default = map.get("default")?;
+        let problem = default_problem(map, default);
+        if let Some(why) = problem {
+            self.warn(
+                &rel.key("default"),
+                "schema-default-dropped",
+                format!("this `default` {why}; the generated type has no default for it (the original schema is unchanged)"),
+            );
+            return None;
+        }
+        if let (Some(Value::Array(original)), Some(Value::Array(prepared))) =
+            (map.get("enum"), out.get("enum"))
+        {
+            if let Some(i) = original.iter().position(|v| v == default) {
+                return prepared.get(i).cloned();
+            }
+        }
+        match default {
+            Value::Object(members) if !keys.is_empty() => Some(Value::Object(
+                members
+                    .iter()
+                    .map(|(k, v)| (keys.get(k).unwrap_or(k).clone(), v.clone()))
+                    .collect(),
+            )),
+            other => Some(other.clone()),
         }
     }
 
@@ -765,6 +913,89 @@ fn alias_targets(schema: &Value) -> Vec<String> {
     out
 }
 
+/// The values of an `enum` grouped by JSON type (numbers together), when there are
+/// several types; `None` for an enum of one type.
+fn split_enum(values: &[Value]) -> Option<Vec<(&'static str, Vec<Value>)>> {
+    let mut groups: Vec<(&'static str, Vec<Value>)> = Vec::new();
+    for v in values {
+        let kind = match v {
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Number(_) => "number",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        };
+        match groups.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, list)) => list.push(v.clone()),
+            None => groups.push((kind, vec![v.clone()])),
+        }
+    }
+    (groups.len() > 1).then_some(groups)
+}
+
+/// Why `default` cannot be the default of the schema `map`, if it cannot: not one of its
+/// instance types, not in its `enum`, outside its bounds.
+fn default_problem(map: &Map<String, Value>, default: &Value) -> Option<String> {
+    let kind = match default {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Object(_) => "object",
+        Value::Array(_) => "array",
+        Value::String(_) => "string",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+    };
+    let types: Vec<&str> = match map.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(list)) => list.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let fits = |t: &str| t == kind || (t == "number" && kind == "integer");
+    if !types.is_empty() && !types.iter().any(|t| fits(t)) {
+        return Some(format!(
+            "is a JSON {kind}, not of the schema's type {}",
+            types.join(" or ")
+        ));
+    }
+    if let Some(Value::Array(values)) = map.get("enum") {
+        if !values.contains(default) {
+            return Some("is not one of the schema's `enum` values".into());
+        }
+    }
+    if let Some(c) = map.get("const") {
+        if c != default {
+            return Some("is not the schema's `const` value".into());
+        }
+    }
+    if let Some(n) = default.as_f64() {
+        let bound = |k: &str| map.get(k).and_then(Value::as_f64);
+        let below = bound("minimum").is_some_and(|m| n < m)
+            || bound("exclusiveMinimum").is_some_and(|m| n <= m);
+        let above = bound("maximum").is_some_and(|m| n > m)
+            || bound("exclusiveMaximum").is_some_and(|m| n >= m);
+        if below || above {
+            return Some("is outside the schema's bounds".into());
+        }
+    }
+    if let Some(s) = default.as_str() {
+        let len = s.chars().count() as u64;
+        let size = |k: &str| map.get(k).and_then(Value::as_u64);
+        if size("minLength").is_some_and(|m| len < m) || size("maxLength").is_some_and(|m| len > m)
+        {
+            return Some("does not have the length the schema requires".into());
+        }
+    }
+    if let Some(items) = default.as_array() {
+        let len = items.len() as u64;
+        let size = |k: &str| map.get(k).and_then(Value::as_u64);
+        if size("minItems").is_some_and(|m| len < m) || size("maxItems").is_some_and(|m| len > m) {
+            return Some("does not have the number of items the schema requires".into());
+        }
+    }
+    None
+}
+
 /// Calls `f` for every direct subschema of a schema object, with its relative pointer.
 fn for_each_child(map: &Map<String, Value>, rel: &Pointer, mut f: impl FnMut(&Value, Pointer)) {
     for keyword in SINGLE {
@@ -877,26 +1108,6 @@ fn def_candidate(root_name: &str, target: &Pointer) -> String {
     naming::type_name(root_name, word.trim_end_matches('_'))
 }
 
-/// Decodes `%XX` escapes of a URI fragment; invalid escapes stay as they are.
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
-            if let Some(b) = hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                out.push(b);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -914,6 +1125,7 @@ mod tests {
             Options {
                 format_types: false,
                 defaults: true,
+                output: false,
             },
             &mut names,
             &mut diags,

@@ -434,6 +434,10 @@ fn emit_router(rt: &TokenStream, ir: &ModuleIr, settings: &Settings) -> TokenStr
         }
     });
     let primitives = primitive_server::emit_registrations(ir, settings);
+    // A description that serves nothing never reads `server` (an unused binding would
+    // break `deny(warnings)`): the router drops it.
+    let unused =
+        (ir.tools.is_empty() && primitives.is_empty()).then(|| quote!(::core::mem::drop(server);));
     if ir.security.needs_authenticator() {
         let dispatch = security::emit_dispatch(rt, &ir.security);
         return quote! {
@@ -441,6 +445,7 @@ fn emit_router(rt: &TokenStream, ir: &ModuleIr, settings: &Settings) -> TokenStr
             /// authenticator yet.
             #[allow(deprecated, dead_code)]
             fn handlers_router<S: Handlers>(server: #rt::__private::Arc<S>) -> #rt::Router {
+                #unused
                 #rt::Router::new(info::server_info())
                     .security(info::SECURITY)
                     #(#registrations)*
@@ -477,6 +482,7 @@ fn emit_router(rt: &TokenStream, ir: &ModuleIr, settings: &Settings) -> TokenStr
         #[allow(deprecated, dead_code)]
         pub fn router<S: Server>(server: S) -> #rt::Router {
             let server = #rt::__private::Arc::new(server);
+            #unused
             #rt::Router::new(info::server_info())
                 .security(info::SECURITY)
                 #(#registrations)*

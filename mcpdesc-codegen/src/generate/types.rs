@@ -83,8 +83,15 @@ pub fn emit(
             prepared: prepared.clone(),
         })
         .collect();
+    let placeholders = ir.type_names.placeholders().clone();
     let names = &mut ir.type_names;
-    let built = typespace::build(settings, units, |taken| names.claim(taken), diagnostics);
+    let built = typespace::build(
+        settings,
+        units,
+        placeholders,
+        |taken| names.claim(taken),
+        diagnostics,
+    );
     for ((_, prepared), unit) in ir.prepared_mut().zip(built.units) {
         *prepared = unit.prepared;
     }

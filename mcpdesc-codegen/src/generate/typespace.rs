@@ -21,6 +21,7 @@ use schemars::schema::Schema;
 use serde_json::Value;
 use typify::{TypeDetails, TypeSpace, TypeSpacePatch, TypeSpaceSettings};
 
+use super::escape::Placeholders;
 use super::isolate;
 use super::prepare::{self, PreparedSchema};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -46,13 +47,6 @@ pub struct Built {
     pub code: String,
     /// Whether the generated code uses `serde_json`.
     pub uses_serde_json: bool,
-}
-
-/// The outcome of one trial.
-enum Trial {
-    Ok,
-    Failed(String),
-    Panicked(String),
 }
 
 /// The typify settings for the generator's settings.
@@ -103,16 +97,13 @@ fn convert(
     }
 }
 
-fn trial(settings: &TypeSpaceSettings, prepared: &PreparedSchema) -> Trial {
+/// Whether typify converts `prepared` alone (without panicking).
+fn trial(settings: &TypeSpaceSettings, prepared: &PreparedSchema) -> bool {
     let defs: Vec<(String, Value)> = prepared
         .typify_defs()
         .map(|(n, v)| (n.to_owned(), v.clone()))
         .collect();
-    match convert(settings, &defs) {
-        Ok(_) => Trial::Ok,
-        Err((true, message)) => Trial::Panicked(message),
-        Err((false, message)) => Trial::Failed(message),
-    }
+    convert(settings, &defs).is_ok()
 }
 
 /// The names of the user-defined types of a space, each as many times as it is
@@ -139,45 +130,37 @@ struct Pass {
     duplicates: Vec<String>,
 }
 
-fn pass(settings: Settings, mut units: Vec<Unit>) -> Pass {
+fn pass(settings: Settings, mut units: Vec<Unit>, placeholders: &Placeholders) -> Pass {
     let ts = typify_settings(&settings);
     let mut diagnostics = Vec::new();
     for unit in &mut units {
-        let failure = match trial(&ts, &unit.prepared) {
-            Trial::Ok => continue,
-            other => other,
-        };
+        if trial(&ts, &unit.prepared) {
+            continue;
+        }
         let mut without = unit.prepared.clone();
         prepare::strip_defaults(&mut without);
-        if without != unit.prepared && matches!(trial(&ts, &without), Trial::Ok) {
+        if without != unit.prepared && trial(&ts, &without) {
             diagnostics.push(Diagnostic::new(
                 Severity::Warning,
                 rules::CODEGEN,
                 "schema-default-dropped",
                 &unit.pointer,
-                format!(
-                    "the type of this schema is generated without its `default` values, which the type generator rejected: {}",
-                    match &failure {
-                        Trial::Failed(m) | Trial::Panicked(m) => m.as_str(),
-                        Trial::Ok => "",
-                    }
-                ),
+                "the type generator rejected a `default` value of this schema; its type is generated without `default` values (the original schema is unchanged)".to_owned(),
             ));
             unit.prepared = without;
             continue;
         }
-        let (code, what, message) = match failure {
-            Trial::Panicked(m) => ("type-generation-panicked", "panicked", m),
-            Trial::Failed(m) => ("type-generation-failed", "failed", m),
-            Trial::Ok => unreachable!(),
-        };
+        if let Some(fixed) = localize(&ts, unit, placeholders, &mut diagnostics) {
+            unit.prepared = fixed;
+            continue;
+        }
         diagnostics.push(Diagnostic::new(
             Severity::Error,
             rules::CODEGEN,
-            code,
+            "type-generation-failed",
             &unit.pointer,
             format!(
-                "the type generator {what} on this schema ({message}); its type {} holds the value as serde_json::Value instead",
+                "the type generator cannot represent this schema; its type {} holds the value as serde_json::Value instead (the original schema is unchanged)",
                 unit.prepared.root_name
             ),
         ));
@@ -194,6 +177,9 @@ fn pass(settings: Settings, mut units: Vec<Unit>) -> Pass {
         // shorter name (`GetOutput` + property `input` → `GetOutputInput`) is then
         // converted after it, which shows as a duplicate instead of a silent reuse.
         defs.sort_by(|a, b| (a.0.len(), &a.0).cmp(&(b.0.len(), &b.0)));
+        // A definition shared by several schemas (`ir::share_definitions`) is in each
+        // of their units, identical: it is converted once.
+        defs.dedup();
         convert(&ts, &defs)
     };
     let space = match whole(&units) {
@@ -246,12 +232,208 @@ fn pass(settings: Settings, mut units: Vec<Unit>) -> Pass {
     }
 }
 
+/// One subschema of a prepared unit that could be replaced by `{}`.
+struct Candidate {
+    /// `None` for the root, else the index of the definition.
+    def: Option<usize>,
+    /// JSON pointer inside that definition's prepared schema.
+    path: Pointer,
+    /// Its pointer in the description.
+    pointer: Pointer,
+}
+
+/// Subschemas of a prepared schema below `value`, with their pointers in the original
+/// (properties under their JSON names, placeholders restored).
+fn candidates(
+    value: &Value,
+    def: Option<usize>,
+    path: &Pointer,
+    pointer: &Pointer,
+    placeholders: &Placeholders,
+    out: &mut Vec<Candidate>,
+) {
+    let Some(map) = value.as_object() else {
+        return;
+    };
+    let child = |v: &Value, p: Pointer, o: Pointer, out: &mut Vec<Candidate>| {
+        out.push(Candidate {
+            def,
+            path: p.clone(),
+            pointer: o.clone(),
+        });
+        candidates(v, def, &p, &o, placeholders, out);
+    };
+    if let Some(Value::Object(props)) = map.get("properties") {
+        for (key, v) in props {
+            let original = placeholders.restore_plain(key);
+            child(
+                v,
+                path.key("properties").key(key),
+                pointer.key("properties").key(&original),
+                out,
+            );
+        }
+    }
+    for keyword in ["items", "additionalProperties", "additionalItems"] {
+        match map.get(keyword) {
+            Some(Value::Array(list)) => {
+                for (i, v) in list.iter().enumerate() {
+                    child(
+                        v,
+                        path.key(keyword).index(i),
+                        pointer.key(keyword).index(i),
+                        out,
+                    );
+                }
+            }
+            Some(v @ Value::Object(_)) => child(v, path.key(keyword), pointer.key(keyword), out),
+            _ => {}
+        }
+    }
+    for keyword in ["anyOf", "oneOf", "allOf"] {
+        if let Some(Value::Array(list)) = map.get(keyword) {
+            for (i, v) in list.iter().enumerate() {
+                child(
+                    v,
+                    path.key(keyword).index(i),
+                    pointer.key(keyword).index(i),
+                    out,
+                );
+            }
+        }
+    }
+}
+
+/// Plain words for the construct typify could not take.
+fn construct(schema: &Value) -> &'static str {
+    if schema.get("enum").is_some() {
+        "this `enum` (its values)"
+    } else if schema.get("anyOf").is_some() || schema.get("oneOf").is_some() {
+        "this combination of alternatives (`anyOf`/`oneOf`)"
+    } else if schema.get("allOf").is_some() {
+        "this `allOf` combination"
+    } else if schema.get("not").is_some() {
+        "this `not`"
+    } else {
+        "this schema"
+    }
+}
+
+/// Finds the subschemas typify fails on and replaces each by `{}` (a
+/// `serde_json::Value`), with one warning at its pointer; `None` when that does not
+/// make the unit convert. A subschema is to blame when it fails converted alone (with
+/// the unit's definitions) and none of its own subschemas does. Costs one trial per
+/// subschema, on the failure path only.
+fn localize(
+    ts: &TypeSpaceSettings,
+    unit: &Unit,
+    placeholders: &Placeholders,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<PreparedSchema> {
+    const MAX_CANDIDATES: usize = 2000;
+    let prepared = &unit.prepared;
+    let at = |rel: &Pointer| {
+        Pointer::parse(&format!("{}{}", unit.pointer, rel)).unwrap_or_else(|| unit.pointer.clone())
+    };
+    let mut list = Vec::new();
+    candidates(
+        &prepared.root,
+        None,
+        &Pointer::root(),
+        &unit.pointer,
+        placeholders,
+        &mut list,
+    );
+    for (i, (_, def)) in prepared.defs.iter().enumerate() {
+        let rel = prepared.def_pointers.get(i).cloned().unwrap_or_default();
+        list.push(Candidate {
+            def: Some(i),
+            path: Pointer::root(),
+            pointer: at(&rel),
+        });
+        candidates(
+            def,
+            Some(i),
+            &Pointer::root(),
+            &at(&rel),
+            placeholders,
+            &mut list,
+        );
+    }
+    if list.len() > MAX_CANDIDATES {
+        return None;
+    }
+    // Deepest first, so that a subschema is judged after its own subschemas.
+    list.sort_by_key(|c| std::cmp::Reverse(c.path.segments().count()));
+    let node_of = |p: &PreparedSchema, c: &Candidate| -> Option<Value> {
+        let target = match c.def {
+            None => &p.root,
+            Some(i) => &p.defs.get(i)?.1,
+        };
+        target.pointer(c.path.as_str()).cloned()
+    };
+    let mut blamed: Vec<&Candidate> = Vec::new();
+    for c in &list {
+        let inside_blamed = blamed
+            .iter()
+            .any(|b| b.def == c.def && b.path.starts_with(&c.path));
+        if inside_blamed {
+            continue;
+        }
+        let Some(node) = node_of(prepared, c) else {
+            continue;
+        };
+        let mut probe = prepared.clone();
+        probe.root_name = "McpdescProbe".to_owned();
+        probe.root = node;
+        if !trial(ts, &probe) {
+            blamed.push(c);
+        }
+    }
+    if blamed.is_empty() {
+        return None;
+    }
+    let mut fixed = prepared.clone();
+    let mut found = Vec::new();
+    for c in &blamed {
+        let target = match c.def {
+            None => &mut fixed.root,
+            Some(i) => &mut fixed.defs[i].1,
+        };
+        let Some(node) = target.pointer_mut(c.path.as_str()) else {
+            continue;
+        };
+        let what = construct(node);
+        let mut plain = serde_json::Map::new();
+        if let Some(doc) = node.get("description") {
+            plain.insert("description".into(), doc.clone());
+        }
+        *node = Value::Object(plain);
+        found.push((c.pointer.clone(), what));
+    }
+    if !trial(ts, &fixed) {
+        return None;
+    }
+    found.sort();
+    for (pointer, what) in found {
+        diagnostics.push(Diagnostic::new(
+            Severity::Warning,
+            rules::CODEGEN,
+            "schema-construct-unsupported",
+            &pointer,
+            format!("the type generator cannot represent {what}; the generated type holds this value as serde_json::Value (the original schema is unchanged)"),
+        ));
+    }
+    Some(fixed)
+}
+
 /// Builds the space for `units`. `rename` is called for a definition whose name another
 /// type already has, and returns its new name; it is called at most once per definition
 /// per pass, and passes repeat until no name is defined twice.
 pub fn build(
     settings: &Settings,
     mut units: Vec<Unit>,
+    placeholders: Placeholders,
     mut rename: impl FnMut(&str) -> String,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Built {
@@ -267,7 +449,10 @@ pub fn build(
         pass_no += 1;
         let worker_settings = settings.clone();
         let worker_units = units.clone();
-        let p = match isolate::run(move || pass(worker_settings, worker_units)) {
+        let worker_placeholders = placeholders.clone();
+        let p = match isolate::run(move || {
+            pass(worker_settings, worker_units, &worker_placeholders)
+        }) {
             Ok(p) => p,
             Err(message) => {
                 // Not reachable in practice (a pass catches typify's panics itself), but

@@ -152,12 +152,13 @@ fn unsupported_constructs_degrade_to_value_with_warnings() {
 }
 
 #[test]
-fn a_schema_typify_rejects_falls_back_to_value_and_the_rest_still_generates() {
+fn a_schema_typify_rejects_falls_back_to_value_at_its_property_and_the_rest_still_generates() {
     let desc = description(
         json!([
-            // The enum values do not have the declared type: typify refuses the schema.
+            // The enum values do not have the declared type: typify refuses that
+            // property, and only that property becomes a `serde_json::Value`.
             {"name": "bad", "inputSchema": {"type": "object", "properties": {
-                "e": {"type": "string", "enum": [1, 2]}}}},
+                "e": {"type": "string", "enum": [1, 2]}, "ok": {"type": "string"}}}},
             // A default of the wrong type: generated without the default.
             {"name": "odd", "inputSchema": {"type": "object", "properties": {
                 "n": {"type": "integer", "default": "three"}}}},
@@ -166,26 +167,39 @@ fn a_schema_typify_rejects_falls_back_to_value_and_the_rest_still_generates() {
         None,
     );
     let out = generate(&desc, &Settings::default()).unwrap();
-    assert!(out.has_errors());
-    let codes: Vec<(&str, Severity)> = out
+    assert!(!out.has_errors(), "{:?}", out.diagnostics);
+    let found: Vec<(&str, &str)> = out
         .diagnostics
         .iter()
-        .map(|d| (d.code, d.severity))
+        .map(|d| (d.code, d.pointer.as_str()))
         .collect();
-    assert!(
-        codes.contains(&("type-generation-failed", Severity::Error)),
-        "{codes:?}"
+    assert_eq!(
+        found,
+        [
+            (
+                "schema-construct-unsupported",
+                "/tools/0/inputSchema/properties/e"
+            ),
+            (
+                "schema-default-dropped",
+                "/tools/1/inputSchema/properties/n/default"
+            ),
+        ]
     );
-    assert!(
-        codes.contains(&("schema-default-dropped", Severity::Warning)),
-        "{codes:?}"
-    );
+    // Plain words, no typify internals, each once.
+    assert!(out
+        .diagnostics
+        .iter()
+        .all(|d| !d.message.contains("TypeEntry") && d.line > 0));
     assert!(
         out.code
-            .contains("pub struct BadInput(pub ::serde_json::Value);"),
+            .contains("pub e: ::std::option::Option<::serde_json::Value>,"),
         "{}",
         out.code
     );
+    assert!(out
+        .code
+        .contains("pub ok: ::std::option::Option<::std::string::String>,"));
     assert!(out.code.contains("pub struct OddInput"));
     assert!(out.code.contains("pub struct GoodInput"));
 }
@@ -245,12 +259,13 @@ fn invalid_descriptions_are_refused() {
 #[test]
 fn settings_reach_the_code() {
     let desc = description(
-        json!([{"name": "t", "inputSchema": {"type": "object", "properties": {"s": {"type": "string"}}}}]),
+        json!([{"name": "tool", "inputSchema": {"type": "object", "properties": {"s": {"type": "string"}}}}]),
         None,
     );
-    let settings = Settings::new()
-        .derive("PartialEq")
-        .patch("TInput", TypePatch::new().rename("Args").derive("Default"));
+    let settings = Settings::new().derive("PartialEq").patch(
+        "ToolInput",
+        TypePatch::new().rename("Args").derive("Default"),
+    );
     let out = generate(&desc, &settings).unwrap();
     assert!(out.code.contains("pub struct Args"), "{}", out.code);
     assert!(out.code.contains("PartialEq"));
@@ -442,4 +457,51 @@ fn prompt_variants_need_a_protocol_version() {
         newer.contains("pub who: ::std::option::Option<::std::string::String>"),
         "{newer}"
     );
+}
+
+#[test]
+fn identical_defs_of_several_schemas_are_one_type_named_after_the_key() {
+    let priority = json!({"type": "string", "enum": ["low", "high"]});
+    let schema = |extra: &str| {
+        json!({"type": "object", "properties": {
+            "priority": {"$ref": "#/$defs/IssuePriority"}, extra: {"type": "string"}},
+            "$defs": {"IssuePriority": priority}})
+    };
+    let desc = description(
+        json!([
+            {"name": "create_issue", "inputSchema": schema("title")},
+            {"name": "get_issue", "inputSchema": {"type": "object"}, "outputSchema": schema("body")},
+            // A different schema under the same key stays the tool's own.
+            {"name": "other", "inputSchema": {"type": "object",
+                "properties": {"p": {"$ref": "#/$defs/IssuePriority"}},
+                "$defs": {"IssuePriority": {"type": "integer"}}}}
+        ]),
+        None,
+    );
+    let out = generate(&desc, &Settings::default()).unwrap();
+    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+    assert_eq!(out.code.matches("pub enum IssuePriority {").count(), 1);
+    assert_eq!(
+        out.code
+            .matches("pub priority: ::std::option::Option<IssuePriority>,")
+            .count(),
+        2,
+        "{}",
+        out.code
+    );
+    assert!(out
+        .code
+        .contains("pub struct OtherInputIssuePriority(pub i64);"));
+}
+
+#[test]
+fn a_nested_component_ref_is_not_a_reference_and_says_so() {
+    let desc = description(
+        json!([{"name": "t", "inputSchema": {"type": "object", "properties": {
+            "p": {"$componentRef": "#/components/schemas/P"}}}}]),
+        Some(json!({"schemas": {"P": {"type": "string"}}})),
+    );
+    let out = generate(&desc, &Settings::default()).unwrap();
+    let at: Vec<&str> = out.diagnostics.iter().map(|d| d.pointer.as_str()).collect();
+    assert_eq!(at, ["/tools/0/inputSchema/properties/p/$componentRef"]);
 }

@@ -95,11 +95,76 @@ pub fn problems(schema: &Value, dialect: Dialect, has_external_refs: bool) -> Ve
     }
     match compile(schema, dialect) {
         Ok(_) => Vec::new(),
-        Err(message) => vec![SchemaProblem {
-            at: Pointer::root(),
-            message,
-        }],
+        Err(message) => {
+            // A reference to nothing is located at its `$ref` (the compiler names only
+            // the missing pointer).
+            let dangling = dangling_refs(schema);
+            if !dangling.is_empty() {
+                return dangling;
+            }
+            vec![SchemaProblem {
+                at: Pointer::root(),
+                message,
+            }]
+        }
     }
+}
+
+/// The local `$ref`s (`#/...` from the schema root, no `$id` inside) whose target does
+/// not exist, each at its `$ref` member.
+fn dangling_refs(schema: &Value) -> Vec<SchemaProblem> {
+    let mut has_ids = false;
+    let mut out = Vec::new();
+    walk(schema, &Pointer::root(), &mut |at, node| {
+        if !at.as_str().is_empty() && node.get("$id").is_some() {
+            has_ids = true;
+        }
+        let Some(r) = node.get("$ref").and_then(Value::as_str) else {
+            return;
+        };
+        let Some(fragment) = r.strip_prefix('#') else {
+            return;
+        };
+        if !fragment.starts_with('/') {
+            return;
+        }
+        let decoded = percent_decode(fragment);
+        if schema.pointer(&decoded).is_none() {
+            out.push(SchemaProblem {
+                at: at.key("$ref"),
+                message: format!("`$ref` {r:?} points at nothing in this schema"),
+            });
+        }
+    });
+    if has_ids {
+        // References are then relative to nested resources; leave it to the compiler.
+        return Vec::new();
+    }
+    out
+}
+
+/// Decodes `%XX` escapes of a URI fragment; invalid escapes stay as they are.
+pub(crate) fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = (bytes[i] == b'%' && i + 2 < bytes.len())
+            .then(|| std::str::from_utf8(&bytes[i + 1..i + 3]).ok())
+            .flatten()
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match hex {
+            Some(b) => {
+                out.push(b);
+                i += 3;
+            }
+            None => {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Compiles a schema for instance validation in `dialect`.

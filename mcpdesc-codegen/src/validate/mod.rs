@@ -29,6 +29,7 @@ mod results;
 mod root;
 mod security;
 mod tags;
+mod text;
 mod tools;
 mod transports;
 pub(crate) mod uri_template;
@@ -108,6 +109,7 @@ pub fn validate(document: &Value, positions: &SourceMap) -> Validation {
     tools::check(&mut cx);
     resources::check(&mut cx);
     prompts::check(&mut cx);
+    text::check(&mut cx);
     diagnostics.extend(cx.into_diagnostics());
 
     for d in &mut diagnostics {

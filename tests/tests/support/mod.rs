@@ -109,6 +109,7 @@ pub fn in_repo_corpus() -> Vec<Entry> {
         ("generator-constructs", "constructs"),
         ("generator-primitives", "primitives"),
         ("generator-security", "security"),
+        ("generator-shared-types", "shared-types"),
     ] {
         out.push(Entry {
             name: name.into(),
