@@ -12,6 +12,7 @@
 //! | `$ref` with siblings | the `$ref` alone when the siblings are annotations, else `allOf: [{$ref}, {siblings}]` |
 //! | `unevaluatedProperties` | `additionalProperties` when no applicator is beside it, else dropped |
 //! | `const` | single-value `enum` |
+//! | optional property of a nullable type (`type: [T, "null"]`, a `null` branch) | listed in `required`, so that typify writes `None` as `null` (`require_nullable`) |
 //! | `title` below the root | folded into `description`, so that titles never become type names (two tools' `Point`s would collide) |
 //! | `format`, `pattern` | dropped unless [`Settings::format_types`](crate::settings::Settings::format_types) |
 //! | `contains`, `propertyNames`, `dependentRequired`, `unevaluatedItems`, `deprecated`, `readOnly`, `writeOnly`, `examples`, `$comment`, `x-*` | dropped: they restrict values or annotate them, and dropping them keeps every valid value representable |
