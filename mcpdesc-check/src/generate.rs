@@ -5,7 +5,9 @@
 //! `required`, `additionalProperties`, `items`, `minItems`/`maxItems`, `uniqueItems`,
 //! `enum`, `const`, `minimum`/`maximum` and their exclusive forms, `multipleOf` on
 //! integers, `minLength`/`maxLength`, `format` (well-known formats get a value of that
-//! form; formats are annotations anyway), `anyOf`/`oneOf` (one branch), local `$ref`s
+//! form; formats are annotations anyway; URLs, e-mail addresses and host names are in
+//! the reserved `.invalid` domain and IP addresses are loopback ones, so that a server
+//! that acts on them reaches nobody), `anyOf`/`oneOf` (one branch), local `$ref`s
 //! that do not recurse, and annotations. Any other assertion (`pattern`, `not`,
 //! `allOf`, `if`, `patternProperties`, `dependentRequired`, ...) or a recursive `$ref`
 //! makes the schema [`Unsupported`]: the check reports it as `skipped` rather than
@@ -368,14 +370,14 @@ impl<'a> Generator<'a> {
                 "date-time" => Some(format!("2024-01-{:02}T12:00:00Z", n % 28 + 1)),
                 "date" => Some(format!("2024-01-{:02}", n % 28 + 1)),
                 "time" => Some(format!("12:{:02}:00Z", n % 60)),
-                "email" | "idn-email" => Some(format!("user{n}@example.com")),
+                "email" | "idn-email" => Some(format!("user{n}@example.invalid")),
                 "uri" | "iri" | "url" | "uri-reference" | "iri-reference" => {
-                    Some(format!("https://example.com/item/{n}"))
+                    Some(format!("https://example.invalid/item/{n}"))
                 }
                 "uuid" => Some(format!("00000000-0000-4000-8000-{n:012}")),
-                "ipv4" => Some(format!("192.0.2.{}", n % 250 + 1)),
-                "ipv6" => Some(format!("2001:db8::{n:x}")),
-                "hostname" | "idn-hostname" => Some(format!("host{n}.example.com")),
+                "ipv4" => Some(format!("127.0.0.{}", n % 250 + 1)),
+                "ipv6" => Some("::1".to_owned()),
+                "hostname" | "idn-hostname" => Some(format!("host{n}.example.invalid")),
                 _ => None,
             };
             if let Some(s) = formatted.filter(|s| (min..=max.max(min)).contains(&s.len())) {
