@@ -716,7 +716,8 @@ fn other_type(t: &Value) -> Value {
     candidates
         .into_iter()
         .find(|(name, _)| {
-            !types.contains(name) && !(*name == "integer" && types.contains(&"number"))
+            // An integer is a number too.
+            !(types.contains(name) || (*name == "integer" && types.contains(&"number")))
         })
         .map_or(Value::Null, |(_, v)| v)
 }

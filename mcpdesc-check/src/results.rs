@@ -219,6 +219,20 @@ pub fn resource_differences(expected: &Value, actual: &Value) -> Vec<String> {
     )
 }
 
+/// The differences between a `completion/complete` result and an example's
+/// `completion` (`values`, `total`, `hasMore`).
+pub fn completion_differences(expected: &Value, actual: &Value) -> Vec<String> {
+    match expected.get("completion") {
+        Some(want) if actual.get("completion").map(canonical) != Some(canonical(want)) => {
+            vec![format!(
+                "completion: expected {want}, got {}",
+                actual.get("completion").unwrap_or(&Value::Null)
+            )]
+        }
+        _ => Vec::new(),
+    }
+}
+
 fn list_differences(
     expected: Option<&Value>,
     actual: Option<&Value>,

@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use mcpdesc::client::{RequestError, Session};
+use mcpdesc::testing::canonical;
 use mcpdesc::ProtocolVersion;
 use mcpdesc_codegen::Description;
 use serde_json::{json, Value};
@@ -365,7 +366,13 @@ impl Checker<'_> {
                     )));
                 }
                 if let Some(want) = example.get("result") {
-                    let diffs = results::tool_differences(want, &result, self.version);
+                    let version = self.version;
+                    let same = same_request(tool, "examples", example, &|e| {
+                        e.get("input").cloned().unwrap_or_else(|| json!({}))
+                    });
+                    let diffs = unless_any(want, &same, &result, &|w, r| {
+                        results::tool_differences(w, r, version)
+                    });
                     if !diffs.is_empty() {
                         let severity = self.example_severity();
                         self.push(at(Finding::new(
@@ -432,12 +439,12 @@ impl Checker<'_> {
                     Answer::Result(result) => results::prompt_result(result, self.version),
                     _ => Vec::new(),
                 };
-                let diffs = |result: &Value| {
-                    results::prompt_differences(
-                        example.get("result").unwrap_or(&Value::Null),
-                        result,
-                    )
-                };
+                let same = same_request(prompt, "examples", &example, &|e| {
+                    e.get("arguments").cloned().unwrap_or_else(|| json!({}))
+                });
+                let own = example.get("result").cloned().unwrap_or(Value::Null);
+                let diffs =
+                    |result: &Value| unless_any(&own, &same, result, &results::prompt_differences);
                 self.request_outcome(
                     Primitive::Prompt,
                     &prompt.id,
@@ -500,11 +507,14 @@ impl Checker<'_> {
                         Answer::Result(result) => results::resource_result(result),
                         _ => Vec::new(),
                     };
+                    // Every read of a static resource is the same request.
+                    let same = same_request(declared, "examples", &example, &|e| match primitive {
+                        Primitive::Resource => Value::Null,
+                        _ => e.get("uri").cloned().unwrap_or(Value::Null),
+                    });
+                    let own = example.get("result").cloned().unwrap_or(Value::Null);
                     let diffs = |result: &Value| {
-                        results::resource_differences(
-                            example.get("result").unwrap_or(&Value::Null),
-                            result,
-                        )
+                        unless_any(&own, &same, result, &results::resource_differences)
                     };
                     self.request_outcome(
                         primitive,
@@ -567,25 +577,12 @@ impl Checker<'_> {
                 }
                 _ => Vec::new(),
             };
-            let want = example
-                .get("result")
-                .and_then(|r| r.get("completion"))
-                .map(mcpdesc::testing::canonical);
-            let diffs = |result: &Value| match &want {
-                Some(want)
-                    if result
-                        .get("completion")
-                        .map(mcpdesc::testing::canonical)
-                        .as_ref()
-                        != Some(want) =>
-                {
-                    vec![format!(
-                        "completion: expected {want}, got {}",
-                        result.get("completion").unwrap_or(&Value::Null)
-                    )]
-                }
-                _ => Vec::new(),
-            };
+            let same = same_request(declared, "completionExamples", &example, &|e| {
+                json!([e.get("argument"), e.get("context")])
+            });
+            let own = example.get("result").cloned().unwrap_or(Value::Null);
+            let diffs =
+                |result: &Value| unless_any(&own, &same, result, &results::completion_differences);
             self.request_outcome(
                 primitive,
                 &declared.id,
@@ -744,6 +741,39 @@ impl Checker<'_> {
             }
         }
     }
+}
+
+/// The results of the examples in `member` of `declared` whose request (`request_of`)
+/// equals the one of `example`, itself included: a server answers one request one
+/// way, so a result that matches any of them matches.
+fn same_request(
+    declared: &Declared,
+    member: &str,
+    example: &Value,
+    request_of: &dyn Fn(&Value) -> Value,
+) -> Vec<Value> {
+    let request = canonical(&request_of(example));
+    declared
+        .examples(member)
+        .into_iter()
+        .filter(|(_, e)| canonical(&request_of(e)) == request)
+        .filter_map(|(_, e)| e.get("result").cloned())
+        .collect()
+}
+
+/// The differences between `actual` and `own` (an example's result), or none when
+/// `actual` matches one of `alternatives` (the results of the examples with the same
+/// request).
+fn unless_any(
+    own: &Value,
+    alternatives: &[Value],
+    actual: &Value,
+    diff: &dyn Fn(&Value, &Value) -> Vec<String>,
+) -> Vec<String> {
+    if alternatives.iter().any(|alt| diff(alt, actual).is_empty()) {
+        return Vec::new();
+    }
+    diff(own, actual)
 }
 
 /// The request timeout a [`Config`] gets by default.

@@ -195,7 +195,7 @@ fn tool<'a>(desc: &'a mut Value, name: &str) -> &'a mut Value {
 #[test]
 fn a_server_that_drifted_fails_naming_the_tool() {
     let dir = tempdir("drift");
-    let cases: Vec<(&str, PathBuf, Vec<(&str, &str)>)> = vec![
+    let cases: Vec<(&str, PathBuf, (&str, &str))> = vec![
         (
             "renamed input field",
             drifted(&dir, "renamed", |d| {
@@ -214,7 +214,7 @@ fn a_server_that_drifted_fails_naming_the_tool() {
                     .unwrap();
                 input["plies"] = v;
             }),
-            vec![("input-schema-differs", "analyze_game")],
+            ("input-schema-differs", "analyze_game"),
         ),
         (
             "output type changed",
@@ -222,7 +222,7 @@ fn a_server_that_drifted_fails_naming_the_tool() {
                 tool(d, "analyze_game")["outputSchema"]["properties"]["evaluation"]["type"] =
                     json!(["number", "string"]);
             }),
-            vec![("output-schema-differs", "analyze_game")],
+            ("output-schema-differs", "analyze_game"),
         ),
         (
             "tool removed",
@@ -232,7 +232,7 @@ fn a_server_that_drifted_fails_naming_the_tool() {
                     .unwrap()
                     .retain(|t| t["name"] != "record_game_result");
             }),
-            vec![("missing", "record_game_result")],
+            ("missing", "record_game_result"),
         ),
         (
             "tool added",
@@ -241,17 +241,14 @@ fn a_server_that_drifted_fails_naming_the_tool() {
                 extra["name"] = json!("resign_game");
                 d["tools"].as_array_mut().unwrap().push(extra);
             }),
-            vec![("undeclared", "resign_game")],
+            ("undeclared", "resign_game"),
         ),
     ];
     for (what, served, expected) in cases {
         let (code, report) = check_mock(&chess(), &[], &served);
         assert_eq!(code, 1, "{what}: {report:#}");
         let got = failures(&report);
-        let want: Vec<(String, String)> = expected
-            .iter()
-            .map(|(k, t)| (k.to_string(), t.to_string()))
-            .collect();
+        let want = vec![(expected.0.to_owned(), expected.1.to_owned())];
         assert_eq!(got, want, "{what}: {report:#}");
         // The human report names the tool in its diagnostic.
         let (code, out, _) = check(&[
@@ -262,7 +259,7 @@ fn a_server_that_drifted_fails_naming_the_tool() {
             served.to_str().unwrap(),
         ]);
         assert_eq!(code, 1);
-        let line = format!("failure[{}]: tool `{}`", expected[0].0, expected[0].1);
+        let line = format!("failure[{}]: tool `{}`", expected.0, expected.1);
         assert!(out.contains(&line), "{what}: {out}");
     }
     // An example result the server no longer gives: a warning, a failure under --strict.
