@@ -535,3 +535,128 @@ fn usage_errors_exit_2() {
     assert!(err.contains("is invalid; nothing checked"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Each protocol version gets the tools of its scope: a described tool of another
+/// version is neither expected nor called, and the version can be chosen.
+#[test]
+fn each_protocol_version_is_checked_with_its_own_tools() {
+    let eras = root().join("tests/fixtures/client/eras.mcpdesc.json");
+    for (version, tool) in [("2025-11-25", "echo_2025"), ("2026-07-28", "echo_2026")] {
+        let (code, report) = check_mock(
+            &eras,
+            &[
+                "--protocol-version",
+                version,
+                "--examples",
+                "all",
+                "--strict",
+            ],
+            &eras,
+        );
+        assert_eq!(code, 0, "{version}: {report:#}");
+        assert_eq!(report["protocolVersion"], version);
+        let targets: Vec<&str> = report["calls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["target"].as_str().unwrap())
+            .collect();
+        assert_eq!(targets, [tool], "{version}");
+    }
+    // Without --protocol-version the newest described version is negotiated.
+    let (code, report) = check_mock(&eras, &[], &eras);
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(report["protocolVersion"], "2026-07-28");
+}
+
+/// A static resource with two examples can only answer one of them: reading it
+/// matches when the result is any example's. Prompts, templates and completions are
+/// replayed the same way; each call is listed.
+#[test]
+fn prompts_resources_and_completions_are_replayed() {
+    let fixture = root().join("tests/fixtures/generator/primitives.mcpdesc.json");
+    let (code, report) = check_mock(&fixture, &["--examples", "all", "--strict"], &fixture);
+    assert_eq!(code, 0, "{report:#}");
+    let methods: std::collections::BTreeSet<&str> = report["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["method"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        methods.into_iter().collect::<Vec<_>>(),
+        [
+            "completion/complete",
+            "prompts/get",
+            "resources/read",
+            "tools/call"
+        ]
+    );
+    // A prompt whose served messages drifted fails under --strict, naming the prompt.
+    let dir = tempdir("prompt");
+    let mut desc: Value = serde_json::from_str(&std::fs::read_to_string(chess()).unwrap()).unwrap();
+    desc["prompts"][0]["examples"]["ruy-lopez-white"]["result"]["messages"][0]["content"]["text"] =
+        json!("Something else");
+    let served = dir.join("prompt.mcpdesc.json");
+    std::fs::write(&served, desc.to_string()).unwrap();
+    let (code, report) = check_mock(
+        &chess(),
+        &["--examples", "opening_study", "--strict"],
+        &served,
+    );
+    assert_eq!(code, 1, "{report:#}");
+    assert_eq!(report["findings"][0]["primitive"], "prompt");
+    assert_eq!(report["findings"][0]["tool"], "opening_study");
+    assert_eq!(report["findings"][0]["example"], "ruy-lopez-white");
+    assert!(
+        report["findings"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("/messages/0"),
+        "{report:#}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A schema part the generator does not serve is a `skipped` finding (exit 0), and so
+/// is a selection naming nothing the description declares.
+#[test]
+fn what_cannot_be_generated_or_selected_is_skipped() {
+    let dir = tempdir("skipped");
+    let patterned = drifted(&dir, "pattern", |d| {
+        tool(d, "analyze_game")["inputSchema"]["properties"]["pgn"]["pattern"] = json!("^.*$");
+    });
+    let (code, report) = check_mock(
+        &patterned,
+        &["--generate", "analyze_game,resign_game", "--cases", "2"],
+        &patterned,
+    );
+    assert_eq!(code, 0, "{report:#}");
+    let findings: Vec<(&str, &str, &str)> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["kind"].as_str().unwrap(),
+                f["severity"].as_str().unwrap(),
+                f["message"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(findings.len(), 2, "{report:#}");
+    assert_eq!(findings[0].0, "selection-unknown");
+    assert!(
+        findings[0].2.contains("--generate names `resign_game`"),
+        "{report:#}"
+    );
+    assert_eq!((findings[1].0, findings[1].1), ("skipped", "skipped"));
+    assert!(
+        findings[1]
+            .2
+            .contains("`pattern` at /properties/pgn is not supported"),
+        "{report:#}"
+    );
+    assert_eq!(report["calls"], json!([]));
+    let _ = std::fs::remove_dir_all(&dir);
+}
