@@ -197,17 +197,24 @@ impl Checker<'_> {
     /// Selections that name nothing the description declares are reported, so that a
     /// typo does not pass as "nothing to call".
     fn unknown_selections(&mut self, expected: &Expected) {
-        let known = |name: &str| {
+        let all = || {
             expected
                 .tools
                 .iter()
                 .chain(&expected.prompts)
-                .any(|d| d.id == name)
-                || expected
-                    .resources
-                    .iter()
-                    .chain(&expected.templates)
-                    .any(|d| d.id == name || d.text("name") == Some(name))
+                .chain(&expected.resources)
+                .chain(&expected.templates)
+        };
+        let known = |name: &str, example: Option<&str>| {
+            all()
+                .filter(|d| d.id == name || d.text("name") == Some(name))
+                .any(|d| {
+                    example.is_none_or(|e| {
+                        ["examples", "interactionExamples", "completionExamples"]
+                            .iter()
+                            .any(|member| d.examples(member).iter().any(|(n, _)| *n == e))
+                    })
+                })
         };
         for (option, selection) in [
             ("--examples", &self.config.examples),

@@ -107,17 +107,18 @@ impl Selection {
         self.example_any(&[name], example, read_only)
     }
 
-    /// The names and `NAME/EXAMPLE` items that `known` does not recognise (to warn
-    /// about a selection that calls nothing).
-    pub fn unknown<'a>(&'a self, known: &dyn Fn(&str) -> bool) -> Vec<&'a str> {
+    /// The items that name nothing: `known(name, None)` says whether a primitive has
+    /// that name, `known(name, Some(example))` whether it has that example (to report
+    /// a selection that calls nothing).
+    pub fn unknown<'a>(&'a self, known: &dyn Fn(&str, Option<&str>) -> bool) -> Vec<&'a str> {
         self.names
             .iter()
             .filter(|item| {
-                !known(item)
+                !known(item, None)
                     && !self
                         .examples
                         .iter()
-                        .any(|(n, e)| format!("{n}/{e}") == **item && known(n))
+                        .any(|(n, e)| format!("{n}/{e}") == **item && known(n, Some(e)))
             })
             .map(String::as_str)
             .collect()

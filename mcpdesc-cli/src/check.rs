@@ -33,6 +33,10 @@ use mcpdesc_codegen::{Description, Limits, ProtocolVersion};
 
 use crate::{OutputFormat, EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 
+/// The longest `--timeout` accepted (a day): longer is a typo, and tokio's timers
+/// have a limit of their own.
+const MAX_TIMEOUT: Duration = Duration::from_secs(24 * 60 * 60);
+
 /// The options of `mcpdesc check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
@@ -107,12 +111,16 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         }
         _ => {}
     }
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        return fail(format!(
-            "--timeout {} is not a positive number of seconds",
-            args.timeout
-        ));
-    }
+    let timeout = match Duration::try_from_secs_f64(args.timeout) {
+        Ok(t) if !t.is_zero() && t <= MAX_TIMEOUT => t,
+        _ => {
+            return fail(format!(
+                "--timeout {} is not a number of seconds above 0 and at most {}",
+                args.timeout,
+                MAX_TIMEOUT.as_secs()
+            ))
+        }
+    };
     if !args.headers.is_empty() && args.url.is_none() {
         return fail("--header needs --url (a stdio server gets no HTTP headers)".into());
     }
@@ -141,7 +149,6 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             }
         },
     };
-    let timeout = Duration::from_secs_f64(args.timeout);
     let config = Config {
         examples: args.examples.clone().unwrap_or_default(),
         generate: args.generate.clone().unwrap_or_default(),

@@ -516,6 +516,8 @@ fn usage_errors_exit_2() {
             "Name: value",
         ),
         (vec![chess, "--timeout", "0", "--", "x"], "--timeout"),
+        (vec![chess, "--timeout", "1e300", "--", "x"], "--timeout"),
+        (vec![chess, "--timeout", "NaN", "--", "x"], "--timeout"),
         (
             vec!["/nonexistent/x.mcpdesc.json", "--", "x"],
             "cannot read",
@@ -628,7 +630,14 @@ fn what_cannot_be_generated_or_selected_is_skipped() {
     });
     let (code, report) = check_mock(
         &patterned,
-        &["--generate", "analyze_game,resign_game", "--cases", "2"],
+        &[
+            "--generate",
+            "analyze_game,resign_game",
+            "--cases",
+            "2",
+            "--examples",
+            "analyze_game/no-such-example",
+        ],
         &patterned,
     );
     assert_eq!(code, 0, "{report:#}");
@@ -644,15 +653,22 @@ fn what_cannot_be_generated_or_selected_is_skipped() {
             )
         })
         .collect();
-    assert_eq!(findings.len(), 2, "{report:#}");
+    assert_eq!(findings.len(), 3, "{report:#}");
     assert_eq!(findings[0].0, "selection-unknown");
     assert!(
-        findings[0].2.contains("--generate names `resign_game`"),
+        findings[0]
+            .2
+            .contains("--examples names `analyze_game/no-such-example`"),
         "{report:#}"
     );
-    assert_eq!((findings[1].0, findings[1].1), ("skipped", "skipped"));
+    assert_eq!(findings[1].0, "selection-unknown");
     assert!(
-        findings[1]
+        findings[1].2.contains("--generate names `resign_game`"),
+        "{report:#}"
+    );
+    assert_eq!((findings[2].0, findings[2].1), ("skipped", "skipped"));
+    assert!(
+        findings[2]
             .2
             .contains("`pattern` at /properties/pgn is not supported"),
         "{report:#}"
