@@ -143,6 +143,19 @@ if (interactive) {
 
 try {
   await client.connect(transport);
+  // Progress notifications as they arrive on the wire. The SDK hands a notification
+  // to its handler one microtask later, after the response read in the same chunk
+  // has already removed the call's progress handler: the last notification before a
+  // result can then never reach `onprogress` (it reports "unknown token" instead).
+  // What the server sent is counted here, before the SDK sees it.
+  const wireProgress = [];
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if (message?.method === "notifications/progress") {
+      wireProgress.push(message.params);
+    }
+    deliver?.(message, extra);
+  };
   const info = client.getServerVersion();
   check("initialize: server name", info?.name === plan.serverName, JSON.stringify(info));
   if (plan.expectedTools.length > 0) {
@@ -244,11 +257,15 @@ try {
   if (plan.progressCall) {
     const call = plan.progressCall;
     const label = `tools/call ${call.tool} with a progressToken`;
-    const progress = [];
+    const delivered = [];
+    const before = wireProgress.length;
     try {
       const result = await client.callTool({ name: call.tool, arguments: call.arguments }, undefined, {
-        onprogress: (p) => progress.push(p),
+        onprogress: (p) => delivered.push(p),
       });
+      // Only this call is in flight: every progress notification since it started is
+      // its own (the token is checked too).
+      const progress = wireProgress.slice(before);
       check(`${label}: a result`, result.isError !== true, JSON.stringify(result));
       check(
         `${label}: at least ${call.minNotifications} progress notification(s)`,
@@ -256,9 +273,19 @@ try {
         JSON.stringify(progress),
       );
       check(
+        `${label}: one progress token`,
+        progress.every((p) => p.progressToken === progress[0].progressToken),
+        JSON.stringify(progress),
+      );
+      check(
         `${label}: progress increases`,
         progress.every((p, i) => i === 0 || p.progress > progress[i - 1].progress),
         JSON.stringify(progress),
+      );
+      check(
+        `${label}: the SDK's onprogress saw them`,
+        delivered.length >= Math.min(1, progress.length),
+        JSON.stringify(delivered),
       );
     } catch (e) {
       check(label, false, String(e));
