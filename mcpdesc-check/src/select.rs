@@ -124,3 +124,41 @@ impl Selection {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Selection;
+
+    #[test]
+    fn names_examples_and_uris() {
+        let sel =
+            Selection::parse("chess://rating-pools, get_player_rating/new-player-blitz").unwrap();
+        // A URI holds slashes: the whole item selects the resource.
+        assert!(sel.primitive("chess://rating-pools", false));
+        assert!(sel.example("chess://rating-pools", "all-pools", false));
+        // `NAME/EXAMPLE` selects that example only, not the tool.
+        assert!(sel.example("get_player_rating", "new-player-blitz", false));
+        assert!(!sel.example("get_player_rating", "other", false));
+        assert!(!sel.primitive("get_player_rating", true));
+        // read-only follows the annotation given.
+        let ro = Selection::parse("read-only").unwrap();
+        assert!(ro.primitive("a", true) && !ro.primitive("a", false));
+        assert!(Selection::all().primitive("anything", false));
+        // Unknown items, with the example checked when there is one.
+        let known = |name: &str, example: Option<&str>| {
+            name == "get_player_rating" && example.is_none_or(|e| e == "new-player-blitz")
+                || name == "chess://rating-pools"
+        };
+        assert!(sel.unknown(&known).is_empty());
+        let typo = Selection::parse("get_player_ratin,get_player_rating/x").unwrap();
+        assert_eq!(
+            typo.unknown(&known),
+            ["get_player_ratin", "get_player_rating/x"]
+        );
+        // Repeated options add up.
+        let mut twice = Selection::parse("a").unwrap();
+        twice.add("b").unwrap();
+        assert!(twice.primitive("a", false) && twice.primitive("b", false));
+        assert!(Selection::parse(",").is_err());
+    }
+}
