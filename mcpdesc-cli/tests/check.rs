@@ -262,6 +262,37 @@ fn a_server_that_drifted_fails_naming_the_tool() {
         let line = format!("failure[{}]: tool `{}`", expected.0, expected.1);
         assert!(out.contains(&line), "{what}: {out}");
     }
+    // Prompts and resources drift the same way.
+    let served = drifted(&dir, "primitives", |d| {
+        d["prompts"][0]["title"] = json!("Opening Plan");
+        d.as_object_mut().unwrap().shift_remove("resources");
+    });
+    let (code, report) = check_mock(&chess(), &[], &served);
+    assert_eq!(code, 1, "{report:#}");
+    let got: Vec<(&str, &str, &str)> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["kind"].as_str().unwrap(),
+                f["primitive"].as_str().unwrap(),
+                f["tool"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("member-differs", "prompt", "opening_study"),
+            ("missing", "resource", "chess://rating-pools")
+        ],
+        "{report:#}"
+    );
+    assert!(report["findings"][0]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("`title` in `prompts/list` differs"));
     // An example result the server no longer gives: a warning, a failure under --strict.
     let other = drifted(&dir, "other-result", |d| {
         tool(d, "get_player_rating")["examples"]["new-player-blitz"]["result"]["content"][0]
