@@ -31,7 +31,9 @@
 pub mod expected;
 pub mod finding;
 pub mod generate;
+mod generated;
 pub mod listing;
+mod replay;
 pub mod report;
 pub mod results;
 pub mod rng;
