@@ -66,7 +66,7 @@ fn server_memory_keeps_its_description() {
     let server = ["--", "env", &memory, "node", index.to_str().unwrap()];
 
     // The examples against a throw-away memory file.
-    let mut args = vec![description, "--examples", "all"];
+    let mut args = vec![description, "--examples", "all", "--strict"];
     args.extend(server);
     let (code, report) = check(TEST, &args);
     assert_eq!(code, 0, "{report:#}");
@@ -96,6 +96,50 @@ fn server_memory_keeps_its_description() {
         .filter(|c| c["example"].as_str().unwrap().ends_with("(invalid)"))
         .count();
     assert!(invalid > 0, "{report:#}");
+
+    // A description the server does not keep: one tool left out (the server lists
+    // it: undeclared), another's input field renamed (its schema differs).
+    let mut drifted: Value =
+        serde_json::from_str(&std::fs::read_to_string(description).unwrap()).unwrap();
+    let tools = drifted["tools"].as_array_mut().unwrap();
+    let removed = tools.remove(tools.len() - 1)["name"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let renamed = tools[0]["name"].as_str().unwrap().to_owned();
+    let properties = tools[0]["inputSchema"]["properties"]
+        .as_object_mut()
+        .unwrap();
+    let field = properties.keys().next().unwrap().clone();
+    let schema = properties.shift_remove(&field).unwrap();
+    properties.insert(format!("{field}_renamed"), schema);
+    if let Some(required) = tools[0]["inputSchema"]["required"].as_array_mut() {
+        for name in required.iter_mut().filter(|n| **n == field.as_str()) {
+            *name = Value::String(format!("{field}_renamed"));
+        }
+    }
+    // Its examples used the old field; the listing alone is checked.
+    tools[0].as_object_mut().unwrap().shift_remove("examples");
+    let path = dir.join("drifted.mcpdesc.json");
+    std::fs::write(&path, drifted.to_string()).unwrap();
+    let mut args = vec![path.to_str().unwrap()];
+    args.extend(server);
+    let (code, report) = check(TEST, &args);
+    assert_eq!(code, 1, "{report:#}");
+    let failures: Vec<(&str, &str)> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["kind"].as_str().unwrap(), f["tool"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        failures,
+        [
+            ("input-schema-differs", renamed.as_str()),
+            ("undeclared", removed.as_str())
+        ],
+        "{report:#}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -126,6 +170,7 @@ fn server_everything_keeps_its_description() {
         description.to_str().unwrap(),
         "--examples",
         "all",
+        "--strict",
         "--generate",
         &selection,
         "--cases",
