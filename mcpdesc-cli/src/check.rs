@@ -20,7 +20,9 @@
 //!   `calls`; `counts`);
 //! - exit 0 no failure (warnings and skipped allowed), 1 at least one failure, 2 the
 //!   check could not run: usage, an unreadable or invalid description, a server that
-//!   would not start, exited, wrote garbage or did not complete the handshake in time.
+//!   would not start, exited, wrote garbage or did not complete the handshake in time,
+//!   or an interruption (Ctrl-C stops the spawned server too, which runs in its own
+//!   process group).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -173,7 +175,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Ok(runtime) => runtime,
         Err(e) => return fail(format!("cannot start the async runtime: {e}")),
     };
-    let outcome = runtime.block_on(async {
+    let work = async {
         let session = match &args.url {
             Some(url) => options.http(url).await,
             None => {
@@ -186,6 +188,15 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         let report = mcpdesc_check::check(&desc, &session, &config).await;
         session.close().await;
         Ok::<_, String>(report)
+    };
+    // The server runs in its own process group, which the terminal's Ctrl-C does not
+    // reach: on Ctrl-C the check is dropped, and with it the session, which kills the
+    // server's process group (while connecting too).
+    let outcome = runtime.block_on(async {
+        tokio::select! {
+            outcome = work => outcome,
+            _ = tokio::signal::ctrl_c() => Err("interrupted; the server was stopped".to_owned()),
+        }
     });
     // A server that ignores its closed stdin is killed by `close`; nothing of the
     // session may keep the process waiting.

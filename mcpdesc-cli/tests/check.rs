@@ -707,3 +707,58 @@ fn what_cannot_be_generated_or_selected_is_skipped() {
     assert_eq!(report["calls"], json!([]));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The spawned server runs in its own process group, out of reach of the terminal's
+/// Ctrl-C: `check` ends it itself when interrupted, even during the handshake.
+#[cfg(target_os = "linux")] // reads /proc
+#[test]
+fn ctrl_c_stops_the_check_and_the_server() {
+    let dir = tempdir("ctrl-c");
+    let pid_file = dir.join("pid");
+    let mut check = std::process::Command::new(MCPDESC)
+        .arg("check")
+        .arg(chess())
+        .args(["--timeout", "60", "--", "sh", "-c"])
+        .arg(format!("echo $$ > {}; exec sleep 120", pid_file.display()))
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !pid_file.exists() && started.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &check.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = check.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("interrupted; the server was stopped"),
+        "{stderr}"
+    );
+    // Gone, or a zombie waiting for a reaper: either way no longer running.
+    let pid = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .to_owned();
+    let state = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|stat| {
+            stat.rsplit(')')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .to_owned()
+        })
+        .unwrap_or_default();
+    assert!(
+        state.is_empty() || state == "Z",
+        "the server {pid} is in state {state}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
