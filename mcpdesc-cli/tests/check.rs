@@ -715,7 +715,7 @@ fn what_cannot_be_generated_or_selected_is_skipped() {
 fn ctrl_c_stops_the_check_and_the_server() {
     let dir = tempdir("ctrl-c");
     let pid_file = dir.join("pid");
-    let mut check = std::process::Command::new(MCPDESC)
+    let check = std::process::Command::new(MCPDESC)
         .arg("check")
         .arg(chess())
         .args(["--timeout", "60", "--", "sh", "-c"])
