@@ -108,37 +108,23 @@ impl Checker<'_> {
     /// Compares every listing the description needs; returns what each listed.
     pub(crate) async fn listings(&mut self, expected: &Expected) -> Listed {
         let mut listed = Listed::default();
-        let plan: [(Primitive, &str, &[Declared], &str, &str); 4] = [
-            (
-                Primitive::Tool,
-                "tools/list",
-                &expected.tools,
-                "tools",
-                "name",
-            ),
-            (
-                Primitive::Prompt,
-                "prompts/list",
-                &expected.prompts,
-                "prompts",
-                "name",
-            ),
+        let plan: [(Primitive, &str, &[Declared], &str); 4] = [
+            (Primitive::Tool, "tools/list", &expected.tools, "name"),
+            (Primitive::Prompt, "prompts/list", &expected.prompts, "name"),
             (
                 Primitive::Resource,
                 "resources/list",
                 &expected.resources,
-                "resources",
                 "uri",
             ),
             (
                 Primitive::ResourceTemplate,
                 "resources/templates/list",
                 &expected.templates,
-                "resourceTemplates",
                 "uriTemplate",
             ),
         ];
-        for (primitive, method, declared, _, id) in plan {
+        for (primitive, method, declared, id) in plan {
             // Tools are always listed; the other primitives when the description
             // declares some (a server need not implement their methods otherwise).
             if self.dead || (primitive != Primitive::Tool && declared.is_empty()) {
