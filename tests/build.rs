@@ -4,7 +4,12 @@
 //!   writes for `drift/v1.mcpdesc.json`;
 //! - `chess_rust_drift.rs`: the chess example's generated code with one hand edit on the
 //!   Rust side only (`AnalyzeGameInput::depth` made a string), which
-//!   `tests/rust_drift.rs` uses to show how the generated example tests report it.
+//!   `tests/rust_drift.rs` uses to show how the generated example tests report it;
+//! - `notebook_right.rs` and `notebook_wrong.rs`: the notebook fixture through the
+//!   [`Builder`] with a test server (`Builder::test_server`), against a right and a wrong
+//!   implementation; in the wrong one the tests are made plain `pub(crate)` functions
+//!   (as in `chess_rust_drift.rs`), so that `tests/implementation.rs` can call each and
+//!   read its panic.
 //!
 //! [`Builder`]: mcpdesc_codegen::Builder
 
@@ -18,6 +23,32 @@ fn main() {
         .file_name("drift_v1")
         .compile_or_exit();
     chess_rust_drift();
+    notebook();
+}
+
+/// The notebook fixture through the `Builder` with a test server: the right module's
+/// tests stay tests; the wrong module's become callable functions.
+fn notebook() {
+    let fixture = "fixtures/generator/implementation.mcpdesc.json";
+    mcpdesc_codegen::Builder::new(fixture)
+        .test_server("crate::right_builder::Server::new()")
+        .file_name("notebook_right")
+        .compile_or_exit();
+    let wrong = mcpdesc_codegen::Builder::new(fixture)
+        .test_server("crate::wrong_builder::Server::new()")
+        .file_name("notebook_wrong")
+        .compile_or_exit();
+    let code = std::fs::read_to_string(&wrong).unwrap();
+    let from = "#[cfg(test)]\nmod example_tests {";
+    assert!(code.contains(from), "the notebook code has no test module");
+    let tests_at = code.find(from).unwrap();
+    let (head, tests) = code.split_at(tests_at);
+    let tests = tests
+        .replacen(from, "pub(crate) mod example_tests {", 1)
+        .replace("    #[test]\n", "")
+        .replace("    fn ", "    pub(crate) fn ");
+    mcpdesc_codegen::builder::write_if_changed(&wrong, format!("{head}{tests}").as_bytes())
+        .unwrap();
 }
 
 /// Generates the chess code with its example tests, then edits it so that the tests are

@@ -6,8 +6,8 @@
 //! [--generate SEL] [--cases N] [--seed S] [--strict] [--protocol-version V]
 //! [--format human|json] [--header 'Name: value']... [--timeout SECONDS]`
 //! - connects as an MCP client to the server started by COMMAND (stdio; it runs in its
-//!   own process group and is always terminated) or at URL (streamable HTTP; plain
-//!   `http://` only: this build has no TLS stack, an `https://` URL exits 2 saying so);
+//!   own process group and is always terminated) or at URL (streamable HTTP;
+//!   `https://` needs the crate's `https` feature, without it exits 2 saying so);
 //! - compares the listings, replays the `--examples` selected, calls the `--generate`
 //!   selected tools with `--cases` generated inputs (default 20, seed `--seed`, default
 //!   0); SEL is a comma-separated list of tool (prompt, resource, template) names,

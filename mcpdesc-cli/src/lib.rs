@@ -1,5 +1,5 @@
-//! The `mcpdesc` command line: `validate`, `generate`, `serve-mock`, `migrate`, `diff`
-//! and `check`.
+//! The `mcpdesc` command line: `validate`, `generate`, `serve-mock`, `migrate`, `diff`,
+//! `pull` and `check`.
 //!
 //! The command's behaviour lives here, as functions over explicit writers, so tests can
 //! run it without a process; `main.rs` only forwards `std::env::args`.
@@ -14,7 +14,7 @@
 //!   "line", "column", "message"}]}`.
 //!
 //! `mcpdesc generate FILE [-o OUT.rs] [--protocol-version V] [--no-tests]
-//! [--side server|client|both]`
+//! [--test-server EXPR] [--side server|client|both]`
 //! - writes the generated Rust code to OUT (only when its content changed) or stdout;
 //! - an invalid description: its diagnostics on stderr (as `validate` prints them),
 //!   nothing generated, exit 1;
@@ -38,6 +38,14 @@
 //!   (`docs/diff.md` has the table and the JSON shape) on stdout;
 //! - exit 0 when no change reaches `--fail-on` from the perspective, 1 when one does, 2
 //!   when a file is unreadable or invalid (its diagnostics on stderr).
+//!
+//! `mcpdesc pull (-- COMMAND [ARGS...] | --url URL) [-o OUT] [--timeout SECONDS]`
+//! - connects to a live server and writes a valid MCP Description 0.9.0 of what it
+//!   lists (see [`mod@pull`]): to OUT (`.json`, `.yaml`/`.yml`) or stdout (JSON);
+//!   everything dropped or fixed is a warning on stderr;
+//! - exit 0 written; 2 when no description could be produced (the server did not
+//!   start, crashed, hung past the timeout, wrote garbage; an invalid result) or for
+//!   usage errors.
 //!
 //! `mcpdesc serve-mock FILE [--protocol-version V] [--select TARGET=EXAMPLE]... [--http ADDR [--token TOKEN:SCOPE,SCOPE]... [--transport URL]]`
 //! - serves the description as a **mock** MCP server on stdin/stdout until the client
@@ -65,6 +73,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 
 pub mod check;
+pub mod pull;
 pub mod serve_mock;
 use mcpdesc_codegen::diff::{self as changes, DiffError, FailOn, Perspective};
 use mcpdesc_codegen::migrate::{self, MigrateError};
@@ -114,6 +123,11 @@ pub enum Command {
         /// Do not generate unit tests from the Tool Examples.
         #[arg(long)]
         no_tests: bool,
+        /// A Rust expression that builds a fresh server (such as
+        /// `crate::Greeter::for_examples()`): the generated example tests then call that
+        /// implementation through the router and compare its answers with the examples.
+        #[arg(long, value_name = "EXPR")]
+        test_server: Option<String>,
         /// The side to generate: `server` (handler traits, router, mock), `client` (the
         /// typed `Client`, nothing to implement) or `both`.
         #[arg(long, value_name = "SIDE", default_value = "both", value_parser = parse_side)]
@@ -152,6 +166,24 @@ pub enum Command {
         /// Whose point of view classifies the changes.
         #[arg(long, value_enum, default_value_t = PerspectiveArg::Client)]
         perspective: PerspectiveArg,
+    },
+    /// Connect to a live MCP server and write a description of what it lists (tools,
+    /// prompts, resources, resource templates; no examples are invented).
+    Pull {
+        /// The server's command line, after `--` (its stdio is the MCP channel).
+        #[arg(last = true, value_name = "COMMAND")]
+        command: Vec<String>,
+        /// The server's streamable HTTP endpoint instead of a command.
+        #[arg(long, value_name = "URL", conflicts_with = "command")]
+        url: Option<String>,
+        /// Write the description here (format from the extension: .json, .yaml, .yml)
+        /// instead of stdout (JSON).
+        #[arg(short, long, value_name = "OUT")]
+        output: Option<PathBuf>,
+        /// The bound of each step (handshake, each listing request), in seconds.
+        #[arg(long, value_name = "SECONDS", default_value_t = pull::DEFAULT_TIMEOUT_SECONDS,
+              value_parser = clap::value_parser!(u64).range(1..=3600))]
+        timeout: u64,
     },
     /// Serve a description as a mock MCP server (stdio, or HTTP with --http) that replays its example results
     /// (a mock for clients' tests, never a prediction of live behaviour).
@@ -261,9 +293,13 @@ where
             output,
             protocol_version,
             no_tests,
+            test_server,
             side,
         } => {
             let mut settings = Settings::new().tests(!no_tests).side(side);
+            if let Some(expr) = test_server {
+                settings = settings.test_server(expr);
+            }
             if let Some(v) = protocol_version {
                 settings = settings.protocol_version(v);
             }
@@ -304,6 +340,26 @@ where
                 PerspectiveArg::Server => Perspective::Server,
             };
             diff(&old, &new, format, fail_on, perspective, out, err)
+        }
+        Command::Pull {
+            command,
+            url,
+            output,
+            timeout,
+        } => {
+            let server = match (url, command.is_empty()) {
+                (Some(url), _) => pull::Server::Url(url),
+                (None, false) => pull::Server::Command(command),
+                (None, true) => {
+                    let _ = writeln!(
+                        err,
+                        "error: name the server: `mcpdesc pull -- COMMAND [ARGS...]` or `mcpdesc pull --url URL`"
+                    );
+                    return EXIT_USAGE;
+                }
+            };
+            let timeout = std::time::Duration::from_secs(timeout);
+            pull::pull(&server, output.as_deref(), timeout, out, err)
         }
         Command::Migrate {
             input,
@@ -674,7 +730,7 @@ pub fn validate(
     code
 }
 
-fn plural(n: usize) -> &'static str {
+pub(crate) fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
     } else {

@@ -199,6 +199,18 @@ impl Builder {
         self
     }
 
+    /// The expression that builds a fresh server for the generated implementation
+    /// tests: each example test then calls the implementation through the router and
+    /// compares with the example; see [`Settings::test_server`].
+    ///
+    /// ```no_run
+    /// mcpdesc_codegen::Builder::new("chess.mcpdesc.json").test_server("crate::ChessServer::new()");
+    /// ```
+    pub fn test_server(mut self, expr: impl Into<String>) -> Self {
+        self.settings = self.settings.test_server(expr);
+        self
+    }
+
     /// Which side is generated: server, client or both (the default); see
     /// [`Settings::side`]. A crate that only calls the server generates the client
     /// side and implements nothing.

@@ -18,6 +18,7 @@ pub mod migrate;
 pub mod model;
 pub mod pointer;
 pub mod protocol;
+pub mod pull;
 pub mod rules;
 pub mod settings;
 pub mod source;

@@ -98,5 +98,7 @@ pub const COMPLETION_EXAMPLES: &str = "mcpdesc.completion-examples";
 pub const EXTENSIONS: &str = "mcpdesc.extensions";
 /// `mcpdesc migrate`: what could not be carried over, and places that need the author.
 pub const MIGRATE: &str = "mcpdesc.migrate";
+/// `mcpdesc pull`: what was dropped or fixed to describe a live server validly.
+pub const PULL: &str = "mcpdesc.pull";
 /// Problems found while generating code (unsupported schema constructs, naming).
 pub const CODEGEN: &str = "mcpdesc-rs.codegen";

@@ -34,6 +34,7 @@ pub struct Settings {
     tests: bool,
     format_types: bool,
     side: Side,
+    test_server: Option<String>,
 }
 
 /// Which side of the protocol the generated module serves: the server (handler
@@ -106,7 +107,8 @@ impl std::fmt::Display for Side {
 impl Default for Settings {
     /// No extra derives, no patches, runtime crate `::mcpdesc`, no protocol version
     /// (every tool, with its own scope), example tests on, format-specific types off,
-    /// both sides (server and client).
+    /// both sides (server and client), no test server (the example tests check the
+    /// examples against the generated types and the mock only).
     fn default() -> Self {
         Settings {
             extra_derives: Vec::new(),
@@ -116,6 +118,7 @@ impl Default for Settings {
             tests: true,
             format_types: false,
             side: Side::Both,
+            test_server: None,
         }
     }
 }
@@ -188,6 +191,41 @@ impl Settings {
         self
     }
 
+    /// The implementation the generated example tests run against: a Rust expression
+    /// that builds a fresh server (a value implementing the generated `Server` trait),
+    /// such as `"crate::Greeter::for_examples()"`, evaluated once per test inside the
+    /// generated `#[cfg(test)]` module (`use super::*` is in scope there; a `crate::`
+    /// path is the safe choice). The server it builds is the author's test fixture: in-memory
+    /// state, no real side effects.
+    ///
+    /// With it, every example test also calls the implementation through the real
+    /// router (argument validation, version projection, result shaping) and compares
+    /// the answer with the example's result (`mcpdesc::implementation`): one test per
+    /// Tool Example, Tool Interaction Example, Prompt, Resource and Resource Template
+    /// Example and completion example. Text is compared exactly unless the example has
+    /// `"x-mcpdesc-compare": "shape"`. Without it (the default) the tests check the
+    /// examples against the generated types and the example mock only.
+    ///
+    /// The expression is parsed when the code is generated: one that is not a Rust
+    /// expression is a [`GenerateError::Settings`](crate::GenerateError::Settings), as
+    /// is a test server for a client-only module (there is no router to call). It has
+    /// no effect when tests are off ([`Settings::tests`]).
+    ///
+    /// ```
+    /// use mcpdesc_codegen::Settings;
+    /// let settings = Settings::new().test_server("crate::ChessServer::new()");
+    /// assert_eq!(settings.test_server_expr(), Some("crate::ChessServer::new()"));
+    /// ```
+    pub fn test_server(mut self, expr: impl Into<String>) -> Self {
+        self.test_server = Some(expr.into());
+        self
+    }
+
+    /// The test server expression, if any ([`Settings::test_server`]).
+    pub fn test_server_expr(&self) -> Option<&str> {
+        self.test_server.as_deref()
+    }
+
     /// The side that is generated.
     pub fn generated_side(&self) -> Side {
         self.side
@@ -222,6 +260,28 @@ impl Settings {
     pub fn uses_format_types(&self) -> bool {
         self.format_types
     }
+}
+
+/// Checks that a test server expression ([`Settings::test_server`]) is a Rust
+/// expression; the reason when it is not (every front end reports it).
+///
+/// ```
+/// use mcpdesc_codegen::settings::check_test_server;
+/// assert!(check_test_server("crate::Greeter::for_examples()").is_ok());
+/// assert_eq!(
+///     check_test_server("crate::Greeter::new(").unwrap_err(),
+///     "\"crate::Greeter::new(\" is not a Rust expression: unbalanced delimiters or an invalid token"
+/// );
+/// assert!(check_test_server("crate::Greeter::").is_err());
+/// ```
+pub fn check_test_server(expr: &str) -> Result<(), String> {
+    // Lexing first: syn's own message for a string that does not lex names no cause.
+    let tokens: proc_macro2::TokenStream = expr.parse().map_err(|_| {
+        format!("{expr:?} is not a Rust expression: unbalanced delimiters or an invalid token")
+    })?;
+    syn::parse2::<syn::Expr>(tokens)
+        .map(|_| ())
+        .map_err(|e| format!("{expr:?} is not a Rust expression: {e}"))
 }
 
 /// A change to one generated type; see [`Settings::patch`].
@@ -277,6 +337,7 @@ mod tests {
         assert_eq!(s.selected_protocol_version(), None);
         assert!(s.emits_tests());
         assert!(!s.uses_format_types());
+        assert_eq!(s.test_server_expr(), None);
     }
 
     #[test]

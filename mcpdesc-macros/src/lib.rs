@@ -49,6 +49,7 @@ use syn::{braced, bracketed, Ident, LitBool, LitStr, Token};
 ///     },
 ///     side = "client",                   // "server", "client" or "both" (default)
 ///     tests = false,                     // no unit tests from the Tool Examples
+///     test_server = "crate::Chess::new()", // the example tests call this implementation
 ///     format_types = false,              // `format`/`pattern` stay `String` (default)
 ///     crate = ::my_app::mcpdesc,         // where generated code finds the runtime crate
 /// );
@@ -69,6 +70,10 @@ use syn::{braced, bracketed, Ident, LitBool, LitStr, Token};
 ///   `router`, the mock), `"client"` (the typed `Client`; nothing to implement) or
 ///   `"both"`; see `Settings::side`.
 /// - `tests` (bool, default `true`): whether unit tests are generated from examples.
+/// - `test_server` (string): a Rust expression that builds a fresh server; each
+///   generated example test then calls that implementation through the router and
+///   compares its answer with the example (see `Settings::test_server`). A string that
+///   is not a Rust expression is a compile error on the literal.
 /// - `format_types` (bool, default `false`): whether `format` and `pattern` produce
 ///   format-specific types (`chrono`, `uuid`, `regress` then become dependencies).
 /// - `crate` (path, default `::mcpdesc`): the path of the runtime crate.
@@ -177,6 +182,12 @@ impl Parse for MacroInput {
                     settings = settings.side(side);
                 }
                 "tests" => settings = settings.tests(input.parse::<LitBool>()?.value),
+                "test_server" => {
+                    let lit: LitStr = input.parse()?;
+                    mcpdesc_codegen::settings::check_test_server(&lit.value())
+                        .map_err(|e| syn::Error::new(lit.span(), format!("test_server {e}")))?;
+                    settings = settings.test_server(lit.value());
+                }
                 "format_types" => settings = settings.format_types(input.parse::<LitBool>()?.value),
                 "crate" => {
                     let path: syn::Path = input.parse()?;
@@ -187,7 +198,7 @@ impl Parse for MacroInput {
                         key.span(),
                         format!(
                             "unknown key `{name}`; expected path, protocol_version, derives, \
-                             patch, side, tests, format_types or crate"
+                             patch, side, tests, test_server, format_types or crate"
                         ),
                     ))
                 }

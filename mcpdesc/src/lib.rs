@@ -72,7 +72,11 @@
 //!   template and completion examples, [`testing::RequestExample`],
 //!   [`testing::ScriptedClient`], the contract check) and [`mock`] ([`mock::ExampleBook`],
 //!   the deterministic mock, [`mock::Target`], [`mock::Specs`]);
-//!   `::mcpdesc::__private::block_on` runs a future in a generated `#[test]`.
+//!   `::mcpdesc::__private::block_on` runs a future in a generated `#[test]`;
+//! - the implementation tests (generated with a test server): [`implementation`]
+//!   (`check_example`, `check_interaction_example`, `check_prompt_example`,
+//!   `check_resource_example`, `check_template_example`, `check_completion_example`,
+//!   [`implementation::Compare`]) and [`testing::first_difference`].
 //!
 //! Everything else in `__private` may change without notice.
 
@@ -89,7 +93,9 @@ mod client_capabilities;
 mod completions;
 mod content;
 mod context;
+mod difference;
 mod error;
+pub mod implementation;
 #[cfg(feature = "rmcp")]
 mod input_rounds;
 #[cfg(feature = "rmcp")]

@@ -10,7 +10,9 @@
 //!
 //! Generated code calls [`check_example`] and [`check_example_with_output`] once per Tool
 //! Example and [`check_interaction`] once per Tool Interaction Example; the generated
-//! contract check calls [`check_against`]. The lower-level helpers ([`validate`],
+//! contract check calls [`check_against`]. With a test server, the generated tests also
+//! run each example against the implementation ([`crate::implementation`]), which
+//! reports the first difference with [`first_difference`]. The lower-level helpers ([`validate`],
 //! [`round_trip`], [`check_content`], [`check_error_shape`], [`compare_results`]) are
 //! public for hand-written tests.
 //!
@@ -28,6 +30,7 @@ use serde_json::Value;
 use crate::mock::ExampleBook;
 use crate::{Content, Context, ProtocolVersion, Router, ToolResult};
 
+pub use crate::difference::{first_difference, Difference};
 pub use crate::scripted::ScriptedClient;
 
 /// One Tool Example as generated code stores it: JSON texts, parsed on use.
@@ -430,7 +433,7 @@ pub fn normalize<T: Serialize + DeserializeOwned>(value: &Value) -> Value {
 }
 
 /// The protocol version a check runs in: the latest of the scope.
-fn latest(scope: &[ProtocolVersion]) -> ProtocolVersion {
+pub(crate) fn latest(scope: &[ProtocolVersion]) -> ProtocolVersion {
     scope
         .iter()
         .copied()
@@ -742,20 +745,7 @@ pub fn check_completion_example(
     );
     let request = parse_json(example.request, &what)?;
     let expected = parse_json(example.result, &what)?;
-    let text = |p: &str| {
-        request
-            .pointer(p)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned()
-    };
-    let mut completion =
-        crate::CompletionRequest::new(text("/argument/name"), text("/argument/value"));
-    if let Some(Value::Object(arguments)) = request.pointer("/context/arguments") {
-        for (name, value) in arguments {
-            completion = completion.with_context(name.clone(), value.as_str().unwrap_or_default());
-        }
-    }
+    let completion = completion_request(&request);
     for version in scope_or_latest(scope) {
         let result = futures::executor::block_on(router.complete(
             target,
@@ -777,6 +767,26 @@ pub fn check_completion_example(
         )?;
     }
     Ok(())
+}
+
+/// The completion request of a completion example's request
+/// (`{"argument": {"name", "value"}, "context": {"arguments": {...}}}`).
+pub(crate) fn completion_request(request: &Value) -> crate::CompletionRequest {
+    let text = |p: &str| {
+        request
+            .pointer(p)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let mut completion =
+        crate::CompletionRequest::new(text("/argument/name"), text("/argument/value"));
+    if let Some(Value::Object(arguments)) = request.pointer("/context/arguments") {
+        for (name, value) in arguments {
+            completion = completion.with_context(name.clone(), value.as_str().unwrap_or_default());
+        }
+    }
+    completion
 }
 
 /// The contract check of one prompt, resource, template or completion example.

@@ -56,6 +56,20 @@ fn generator_security_examples() {
     support::check_input::<generator_security::types::RecordGameInput>(&ir, "record_game");
 }
 
+mod generator_implementation {
+    include!("../snapshots/generator-implementation.rs");
+}
+
+#[test]
+fn generator_implementation_examples() {
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::generator_implementation_examples", "generator-implementation") else {
+        return;
+    };
+    support::check_input::<generator_implementation::types::AddInput>(&ir, "add");
+    support::check_output::<generator_implementation::types::AddOutput>(&ir, "add");
+    support::check_input::<generator_implementation::types::GreetInput>(&ir, "greet");
+}
+
 mod chess_client_only {
     include!("../snapshots/chess-client-only.rs");
 }

@@ -80,6 +80,32 @@ fn the_side_chooses_server_client_or_both() {
 }
 
 #[test]
+fn the_test_server_makes_the_example_tests_call_the_implementation() {
+    let chess = repo("examples/chess/chess.mcpdesc.json");
+    let chess = chess.to_str().unwrap();
+    let (code, plain, err) = run(&["generate", chess]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!plain.contains("::mcpdesc::implementation::"));
+    let (code, out, err) = run(&["generate", chess, "--test-server", "crate::Chess::new()"]);
+    assert_eq!(code, 0, "{err}");
+    // Four Tool Examples, one prompt, one resource, one template example and three
+    // completion examples: one implementation check each, on a fresh server.
+    assert_eq!(
+        out.matches("&super::router(crate::Chess::new())").count(),
+        10
+    );
+    let (code, out, err) = run(&["generate", chess, "--test-server", "crate::Chess::new("]);
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(
+        err.contains(
+            "invalid setting: test server \"crate::Chess::new(\" is not a Rust expression"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
 fn invalid_descriptions_exit_one_with_their_diagnostics() {
     let bad = case("expected-invalid/tool-members.json");
     let (code, out, err) = run(&["generate", bad.to_str().unwrap()]);

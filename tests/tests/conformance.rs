@@ -35,7 +35,7 @@ const fn case(file: &'static str, expect: &'static [(&'static str, &'static str)
 }
 
 /// Rule ids no in-repo case needs to carry, and why.
-const NOT_FROM_THE_VALIDATOR: [(&str, &str); 3] = [
+const NOT_FROM_THE_VALIDATOR: [(&str, &str); 4] = [
     (
         CODEGEN,
         "reported by the generator (tests/tests/generate.rs, cli_generate.rs)",
@@ -43,6 +43,10 @@ const NOT_FROM_THE_VALIDATOR: [(&str, &str); 3] = [
     (
         MIGRATE,
         "reported by `mcpdesc migrate` (tests/tests/migrate.rs)",
+    ),
+    (
+        PULL,
+        "reported by `mcpdesc pull` (mcpdesc-cli/tests/pull.rs)",
     ),
     (
         TOOL_SCHEMA_KEYWORDS_PRESERVE,

@@ -9,3 +9,11 @@
 mod support;
 
 include!("../generated/examples_roundtrip.rs");
+
+/// The right implementation of the notebook fixture, which the example tests of the
+/// `generator-implementation` snapshot (generated with the test server
+/// `crate::notebook_right::Server::new()`) run against.
+mod notebook_right {
+    use crate::generator_implementation as contract;
+    crate::support::notebook::notebook_server!(Server, false);
+}

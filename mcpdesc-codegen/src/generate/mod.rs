@@ -111,7 +111,7 @@ pub fn generate(desc: &Description, settings: &Settings) -> Result<Generated, Ge
     let server = server::emit(&ir, settings);
     let examples = examples::emit(&ir, settings);
     let client = client::emit(&ir, settings, &mut diagnostics);
-    let tests = tests::emit(&ir, settings);
+    let tests = tests::emit(&ir, settings, &mut diagnostics);
     let code = render(&ir, quote! { #types #server #examples #client #tests })?;
     locate(desc, &mut diagnostics);
     Ok(Generated {
@@ -137,6 +137,16 @@ fn check_settings(settings: &Settings) -> Result<(), GenerateError> {
         syn::parse_str::<syn::Path>(derive).map_err(|e| {
             GenerateError::Settings(format!("derive {derive:?} is not a Rust path: {e}"))
         })?;
+    }
+    if let Some(expr) = settings.test_server_expr() {
+        crate::settings::check_test_server(expr)
+            .map_err(|e| GenerateError::Settings(format!("test server {e}")))?;
+        if !settings.generated_side().server() {
+            return Err(GenerateError::Settings(format!(
+                "test server {expr:?}: a client-only module has no router to test a server through; \
+                 generate the server side (side `server` or `both`)"
+            )));
+        }
     }
     for (name, patch) in settings.patches() {
         if let Some(new) = patch.new_name() {

@@ -27,6 +27,10 @@ use crate::protocol::{ProtocolVersion, VersionSet};
 use crate::rules;
 use crate::validate::uri_template::UriTemplate;
 
+/// The example extension that says how implementation tests compare an example's
+/// result (`"exact"`, the default, or `"shape"`; see `mcpdesc::implementation`).
+pub const COMPARE_EXTENSION: &str = "x-mcpdesc-compare";
+
 /// The prompts, resources and resource templates of one generated module.
 #[derive(Debug, Clone, Default)]
 pub struct PrimitivesIr {
@@ -56,6 +60,9 @@ pub struct RequestExampleIr {
     pub request: Value,
     /// `result`.
     pub result: Value,
+    /// The example's `x-mcpdesc-compare` extension (how implementation tests compare
+    /// its result), when it has one.
+    pub compare: Option<Value>,
 }
 
 /// One field of a generated arguments or variables struct.
@@ -190,6 +197,7 @@ fn examples(
             pointer: at.key(name),
             request: request_of(example),
             result: example.get("result").cloned().unwrap_or(Value::Null),
+            compare: example.get(COMPARE_EXTENSION).cloned(),
         })
         .collect()
 }

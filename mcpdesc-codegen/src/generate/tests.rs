@@ -25,17 +25,114 @@
 //! ```
 //!
 //! The tests need only the generated module and the runtime: not the user's handlers.
+//!
+//! With a test server ([`Settings::test_server`]), every test also runs its example
+//! against the implementation, on a fresh server built by the expression, through the
+//! real router (`super::router(EXPR)`, or `super::router_behind_gateway(EXPR)` when the description's
+//! security needs an authenticator), and compares the answer with the example's result;
+//! `Compare::Shape` when the example has `"x-mcpdesc-compare": "shape"`:
+//!
+//! ```text
+//!     #[test]
+//!     fn analyze_game_example_basic() {
+//!         if let Err(e) = ::mcpdesc::testing::check_example_with_output::<..>(..) { panic!("{e}") }
+//!         if let Err(e) = ::mcpdesc::implementation::check_example(
+//!             &super::router(crate::ChessServer::new()),
+//!             &examples::analyze_game::TOOL, &examples::analyze_game::EXAMPLES[0],
+//!             ::mcpdesc::implementation::Compare::Exact) { panic!("{e}") }
+//!     }
+//! ```
+//!
+//! Interaction examples call `check_interaction_example`, prompt, resource, template and
+//! completion examples `check_prompt_example`, `check_resource_example`,
+//! `check_template_example` and `check_completion_example` of `mcpdesc::implementation`.
 
 use std::collections::BTreeSet;
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use serde_json::Value;
+
 use super::ir::ModuleIr;
 use super::naming;
-use super::primitives::RequestExampleIr;
+use super::primitives::{RequestExampleIr, COMPARE_EXTENSION};
 use super::server::runtime;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::pointer::Pointer;
+use crate::rules;
 use crate::settings::Settings;
+
+/// How the implementation tests reach the user's server: the router expression built
+/// from the test server expression, and the runtime path.
+struct Implementation {
+    rt: TokenStream,
+    router: TokenStream,
+}
+
+impl Implementation {
+    /// The implementation test of one example: `check(&router(EXPR), args..., compare)`
+    /// with its `Err` turned into a panic.
+    fn check(&self, function: &str, args: TokenStream, compare: TokenStream) -> TokenStream {
+        let rt = &self.rt;
+        let router = &self.router;
+        let function = format_ident!("{}", function);
+        quote! {
+            if let ::core::result::Result::Err(e) = #rt::implementation::#function(&#router, #args, #compare) {
+                panic!("{e}");
+            }
+        }
+    }
+}
+
+/// The implementation settings: `None` without a test server (or on the client side,
+/// which `check_settings` refuses). The expression was parsed by `check_settings`.
+fn implementation(ir: &ModuleIr, settings: &Settings) -> Option<Implementation> {
+    let expr: syn::Expr = syn::parse_str(settings.test_server_expr()?).ok()?;
+    if !settings.generated_side().server() {
+        return None;
+    }
+    // Authentication is beside the point in process, as in the contract check. The
+    // path goes through `super::`: a test's local `router` (the mock's) shadows the
+    // function's name.
+    let router = if ir.security.needs_authenticator() {
+        quote!(super::router_behind_gateway(#expr))
+    } else {
+        quote!(super::router(#expr))
+    };
+    Some(Implementation {
+        rt: runtime(settings),
+        router,
+    })
+}
+
+/// `Compare::Exact` or `Compare::Shape` from an example's `x-mcpdesc-compare` (at
+/// `at`); another value is a warning, and the example is compared exactly.
+fn compare_mode(
+    rt: &TokenStream,
+    value: Option<&Value>,
+    at: &Pointer,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> TokenStream {
+    match value.and_then(Value::as_str) {
+        Some("shape") => quote!(#rt::implementation::Compare::Shape),
+        None if value.is_none() => quote!(#rt::implementation::Compare::Exact),
+        Some("exact") => quote!(#rt::implementation::Compare::Exact),
+        _ => {
+            diagnostics.push(Diagnostic::new(
+                Severity::Warning,
+                rules::CODEGEN,
+                "unknown-compare-mode",
+                &at.key(COMPARE_EXTENSION),
+                format!(
+                    "`{COMPARE_EXTENSION}` is {}; the implementation test compares this example exactly (use \"exact\" or \"shape\")",
+                    value.map_or_else(String::new, Value::to_string)
+                ),
+            ));
+            quote!(#rt::implementation::Compare::Exact)
+        }
+    }
+}
 
 /// `name`, or `name_2`, `name_3`, ... when taken.
 fn unique(taken: &mut BTreeSet<String>, name: String) -> String {
@@ -71,11 +168,21 @@ pub fn test_names(ir: &ModuleIr, taken: &mut BTreeSet<String>) -> Vec<(Vec<Strin
 }
 
 /// Emits the test module, or nothing when tests are off or there is no example.
-pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
+/// `diagnostics` receives a warning per unknown `x-mcpdesc-compare` value (with a test
+/// server only).
+pub fn emit(ir: &ModuleIr, settings: &Settings, diagnostics: &mut Vec<Diagnostic>) -> TokenStream {
     if !settings.emits_tests() {
         return TokenStream::new();
     }
     let rt = runtime(settings);
+    let imp = implementation(ir, settings);
+    let example_of = |tool: &super::ir::ToolIr, member: &str, name: &str| {
+        tool.declaration
+            .get(member)
+            .and_then(|m| m.get(name))
+            .and_then(|e| e.get(COMPARE_EXTENSION))
+            .cloned()
+    };
     let mut taken = BTreeSet::new();
     let names = test_names(ir, &mut taken);
     let mut tests = Vec::new();
@@ -91,10 +198,22 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
         };
         for (i, name) in ex_names.iter().enumerate() {
             let f = format_ident!("{}", name);
-            let doc = format!(
-                "Tool Example `{}` of `{}`.",
-                tool.examples[i].name, tool.name
-            );
+            let example = &tool.examples[i].name;
+            let mut doc = format!("Tool Example `{example}` of `{}`.", tool.name);
+            let against = imp.as_ref().map(|imp| {
+                doc.push_str(" Also run against the implementation.");
+                let compare = compare_mode(
+                    &rt,
+                    example_of(tool, "examples", example).as_ref(),
+                    &tool.pointer.key("examples").key(example),
+                    diagnostics,
+                );
+                imp.check(
+                    "check_example",
+                    quote!(&examples::#module::TOOL, &examples::#module::EXAMPLES[#i]),
+                    compare,
+                )
+            });
             tests.push(quote! {
                 #[doc = #doc]
                 #[test]
@@ -102,6 +221,7 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
                     if let ::core::result::Result::Err(e) = #check(&examples::#module::TOOL, &examples::#module::EXAMPLES[#i]) {
                         panic!("{e}");
                     }
+                    #against
                 }
             });
         }
@@ -111,10 +231,25 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
         }
         for (i, name) in ix_names.iter().enumerate() {
             let f = format_ident!("{}", name);
-            let doc = format!(
-                "Interaction example `{}` of `{}`, replayed by the mock through a scripted client.",
-                tool.interaction_examples[i].name, tool.name
+            let example = &tool.interaction_examples[i].name;
+            let mut doc = format!(
+                "Interaction example `{example}` of `{}`, replayed by the mock through a scripted client.",
+                tool.name
             );
+            let against = imp.as_ref().map(|imp| {
+                doc.push_str(" Also replayed against the implementation.");
+                let compare = compare_mode(
+                    &rt,
+                    example_of(tool, "interactionExamples", example).as_ref(),
+                    &tool.pointer.key("interactionExamples").key(example),
+                    diagnostics,
+                );
+                imp.check(
+                    "check_interaction_example",
+                    quote!(&examples::#module::TOOL, &examples::#module::INTERACTION_EXAMPLES[#i]),
+                    compare,
+                )
+            });
             tests.push(quote! {
                 #[doc = #doc]
                 #[test]
@@ -127,12 +262,19 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
                     ) {
                         panic!("{e}");
                     }
+                    #against
                 }
             });
         }
     }
     if settings.generated_side().server() {
-        tests.extend(primitive_tests(&rt, ir, &mut taken));
+        tests.extend(primitive_tests(
+            &rt,
+            ir,
+            &mut taken,
+            imp.as_ref(),
+            diagnostics,
+        ));
     }
     if tests.is_empty() {
         return TokenStream::new();
@@ -157,14 +299,19 @@ fn primitive_tests(
     rt: &TokenStream,
     ir: &ModuleIr,
     taken: &mut BTreeSet<String>,
+    imp: Option<&Implementation>,
+    diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<TokenStream> {
     let mut tests = Vec::new();
+    // `against`: the implementation check's function and its arguments before the
+    // comparison mode.
     let mut push = |kind: &str,
                     what: &str,
                     name: &str,
                     e: &RequestExampleIr,
                     target: TokenStream,
-                    check: TokenStream| {
+                    check: TokenStream,
+                    against: (&str, TokenStream)| {
         let f = format_ident!(
             "{}",
             unique(
@@ -172,7 +319,7 @@ fn primitive_tests(
                 naming::snake_case(&format!("{kind} {name} {what} {}", e.name))
             )
         );
-        let doc = format!(
+        let mut doc = format!(
             "{} `{}` of the {kind} `{name}`.",
             if what == "example" {
                 "Example"
@@ -181,6 +328,11 @@ fn primitive_tests(
             },
             e.name
         );
+        let against = imp.map(|imp| {
+            doc.push_str(" Also run against the implementation.");
+            let compare = compare_mode(rt, e.compare.as_ref(), &e.pointer, diagnostics);
+            imp.check(against.0, against.1, compare)
+        });
         let example_name = &e.name;
         tests.push(quote! {
             #[doc = #doc]
@@ -192,6 +344,7 @@ fn primitive_tests(
                 if let ::core::result::Result::Err(e) = #check {
                     panic!("{e}");
                 }
+                #against
             }
         });
     };
@@ -207,6 +360,10 @@ fn primitive_tests(
                 e,
                 quote!(#rt::mock::Target::Prompt(::std::string::String::from(prompts::#m::NAME))),
                 quote!(#rt::testing::check_prompt_example::<types::#ty>(&router(server), prompts::#m::NAME, prompts::#m::SCOPE, &prompt_examples::#m::EXAMPLES[#i])),
+                (
+                    "check_prompt_example",
+                    quote!(prompts::#m::NAME, prompts::#m::SCOPE, &prompt_examples::#m::EXAMPLES[#i]),
+                ),
             );
         }
         for (i, e) in p.completion_examples.iter().enumerate() {
@@ -217,6 +374,10 @@ fn primitive_tests(
                 e,
                 quote!(#rt::mock::Target::Completion(#rt::CompletionTarget::prompt(prompts::#m::NAME))),
                 quote!(#rt::testing::check_completion_example(&router(server), &#rt::CompletionTarget::prompt(prompts::#m::NAME), prompts::#m::SCOPE, &prompt_examples::#m::COMPLETION_EXAMPLES[#i])),
+                (
+                    "check_completion_example",
+                    quote!(&#rt::CompletionTarget::prompt(prompts::#m::NAME), prompts::#m::SCOPE, &prompt_examples::#m::COMPLETION_EXAMPLES[#i]),
+                ),
             );
         }
     }
@@ -231,6 +392,10 @@ fn primitive_tests(
                 e,
                 quote!(#rt::mock::Target::Resource(::std::string::String::from(resources::#m::URI))),
                 quote!(#rt::testing::check_resource_example(&router(server), resources::#m::URI, resources::#m::SCOPE, &resource_examples::#m::EXAMPLES[#i])),
+                (
+                    "check_resource_example",
+                    quote!(resources::#m::URI, resources::#m::SCOPE, &resource_examples::#m::EXAMPLES[#i]),
+                ),
             );
         }
     }
@@ -252,6 +417,10 @@ fn primitive_tests(
                 e,
                 quote!(#rt::mock::Target::ResourceTemplate(::std::string::String::from(resource_templates::#m::URI_TEMPLATE))),
                 quote!(#rt::testing::check_template_example::<#ty>(&router(server), resource_templates::#m::URI_TEMPLATE, resource_templates::#m::SCOPE, &resource_template_examples::#m::EXAMPLES[#i])),
+                (
+                    "check_template_example",
+                    quote!(resource_templates::#m::URI_TEMPLATE, resource_templates::#m::SCOPE, &resource_template_examples::#m::EXAMPLES[#i]),
+                ),
             );
         }
         for (i, e) in t.completion_examples.iter().enumerate() {
@@ -262,6 +431,10 @@ fn primitive_tests(
                 e,
                 quote!(#rt::mock::Target::Completion(#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE))),
                 quote!(#rt::testing::check_completion_example(&router(server), &#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE), resource_templates::#m::SCOPE, &resource_template_examples::#m::COMPLETION_EXAMPLES[#i])),
+                (
+                    "check_completion_example",
+                    quote!(&#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE), resource_templates::#m::SCOPE, &resource_template_examples::#m::COMPLETION_EXAMPLES[#i]),
+                ),
             );
         }
     }

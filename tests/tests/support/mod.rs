@@ -7,6 +7,7 @@
 // Each test binary uses a different part of this module.
 #![allow(dead_code)]
 
+pub mod notebook;
 #[path = "../../prereq.rs"]
 pub mod prereq;
 
@@ -36,12 +37,18 @@ pub struct Entry {
     pub version: Option<ProtocolVersion>,
     /// The side generated ([`Side::Both`] but for the client-only entries).
     pub side: Side,
+    /// The test server expression (`Settings::test_server`), for the entries whose
+    /// example tests run against an implementation.
+    pub test_server: Option<String>,
 }
 
 impl Entry {
     /// The settings the snapshot is generated with.
     pub fn settings(&self) -> Settings {
-        let settings = Settings::new().side(self.side);
+        let mut settings = Settings::new().side(self.side);
+        if let Some(expr) = &self.test_server {
+            settings = settings.test_server(expr.clone());
+        }
         match self.version {
             Some(v) => settings.protocol_version(v),
             None => settings,
@@ -96,6 +103,7 @@ pub fn in_repo_corpus() -> Vec<Entry> {
         path: root.join("../examples/chess/chess.mcpdesc.json"),
         version: None,
         side: Side::Both,
+        test_server: None,
     }];
     for (name, file) in [
         ("generator-constructs", "constructs"),
@@ -109,8 +117,18 @@ pub fn in_repo_corpus() -> Vec<Entry> {
                 .join(format!("{file}.mcpdesc.json")),
             version: None,
             side: Side::Both,
+            test_server: None,
         });
     }
+    // Generated with a test server: the example tests run against the notebook's right
+    // implementation (`crate::notebook_right` of tests/examples_roundtrip.rs).
+    out.push(Entry {
+        name: "generator-implementation".into(),
+        path: root.join("fixtures/generator/implementation.mcpdesc.json"),
+        version: None,
+        side: Side::Both,
+        test_server: Some("crate::notebook_right::Server::new()".into()),
+    });
     // Client-only modules: no handler trait, nothing to implement.
     for (name, path) in [
         ("chess-client-only", out[0].path.clone()),
@@ -121,6 +139,7 @@ pub fn in_repo_corpus() -> Vec<Entry> {
             path,
             version: None,
             side: Side::Client,
+            test_server: None,
         });
     }
     fixture_entries(&in_repo_cases(), &["expected-valid"], "case", &mut out);
@@ -143,6 +162,7 @@ pub fn shared_corpus(conformance: &Path) -> Vec<Entry> {
             path,
             version: None,
             side: Side::Both,
+            test_server: None,
         });
     }
     fixture_entries(
@@ -187,6 +207,7 @@ fn fixture_entries(root: &Path, folders: &[&str], prefix: &str, out: &mut Vec<En
                     path,
                     version: None,
                     side: Side::Both,
+                    test_server: None,
                 });
                 continue;
             };
@@ -204,6 +225,7 @@ fn fixture_entries(root: &Path, folders: &[&str], prefix: &str, out: &mut Vec<En
                                 path: path.clone(),
                                 version: Some(v),
                                 side: Side::Both,
+                                test_server: None,
                             });
                         }
                     }
@@ -213,6 +235,7 @@ fn fixture_entries(root: &Path, folders: &[&str], prefix: &str, out: &mut Vec<En
                     path,
                     version: None,
                     side: Side::Both,
+                    test_server: None,
                 }),
             }
         }
