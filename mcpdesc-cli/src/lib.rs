@@ -1,5 +1,5 @@
-//! The `mcpdesc` command line: `validate`, `generate`, `serve-mock`, `migrate`, `diff`
-//! and `pull`.
+//! The `mcpdesc` command line: `validate`, `generate`, `serve-mock`, `migrate`, `diff`,
+//! `pull` and `check`.
 //!
 //! The command's behaviour lives here, as functions over explicit writers, so tests can
 //! run it without a process; `main.rs` only forwards `std::env::args`.
@@ -64,12 +64,15 @@
 //! - exit 0 when the session ends normally; 1 for an invalid description, a version it
 //!   does not describe, a declaration the runtime refuses or a failed session; 2 for
 //!   usage or I/O errors, including a `--select` that names no example.
+//!
+//! `mcpdesc check DESCRIPTION (-- COMMAND [ARGS...] | --url URL) ...`: see [`mod@check`].
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+pub mod check;
 pub mod pull;
 pub mod serve_mock;
 use mcpdesc_codegen::diff::{self as changes, DiffError, FailOn, Perspective};
@@ -213,6 +216,9 @@ pub enum Command {
         #[arg(long = "transport", value_name = "URL", requires = "http")]
         transport: Option<String>,
     },
+    /// Check a live MCP server (a command on stdio, or a URL) against its description:
+    /// listings always, examples and generated inputs only when selected.
+    Check(check::CheckArgs),
 }
 
 fn parse_side(text: &str) -> Result<Side, String> {
@@ -317,6 +323,7 @@ where
             },
             err,
         ),
+        Command::Check(args) => check::run(&args, out, err),
         Command::Diff {
             old,
             new,

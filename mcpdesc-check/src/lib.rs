@@ -1,0 +1,79 @@
+//! `mcpdesc check`: a live MCP server, in any language, against its MCP Description.
+//!
+//! The check connects as a client ([`mcpdesc::client::Session`], raw JSON results) and
+//! reports [`Finding`]s:
+//!
+//! - **listings** (always): `tools/list`, and `prompts/list`, `resources/list`,
+//!   `resources/templates/list` when the description declares such primitives, are
+//!   compared as JSON values (key order aside) with the description's projection for
+//!   the negotiated version, the one a server generated from it lists (`missing`,
+//!   `undeclared`, `duplicate`, `input-schema-differs`, `output-schema-differs`,
+//!   `member-differs`);
+//! - **examples** ([`Config::examples`]): each selected Tool Example's input is called,
+//!   and each selected prompt, resource, resource template and completion example is
+//!   requested. A JSON-RPC error on a schema-valid input (`example-error`) and a result
+//!   that breaks the result rules (`result-malformed`, `structured-content-missing`,
+//!   `structured-content-invalid`) are failures; a result that differs from the
+//!   example's (`example-differs`) is a warning, a failure under [`Config::strict`];
+//! - **generated inputs** ([`Config::generate`]): per selected tool,
+//!   [`Config::cases`] inputs from its `inputSchema` (see [`generate`]), seeded by
+//!   [`Config::seed`]: a valid one must not get a JSON-RPC error
+//!   (`valid-input-rejected`), an invalid one must get `isError` or -32602
+//!   (`invalid-input-accepted`, `invalid-input-error`), results keep the result
+//!   rules; a schema the generator cannot serve is a `skipped` finding;
+//! - every call must answer within [`Config::call_timeout`] (`no-answer`) and the
+//!   server must stay alive (`server-exited`, after which nothing more is sent).
+//!
+//! Nothing is called unless selected: MCP Description §9.3 forbids contract tooling to
+//! execute a live tool merely because an example exists. The [`Report`] lists every
+//! call made.
+
+pub mod expected;
+pub mod finding;
+pub mod generate;
+mod generated;
+pub mod listing;
+mod replay;
+pub mod report;
+pub mod results;
+pub mod rng;
+mod run;
+pub mod select;
+
+use std::time::Duration;
+
+pub use expected::{described_versions, Expected};
+pub use finding::{Finding, Primitive, Severity};
+pub use report::{Call, Report};
+pub use run::{check, DEFAULT_CALL_TIMEOUT};
+pub use select::Selection;
+
+/// What a check does besides comparing listings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// The examples to replay (`--examples`); none by default.
+    pub examples: Selection,
+    /// The tools to call with generated inputs (`--generate`); none by default.
+    pub generate: Selection,
+    /// Generated inputs per tool (`--cases`, default 20).
+    pub cases: usize,
+    /// The seed of the generated inputs (`--seed`, default 0).
+    pub seed: u64,
+    /// Example differences are failures (`--strict`).
+    pub strict: bool,
+    /// How long each call may take (`--timeout`).
+    pub call_timeout: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            examples: Selection::none(),
+            generate: Selection::none(),
+            cases: 20,
+            seed: 0,
+            strict: false,
+            call_timeout: DEFAULT_CALL_TIMEOUT,
+        }
+    }
+}

@@ -1,0 +1,414 @@
+//! Replaying the selected examples: Tool Examples, prompt, resource, resource
+//! template and completion examples, each result checked against the result rules and
+//! compared with the example's (a warning, a failure under `--strict`).
+
+use mcpdesc::testing::canonical;
+use serde_json::{json, Value};
+
+use crate::expected::Declared;
+use crate::finding::{Finding, Primitive, Severity};
+use crate::results;
+use crate::run::{Answer, Checker, Listed};
+
+impl Checker<'_> {
+    /// The severity of a difference from an example: a warning, a failure under
+    /// `--strict`.
+    pub(crate) fn example_severity(&self) -> Severity {
+        if self.config.strict {
+            Severity::Failure
+        } else {
+            Severity::Warning
+        }
+    }
+
+    pub(crate) async fn tool_examples(&mut self, tools: &[Declared], listed: &Listed) {
+        for tool in tools {
+            let selectable = |name: &str| {
+                self.config
+                    .examples
+                    .example(&tool.id, name, tool.read_only())
+            };
+            let examples: Vec<(String, Value)> = tool
+                .examples("examples")
+                .into_iter()
+                .filter(|(name, _)| selectable(name))
+                .map(|(n, e)| (n.to_owned(), e.clone()))
+                .collect();
+            let interactions: Vec<String> = tool
+                .examples("interactionExamples")
+                .into_iter()
+                .filter(|(name, _)| selectable(name))
+                .map(|(n, _)| n.to_owned())
+                .collect();
+            if !listed.tools.contains(&tool.id) {
+                continue;
+            }
+            for name in interactions {
+                self.push(
+                    Finding::new(
+                        "interaction-not-replayed",
+                        Severity::Skipped,
+                        Primitive::Tool,
+                        &tool.id,
+                        "interaction examples need the client to answer the server's requests as their steps say; `check` replays Tool Examples only",
+                    )
+                    .with_example(name),
+                );
+            }
+            for (name, example) in examples {
+                self.tool_example(tool, &name, &example).await;
+            }
+        }
+    }
+
+    pub(crate) async fn tool_example(&mut self, tool: &Declared, name: &str, example: &Value) {
+        let input = example.get("input").cloned().unwrap_or_else(|| json!({}));
+        let params = json!({"name": tool.id, "arguments": input});
+        let Some(answer) = self.call("tools/call", &tool.id, name, params).await else {
+            return;
+        };
+        let at = |f: Finding| f.with_example(name);
+        let declaration = Value::Object(tool.declaration.clone());
+        match answer {
+            Answer::Result(result) => {
+                for (kind, message) in
+                    results::tool_result(&result, Some(&declaration), self.version)
+                {
+                    self.push(at(Finding::new(
+                        kind,
+                        Severity::Failure,
+                        Primitive::Tool,
+                        &tool.id,
+                        format!("{message} (input {input})"),
+                    )));
+                }
+                if let Some(want) = example.get("result") {
+                    let version = self.version;
+                    let same = same_request(tool, "examples", example, &|e| {
+                        e.get("input").cloned().unwrap_or_else(|| json!({}))
+                    });
+                    let diffs = unless_any(want, &same, &result, &|w, r| {
+                        results::tool_differences(w, r, version)
+                    });
+                    if !diffs.is_empty() {
+                        let severity = self.example_severity();
+                        self.push(at(Finding::new(
+                            "example-differs",
+                            severity,
+                            Primitive::Tool,
+                            &tool.id,
+                            format!(
+                                "the result differs from the example's:\n  - {}",
+                                diffs.join("\n  - ")
+                            ),
+                        )));
+                    }
+                }
+            }
+            Answer::Error(code, message) => {
+                let valid = tool.declaration.get("inputSchema").is_none_or(|s| {
+                    mcpdesc::testing::validate_if_compilable(s, &input, "", "").is_ok()
+                });
+                let severity = if valid {
+                    Severity::Failure
+                } else {
+                    self.example_severity()
+                };
+                self.push(at(Finding::new(
+                    "example-error",
+                    severity,
+                    Primitive::Tool,
+                    &tool.id,
+                    format!("JSON-RPC error {code} ({message}) for the example input {input}"),
+                )));
+            }
+            Answer::Lost(why) => self.push(at(Finding::new(
+                "no-answer",
+                Severity::Failure,
+                Primitive::Tool,
+                &tool.id,
+                format!("{why} (input {input})"),
+            ))),
+        }
+    }
+
+    pub(crate) async fn prompt_examples(&mut self, prompts: &[Declared], listed: &Listed) {
+        for prompt in prompts {
+            if !listed.prompts.contains(&prompt.id) {
+                continue;
+            }
+            let examples: Vec<(String, Value)> = prompt
+                .examples("examples")
+                .into_iter()
+                .filter(|(name, _)| self.config.examples.example(&prompt.id, name, true))
+                .map(|(n, e)| (n.to_owned(), e.clone()))
+                .collect();
+            for (name, example) in examples {
+                let arguments = example
+                    .get("arguments")
+                    .cloned()
+                    .unwrap_or_else(|| json!({}));
+                let params = json!({"name": prompt.id, "arguments": arguments});
+                let Some(answer) = self.call("prompts/get", &prompt.id, &name, params).await else {
+                    return;
+                };
+                let problems = match &answer {
+                    Answer::Result(result) => results::prompt_result(result, self.version),
+                    _ => Vec::new(),
+                };
+                let same = same_request(prompt, "examples", &example, &|e| {
+                    e.get("arguments").cloned().unwrap_or_else(|| json!({}))
+                });
+                let own = example.get("result").cloned().unwrap_or(Value::Null);
+                let diffs =
+                    |result: &Value| unless_any(&own, &same, result, &results::prompt_differences);
+                self.request_outcome(
+                    Primitive::Prompt,
+                    &prompt.id,
+                    &name,
+                    &format!("arguments {arguments}"),
+                    answer,
+                    problems,
+                    &diffs,
+                );
+            }
+        }
+        // Completion examples of prompts.
+        for prompt in prompts.iter().filter(|p| listed.prompts.contains(&p.id)) {
+            let reference = json!({"type": "ref/prompt", "name": prompt.id});
+            self.completion_examples(Primitive::Prompt, prompt, reference)
+                .await;
+        }
+    }
+
+    pub(crate) async fn resource_examples(
+        &mut self,
+        resources: &[Declared],
+        templates: &[Declared],
+        listed: &Listed,
+    ) {
+        for (primitive, list, seen) in [
+            (Primitive::Resource, resources, &listed.resources),
+            (Primitive::ResourceTemplate, templates, &listed.templates),
+        ] {
+            for declared in list {
+                if !seen.contains(&declared.id) {
+                    continue;
+                }
+                let names: Vec<&str> = [Some(declared.id.as_str()), declared.text("name")]
+                    .into_iter()
+                    .flatten()
+                    .collect();
+                let examples: Vec<(String, Value)> = declared
+                    .examples("examples")
+                    .into_iter()
+                    .filter(|(name, _)| self.config.examples.example_any(&names, name, true))
+                    .map(|(n, e)| (n.to_owned(), e.clone()))
+                    .collect();
+                for (name, example) in examples {
+                    let uri = match primitive {
+                        Primitive::Resource => declared.id.clone(),
+                        _ => example
+                            .get("uri")
+                            .and_then(Value::as_str)
+                            .unwrap_or_default()
+                            .to_owned(),
+                    };
+                    let Some(answer) = self
+                        .call("resources/read", &declared.id, &name, json!({"uri": uri}))
+                        .await
+                    else {
+                        return;
+                    };
+                    let problems = match &answer {
+                        Answer::Result(result) => results::resource_result(result),
+                        _ => Vec::new(),
+                    };
+                    // Every read of a static resource is the same request.
+                    let same = same_request(declared, "examples", &example, &|e| match primitive {
+                        Primitive::Resource => Value::Null,
+                        _ => e.get("uri").cloned().unwrap_or(Value::Null),
+                    });
+                    let own = example.get("result").cloned().unwrap_or(Value::Null);
+                    let diffs = |result: &Value| {
+                        unless_any(&own, &same, result, &results::resource_differences)
+                    };
+                    self.request_outcome(
+                        primitive,
+                        &declared.id,
+                        &name,
+                        &format!("uri {uri}"),
+                        answer,
+                        problems,
+                        &diffs,
+                    );
+                }
+                if primitive == Primitive::ResourceTemplate {
+                    let reference = json!({"type": "ref/resource", "uri": declared.id});
+                    self.completion_examples(primitive, declared, reference)
+                        .await;
+                }
+            }
+        }
+    }
+
+    /// The `completionExamples` of a prompt or template that are selected.
+    pub(crate) async fn completion_examples(
+        &mut self,
+        primitive: Primitive,
+        declared: &Declared,
+        reference: Value,
+    ) {
+        let names: Vec<&str> = [Some(declared.id.as_str()), declared.text("name")]
+            .into_iter()
+            .flatten()
+            .collect();
+        let examples: Vec<(String, Value)> = declared
+            .examples("completionExamples")
+            .into_iter()
+            .filter(|(name, _)| self.config.examples.example_any(&names, name, true))
+            .map(|(n, e)| (n.to_owned(), e.clone()))
+            .collect();
+        for (name, example) in examples {
+            let mut params = json!({"ref": reference, "argument": example.get("argument").cloned().unwrap_or(Value::Null)});
+            if let Some(context) = example.get("context") {
+                params["context"] = context.clone();
+            }
+            let Some(answer) = self
+                .call("completion/complete", &declared.id, &name, params.clone())
+                .await
+            else {
+                return;
+            };
+            let problems = match &answer {
+                Answer::Result(result)
+                    if !result
+                        .get("completion")
+                        .and_then(|c| c.get("values"))
+                        .is_some_and(Value::is_array) =>
+                {
+                    vec![(
+                        "result-malformed",
+                        "the result has no `completion.values` array".to_owned(),
+                    )]
+                }
+                _ => Vec::new(),
+            };
+            let same = same_request(declared, "completionExamples", &example, &|e| {
+                json!([e.get("argument"), e.get("context")])
+            });
+            let own = example.get("result").cloned().unwrap_or(Value::Null);
+            let diffs =
+                |result: &Value| unless_any(&own, &same, result, &results::completion_differences);
+            self.request_outcome(
+                primitive,
+                &declared.id,
+                &name,
+                &format!("params {params}"),
+                answer,
+                problems,
+                &diffs,
+            );
+        }
+    }
+
+    /// The findings of a replayed prompt, resource or completion example.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn request_outcome(
+        &mut self,
+        primitive: Primitive,
+        id: &str,
+        example: &str,
+        input: &str,
+        answer: Answer,
+        problems: Vec<results::Problem>,
+        diffs: &dyn Fn(&Value) -> Vec<String>,
+    ) {
+        match answer {
+            Answer::Result(result) => {
+                for (kind, message) in problems {
+                    self.push(
+                        Finding::new(
+                            kind,
+                            Severity::Failure,
+                            primitive,
+                            id,
+                            format!("{message} ({input})"),
+                        )
+                        .with_example(example),
+                    );
+                }
+                let diffs = diffs(&result);
+                if !diffs.is_empty() {
+                    let severity = self.example_severity();
+                    self.push(
+                        Finding::new(
+                            "example-differs",
+                            severity,
+                            primitive,
+                            id,
+                            format!(
+                                "the result differs from the example's:\n  - {}",
+                                diffs.join("\n  - ")
+                            ),
+                        )
+                        .with_example(example),
+                    );
+                }
+            }
+            Answer::Error(code, message) => self.push(
+                Finding::new(
+                    "example-error",
+                    Severity::Failure,
+                    primitive,
+                    id,
+                    format!("JSON-RPC error {code} ({message}) for the example's {input}"),
+                )
+                .with_example(example),
+            ),
+            Answer::Lost(why) => self.push(
+                Finding::new(
+                    "no-answer",
+                    Severity::Failure,
+                    primitive,
+                    id,
+                    format!("{why} ({input})"),
+                )
+                .with_example(example),
+            ),
+        }
+    }
+}
+
+/// The results of the examples in `member` of `declared` whose request (`request_of`)
+/// equals the one of `example`, itself included: a server answers one request one
+/// way, so a result that matches any of them matches.
+fn same_request(
+    declared: &Declared,
+    member: &str,
+    example: &Value,
+    request_of: &dyn Fn(&Value) -> Value,
+) -> Vec<Value> {
+    let request = canonical(&request_of(example));
+    declared
+        .examples(member)
+        .into_iter()
+        .filter(|(_, e)| canonical(&request_of(e)) == request)
+        .filter_map(|(_, e)| e.get("result").cloned())
+        .collect()
+}
+
+/// The differences between `actual` and `own` (an example's result), or none when
+/// `actual` matches one of `alternatives` (the results of the examples with the same
+/// request).
+fn unless_any(
+    own: &Value,
+    alternatives: &[Value],
+    actual: &Value,
+    diff: &dyn Fn(&Value, &Value) -> Vec<String>,
+) -> Vec<String> {
+    if alternatives.iter().any(|alt| diff(alt, actual).is_empty()) {
+        return Vec::new();
+    }
+    diff(own, actual)
+}
