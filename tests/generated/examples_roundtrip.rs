@@ -29,6 +29,8 @@ fn generator_constructs_examples() {
     support::check_input::<generator_constructs::types::PlotInput>(&ir, "plot");
     support::check_output::<generator_constructs::types::PlotOutput>(&ir, "plot");
     support::check_input::<generator_constructs::types::DegradeInput>(&ir, "degrade");
+    support::check_input::<generator_constructs::types::NullableInput>(&ir, "nullable");
+    support::check_output::<generator_constructs::types::NullableOutput>(&ir, "nullable");
 }
 
 mod generator_primitives {

@@ -37,7 +37,6 @@ pub mod types {
         pub negated: ::std::option::Option<::serde_json::Value>,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub never: ::std::option::Option<::serde_json::Value>,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub nullable: ::std::option::Option<::std::string::String>,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub open_tuple: ::std::option::Option<::serde_json::Value>,
@@ -160,6 +159,84 @@ pub mod types {
     pub struct MeteoU5929u6c17Input {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub city: ::std::option::Option<::std::string::String>,
+    }
+    /// Arguments of the `nullable` tool.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct NullableInput {
+        #[serde(default = "defaults::nullable_input_d")]
+        pub d: ::std::option::Option<::std::string::String>,
+        pub e: ::std::option::Option<NullableInputE>,
+        pub n: ::std::option::Option<i64>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub plain: ::std::option::Option<::std::string::String>,
+        pub x: ::std::option::Option<::std::string::String>,
+    }
+    /// `NullableInputE`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum NullableInputE {
+        #[serde(rename = "a")]
+        A,
+        #[serde(rename = "b")]
+        B,
+    }
+    impl ::std::fmt::Display for NullableInputE {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::A => f.write_str("a"),
+                Self::B => f.write_str("b"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for NullableInputE {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "a" => Ok(Self::A),
+                "b" => Ok(Self::B),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for NullableInputE {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for NullableInputE {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    /// Structured output of the `nullable` tool.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct NullableOutput {
+        pub o: ::std::option::Option<NullableOutputO>,
+        pub x: ::std::option::Option<::std::string::String>,
+    }
+    /// `NullableOutputO`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct NullableOutputO {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub a: ::std::option::Option<::std::string::String>,
     }
     /// Arguments of the `plot-3d` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
@@ -365,6 +442,14 @@ A search query shared by two tools.*/
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(deny_unknown_fields)]
     pub struct TypeInput {}
+    /// Generation of default values for serde.
+    pub mod defaults {
+        pub(super) fn nullable_input_d() -> ::std::option::Option<
+            ::std::string::String,
+        > {
+            ::std::option::Option::Some("dflt".to_string())
+        }
+    }
     /// Error types.
     pub mod error {
         /// Error from a `TryFrom` or `FromStr` implementation.
@@ -804,6 +889,43 @@ pub mod tools {
             DECLARATION,
         );
     }
+    /// Metadata of the `nullable` tool.
+    pub mod nullable {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "nullable";
+        /// The tool's effective protocol scope.
+        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
+            ::mcpdesc::ProtocolVersion::V2025_11_25,
+        ];
+        /// `title`.
+        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `description`.
+        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
+            "Optional nullable properties: `null` round-trips as `null`.",
+        );
+        /// `annotations.title`.
+        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `annotations.readOnlyHint` (MCP default: false).
+        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.destructiveHint` (MCP default: true).
+        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.idempotentHint` (MCP default: false).
+        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `annotations.openWorldHint` (MCP default: true).
+        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
+        /// `execution.taskSupport` (2025-11-25).
+        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
+        /// `deprecated`.
+        pub const DEPRECATED: bool = false;
+        /// The declaration with `$componentRef`s substituted, as JSON.
+        pub const DECLARATION: &str = r#"{"name":"nullable","description":"Optional nullable properties: `null` round-trips as `null`.","inputSchema":{"type":"object","properties":{"x":{"type":["string","null"]},"n":{"anyOf":[{"type":"integer"},{"type":"null"}]},"e":{"enum":["a","b",null]},"d":{"type":["string","null"],"default":"dflt"},"plain":{"type":"string"}}},"outputSchema":{"type":"object","properties":{"x":{"type":["string","null"]},"o":{"oneOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"type":"null"}]}},"required":["o"]}}"#;
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            SCOPE,
+            DECLARATION,
+        );
+    }
 }
 /// The `search` tool.
 ///
@@ -964,14 +1086,47 @@ pub trait GetUser2: Send + Sync {
         Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
     > + Send;
 }
+/// Optional nullable properties: `null` round-trips as `null`.
+///
+/// Implements the tool `nullable`.
+#[allow(dead_code)]
+pub trait Nullable: Send + Sync {
+    /// Handles `tools/call` for `nullable`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    fn nullable(
+        &self,
+        input: types::NullableInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<types::NullableOutput, ::mcpdesc::ToolError>,
+    > + Send;
+    /// What the router calls. Override it to return content blocks beside the
+    /// typed output (`Typed::new(output).with_content(...)`); by default it
+    /// returns the output of the method above alone.
+    fn nullable_with_content(
+        &self,
+        input: types::NullableInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            ::mcpdesc::Typed<types::NullableOutput>,
+            ::mcpdesc::ToolError,
+        >,
+    > + Send {
+        async move {
+            ::core::result::Result::Ok(
+                ::mcpdesc::Typed::new(self.nullable(input, cx).await?),
+            )
+        }
+    }
+}
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
 #[allow(deprecated, dead_code)]
-pub trait Server: Search + SearchCount + Plot + Plot3d + Degrade + Type + Tool3dView + MeteoU5929u6c17 + GetUser + GetUser2 + Send + Sync + 'static {}
+pub trait Server: Search + SearchCount + Plot + Plot3d + Degrade + Type + Tool3dView + MeteoU5929u6c17 + GetUser + GetUser2 + Nullable + Send + Sync + 'static {}
 #[allow(deprecated)]
 impl<
     T: Search + SearchCount + Plot + Plot3d + Degrade + Type + Tool3dView
-        + MeteoU5929u6c17 + GetUser + GetUser2 + Send + Sync + 'static,
+        + MeteoU5929u6c17 + GetUser + GetUser2 + Nullable + Send + Sync + 'static,
 > Server for T {}
 /// A router that serves the description with `server`'s trait methods: the
 /// lists per negotiated protocol version, `tools/call` (argument validation
@@ -1129,6 +1284,23 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
                             args,
                         )?;
                         GetUser2::get_user_2(&*server, input, cx).await
+                    })
+                }
+            },
+        )
+        .tool(
+            tools::nullable::SPEC,
+            {
+                let server = ::mcpdesc::__private::Arc::clone(&server);
+                move |args, cx| {
+                    let server = ::mcpdesc::__private::Arc::clone(&server);
+                    ::mcpdesc::__private::boxed(async move {
+                        let input: types::NullableInput = ::mcpdesc::__private::parse_arguments(
+                            args,
+                        )?;
+                        let output = Nullable::nullable_with_content(&*server, input, cx)
+                            .await?;
+                        ::mcpdesc::ToolResult::from_typed(output)
                     })
                 }
             },
@@ -1534,6 +1706,69 @@ pub mod examples {
             ::mcpdesc::testing::typed(input(name))
         }
     }
+    /// Examples of the `nullable` tool.
+    pub mod nullable {
+        /// The tool, for the checks of `mcpdesc::testing`.
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
+            tool: super::super::tools::nullable::NAME,
+            declaration: super::super::tools::nullable::DECLARATION,
+            scope: super::super::tools::nullable::SCOPE,
+        };
+        /// The Tool Examples, in the description's order.
+        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
+            ::mcpdesc::testing::Example {
+                name: "absent",
+                pointer: "/tools/10/examples/absent",
+                input: r#"{}"#,
+                result: r#"{"content":[{"type":"text","text":"{}"}],"structuredContent":{"o":{"a":"b"}}}"#,
+            },
+            ::mcpdesc::testing::Example {
+                name: "nulls",
+                pointer: "/tools/10/examples/nulls",
+                input: r#"{"x":null,"n":null,"e":null,"plain":"p"}"#,
+                result: r#"{"content":[{"type":"text","text":"{}"}],"structuredContent":{"x":null,"o":null}}"#,
+            },
+        ];
+        /// The Tool Interaction Examples, in the description's order.
+        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
+        /// The `input` of the example `name` (Tool or interaction example).
+        pub fn input(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `result` of the example `name` (Tool or interaction example).
+        pub fn result(
+            name: &str,
+        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
+            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
+        }
+        /// The `input` of the example `name` as the typed input.
+        pub fn typed_input(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::NullableInput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(input(name))
+        }
+        /// The `structuredContent` of the example `name` as the typed output (`None`
+        /// for an unknown name or a result without `structuredContent`).
+        pub fn typed_output(
+            name: &str,
+        ) -> ::core::option::Option<
+            ::core::result::Result<
+                super::super::types::NullableOutput,
+                ::mcpdesc::__private::serde_json::Error,
+            >,
+        > {
+            ::mcpdesc::testing::typed(
+                result(name).and_then(|r| r.get("structuredContent").cloned()),
+            )
+        }
+    }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
@@ -1597,6 +1832,12 @@ pub mod examples {
                 get_user_2::TOOL.scope,
                 get_user_2::EXAMPLES,
                 get_user_2::INTERACTION_EXAMPLES,
+            )
+            .tool(
+                nullable::TOOL.tool,
+                nullable::TOOL.scope,
+                nullable::EXAMPLES,
+                nullable::INTERACTION_EXAMPLES,
             )
     }
 }
@@ -1671,6 +1912,7 @@ impl ExampleServer {
                 tools::meteo_u5929_u6c17::SPEC,
                 tools::get_user::SPEC,
                 tools::get_user_2::SPEC,
+                tools::nullable::SPEC,
             ],
             prompts: &[],
             resources: &[],
@@ -1908,6 +2150,37 @@ impl GetUser2 for ExampleServer {
         ::core::result::Result::Ok(result)
     }
 }
+#[allow(deprecated)]
+impl Nullable for ExampleServer {
+    async fn nullable(
+        &self,
+        input: types::NullableInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<types::NullableOutput, ::mcpdesc::ToolError> {
+        ::core::result::Result::Ok(self.nullable_with_content(input, cx).await?.output)
+    }
+    async fn nullable_with_content(
+        &self,
+        input: types::NullableInput,
+        cx: ::mcpdesc::Context,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::NullableOutput>,
+        ::mcpdesc::ToolError,
+    > {
+        let args = ::mcpdesc::__private::serde_json::to_value(&input)
+            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
+        let result = self
+            .book
+            .respond(
+                tools::nullable::NAME,
+                &args,
+                &::mcpdesc::testing::normalize::<types::NullableInput>,
+                &cx,
+            )
+            .await?;
+        ::mcpdesc::mock::typed_result::<types::NullableOutput>(result)
+    }
+}
 /// Opt-in contract check: runs `server` through its router on the examples
 /// named in `examples` (`(target, example)` pairs; the target is a tool name, or
 /// `prompt:NAME`, `resource:URI`, `template:URI_TEMPLATE`,
@@ -2085,6 +2358,27 @@ impl Client {
     ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
         self.inner.call_tool(&tools::get_user_2::SPEC, input).await
     }
+    /// Optional nullable properties: `null` round-trips as `null`.
+    ///
+    /// Calls the tool `nullable`.
+    ///
+    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
+    pub async fn nullable(
+        &self,
+        input: types::NullableInput,
+    ) -> ::core::result::Result<types::NullableOutput, ::mcpdesc::CallError> {
+        self.inner.call_tool_output(&tools::nullable::SPEC, input).await
+    }
+    /// Calls the tool `nullable` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    pub async fn nullable_with_content(
+        &self,
+        input: types::NullableInput,
+    ) -> ::core::result::Result<
+        ::mcpdesc::Typed<types::NullableOutput>,
+        ::mcpdesc::CallError,
+    > {
+        self.inner.call_tool_typed(&tools::nullable::SPEC, input).await
+    }
 }
 /// Tests generated from the description's examples.
 #[cfg(test)]
@@ -2115,6 +2409,26 @@ mod example_tests {
         if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
             types::DegradeInput,
         >(&examples::degrade::TOOL, &examples::degrade::EXAMPLES[0usize]) {
+            panic!("{e}");
+        }
+    }
+    /// Tool Example `absent` of `nullable`.
+    #[test]
+    fn nullable_example_absent() {
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
+            types::NullableInput,
+            types::NullableOutput,
+        >(&examples::nullable::TOOL, &examples::nullable::EXAMPLES[0usize]) {
+            panic!("{e}");
+        }
+    }
+    /// Tool Example `nulls` of `nullable`.
+    #[test]
+    fn nullable_example_nulls() {
+        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
+            types::NullableInput,
+            types::NullableOutput,
+        >(&examples::nullable::TOOL, &examples::nullable::EXAMPLES[1usize]) {
             panic!("{e}");
         }
     }

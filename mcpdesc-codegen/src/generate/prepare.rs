@@ -12,6 +12,7 @@
 //! | `$ref` with siblings | the `$ref` alone when the siblings are annotations, else `allOf: [{$ref}, {siblings}]` |
 //! | `unevaluatedProperties` | `additionalProperties` when no applicator is beside it, else dropped |
 //! | `const` | single-value `enum` |
+//! | optional property of a nullable type (`type: [T, "null"]`, a `null` branch) | listed in `required`, so that typify writes `None` as `null` (`require_nullable`) |
 //! | `title` below the root | folded into `description`, so that titles never become type names (two tools' `Point`s would collide) |
 //! | `format`, `pattern` | dropped unless [`Settings::format_types`](crate::settings::Settings::format_types) |
 //! | `contains`, `propertyNames`, `dependentRequired`, `unevaluatedItems`, `deprecated`, `readOnly`, `writeOnly`, `examples`, `$comment`, `x-*` | dropped: they restrict values or annotate them, and dropping them keeps every valid value representable |
@@ -653,6 +654,7 @@ impl Preparer<'_> {
                 .collect();
             out.insert("required".into(), Value::Array(required));
         }
+        require_nullable(out);
 
         if let Some(extra) = map.get("additionalProperties") {
             let extra = self.additional(extra, &rel.key("additionalProperties"));
@@ -1019,6 +1021,82 @@ fn for_each_child(map: &Map<String, Value>, rel: &Pointer, mut f: impl FnMut(&Va
     }
 }
 
+/// Lists the optional properties of the prepared object `out` whose type is nullable
+/// (see [`is_nullable_option`]) under `required`, in typify's copy only.
+///
+/// typify makes an optional property `#[serde(default, skip_serializing_if =
+/// "Option::is_none")] Option<T>`, and a nullable one is already `Option<T>`: a JSON
+/// `null` would read as `None` and be written back as an absent member. Required, the
+/// field is a plain `Option<T>`: serde still reads an absent `Option` member as `None`,
+/// and `None` is written as `null`, which the original schema admits. So `{"x": null}`
+/// round-trips unchanged, and an absent `x` comes back as `"x": null`.
+///
+/// ```text
+/// {"properties": {"x": {"type": ["string", "null"]}}}
+///   -> {"properties": {"x": {"type": ["string", "null"]}}, "required": ["x"]}
+///   -> pub x: Option<String>,            // no serde attributes
+/// ```
+fn require_nullable(out: &mut Map<String, Value>) {
+    let Some(Value::Object(props)) = out.get("properties") else {
+        return;
+    };
+    let required: BTreeSet<&str> = match out.get("required") {
+        Some(Value::Array(list)) => list.iter().filter_map(Value::as_str).collect(),
+        _ => BTreeSet::new(),
+    };
+    let added: Vec<Value> = props
+        .iter()
+        .filter(|(name, schema)| !required.contains(name.as_str()) && is_nullable_option(schema))
+        .map(|(name, _)| Value::String(name.clone()))
+        .collect();
+    if added.is_empty() {
+        return;
+    }
+    match out.get_mut("required") {
+        Some(Value::Array(list)) => list.extend(added),
+        _ => {
+            out.insert("required".into(), Value::Array(added));
+        }
+    }
+}
+
+/// Whether typify makes the *prepared* schema `schema` an `Option<T>` of its own:
+/// `type` lists `"null"` and another type (with no `enum`, whose values decide), or
+/// `anyOf`/`oneOf` has a `{"type": "null"}` branch and another branch. A schema with a
+/// `default` other than `null` is left out: required, its field would lose the default
+/// for an absent member. A `$ref` to a nullable definition is left out too (its type is the
+/// definition's, optional as before).
+fn is_nullable_option(schema: &Value) -> bool {
+    let Some(map) = schema.as_object() else {
+        return false;
+    };
+    let default = map.get("default").is_some_and(|d| !d.is_null());
+    if default || map.contains_key("$ref") || map.contains_key("enum") {
+        return false;
+    }
+    let is_null = |t: &Value| t.as_str() == Some("null");
+    let typed = match map.get("type") {
+        Some(Value::Array(types)) => types.iter().any(is_null) && types.iter().any(|t| !is_null(t)),
+        _ => false,
+    };
+    let branched = ["anyOf", "oneOf"].iter().any(|k| match map.get(*k) {
+        Some(Value::Array(branches)) => {
+            let null_branch = |b: &Value| {
+                b.as_object().is_some_and(|m| {
+                    m.get("type").is_some_and(is_null)
+                        && m.keys().all(|k| k == "type" || k == "description")
+                })
+            };
+            branches.iter().any(null_branch) && branches.iter().any(|b| !null_branch(b))
+        }
+        _ => false,
+    });
+    let others_beside_branches = map
+        .keys()
+        .any(|k| !matches!(k.as_str(), "anyOf" | "oneOf" | "description"));
+    typed || (branched && !others_beside_branches)
+}
+
 /// The forms of `not` typify converts: `false`, and an enum of excluded values (with at
 /// most one instance type).
 fn supported_not(not: &Value) -> bool {
@@ -1135,6 +1213,42 @@ mod tests {
 
     fn pointers(diags: &[Diagnostic]) -> Vec<&str> {
         diags.iter().map(|d| d.pointer.as_str()).collect()
+    }
+
+    /// Optional nullable properties are listed as required in typify's copy (so that
+    /// `None` is written as `null`); the original `required` comes first, and a non-null
+    /// default, a `$ref`, a `null`-only type or a non-nullable type stay optional.
+    #[test]
+    fn optional_nullable_properties_become_required_in_the_copy() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "req": {"type": "string"},
+                "arr": {"type": ["string", "null"]},
+                "any": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+                "one": {"oneOf": [{"type": "null"}, {"type": "object"}]},
+                "en": {"enum": ["a", null]},
+                "nulldef": {"type": ["string", "null"], "default": null},
+                "def": {"type": ["string", "null"], "default": "d"},
+                "only_null": {"type": "null"},
+                "plain": {"type": "string"},
+                "reffed": {"$ref": "#/$defs/N"}
+            },
+            "required": ["req"],
+            "$defs": {"N": {"type": ["string", "null"]}}
+        });
+        let (p, _) = run(schema.clone());
+        assert_eq!(
+            p.root["required"],
+            json!(["req", "arr", "any", "one", "en", "nulldef"])
+        );
+        // The definition's own schema has no properties: unchanged.
+        assert_eq!(p.defs[0].1["type"], json!(["string", "null"]));
+        // An object without `required` gets one only when a property is nullable.
+        let (p, _) = run(json!({"properties": {"a": {"type": "string"}}}));
+        assert!(p.root.get("required").is_none());
+        let (p, _) = run(json!({"properties": {"a": {"type": ["integer", "null"]}}}));
+        assert_eq!(p.root["required"], json!(["a"]));
     }
 
     #[test]

@@ -98,6 +98,7 @@ pub fn emit(
     ir.refresh_type_names(settings);
 
     let typify_items: TokenStream = built.code.parse().unwrap_or_default();
+    let typify_items = plain_options(typify_items);
     let allows = ALLOWED_LINTS.iter().map(|(lint, _)| {
         let path: syn::Path = syn::parse_str(lint).expect("lint names are paths");
         quote! { #![allow(#path)] }
@@ -113,6 +114,125 @@ pub fn emit(
             #primitive_types
         }
     }
+}
+
+/// Removes typify's `#[serde(deserialize_with = "::std::option::Option::deserialize")]`
+/// from struct fields, leaving plain `Option<T>` fields.
+///
+/// typify writes it on a *required* property of a nullable type, to make the member
+/// mandatory. Optional nullable properties are listed as required in typify's copy of the
+/// schema ([`super::prepare`]), so that `None` is written as `null` (no
+/// `skip_serializing_if`); without the attribute, serde reads an absent `Option` member as
+/// `None`, so the field reads absent and `null` alike:
+///
+/// ```text
+/// #[serde(deserialize_with = "::std::option::Option::deserialize")]   // removed
+/// pub x: ::std::option::Option<::std::string::String>,
+/// ```
+///
+/// A property that is required in the original schema is then also read as `None` when
+/// absent: whether required members are present is checked against the original schema
+/// (router, typed client), like every other assertion the types do not express.
+fn plain_options(items: TokenStream) -> TokenStream {
+    let Ok(mut file) = syn::parse2::<syn::File>(items.clone()) else {
+        return items;
+    };
+    // Types with a hand-written `Default` (typify writes one for an object-level default).
+    let own_default: Vec<String> = file
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Impl(imp) => {
+                let is_default = imp.trait_.as_ref().is_some_and(|(_, path, _)| {
+                    path.segments.last().is_some_and(|s| s.ident == "Default")
+                });
+                match &*imp.self_ty {
+                    syn::Type::Path(p) if is_default => {
+                        p.path.segments.last().map(|s| s.ident.to_string())
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        })
+        .collect();
+    for item in &mut file.items {
+        let syn::Item::Struct(item) = item else {
+            continue;
+        };
+        let mut changed = false;
+        for field in &mut item.fields {
+            let before = field.attrs.len();
+            field.attrs.retain(|attr| !is_option_deserialize_with(attr));
+            changed |= field.attrs.len() != before;
+        }
+        // typify derives `Default` for a struct of optional fields only; one whose
+        // fields are all plain `Option`s again gets it back.
+        let all_options = item.fields.iter().all(|f| {
+            is_option(&f.ty)
+                && !f
+                    .attrs
+                    .iter()
+                    .any(|a| a.path().is_ident("serde") && attr_text(a).contains("default"))
+        });
+        if changed && all_options && !own_default.contains(&item.ident.to_string()) {
+            add_default_derive(&mut item.attrs);
+        }
+    }
+    quote! { #file }
+}
+
+/// Whether `ty` is an `Option<..>` path.
+fn is_option(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Option"))
+}
+
+/// The tokens of an attribute, as text.
+fn attr_text(attr: &syn::Attribute) -> String {
+    quote!(#attr).to_string()
+}
+
+/// Adds `Default` to the `#[derive(..)]` of `attrs` when it is not there.
+fn add_default_derive(attrs: &mut [syn::Attribute]) {
+    use syn::punctuated::Punctuated;
+    for attr in attrs.iter_mut().filter(|a| a.path().is_ident("derive")) {
+        let Ok(mut paths) =
+            attr.parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
+        else {
+            continue;
+        };
+        if paths
+            .iter()
+            .any(|p| p.segments.last().is_some_and(|s| s.ident == "Default"))
+        {
+            return;
+        }
+        paths.push(syn::parse_quote!(Default));
+        *attr = syn::parse_quote!(#[derive(#paths)]);
+        return;
+    }
+}
+
+/// Whether `attr` is exactly `#[serde(deserialize_with = "...Option::deserialize")]`.
+fn is_option_deserialize_with(attr: &syn::Attribute) -> bool {
+    if !attr.path().is_ident("serde") {
+        return false;
+    }
+    let Ok(syn::Meta::NameValue(nv)) = attr.parse_args::<syn::Meta>() else {
+        return false;
+    };
+    let syn::Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Str(with),
+        ..
+    }) = &nv.value
+    else {
+        return false;
+    };
+    nv.path.is_ident("deserialize_with")
+        && matches!(
+            with.value().as_str(),
+            "::std::option::Option::deserialize" | "Option::deserialize"
+        )
 }
 
 /// One type alias per tool schema that is a shared component schema.
