@@ -237,6 +237,11 @@ fn token_needs_http() {
 /// headers against `serve-mock --token`.
 #[test]
 fn the_typescript_client_with_authorization_headers() {
+    if !harness::client_ready(
+        "mcpdesc-cli/serve_mock_auth::the_typescript_client_with_authorization_headers",
+    ) {
+        return;
+    }
     let server = serve(
         &fixture("games-oauth.mcpdesc.json"),
         &["reader-7c1:games:read", "both-2f9:games:read,games:write"],
