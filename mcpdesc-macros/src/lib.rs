@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use mcpdesc_codegen::builder::summary;
 use mcpdesc_codegen::{
-    generate, Description, Diagnostic, GenerateError, Limits, ProtocolVersion, Settings, Side,
+    generate_tokens, Description, Diagnostic, GenerateError, Limits, ProtocolVersion, Settings, Side,
     TypePatch,
 };
 use proc_macro2::{Span, TokenStream};
@@ -302,7 +302,7 @@ fn expand(input: &MacroInput, manifest_dir: Option<&Path>) -> TokenStream {
     // isolated there), where the compiler's proc-macro API is not available; proc-macro2
     // must use its own implementation meanwhile. The generator returns plain text.
     proc_macro2::fallback::force();
-    let generated = generate(&desc, &input.settings);
+    let generated = generate_tokens(&desc, &input.settings);
     proc_macro2::fallback::unforce();
     match generated {
         Ok(generated) => {

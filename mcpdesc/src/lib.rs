@@ -111,6 +111,7 @@ mod router;
 mod schema;
 mod scripted;
 pub mod testing;
+mod tool_examples;
 mod uri_template;
 mod version;
 
@@ -214,6 +215,65 @@ pub mod __private {
     ) -> Result<T, crate::RequestError> {
         serde_json::from_value(value)
             .map_err(|e| crate::RequestError::invalid_params(format!("Invalid arguments: {e}")))
+    }
+
+    /// The router's handler of a tool with `outputSchema`, from the call of its trait
+    /// method: the arguments parsed into `I`, `call(server, input, cx)` awaited, the
+    /// typed output written as `structuredContent` plus its text block. Generated
+    /// routers register each such tool with one line,
+    /// `.tool(SPEC, tool_output(&server, |s, input, cx| async move { Tool::tool_with_content(&*s, input, cx).await }))`,
+    /// instead of repeating this body per tool.
+    pub fn tool_output<S, I, O, F, Fut>(
+        server: &Arc<S>,
+        call: F,
+    ) -> impl Fn(
+        serde_json::Value,
+        crate::Context,
+    ) -> crate::BoxFuture<'static, Result<crate::ToolResult, crate::ToolError>>
+           + Send
+           + Sync
+           + 'static
+    where
+        S: Send + Sync + 'static,
+        I: serde::de::DeserializeOwned,
+        O: serde::Serialize,
+        F: Fn(Arc<S>, I, crate::Context) -> Fut + Send + Sync + 'static,
+        Fut: ::core::future::Future<Output = Result<crate::Typed<O>, crate::ToolError>>
+            + Send
+            + 'static,
+    {
+        let server = Arc::clone(server);
+        move |args, cx| {
+            let call = parse_arguments::<I>(args).map(|input| call(Arc::clone(&server), input, cx));
+            Box::pin(async move { crate::ToolResult::from_typed(call?.await?) })
+        }
+    }
+
+    /// [`tool_output`] for a tool without `outputSchema`: the trait method returns the
+    /// whole result.
+    pub fn tool_result<S, I, F, Fut>(
+        server: &Arc<S>,
+        call: F,
+    ) -> impl Fn(
+        serde_json::Value,
+        crate::Context,
+    ) -> crate::BoxFuture<'static, Result<crate::ToolResult, crate::ToolError>>
+           + Send
+           + Sync
+           + 'static
+    where
+        S: Send + Sync + 'static,
+        I: serde::de::DeserializeOwned,
+        F: Fn(Arc<S>, I, crate::Context) -> Fut + Send + Sync + 'static,
+        Fut: ::core::future::Future<Output = Result<crate::ToolResult, crate::ToolError>>
+            + Send
+            + 'static,
+    {
+        let server = Arc::clone(server);
+        move |args, cx| {
+            let call = parse_arguments::<I>(args).map(|input| call(Arc::clone(&server), input, cx));
+            Box::pin(async move { call?.await })
+        }
     }
 
     /// Boxes a handler's future into the router's [`BoxFuture`](crate::BoxFuture).

@@ -187,96 +187,38 @@ pub mod info {
         }
     }
 }
-/// Per-tool metadata from the description: name, effective protocol scope,
-/// annotations, execution, and the resolved declaration the router serves.
+/// Per-tool metadata from the description: `NAME`, and `SPEC` with the
+/// effective protocol scope (`SPEC.scope`) and the declaration the router serves
+/// (`SPEC.declaration`, with `$componentRef`s substituted; read its members with
+/// `SPEC.text("/title")`, `SPEC.flag("/annotations/readOnlyHint")`).
 pub mod tools {
     #![allow(dead_code)]
     /// Metadata of the `find_book` tool.
     pub mod find_book {
         /// The tool's name on the wire.
         pub const NAME: &str = "find_book";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Find a book",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Looks a book up by title.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"find_book","title":"Find a book","description":"Looks a book up by title.","tags":["catalogue"],"annotations":{"readOnlyHint":true,"openWorldHint":false},"inputSchema":{"type":"object","properties":{"title":{"type":"string","minLength":1},"author":{"type":"string"}},"required":["title"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"title":{"type":"string"},"shelf":{"type":"string","pattern":"^[A-Z][0-9]$"},"copies":{"type":"integer","minimum":0}},"required":["title","shelf","copies"],"additionalProperties":false}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"name":"find_book","title":"Find a book","description":"Looks a book up by title.","tags":["catalogue"],"annotations":{"readOnlyHint":true,"openWorldHint":false},"inputSchema":{"type":"object","properties":{"title":{"type":"string","minLength":1},"author":{"type":"string"}},"required":["title"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"title":{"type":"string"},"shelf":{"type":"string","pattern":"^[A-Z][0-9]$"},"copies":{"type":"integer","minimum":0}},"required":["title","shelf","copies"],"additionalProperties":false}}"#,
         );
     }
     /// Metadata of the `lend_book` tool.
     pub mod lend_book {
         /// The tool's name on the wire.
         pub const NAME: &str = "lend_book";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Lends a copy to a reader.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"lend_book","description":"Lends a copy to a reader.","tags":["loans"],"security":[{"books-oauth":["shelf:write"]}],"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false},"inputSchema":{"type":"object","properties":{"title":{"type":"string"},"reader":{"type":"string"},"days":{"type":"integer","minimum":1,"maximum":60,"default":14}},"required":["title","reader"],"additionalProperties":false}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"name":"lend_book","description":"Lends a copy to a reader.","tags":["loans"],"security":[{"books-oauth":["shelf:write"]}],"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false},"inputSchema":{"type":"object","properties":{"title":{"type":"string"},"reader":{"type":"string"},"days":{"type":"integer","minimum":1,"maximum":60,"default":14}},"required":["title","reader"],"additionalProperties":false}}"#,
         );
     }
 }
@@ -380,39 +322,19 @@ fn handlers_router<S: Handlers>(
         .security(info::SECURITY)
         .tool(
             tools::find_book::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::FindBookInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = FindBook::find_book_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    FindBook::find_book_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::lend_book::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::LendBookInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        LendBook::lend_book(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move { LendBook::lend_book(&*s, input, cx).await },
+            ),
         )
 }
 /// A router that serves the description with `server`'s trait methods: the
@@ -459,18 +381,17 @@ pub fn router_behind_gateway<S: Handlers>(server: S) -> ::mcpdesc::Router {
     handlers_router(::mcpdesc::__private::Arc::new(server)).without_authentication()
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
-/// typed accessors. Examples are illustrative, not promises of live behaviour.
+/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
+/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
+/// are illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `find_book` tool.
     pub mod find_book {
         /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::find_book::NAME,
-            declaration: super::super::tools::find_book::DECLARATION,
-            scope: super::super::tools::find_book::SCOPE,
-        };
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
+            &super::super::tools::find_book::SPEC,
+        );
         /// The Tool Examples, in the description's order.
         pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
             ::mcpdesc::testing::Example {
@@ -488,52 +409,19 @@ pub mod examples {
         ];
         /// The Tool Interaction Examples, in the description's order.
         pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::FindBookInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::FindBookOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::FindBookInput,
+            super::super::types::FindBookOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
     }
     /// Examples of the `lend_book` tool.
     pub mod lend_book {
         /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::lend_book::NAME,
-            declaration: super::super::tools::lend_book::DECLARATION,
-            scope: super::super::tools::lend_book::SCOPE,
-        };
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
+            &super::super::tools::lend_book::SPEC,
+        );
         /// The Tool Examples, in the description's order.
         pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
             ::mcpdesc::testing::Example {
@@ -545,29 +433,12 @@ pub mod examples {
         ];
         /// The Tool Interaction Examples, in the description's order.
         pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::LendBookInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::LendBookInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
@@ -681,18 +552,7 @@ impl FindBook for ExampleServer {
         ::mcpdesc::Typed<types::FindBookOutput>,
         ::mcpdesc::ToolError,
     > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::find_book::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::FindBookInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::FindBookOutput>(result)
+        self.book.respond_typed(tools::find_book::NAME, &input, &cx).await
     }
 }
 #[allow(deprecated)]
@@ -702,18 +562,7 @@ impl LendBook for ExampleServer {
         input: types::LendBookInput,
         cx: ::mcpdesc::Context,
     ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::lend_book::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::LendBookInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+        self.book.respond_input(tools::lend_book::NAME, &input, &cx).await
     }
 }
 /// The mock holds no credentials: every one is rejected, so over HTTP only
@@ -837,30 +686,16 @@ mod example_tests {
     /// Tool Example `by-title` of `find_book`.
     #[test]
     fn find_book_example_by_title() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
-            types::FindBookInput,
-            types::FindBookOutput,
-        >(&examples::find_book::TOOL, &examples::find_book::EXAMPLES[0usize]) {
-            panic!("{e}");
-        }
+        examples::find_book::ALL.check_example_with_output(0usize);
     }
     /// Tool Example `unknown` of `find_book`.
     #[test]
     fn find_book_example_unknown() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
-            types::FindBookInput,
-            types::FindBookOutput,
-        >(&examples::find_book::TOOL, &examples::find_book::EXAMPLES[1usize]) {
-            panic!("{e}");
-        }
+        examples::find_book::ALL.check_example_with_output(1usize);
     }
     /// Tool Example `two-weeks` of `lend_book`.
     #[test]
     fn lend_book_example_two_weeks() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
-            types::LendBookInput,
-        >(&examples::lend_book::TOOL, &examples::lend_book::EXAMPLES[0usize]) {
-            panic!("{e}");
-        }
+        examples::lend_book::ALL.check_example(0usize);
     }
 }

@@ -296,144 +296,52 @@ pub mod info {
         }
     }
 }
-/// Per-tool metadata from the description: name, effective protocol scope,
-/// annotations, execution, and the resolved declaration the router serves.
+/// Per-tool metadata from the description: `NAME`, and `SPEC` with the
+/// effective protocol scope (`SPEC.scope`) and the declaration the router serves
+/// (`SPEC.declaration`, with `$componentRef`s substituted; read its members with
+/// `SPEC.text("/title")`, `SPEC.flag("/annotations/readOnlyHint")`).
 pub mod tools {
     #![allow(dead_code)]
     /// Metadata of the `analyze_game` tool.
     pub mod analyze_game {
         /// The tool's name on the wire.
         pub const NAME: &str = "analyze_game";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Analyze Chess Game",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Analyze a chess game from PGN notation and return evaluation scores",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"analyze_game","title":"Analyze Chess Game","description":"Analyze a chess game from PGN notation and return evaluation scores","inputSchema":{"type":"object","properties":{"pgn":{"type":"string","description":"Game in Portable Game Notation (PGN) format"},"depth":{"type":"integer","description":"Analysis depth in half-moves","minimum":1,"maximum":40}},"required":["pgn"]},"outputSchema":{"type":"object","properties":{"evaluation":{"type":"number","description":"Centipawn evaluation"},"best_move":{"type":"string","description":"Best move in algebraic notation"},"blunders":{"type":"array","items":{"type":"object","properties":{"move_number":{"type":"integer"},"move":{"type":"string"},"evaluation_loss":{"type":"number"}}}}}},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true},"tags":["analysis","chess"]}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"name":"analyze_game","title":"Analyze Chess Game","description":"Analyze a chess game from PGN notation and return evaluation scores","inputSchema":{"type":"object","properties":{"pgn":{"type":"string","description":"Game in Portable Game Notation (PGN) format"},"depth":{"type":"integer","description":"Analysis depth in half-moves","minimum":1,"maximum":40}},"required":["pgn"]},"outputSchema":{"type":"object","properties":{"evaluation":{"type":"number","description":"Centipawn evaluation"},"best_move":{"type":"string","description":"Best move in algebraic notation"},"blunders":{"type":"array","items":{"type":"object","properties":{"move_number":{"type":"integer"},"move":{"type":"string"},"evaluation_loss":{"type":"number"}}}}}},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true},"tags":["analysis","chess"]}"#,
         );
     }
     /// Metadata of the `get_player_rating` tool.
     pub mod get_player_rating {
         /// The tool's name on the wire.
         pub const NAME: &str = "get_player_rating";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Get Player Rating",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Get the current Elo rating and rating history for a chess player",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"get_player_rating","title":"Get Player Rating","description":"Get the current Elo rating and rating history for a chess player","inputSchema":{"type":"object","properties":{"player_id":{"type":"string","description":"Unique player identifier"},"rating_type":{"type":"string","enum":["classical","rapid","blitz","bullet"],"description":"Type of rating to retrieve"}},"required":["player_id"]},"annotations":{"readOnlyHint":true,"destructiveHint":false},"tags":["rating","player"]}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"name":"get_player_rating","title":"Get Player Rating","description":"Get the current Elo rating and rating history for a chess player","inputSchema":{"type":"object","properties":{"player_id":{"type":"string","description":"Unique player identifier"},"rating_type":{"type":"string","enum":["classical","rapid","blitz","bullet"],"description":"Type of rating to retrieve"}},"required":["player_id"]},"annotations":{"readOnlyHint":true,"destructiveHint":false},"tags":["rating","player"]}"#,
         );
     }
     /// Metadata of the `record_game_result` tool.
     pub mod record_game_result {
         /// The tool's name on the wire.
         pub const NAME: &str = "record_game_result";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Record Game Result",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Record the result of a chess game and update player ratings",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"record_game_result","title":"Record Game Result","description":"Record the result of a chess game and update player ratings","inputSchema":{"type":"object","properties":{"white_player_id":{"type":"string","description":"White player identifier"},"black_player_id":{"type":"string","description":"Black player identifier"},"result":{"type":"string","enum":["1-0","0-1","1/2-1/2"],"description":"Game result in standard notation"},"pgn":{"type":"string","description":"Full game PGN (optional)"},"time_control":{"type":"string","description":"Time control (e.g., '10+0', '3+2')"}},"required":["white_player_id","black_player_id","result"]},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false},"tags":["rating","game"]}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"name":"record_game_result","title":"Record Game Result","description":"Record the result of a chess game and update player ratings","inputSchema":{"type":"object","properties":{"white_player_id":{"type":"string","description":"White player identifier"},"black_player_id":{"type":"string","description":"Black player identifier"},"result":{"type":"string","enum":["1-0","0-1","1/2-1/2"],"description":"Game result in standard notation"},"pgn":{"type":"string","description":"Full game PGN (optional)"},"time_control":{"type":"string","description":"Time control (e.g., '10+0', '3+2')"}},"required":["white_player_id","black_player_id","result"]},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false},"tags":["rating","game"]}"#,
         );
     }
 }
@@ -549,18 +457,17 @@ pub mod resource_templates {
     }
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
-/// typed accessors. Examples are illustrative, not promises of live behaviour.
+/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
+/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
+/// are illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `analyze_game` tool.
     pub mod analyze_game {
         /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::analyze_game::NAME,
-            declaration: super::super::tools::analyze_game::DECLARATION,
-            scope: super::super::tools::analyze_game::SCOPE,
-        };
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
+            &super::super::tools::analyze_game::SPEC,
+        );
         /// The Tool Examples, in the description's order.
         pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
             ::mcpdesc::testing::Example {
@@ -578,52 +485,19 @@ pub mod examples {
         ];
         /// The Tool Interaction Examples, in the description's order.
         pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::AnalyzeGameInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::AnalyzeGameOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::AnalyzeGameInput,
+            super::super::types::AnalyzeGameOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
     }
     /// Examples of the `get_player_rating` tool.
     pub mod get_player_rating {
         /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::get_player_rating::NAME,
-            declaration: super::super::tools::get_player_rating::DECLARATION,
-            scope: super::super::tools::get_player_rating::SCOPE,
-        };
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
+            &super::super::tools::get_player_rating::SPEC,
+        );
         /// The Tool Examples, in the description's order.
         pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
             ::mcpdesc::testing::Example {
@@ -635,38 +509,19 @@ pub mod examples {
         ];
         /// The Tool Interaction Examples, in the description's order.
         pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::GetPlayerRatingInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::GetPlayerRatingInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
     }
     /// Examples of the `record_game_result` tool.
     pub mod record_game_result {
         /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::record_game_result::NAME,
-            declaration: super::super::tools::record_game_result::DECLARATION,
-            scope: super::super::tools::record_game_result::SCOPE,
-        };
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
+            &super::super::tools::record_game_result::SPEC,
+        );
         /// The Tool Examples, in the description's order.
         pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
             ::mcpdesc::testing::Example {
@@ -678,29 +533,12 @@ pub mod examples {
         ];
         /// The Tool Interaction Examples, in the description's order.
         pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::RecordGameResultInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::RecordGameResultInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
@@ -1010,45 +848,21 @@ mod example_tests {
     /// Tool Example `empty-pgn` of `analyze_game`.
     #[test]
     fn analyze_game_example_empty_pgn() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
-            types::AnalyzeGameInput,
-            types::AnalyzeGameOutput,
-        >(&examples::analyze_game::TOOL, &examples::analyze_game::EXAMPLES[0usize]) {
-            panic!("{e}");
-        }
+        examples::analyze_game::ALL.check_example_with_output(0usize);
     }
     /// Tool Example `scholars-mate` of `analyze_game`.
     #[test]
     fn analyze_game_example_scholars_mate() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
-            types::AnalyzeGameInput,
-            types::AnalyzeGameOutput,
-        >(&examples::analyze_game::TOOL, &examples::analyze_game::EXAMPLES[1usize]) {
-            panic!("{e}");
-        }
+        examples::analyze_game::ALL.check_example_with_output(1usize);
     }
     /// Tool Example `new-player-blitz` of `get_player_rating`.
     #[test]
     fn get_player_rating_example_new_player_blitz() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
-            types::GetPlayerRatingInput,
-        >(
-            &examples::get_player_rating::TOOL,
-            &examples::get_player_rating::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        examples::get_player_rating::ALL.check_example(0usize);
     }
     /// Tool Example `white-wins` of `record_game_result`.
     #[test]
     fn record_game_result_example_white_wins() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
-            types::RecordGameResultInput,
-        >(
-            &examples::record_game_result::TOOL,
-            &examples::record_game_result::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        examples::record_game_result::ALL.check_example(0usize);
     }
 }

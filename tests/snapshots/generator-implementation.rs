@@ -125,119 +125,43 @@ pub mod info {
         }
     }
 }
-/// Per-tool metadata from the description: name, effective protocol scope,
-/// annotations, execution, and the resolved declaration the router serves.
+/// Per-tool metadata from the description: `NAME`, and `SPEC` with the
+/// effective protocol scope (`SPEC.scope`) and the declaration the router serves
+/// (`SPEC.declaration`, with `$componentRef`s substituted; read its members with
+/// `SPEC.text("/title")`, `SPEC.flag("/annotations/readOnlyHint")`).
 pub mod tools {
     #![allow(dead_code)]
     /// Metadata of the `add` tool.
     pub mod add {
         /// The tool's name on the wire.
         pub const NAME: &str = "add";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Adds two integers.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"add","description":"Adds two integers.","inputSchema":{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"sum":{"type":"integer"}},"required":["sum"],"additionalProperties":false}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"add","description":"Adds two integers.","inputSchema":{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"sum":{"type":"integer"}},"required":["sum"],"additionalProperties":false}}"#,
         );
     }
     /// Metadata of the `greet` tool.
     pub mod greet {
         /// The tool's name on the wire.
         pub const NAME: &str = "greet";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Greets someone.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"greet","description":"Greets someone.","inputSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"greet","description":"Greets someone.","inputSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}"#,
         );
     }
     /// Metadata of the `delete_note` tool.
     pub mod delete_note {
         /// The tool's name on the wire.
         pub const NAME: &str = "delete_note";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Deletes a note after the user confirms.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"delete_note","description":"Deletes a note after the user confirms.","inputSchema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},"elicitations":[{"name":"confirm_deletion","mode":"form","message":"Delete this note?","requestedSchema":{"type":"object","properties":{"confirm":{"type":"boolean"}},"required":["confirm"]}}]}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"delete_note","description":"Deletes a note after the user confirms.","inputSchema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},"elicitations":[{"name":"confirm_deletion","mode":"form","message":"Delete this note?","requestedSchema":{"type":"object","properties":{"confirm":{"type":"boolean"}},"required":["confirm"]}}]}"#,
         );
     }
 }
@@ -413,49 +337,26 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         .security(info::SECURITY)
         .tool(
             tools::add::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::AddInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = Add::add_with_content(&*server, input, cx).await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move { Add::add_with_content(&*s, input, cx).await },
+            ),
         )
         .tool(
             tools::greet::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::GreetInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        Greet::greet(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move { Greet::greet(&*s, input, cx).await },
+            ),
         )
         .tool(
             tools::delete_note::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::DeleteNoteInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        DeleteNote::delete_note(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move {
+                    DeleteNote::delete_note(&*s, input, cx).await
+                },
+            ),
         )
         .prompt(
             prompts::welcome::SPEC,
@@ -486,18 +387,17 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
-/// typed accessors. Examples are illustrative, not promises of live behaviour.
+/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
+/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
+/// are illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `add` tool.
     pub mod add {
         /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::add::NAME,
-            declaration: super::super::tools::add::DECLARATION,
-            scope: super::super::tools::add::SCOPE,
-        };
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
+            &super::super::tools::add::SPEC,
+        );
         /// The Tool Examples, in the description's order.
         pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
             ::mcpdesc::testing::Example {
@@ -509,52 +409,19 @@ pub mod examples {
         ];
         /// The Tool Interaction Examples, in the description's order.
         pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::AddInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::AddOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::AddInput,
+            super::super::types::AddOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
     }
     /// Examples of the `greet` tool.
     pub mod greet {
         /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::greet::NAME,
-            declaration: super::super::tools::greet::DECLARATION,
-            scope: super::super::tools::greet::SCOPE,
-        };
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
+            &super::super::tools::greet::SPEC,
+        );
         /// The Tool Examples, in the description's order.
         pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
             ::mcpdesc::testing::Example {
@@ -572,38 +439,19 @@ pub mod examples {
         ];
         /// The Tool Interaction Examples, in the description's order.
         pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::GreetInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::GreetInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
     }
     /// Examples of the `delete_note` tool.
     pub mod delete_note {
         /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::delete_note::NAME,
-            declaration: super::super::tools::delete_note::DECLARATION,
-            scope: super::super::tools::delete_note::SCOPE,
-        };
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
+            &super::super::tools::delete_note::SPEC,
+        );
         /// The Tool Examples, in the description's order.
         pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
         /// The Tool Interaction Examples, in the description's order.
@@ -616,29 +464,12 @@ pub mod examples {
                 result: r#"{"content":[{"type":"text","text":"Deleted n1"}]}"#,
             },
         ];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::DeleteNoteInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::DeleteNoteInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
@@ -833,18 +664,7 @@ impl Add for ExampleServer {
         ::mcpdesc::Typed<types::AddOutput>,
         ::mcpdesc::ToolError,
     > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::add::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::AddInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::AddOutput>(result)
+        self.book.respond_typed(tools::add::NAME, &input, &cx).await
     }
 }
 #[allow(deprecated)]
@@ -854,18 +674,7 @@ impl Greet for ExampleServer {
         input: types::GreetInput,
         cx: ::mcpdesc::Context,
     ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::greet::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::GreetInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+        self.book.respond_input(tools::greet::NAME, &input, &cx).await
     }
 }
 #[allow(deprecated)]
@@ -875,18 +684,7 @@ impl DeleteNote for ExampleServer {
         input: types::DeleteNoteInput,
         cx: ::mcpdesc::Context,
     ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::delete_note::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::DeleteNoteInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+        self.book.respond_input(tools::delete_note::NAME, &input, &cx).await
     }
 }
 #[allow(deprecated)]
@@ -1032,74 +830,61 @@ mod example_tests {
     /// Tool Example `two-and-three` of `add`. Also run against the implementation.
     #[test]
     fn add_example_two_and_three() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
-            types::AddInput,
-            types::AddOutput,
-        >(&examples::add::TOOL, &examples::add::EXAMPLES[0usize]) {
-            panic!("{e}");
-        }
-        if let ::core::result::Result::Err(e) = ::mcpdesc::implementation::check_example(
-            &super::router(crate::notebook_right::Server::new()),
-            &examples::add::TOOL,
-            &examples::add::EXAMPLES[0usize],
-            ::mcpdesc::implementation::Compare::Exact,
-        ) {
-            panic!("{e}");
-        }
+        examples::add::ALL.check_example_with_output(0usize);
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::implementation::check_example(
+                &super::router(crate::notebook_right::Server::new()),
+                &examples::add::TOOL,
+                &examples::add::EXAMPLES[0usize],
+                ::mcpdesc::implementation::Compare::Exact,
+            ),
+        );
     }
     /// Tool Example `ada` of `greet`. Also run against the implementation.
     #[test]
     fn greet_example_ada() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
-            types::GreetInput,
-        >(&examples::greet::TOOL, &examples::greet::EXAMPLES[0usize]) {
-            panic!("{e}");
-        }
-        if let ::core::result::Result::Err(e) = ::mcpdesc::implementation::check_example(
-            &super::router(crate::notebook_right::Server::new()),
-            &examples::greet::TOOL,
-            &examples::greet::EXAMPLES[0usize],
-            ::mcpdesc::implementation::Compare::Exact,
-        ) {
-            panic!("{e}");
-        }
+        examples::greet::ALL.check_example(0usize);
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::implementation::check_example(
+                &super::router(crate::notebook_right::Server::new()),
+                &examples::greet::TOOL,
+                &examples::greet::EXAMPLES[0usize],
+                ::mcpdesc::implementation::Compare::Exact,
+            ),
+        );
     }
     /// Tool Example `anyone` of `greet`. Also run against the implementation.
     #[test]
     fn greet_example_anyone() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
-            types::GreetInput,
-        >(&examples::greet::TOOL, &examples::greet::EXAMPLES[1usize]) {
-            panic!("{e}");
-        }
-        if let ::core::result::Result::Err(e) = ::mcpdesc::implementation::check_example(
-            &super::router(crate::notebook_right::Server::new()),
-            &examples::greet::TOOL,
-            &examples::greet::EXAMPLES[1usize],
-            ::mcpdesc::implementation::Compare::Shape,
-        ) {
-            panic!("{e}");
-        }
+        examples::greet::ALL.check_example(1usize);
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::implementation::check_example(
+                &super::router(crate::notebook_right::Server::new()),
+                &examples::greet::TOOL,
+                &examples::greet::EXAMPLES[1usize],
+                ::mcpdesc::implementation::Compare::Shape,
+            ),
+        );
     }
     /// Interaction example `confirmed` of `delete_note`, replayed by the mock through a scripted client. Also replayed against the implementation.
     #[test]
     fn delete_note_interaction_confirmed() {
         let router = ExampleServer::new().router();
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_interaction(
-            &router,
-            &examples::delete_note::TOOL,
-            &examples::delete_note::INTERACTION_EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
-        if let ::core::result::Result::Err(e) = ::mcpdesc::implementation::check_interaction_example(
-            &super::router(crate::notebook_right::Server::new()),
-            &examples::delete_note::TOOL,
-            &examples::delete_note::INTERACTION_EXAMPLES[0usize],
-            ::mcpdesc::implementation::Compare::Exact,
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_interaction(
+                &router,
+                &examples::delete_note::TOOL,
+                &examples::delete_note::INTERACTION_EXAMPLES[0usize],
+            ),
+        );
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::implementation::check_interaction_example(
+                &super::router(crate::notebook_right::Server::new()),
+                &examples::delete_note::TOOL,
+                &examples::delete_note::INTERACTION_EXAMPLES[0usize],
+                ::mcpdesc::implementation::Compare::Exact,
+            ),
+        );
     }
     /// Example `for-ada` of the prompt `welcome`. Also run against the implementation.
     #[test]
@@ -1112,25 +897,25 @@ mod example_tests {
                 "for-ada",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_prompt_example::<
-            types::WelcomeArguments,
-        >(
-            &router(server),
-            prompts::welcome::NAME,
-            prompts::welcome::SCOPE,
-            &prompt_examples::welcome::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
-        if let ::core::result::Result::Err(e) = ::mcpdesc::implementation::check_prompt_example(
-            &super::router(crate::notebook_right::Server::new()),
-            prompts::welcome::NAME,
-            prompts::welcome::SCOPE,
-            &prompt_examples::welcome::EXAMPLES[0usize],
-            ::mcpdesc::implementation::Compare::Exact,
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_prompt_example::<
+                types::WelcomeArguments,
+            >(
+                &router(server),
+                prompts::welcome::NAME,
+                prompts::welcome::SCOPE,
+                &prompt_examples::welcome::EXAMPLES[0usize],
+            ),
+        );
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::implementation::check_prompt_example(
+                &super::router(crate::notebook_right::Server::new()),
+                prompts::welcome::NAME,
+                prompts::welcome::SCOPE,
+                &prompt_examples::welcome::EXAMPLES[0usize],
+                ::mcpdesc::implementation::Compare::Exact,
+            ),
+        );
     }
     /// Example `empty` of the resource `count`. Also run against the implementation.
     #[test]
@@ -1143,22 +928,22 @@ mod example_tests {
                 "empty",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_resource_example(
-            &router(server),
-            resources::count::URI,
-            resources::count::SCOPE,
-            &resource_examples::count::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
-        if let ::core::result::Result::Err(e) = ::mcpdesc::implementation::check_resource_example(
-            &super::router(crate::notebook_right::Server::new()),
-            resources::count::URI,
-            resources::count::SCOPE,
-            &resource_examples::count::EXAMPLES[0usize],
-            ::mcpdesc::implementation::Compare::Exact,
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_resource_example(
+                &router(server),
+                resources::count::URI,
+                resources::count::SCOPE,
+                &resource_examples::count::EXAMPLES[0usize],
+            ),
+        );
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::implementation::check_resource_example(
+                &super::router(crate::notebook_right::Server::new()),
+                resources::count::URI,
+                resources::count::SCOPE,
+                &resource_examples::count::EXAMPLES[0usize],
+                ::mcpdesc::implementation::Compare::Exact,
+            ),
+        );
     }
 }

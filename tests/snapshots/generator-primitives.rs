@@ -134,44 +134,24 @@ pub mod info {
         }
     }
 }
-/// Per-tool metadata from the description: name, effective protocol scope,
-/// annotations, execution, and the resolved declaration the router serves.
+/// Per-tool metadata from the description: `NAME`, and `SPEC` with the
+/// effective protocol scope (`SPEC.scope`) and the declaration the router serves
+/// (`SPEC.declaration`, with `$componentRef`s substituted; read its members with
+/// `SPEC.text("/title")`, `SPEC.flag("/annotations/readOnlyHint")`).
 pub mod tools {
     #![allow(dead_code)]
     /// Metadata of the `analyze_game` tool.
     pub mod analyze_game {
         /// The tool's name on the wire.
         pub const NAME: &str = "analyze_game";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"analyze_game","inputSchema":{"type":"object","properties":{"pgn":{"type":"string"}},"required":["pgn"]}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"name":"analyze_game","inputSchema":{"type":"object","properties":{"pgn":{"type":"string"}},"required":["pgn"]}}"#,
         );
     }
 }
@@ -610,18 +590,12 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         .security(info::SECURITY)
         .tool(
             tools::analyze_game::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::AnalyzeGameInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        AnalyzeGame::analyze_game(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move {
+                    AnalyzeGame::analyze_game(&*s, input, cx).await
+                },
+            ),
         )
         .prompt(
             prompts::analyze_game::SPEC,
@@ -773,18 +747,17 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
-/// typed accessors. Examples are illustrative, not promises of live behaviour.
+/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
+/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
+/// are illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `analyze_game` tool.
     pub mod analyze_game {
         /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::analyze_game::NAME,
-            declaration: super::super::tools::analyze_game::DECLARATION,
-            scope: super::super::tools::analyze_game::SCOPE,
-        };
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
+            &super::super::tools::analyze_game::SPEC,
+        );
         /// The Tool Examples, in the description's order.
         pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
             ::mcpdesc::testing::Example {
@@ -796,29 +769,12 @@ pub mod examples {
         ];
         /// The Tool Interaction Examples, in the description's order.
         pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::AnalyzeGameInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::AnalyzeGameInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
@@ -1205,18 +1161,7 @@ impl AnalyzeGame for ExampleServer {
         input: types::AnalyzeGameInput,
         cx: ::mcpdesc::Context,
     ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::analyze_game::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::AnalyzeGameInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+        self.book.respond_input(tools::analyze_game::NAME, &input, &cx).await
     }
 }
 #[allow(deprecated)]
@@ -1503,11 +1448,7 @@ mod example_tests {
     /// Tool Example `short` of `analyze_game`.
     #[test]
     fn analyze_game_example_short() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
-            types::AnalyzeGameInput,
-        >(&examples::analyze_game::TOOL, &examples::analyze_game::EXAMPLES[0usize]) {
-            panic!("{e}");
-        }
+        examples::analyze_game::ALL.check_example(0usize);
     }
     /// Example `endgame` of the prompt `analyze_game`.
     #[test]
@@ -1520,16 +1461,16 @@ mod example_tests {
                 "endgame",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_prompt_example::<
-            types::AnalyzeGameArguments,
-        >(
-            &router(server),
-            prompts::analyze_game::NAME,
-            prompts::analyze_game::SCOPE,
-            &prompt_examples::analyze_game::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_prompt_example::<
+                types::AnalyzeGameArguments,
+            >(
+                &router(server),
+                prompts::analyze_game::NAME,
+                prompts::analyze_game::SCOPE,
+                &prompt_examples::analyze_game::EXAMPLES[0usize],
+            ),
+        );
     }
     /// Example `from-black` of the prompt `analyze_game`.
     #[test]
@@ -1542,16 +1483,16 @@ mod example_tests {
                 "from-black",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_prompt_example::<
-            types::AnalyzeGameArguments,
-        >(
-            &router(server),
-            prompts::analyze_game::NAME,
-            prompts::analyze_game::SCOPE,
-            &prompt_examples::analyze_game::EXAMPLES[1usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_prompt_example::<
+                types::AnalyzeGameArguments,
+            >(
+                &router(server),
+                prompts::analyze_game::NAME,
+                prompts::analyze_game::SCOPE,
+                &prompt_examples::analyze_game::EXAMPLES[1usize],
+            ),
+        );
     }
     /// Completion example `type-prefix` of the prompt `analyze_game`.
     #[test]
@@ -1564,14 +1505,14 @@ mod example_tests {
                 "type-prefix",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_completion_example(
-            &router(server),
-            &::mcpdesc::CompletionTarget::prompt(prompts::analyze_game::NAME),
-            prompts::analyze_game::SCOPE,
-            &prompt_examples::analyze_game::COMPLETION_EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_completion_example(
+                &router(server),
+                &::mcpdesc::CompletionTarget::prompt(prompts::analyze_game::NAME),
+                prompts::analyze_game::SCOPE,
+                &prompt_examples::analyze_game::COMPLETION_EXAMPLES[0usize],
+            ),
+        );
     }
     /// Example `hello` of the prompt `greeting`.
     #[test]
@@ -1584,16 +1525,16 @@ mod example_tests {
                 "hello",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_prompt_example::<
-            types::GreetingArguments,
-        >(
-            &router(server),
-            prompts::greeting::NAME,
-            prompts::greeting::SCOPE,
-            &prompt_examples::greeting::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_prompt_example::<
+                types::GreetingArguments,
+            >(
+                &router(server),
+                prompts::greeting::NAME,
+                prompts::greeting::SCOPE,
+                &prompt_examples::greeting::EXAMPLES[0usize],
+            ),
+        );
     }
     /// Example `empty` of the resource `board`.
     #[test]
@@ -1606,14 +1547,14 @@ mod example_tests {
                 "empty",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_resource_example(
-            &router(server),
-            resources::board::URI,
-            resources::board::SCOPE,
-            &resource_examples::board::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_resource_example(
+                &router(server),
+                resources::board::URI,
+                resources::board::SCOPE,
+                &resource_examples::board::EXAMPLES[0usize],
+            ),
+        );
     }
     /// Example `two-players` of the resource `board`.
     #[test]
@@ -1626,14 +1567,14 @@ mod example_tests {
                 "two-players",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_resource_example(
-            &router(server),
-            resources::board::URI,
-            resources::board::SCOPE,
-            &resource_examples::board::EXAMPLES[1usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_resource_example(
+                &router(server),
+                resources::board::URI,
+                resources::board::SCOPE,
+                &resource_examples::board::EXAMPLES[1usize],
+            ),
+        );
     }
     /// Example `binary` of the resource `rules`.
     #[test]
@@ -1646,14 +1587,14 @@ mod example_tests {
                 "binary",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_resource_example(
-            &router(server),
-            resources::rules::URI,
-            resources::rules::SCOPE,
-            &resource_examples::rules::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_resource_example(
+                &router(server),
+                resources::rules::URI,
+                resources::rules::SCOPE,
+                &resource_examples::rules::EXAMPLES[0usize],
+            ),
+        );
     }
     /// Example `one` of the template `game_detail`.
     #[test]
@@ -1668,16 +1609,16 @@ mod example_tests {
                 "one",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_template_example::<
-            types::GameDetailVariables,
-        >(
-            &router(server),
-            resource_templates::game_detail::URI_TEMPLATE,
-            resource_templates::game_detail::SCOPE,
-            &resource_template_examples::game_detail::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_template_example::<
+                types::GameDetailVariables,
+            >(
+                &router(server),
+                resource_templates::game_detail::URI_TEMPLATE,
+                resource_templates::game_detail::SCOPE,
+                &resource_template_examples::game_detail::EXAMPLES[0usize],
+            ),
+        );
     }
     /// Completion example `game-prefix` of the template `game_detail`.
     #[test]
@@ -1692,16 +1633,16 @@ mod example_tests {
                 "game-prefix",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_completion_example(
-            &router(server),
-            &::mcpdesc::CompletionTarget::resource_template(
-                resource_templates::game_detail::URI_TEMPLATE,
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_completion_example(
+                &router(server),
+                &::mcpdesc::CompletionTarget::resource_template(
+                    resource_templates::game_detail::URI_TEMPLATE,
+                ),
+                resource_templates::game_detail::SCOPE,
+                &resource_template_examples::game_detail::COMPLETION_EXAMPLES[0usize],
             ),
-            resource_templates::game_detail::SCOPE,
-            &resource_template_examples::game_detail::COMPLETION_EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        );
     }
     /// Example `docs` of the template `search`.
     #[test]
@@ -1714,16 +1655,16 @@ mod example_tests {
                 "docs",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_template_example::<
-            ::std::string::String,
-        >(
-            &router(server),
-            resource_templates::search::URI_TEMPLATE,
-            resource_templates::search::SCOPE,
-            &resource_template_examples::search::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_template_example::<
+                ::std::string::String,
+            >(
+                &router(server),
+                resource_templates::search::URI_TEMPLATE,
+                resource_templates::search::SCOPE,
+                &resource_template_examples::search::EXAMPLES[0usize],
+            ),
+        );
     }
     /// Example `mine` of the template `board`.
     #[test]
@@ -1736,15 +1677,15 @@ mod example_tests {
                 "mine",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_template_example::<
-            types::BoardVariables,
-        >(
-            &router(server),
-            resource_templates::board::URI_TEMPLATE,
-            resource_templates::board::SCOPE,
-            &resource_template_examples::board::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_template_example::<
+                types::BoardVariables,
+            >(
+                &router(server),
+                resource_templates::board::URI_TEMPLATE,
+                resource_templates::board::SCOPE,
+                &resource_template_examples::board::EXAMPLES[0usize],
+            ),
+        );
     }
 }

@@ -199,148 +199,54 @@ pub mod info {
         }
     }
 }
-/// Per-tool metadata from the description: name, effective protocol scope,
-/// annotations, execution, and the resolved declaration the router serves.
+/// Per-tool metadata from the description: `NAME`, and `SPEC` with the
+/// effective protocol scope (`SPEC.scope`) and the declaration the router serves
+/// (`SPEC.declaration`, with `$componentRef`s substituted; read its members with
+/// `SPEC.text("/title")`, `SPEC.flag("/annotations/readOnlyHint")`).
 pub mod tools {
     #![allow(dead_code)]
     /// Metadata of the `create_issue` tool.
     pub mod create_issue {
         /// The tool's name on the wire.
         pub const NAME: &str = "create_issue";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r##"{"name":"create_issue","inputSchema":{"type":"object","properties":{"title":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"},"assignee":{"$ref":"#/$defs/User"}},"required":["title"],"$defs":{"IssuePriority":{"type":"string","enum":["low","high"],"description":"How urgent the issue is"},"User":{"type":"object","properties":{"login":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"}},"required":["login"]}}},"outputSchema":{"type":"object","properties":{"id":{"type":"integer"},"priority":{"$ref":"#/$defs/IssuePriority"}},"$defs":{"IssuePriority":{"type":"string","enum":["low","high"],"description":"How urgent the issue is"},"User":{"type":"object","properties":{"login":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"}},"required":["login"]}}}}"##;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r##"{"name":"create_issue","inputSchema":{"type":"object","properties":{"title":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"},"assignee":{"$ref":"#/$defs/User"}},"required":["title"],"$defs":{"IssuePriority":{"type":"string","enum":["low","high"],"description":"How urgent the issue is"},"User":{"type":"object","properties":{"login":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"}},"required":["login"]}}},"outputSchema":{"type":"object","properties":{"id":{"type":"integer"},"priority":{"$ref":"#/$defs/IssuePriority"}},"$defs":{"IssuePriority":{"type":"string","enum":["low","high"],"description":"How urgent the issue is"},"User":{"type":"object","properties":{"login":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"}},"required":["login"]}}}}"##,
         );
     }
     /// Metadata of the `get_issue` tool.
     pub mod get_issue {
         /// The tool's name on the wire.
         pub const NAME: &str = "get_issue";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r##"{"name":"get_issue","inputSchema":{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"]},"outputSchema":{"type":"object","properties":{"title":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"},"author":{"$ref":"#/$defs/User"}},"$defs":{"IssuePriority":{"type":"string","enum":["low","high"],"description":"How urgent the issue is"},"User":{"type":"object","properties":{"login":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"}},"required":["login"]}}}}"##;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r##"{"name":"get_issue","inputSchema":{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"]},"outputSchema":{"type":"object","properties":{"title":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"},"author":{"$ref":"#/$defs/User"}},"$defs":{"IssuePriority":{"type":"string","enum":["low","high"],"description":"How urgent the issue is"},"User":{"type":"object","properties":{"login":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"}},"required":["login"]}}}}"##,
         );
     }
     /// Metadata of the `query` tool.
     pub mod query {
         /// The tool's name on the wire.
         pub const NAME: &str = "query";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r##"{"name":"query","inputSchema":{"type":"object","properties":{"q":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"}},"$defs":{"IssuePriority":{"type":"string","enum":["low","high"],"description":"How urgent the issue is"}}}}"##;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r##"{"name":"query","inputSchema":{"type":"object","properties":{"q":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"}},"$defs":{"IssuePriority":{"type":"string","enum":["low","high"],"description":"How urgent the issue is"}}}}"##,
         );
     }
     /// Metadata of the `count` tool.
     pub mod count {
         /// The tool's name on the wire.
         pub const NAME: &str = "count";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r##"{"name":"count","inputSchema":{"type":"object","properties":{"q":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"}},"$defs":{"IssuePriority":{"type":"string","enum":["low","high"],"description":"How urgent the issue is"}}}}"##;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r##"{"name":"count","inputSchema":{"type":"object","properties":{"q":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"}},"$defs":{"IssuePriority":{"type":"string","enum":["low","high"],"description":"How urgent the issue is"}}}}"##,
         );
     }
 }
@@ -455,253 +361,110 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         .security(info::SECURITY)
         .tool(
             tools::create_issue::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::CreateIssueInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = CreateIssue::create_issue_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    CreateIssue::create_issue_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::get_issue::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::GetIssueInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = GetIssue::get_issue_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    GetIssue::get_issue_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::query::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::QueryInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        Query::query(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move { Query::query(&*s, input, cx).await },
+            ),
         )
         .tool(
             tools::count::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::CountInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        Count::count(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move { Count::count(&*s, input, cx).await },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
-/// typed accessors. Examples are illustrative, not promises of live behaviour.
+/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
+/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
+/// are illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `create_issue` tool.
     pub mod create_issue {
         /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::create_issue::NAME,
-            declaration: super::super::tools::create_issue::DECLARATION,
-            scope: super::super::tools::create_issue::SCOPE,
-        };
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
+            &super::super::tools::create_issue::SPEC,
+        );
         /// The Tool Examples, in the description's order.
         pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
         /// The Tool Interaction Examples, in the description's order.
         pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::CreateIssueInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::CreateIssueOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::CreateIssueInput,
+            super::super::types::CreateIssueOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
     }
     /// Examples of the `get_issue` tool.
     pub mod get_issue {
         /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::get_issue::NAME,
-            declaration: super::super::tools::get_issue::DECLARATION,
-            scope: super::super::tools::get_issue::SCOPE,
-        };
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
+            &super::super::tools::get_issue::SPEC,
+        );
         /// The Tool Examples, in the description's order.
         pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
         /// The Tool Interaction Examples, in the description's order.
         pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::GetIssueInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::GetIssueOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::GetIssueInput,
+            super::super::types::GetIssueOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
     }
     /// Examples of the `query` tool.
     pub mod query {
         /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::query::NAME,
-            declaration: super::super::tools::query::DECLARATION,
-            scope: super::super::tools::query::SCOPE,
-        };
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
+            &super::super::tools::query::SPEC,
+        );
         /// The Tool Examples, in the description's order.
         pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
         /// The Tool Interaction Examples, in the description's order.
         pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::QueryInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::QueryInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
     }
     /// Examples of the `count` tool.
     pub mod count {
         /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::count::NAME,
-            declaration: super::super::tools::count::DECLARATION,
-            scope: super::super::tools::count::SCOPE,
-        };
+        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
+            &super::super::tools::count::SPEC,
+        );
         /// The Tool Examples, in the description's order.
         pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
         /// The Tool Interaction Examples, in the description's order.
         pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::CountInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::CountInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
@@ -834,18 +597,7 @@ impl CreateIssue for ExampleServer {
         ::mcpdesc::Typed<types::CreateIssueOutput>,
         ::mcpdesc::ToolError,
     > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::create_issue::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::CreateIssueInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::CreateIssueOutput>(result)
+        self.book.respond_typed(tools::create_issue::NAME, &input, &cx).await
     }
 }
 #[allow(deprecated)]
@@ -865,18 +617,7 @@ impl GetIssue for ExampleServer {
         ::mcpdesc::Typed<types::GetIssueOutput>,
         ::mcpdesc::ToolError,
     > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::get_issue::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::GetIssueInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::GetIssueOutput>(result)
+        self.book.respond_typed(tools::get_issue::NAME, &input, &cx).await
     }
 }
 #[allow(deprecated)]
@@ -886,18 +627,7 @@ impl Query for ExampleServer {
         input: types::QueryInput,
         cx: ::mcpdesc::Context,
     ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::query::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::QueryInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+        self.book.respond_input(tools::query::NAME, &input, &cx).await
     }
 }
 #[allow(deprecated)]
@@ -907,18 +637,7 @@ impl Count for ExampleServer {
         input: types::CountInput,
         cx: ::mcpdesc::Context,
     ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::count::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::CountInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+        self.book.respond_input(tools::count::NAME, &input, &cx).await
     }
 }
 /// Opt-in contract check: runs `server` through its router on the examples
