@@ -124,7 +124,7 @@ pub mod http;
 pub use http::serve_http;
 
 #[cfg(feature = "client")]
-pub use call_error::{CallError, Violation};
+pub use call_error::{CallError, CallResult, Violation};
 pub use completions::{
     Completion, CompletionRequest, CompletionResult, CompletionTarget, MAX_COMPLETION_VALUES,
 };
@@ -138,7 +138,7 @@ pub use notifications::{LogLevel, Notifier};
 pub use primitives::{CompletionHandler, PromptHandler, ResourceHandler, ResourceTemplateHandler};
 pub use prompts::{PromptMessage, PromptResult, PromptSpec};
 pub use resources::{CacheScope, ResourceResult, ResourceSpec, ResourceTemplateSpec};
-pub use result::{ToolResult, Typed};
+pub use result::{ToolFuture, ToolResult, Typed};
 pub use router::{Handler, Router, ServerInfo, ToolSpec};
 /// The cancellation token of a call (see [`Context::cancelled`]); the type rmcp
 /// cancels when the client sends `notifications/cancelled`.
@@ -274,6 +274,22 @@ pub mod __private {
             let call = parse_arguments::<I>(args).map(|input| call(Arc::clone(&server), input, cx));
             Box::pin(async move { call?.await })
         }
+    }
+
+    /// The default `{tool}_with_content` of a generated handler trait: the output of
+    /// the plain method, without extra content blocks.
+    pub async fn typed<O>(
+        output: impl ::core::future::Future<Output = Result<O, crate::ToolError>>,
+    ) -> Result<crate::Typed<O>, crate::ToolError> {
+        Ok(crate::Typed::new(output.await?))
+    }
+
+    /// The plain method of a handler whose `{tool}_with_content` answers (the
+    /// `ExampleServer` mock): its output alone.
+    pub async fn output<O>(
+        typed: impl ::core::future::Future<Output = Result<crate::Typed<O>, crate::ToolError>>,
+    ) -> Result<O, crate::ToolError> {
+        Ok(typed.await?.output)
     }
 
     /// Boxes a handler's future into the router's [`BoxFuture`](crate::BoxFuture).

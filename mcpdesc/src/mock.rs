@@ -589,11 +589,11 @@ impl ExampleBook {
     pub async fn respond_input<I: Serialize + DeserializeOwned>(
         &self,
         tool: &str,
-        input: &I,
-        cx: &Context,
+        input: I,
+        cx: Context,
     ) -> Result<ToolResult, ToolError> {
-        let args = serde_json::to_value(input).map_err(|e| ToolError::new(e.to_string()))?;
-        self.respond(tool, &args, &crate::testing::normalize::<I>, cx)
+        let args = serde_json::to_value(&input).map_err(|e| ToolError::new(e.to_string()))?;
+        self.respond(tool, &args, &crate::testing::normalize::<I>, &cx)
             .await
     }
 
@@ -602,8 +602,8 @@ impl ExampleBook {
     pub async fn respond_typed<I: Serialize + DeserializeOwned, O: DeserializeOwned>(
         &self,
         tool: &str,
-        input: &I,
-        cx: &Context,
+        input: I,
+        cx: Context,
     ) -> Result<Typed<O>, ToolError> {
         typed_result(self.respond_input(tool, input, cx).await?)
     }

@@ -5,10 +5,12 @@
 //!
 //! ```text
 //! pub const ALL: ::mcpdesc::testing::ToolExamples<types::WeatherInput, types::WeatherOutput> =
-//!     ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+//!     ::mcpdesc::testing::ToolExamples::new(&tools::weather::SPEC, &[Example { .. }], &[]);
 //! ```
 //!
-//! and users read `examples::weather::ALL.typed_input("paris")`. The type parameters
+//! and users read `examples::weather::ALL.typed_input("paris")`,
+//! `ALL.examples[0]`, `ALL.tool` (what the checks of [`crate::testing`] and
+//! [`crate::implementation`] take). The type parameters
 //! only select the types the accessors deserialize into; a tool without
 //! `outputSchema` has [`NoOutput`], which has no `typed_output`.
 
@@ -19,6 +21,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::testing::{self, Example, InteractionExample, ToolCase};
+use crate::ToolSpec;
 
 /// The output type parameter of a tool without `outputSchema`: there is no typed
 /// output to read.
@@ -57,14 +60,14 @@ impl<I, O> std::fmt::Debug for ToolExamples<I, O> {
 }
 
 impl<I, O> ToolExamples<I, O> {
-    /// The examples of `tool`.
+    /// The examples of the tool `spec` registers.
     pub const fn new(
-        tool: ToolCase,
+        spec: &ToolSpec,
         examples: &'static [Example],
         interaction_examples: &'static [InteractionExample],
     ) -> Self {
         ToolExamples {
-            tool,
+            tool: ToolCase::of(spec),
             examples,
             interaction_examples,
             types: PhantomData,

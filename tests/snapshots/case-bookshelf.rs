@@ -229,32 +229,19 @@ pub mod tools {
 /// Annotations (advisory hints): read-only, closed world.
 #[allow(dead_code)]
 pub trait FindBook: Send + Sync {
-    /// Handles `tools/call` for `find_book`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `find_book`: the output becomes `structuredContent` and a text block of its JSON.
     fn find_book(
         &self,
         input: types::FindBookInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::FindBookOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::FindBookOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn find_book_with_content(
         &self,
         input: types::FindBookInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::FindBookOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.find_book(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::FindBookOutput>> {
+        ::mcpdesc::__private::typed(self.find_book(input, cx))
     }
 }
 /// Lends a copy to a reader.
@@ -269,9 +256,7 @@ pub trait LendBook: Send + Sync {
         &self,
         input: types::LendBookInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Verifies the credentials of the description's security schemes, one method
 /// per scheme a Security Requirement names. `router(server)` needs it, like a
@@ -388,73 +373,69 @@ pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `find_book` tool.
     pub mod find_book {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::find_book::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "by-title",
-                pointer: "/tools/0/examples/by-title",
-                input: r#"{"title":"Dune"}"#,
-                result: r#"{"content":[{"type":"text","text":"Dune by Frank Herbert, shelf B3"}],"structuredContent":{"title":"Dune","shelf":"B3","copies":2}}"#,
-            },
-            ::mcpdesc::testing::Example {
-                name: "unknown",
-                pointer: "/tools/0/examples/unknown",
-                input: r#"{"title":"Nonexistent"}"#,
-                result: r#"{"isError":true,"content":[{"type":"text","text":"no book titled Nonexistent"}]}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::FindBookInput,
             super::super::types::FindBookOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::find_book::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "by-title",
+                    pointer: "/tools/0/examples/by-title",
+                    input: r#"{"title":"Dune"}"#,
+                    result: r#"{"content":[{"type":"text","text":"Dune by Frank Herbert, shelf B3"}],"structuredContent":{"title":"Dune","shelf":"B3","copies":2}}"#,
+                },
+                ::mcpdesc::testing::Example {
+                    name: "unknown",
+                    pointer: "/tools/0/examples/unknown",
+                    input: r#"{"title":"Nonexistent"}"#,
+                    result: r#"{"isError":true,"content":[{"type":"text","text":"no book titled Nonexistent"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `lend_book` tool.
     pub mod lend_book {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::lend_book::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "two-weeks",
-                pointer: "/tools/1/examples/two-weeks",
-                input: r#"{"title":"Dune","reader":"ada"}"#,
-                result: r#"{"content":[{"type":"text","text":"Dune lent to ada for 14 days"}]}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::LendBookInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::lend_book::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "two-weeks",
+                    pointer: "/tools/1/examples/two-weeks",
+                    input: r#"{"title":"Dune","reader":"ada"}"#,
+                    result: r#"{"content":[{"type":"text","text":"Dune lent to ada for 14 days"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                find_book::TOOL.tool,
-                find_book::TOOL.scope,
-                find_book::EXAMPLES,
-                find_book::INTERACTION_EXAMPLES,
+                find_book::ALL.tool.tool,
+                find_book::ALL.tool.scope,
+                find_book::ALL.examples,
+                find_book::ALL.interaction_examples,
             )
             .tool(
-                lend_book::TOOL.tool,
-                lend_book::TOOL.scope,
-                lend_book::EXAMPLES,
-                lend_book::INTERACTION_EXAMPLES,
+                lend_book::ALL.tool.tool,
+                lend_book::ALL.tool.scope,
+                lend_book::ALL.examples,
+                lend_book::ALL.interaction_examples,
             )
     }
 }
@@ -537,32 +518,29 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl FindBook for ExampleServer {
-    async fn find_book(
+    fn find_book(
         &self,
         input: types::FindBookInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::FindBookOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(self.find_book_with_content(input, cx).await?.output)
+    ) -> impl ::mcpdesc::ToolFuture<types::FindBookOutput> {
+        ::mcpdesc::__private::output(self.find_book_with_content(input, cx))
     }
-    async fn find_book_with_content(
+    fn find_book_with_content(
         &self,
         input: types::FindBookInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::FindBookOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::find_book::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::FindBookOutput>> {
+        self.book.respond_typed(tools::find_book::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl LendBook for ExampleServer {
-    async fn lend_book(
+    fn lend_book(
         &self,
         input: types::LendBookInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book.respond_input(tools::lend_book::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::lend_book::NAME, input, cx)
     }
 }
 /// The mock holds no credentials: every one is rejected, so over HTTP only
@@ -609,7 +587,10 @@ pub fn check_against_examples<S: Handlers>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -647,22 +628,17 @@ impl Client {
     /// Calls the tool `find_book`.
     ///
     /// Annotations (advisory hints): read-only, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn find_book(
         &self,
         input: types::FindBookInput,
-    ) -> ::core::result::Result<types::FindBookOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::FindBookOutput> {
         self.inner.call_tool_output(&tools::find_book::SPEC, input).await
     }
-    /// Calls the tool `find_book` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `find_book`: the typed output with the content blocks and the result `_meta`.
     pub async fn find_book_with_content(
         &self,
         input: types::FindBookInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::FindBookOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::FindBookOutput>> {
         self.inner.call_tool_typed(&tools::find_book::SPEC, input).await
     }
     /// Lends a copy to a reader.
@@ -670,12 +646,10 @@ impl Client {
     /// Calls the tool `lend_book`.
     ///
     /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn lend_book(
         &self,
         input: types::LendBookInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::lend_book::SPEC, input).await
     }
 }

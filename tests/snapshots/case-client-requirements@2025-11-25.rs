@@ -125,9 +125,7 @@ pub trait SummarizeShelf: Send + Sync {
         &self,
         input: types::SummarizeShelfInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -162,30 +160,28 @@ pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `summarize_shelf` tool.
     pub mod summarize_shelf {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::summarize_shelf::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::SummarizeShelfInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::summarize_shelf::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                summarize_shelf::TOOL.tool,
-                summarize_shelf::TOOL.scope,
-                summarize_shelf::EXAMPLES,
-                summarize_shelf::INTERACTION_EXAMPLES,
+                summarize_shelf::ALL.tool.tool,
+                summarize_shelf::ALL.tool.scope,
+                summarize_shelf::ALL.examples,
+                summarize_shelf::ALL.interaction_examples,
             )
     }
 }
@@ -268,12 +264,12 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl SummarizeShelf for ExampleServer {
-    async fn summarize_shelf(
+    fn summarize_shelf(
         &self,
         input: types::SummarizeShelfInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book.respond_input(tools::summarize_shelf::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::summarize_shelf::NAME, input, cx)
     }
 }
 /// Opt-in contract check: runs `server` through its router on the examples
@@ -300,7 +296,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -336,12 +335,10 @@ impl Client {
     /// The `summarize_shelf` tool.
     ///
     /// Calls the tool `summarize_shelf`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn summarize_shelf(
         &self,
         input: types::SummarizeShelfInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::summarize_shelf::SPEC, input).await
     }
 }

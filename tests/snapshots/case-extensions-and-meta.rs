@@ -127,9 +127,7 @@ pub trait Status: Send + Sync {
         &self,
         input: types::StatusInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -162,37 +160,35 @@ pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `status` tool.
     pub mod status {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::status::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "ok",
-                pointer: "/tools/0/examples/ok",
-                input: r#"{}"#,
-                result: r#"{"resultType":"complete","content":[{"type":"text","text":"open"}],"_meta":{"org.example.shelf/trace":"t-1"}}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::StatusInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::status::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "ok",
+                    pointer: "/tools/0/examples/ok",
+                    input: r#"{}"#,
+                    result: r#"{"resultType":"complete","content":[{"type":"text","text":"open"}],"_meta":{"org.example.shelf/trace":"t-1"}}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                status::TOOL.tool,
-                status::TOOL.scope,
-                status::EXAMPLES,
-                status::INTERACTION_EXAMPLES,
+                status::ALL.tool.tool,
+                status::ALL.tool.scope,
+                status::ALL.examples,
+                status::ALL.interaction_examples,
             )
     }
 }
@@ -275,12 +271,12 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl Status for ExampleServer {
-    async fn status(
+    fn status(
         &self,
         input: types::StatusInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book.respond_input(tools::status::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::status::NAME, input, cx)
     }
 }
 /// Opt-in contract check: runs `server` through its router on the examples
@@ -307,7 +303,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -343,12 +342,10 @@ impl Client {
     /// The `status` tool.
     ///
     /// Calls the tool `status`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn status(
         &self,
         input: types::StatusInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::status::SPEC, input).await
     }
 }

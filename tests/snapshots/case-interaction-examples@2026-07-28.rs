@@ -149,32 +149,19 @@ pub mod tools {
 /// Implements the tool `remove_book`.
 #[allow(dead_code)]
 pub trait RemoveBook: Send + Sync {
-    /// Handles `tools/call` for `remove_book`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `remove_book`: the output becomes `structuredContent` and a text block of its JSON.
     fn remove_book(
         &self,
         input: types::RemoveBookInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::RemoveBookOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::RemoveBookOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn remove_book_with_content(
         &self,
         input: types::RemoveBookInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::RemoveBookOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.remove_book(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::RemoveBookOutput>> {
+        ::mcpdesc::__private::typed(self.remove_book(input, cx))
     }
 }
 /// The `count_books` tool.
@@ -182,32 +169,19 @@ pub trait RemoveBook: Send + Sync {
 /// Implements the tool `count_books`.
 #[allow(dead_code)]
 pub trait CountBooks: Send + Sync {
-    /// Handles `tools/call` for `count_books`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `count_books`: the output becomes `structuredContent` and a text block of its JSON.
     fn count_books(
         &self,
         input: types::CountBooksInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::CountBooksOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::CountBooksOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn count_books_with_content(
         &self,
         input: types::CountBooksInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::CountBooksOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.count_books(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::CountBooksOutput>> {
+        ::mcpdesc::__private::typed(self.count_books(input, cx))
     }
 }
 /// Implemented for every type that implements all handler traits (tools,
@@ -252,68 +226,64 @@ pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `remove_book` tool.
     pub mod remove_book {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::remove_book::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[
-            ::mcpdesc::testing::InteractionExample {
-                name: "signed-in",
-                pointer: "/tools/1/interactionExamples/signed-in",
-                input: r#"{"title":"Dune"}"#,
-                steps: r#"[{"type":"elicitation","declaration":"sign_in","request":{"mode":"url","message":"Sign in as the librarian.","url":"https://books.example.com/librarian/sign-in"},"response":{"action":"accept"}}]"#,
-                result: r#"{"resultType":"complete","content":[{"type":"text","text":"Dune removed"}],"structuredContent":{"removed":true}}"#,
-            },
-        ];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::RemoveBookInput,
             super::super::types::RemoveBookOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::remove_book::SPEC,
+            &[],
+            &[
+                ::mcpdesc::testing::InteractionExample {
+                    name: "signed-in",
+                    pointer: "/tools/1/interactionExamples/signed-in",
+                    input: r#"{"title":"Dune"}"#,
+                    steps: r#"[{"type":"elicitation","declaration":"sign_in","request":{"mode":"url","message":"Sign in as the librarian.","url":"https://books.example.com/librarian/sign-in"},"response":{"action":"accept"}}]"#,
+                    result: r#"{"resultType":"complete","content":[{"type":"text","text":"Dune removed"}],"structuredContent":{"removed":true}}"#,
+                },
+            ],
+        );
     }
     /// Examples of the `count_books` tool.
     pub mod count_books {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::count_books::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "all",
-                pointer: "/tools/2/examples/all",
-                input: r#"{}"#,
-                result: r#"{"resultType":"complete","content":[{"type":"text","text":"3 books"}],"structuredContent":{"count":3}}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::CountBooksInput,
             super::super::types::CountBooksOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::count_books::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "all",
+                    pointer: "/tools/2/examples/all",
+                    input: r#"{}"#,
+                    result: r#"{"resultType":"complete","content":[{"type":"text","text":"3 books"}],"structuredContent":{"count":3}}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                remove_book::TOOL.tool,
-                remove_book::TOOL.scope,
-                remove_book::EXAMPLES,
-                remove_book::INTERACTION_EXAMPLES,
+                remove_book::ALL.tool.tool,
+                remove_book::ALL.tool.scope,
+                remove_book::ALL.examples,
+                remove_book::ALL.interaction_examples,
             )
             .tool(
-                count_books::TOOL.tool,
-                count_books::TOOL.scope,
-                count_books::EXAMPLES,
-                count_books::INTERACTION_EXAMPLES,
+                count_books::ALL.tool.tool,
+                count_books::ALL.tool.scope,
+                count_books::ALL.examples,
+                count_books::ALL.interaction_examples,
             )
     }
 }
@@ -396,46 +366,36 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl RemoveBook for ExampleServer {
-    async fn remove_book(
+    fn remove_book(
         &self,
         input: types::RemoveBookInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::RemoveBookOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.remove_book_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::RemoveBookOutput> {
+        ::mcpdesc::__private::output(self.remove_book_with_content(input, cx))
     }
-    async fn remove_book_with_content(
+    fn remove_book_with_content(
         &self,
         input: types::RemoveBookInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::RemoveBookOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::remove_book::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::RemoveBookOutput>> {
+        self.book.respond_typed(tools::remove_book::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl CountBooks for ExampleServer {
-    async fn count_books(
+    fn count_books(
         &self,
         input: types::CountBooksInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::CountBooksOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.count_books_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::CountBooksOutput> {
+        ::mcpdesc::__private::output(self.count_books_with_content(input, cx))
     }
-    async fn count_books_with_content(
+    fn count_books_with_content(
         &self,
         input: types::CountBooksInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::CountBooksOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::count_books::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::CountBooksOutput>> {
+        self.book.respond_typed(tools::count_books::NAME, input, cx)
     }
 }
 /// Opt-in contract check: runs `server` through its router on the examples
@@ -462,7 +422,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -498,43 +461,33 @@ impl Client {
     /// The `remove_book` tool.
     ///
     /// Calls the tool `remove_book`.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn remove_book(
         &self,
         input: types::RemoveBookInput,
-    ) -> ::core::result::Result<types::RemoveBookOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::RemoveBookOutput> {
         self.inner.call_tool_output(&tools::remove_book::SPEC, input).await
     }
-    /// Calls the tool `remove_book` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `remove_book`: the typed output with the content blocks and the result `_meta`.
     pub async fn remove_book_with_content(
         &self,
         input: types::RemoveBookInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::RemoveBookOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::RemoveBookOutput>> {
         self.inner.call_tool_typed(&tools::remove_book::SPEC, input).await
     }
     /// The `count_books` tool.
     ///
     /// Calls the tool `count_books`.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn count_books(
         &self,
         input: types::CountBooksInput,
-    ) -> ::core::result::Result<types::CountBooksOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::CountBooksOutput> {
         self.inner.call_tool_output(&tools::count_books::SPEC, input).await
     }
-    /// Calls the tool `count_books` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `count_books`: the typed output with the content blocks and the result `_meta`.
     pub async fn count_books_with_content(
         &self,
         input: types::CountBooksInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::CountBooksOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::CountBooksOutput>> {
         self.inner.call_tool_typed(&tools::count_books::SPEC, input).await
     }
 }
@@ -549,8 +502,8 @@ mod example_tests {
         ::mcpdesc::testing::expect(
             ::mcpdesc::testing::check_interaction(
                 &router,
-                &examples::remove_book::TOOL,
-                &examples::remove_book::INTERACTION_EXAMPLES[0usize],
+                &examples::remove_book::ALL.tool,
+                &examples::remove_book::ALL.interaction_examples[0usize],
             ),
         );
     }

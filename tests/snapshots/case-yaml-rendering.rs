@@ -198,9 +198,7 @@ pub trait FindBook: Send + Sync {
         &self,
         input: types::FindBookInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -233,37 +231,35 @@ pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `find_book` tool.
     pub mod find_book {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::find_book::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "dune",
-                pointer: "/tools/0/examples/dune",
-                input: r#"{"title":"Dune"}"#,
-                result: r#"{"content":[{"type":"text","text":"Dune: shelf B3, it's lent out"}]}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::FindBookInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::find_book::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "dune",
+                    pointer: "/tools/0/examples/dune",
+                    input: r#"{"title":"Dune"}"#,
+                    result: r#"{"content":[{"type":"text","text":"Dune: shelf B3, it's lent out"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                find_book::TOOL.tool,
-                find_book::TOOL.scope,
-                find_book::EXAMPLES,
-                find_book::INTERACTION_EXAMPLES,
+                find_book::ALL.tool.tool,
+                find_book::ALL.tool.scope,
+                find_book::ALL.examples,
+                find_book::ALL.interaction_examples,
             )
     }
 }
@@ -346,12 +342,12 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl FindBook for ExampleServer {
-    async fn find_book(
+    fn find_book(
         &self,
         input: types::FindBookInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book.respond_input(tools::find_book::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::find_book::NAME, input, cx)
     }
 }
 /// Opt-in contract check: runs `server` through its router on the examples
@@ -378,7 +374,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -415,12 +414,10 @@ impl Client {
     /// Titles are matched exactly.
     ///
     /// Calls the tool `find_book`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn find_book(
         &self,
         input: types::FindBookInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::find_book::SPEC, input).await
     }
 }

@@ -464,103 +464,97 @@ pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `analyze_game` tool.
     pub mod analyze_game {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::analyze_game::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "empty-pgn",
-                pointer: "/tools/0/examples/empty-pgn",
-                input: r#"{"pgn":""}"#,
-                result: r#"{"content":[{"type":"text","text":"The PGN contains no moves."}],"isError":true}"#,
-            },
-            ::mcpdesc::testing::Example {
-                name: "scholars-mate",
-                pointer: "/tools/0/examples/scholars-mate",
-                input: r#"{"pgn":"1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#","depth":8}"#,
-                result: r#"{"content":[{"type":"text","text":"{\"best_move\":\"Qxf7#\",\"blunders\":[{\"evaluation_loss\":10000.0,\"move\":\"Nf6\",\"move_number\":3}],\"evaluation\":10000.0}"}],"structuredContent":{"evaluation":10000.0,"best_move":"Qxf7#","blunders":[{"move_number":3,"move":"Nf6","evaluation_loss":10000.0}]}}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::AnalyzeGameInput,
             super::super::types::AnalyzeGameOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::analyze_game::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "empty-pgn",
+                    pointer: "/tools/0/examples/empty-pgn",
+                    input: r#"{"pgn":""}"#,
+                    result: r#"{"content":[{"type":"text","text":"The PGN contains no moves."}],"isError":true}"#,
+                },
+                ::mcpdesc::testing::Example {
+                    name: "scholars-mate",
+                    pointer: "/tools/0/examples/scholars-mate",
+                    input: r#"{"pgn":"1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#","depth":8}"#,
+                    result: r#"{"content":[{"type":"text","text":"{\"best_move\":\"Qxf7#\",\"blunders\":[{\"evaluation_loss\":10000.0,\"move\":\"Nf6\",\"move_number\":3}],\"evaluation\":10000.0}"}],"structuredContent":{"evaluation":10000.0,"best_move":"Qxf7#","blunders":[{"move_number":3,"move":"Nf6","evaluation_loss":10000.0}]}}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `get_player_rating` tool.
     pub mod get_player_rating {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::get_player_rating::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "new-player-blitz",
-                pointer: "/tools/1/examples/new-player-blitz",
-                input: r#"{"player_id":"fictional-player-1","rating_type":"blitz"}"#,
-                result: r#"{"content":[{"type":"text","text":"fictional-player-1 (blitz): 1500, 0 games"}]}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::GetPlayerRatingInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::get_player_rating::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "new-player-blitz",
+                    pointer: "/tools/1/examples/new-player-blitz",
+                    input: r#"{"player_id":"fictional-player-1","rating_type":"blitz"}"#,
+                    result: r#"{"content":[{"type":"text","text":"fictional-player-1 (blitz): 1500, 0 games"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `record_game_result` tool.
     pub mod record_game_result {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::record_game_result::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "white-wins",
-                pointer: "/tools/2/examples/white-wins",
-                input: r#"{"white_player_id":"fictional-player-1","black_player_id":"fictional-player-2","result":"1-0","time_control":"3+2"}"#,
-                result: r#"{"content":[{"type":"text","text":"Recorded 1-0 (3+2, blitz). fictional-player-1: 1500 -> 1516; fictional-player-2: 1500 -> 1484."}]}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::RecordGameResultInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::record_game_result::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "white-wins",
+                    pointer: "/tools/2/examples/white-wins",
+                    input: r#"{"white_player_id":"fictional-player-1","black_player_id":"fictional-player-2","result":"1-0","time_control":"3+2"}"#,
+                    result: r#"{"content":[{"type":"text","text":"Recorded 1-0 (3+2, blitz). fictional-player-1: 1500 -> 1516; fictional-player-2: 1500 -> 1484."}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                analyze_game::TOOL.tool,
-                analyze_game::TOOL.scope,
-                analyze_game::EXAMPLES,
-                analyze_game::INTERACTION_EXAMPLES,
+                analyze_game::ALL.tool.tool,
+                analyze_game::ALL.tool.scope,
+                analyze_game::ALL.examples,
+                analyze_game::ALL.interaction_examples,
             )
             .tool(
-                get_player_rating::TOOL.tool,
-                get_player_rating::TOOL.scope,
-                get_player_rating::EXAMPLES,
-                get_player_rating::INTERACTION_EXAMPLES,
+                get_player_rating::ALL.tool.tool,
+                get_player_rating::ALL.tool.scope,
+                get_player_rating::ALL.examples,
+                get_player_rating::ALL.interaction_examples,
             )
             .tool(
-                record_game_result::TOOL.tool,
-                record_game_result::TOOL.scope,
-                record_game_result::EXAMPLES,
-                record_game_result::INTERACTION_EXAMPLES,
+                record_game_result::ALL.tool.tool,
+                record_game_result::ALL.tool.scope,
+                record_game_result::ALL.examples,
+                record_game_result::ALL.interaction_examples,
             )
             .prompt(
                 super::prompts::opening_study::NAME,
@@ -702,7 +696,10 @@ pub mod resource_template_examples {
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -740,22 +737,17 @@ impl Client {
     /// Calls the tool `analyze_game`.
     ///
     /// Annotations (advisory hints): read-only, not destructive, idempotent.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn analyze_game(
         &self,
         input: types::AnalyzeGameInput,
-    ) -> ::core::result::Result<types::AnalyzeGameOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::AnalyzeGameOutput> {
         self.inner.call_tool_output(&tools::analyze_game::SPEC, input).await
     }
-    /// Calls the tool `analyze_game` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `analyze_game`: the typed output with the content blocks and the result `_meta`.
     pub async fn analyze_game_with_content(
         &self,
         input: types::AnalyzeGameInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::AnalyzeGameOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::AnalyzeGameOutput>> {
         self.inner.call_tool_typed(&tools::analyze_game::SPEC, input).await
     }
     /// Get Player Rating: Get the current Elo rating and rating history for a chess player
@@ -763,12 +755,10 @@ impl Client {
     /// Calls the tool `get_player_rating`.
     ///
     /// Annotations (advisory hints): read-only, not destructive.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn get_player_rating(
         &self,
         input: types::GetPlayerRatingInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::get_player_rating::SPEC, input).await
     }
     /// Record Game Result: Record the result of a chess game and update player ratings
@@ -776,12 +766,10 @@ impl Client {
     /// Calls the tool `record_game_result`.
     ///
     /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn record_game_result(
         &self,
         input: types::RecordGameResultInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::record_game_result::SPEC, input).await
     }
     /// Opening Study Plan: Ask for a study plan of an opening of the catalogue, for one side

@@ -128,9 +128,7 @@ pub trait Rebuild: Send + Sync {
         &self,
         input: types::RebuildInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Per-prompt metadata from the description: name, effective protocol scope,
 /// and the resolved declaration the router lists.
@@ -225,30 +223,28 @@ pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `rebuild` tool.
     pub mod rebuild {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::rebuild::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::RebuildInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::rebuild::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                rebuild::TOOL.tool,
-                rebuild::TOOL.scope,
-                rebuild::EXAMPLES,
-                rebuild::INTERACTION_EXAMPLES,
+                rebuild::ALL.tool.tool,
+                rebuild::ALL.tool.scope,
+                rebuild::ALL.examples,
+                rebuild::ALL.interaction_examples,
             )
             .prompt(
                 super::prompts::review_with_model::NAME,
@@ -372,12 +368,12 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl Rebuild for ExampleServer {
-    async fn rebuild(
+    fn rebuild(
         &self,
         input: types::RebuildInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book.respond_input(tools::rebuild::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::rebuild::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
@@ -415,7 +411,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -451,12 +450,10 @@ impl Client {
     /// The `rebuild` tool.
     ///
     /// Calls the tool `rebuild`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn rebuild(
         &self,
         input: types::RebuildInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::rebuild::SPEC, input).await
     }
     /// Gets the prompt `review_with_model` (`prompts/get`).

@@ -144,9 +144,7 @@ pub trait Search: Send + Sync {
         &self,
         input: types::SearchInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// The `status` tool.
 ///
@@ -158,9 +156,7 @@ pub trait Status: Send + Sync {
         &self,
         input: types::StatusInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Verifies the credentials of the description's security schemes, one method
 /// per scheme a Security Requirement names. `router(server)` needs it, like a
@@ -273,60 +269,56 @@ pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `search` tool.
     pub mod search {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::search::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "basic",
-                pointer: "/tools/0/examples/basic",
-                input: r#"{"query":"mcp"}"#,
-                result: r#"{"resultType":"complete","content":[{"type":"text","text":"One result"}]}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::SearchInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::search::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "basic",
+                    pointer: "/tools/0/examples/basic",
+                    input: r#"{"query":"mcp"}"#,
+                    result: r#"{"resultType":"complete","content":[{"type":"text","text":"One result"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `status` tool.
     pub mod status {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::status::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::StatusInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::status::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                search::TOOL.tool,
-                search::TOOL.scope,
-                search::EXAMPLES,
-                search::INTERACTION_EXAMPLES,
+                search::ALL.tool.tool,
+                search::ALL.tool.scope,
+                search::ALL.examples,
+                search::ALL.interaction_examples,
             )
             .tool(
-                status::TOOL.tool,
-                status::TOOL.scope,
-                status::EXAMPLES,
-                status::INTERACTION_EXAMPLES,
+                status::ALL.tool.tool,
+                status::ALL.tool.scope,
+                status::ALL.examples,
+                status::ALL.interaction_examples,
             )
     }
 }
@@ -409,22 +401,22 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl Search for ExampleServer {
-    async fn search(
+    fn search(
         &self,
         input: types::SearchInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book.respond_input(tools::search::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::search::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl Status for ExampleServer {
-    async fn status(
+    fn status(
         &self,
         input: types::StatusInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book.respond_input(tools::status::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::status::NAME, input, cx)
     }
 }
 /// The mock holds no credentials: every one is rejected, so over HTTP only
@@ -471,7 +463,10 @@ pub fn check_against_examples<S: Handlers>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -507,23 +502,19 @@ impl Client {
     /// The `search` tool.
     ///
     /// Calls the tool `search`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn search(
         &self,
         input: types::SearchInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::search::SPEC, input).await
     }
     /// The `status` tool.
     ///
     /// Calls the tool `status`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn status(
         &self,
         input: types::StatusInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::status::SPEC, input).await
     }
 }

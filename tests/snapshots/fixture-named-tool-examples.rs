@@ -159,32 +159,19 @@ pub mod tools {
 /// Implements the tool `weather`.
 #[allow(dead_code)]
 pub trait Weather: Send + Sync {
-    /// Handles `tools/call` for `weather`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `weather`: the output becomes `structuredContent` and a text block of its JSON.
     fn weather(
         &self,
         input: types::WeatherInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::WeatherOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::WeatherOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn weather_with_content(
         &self,
         input: types::WeatherInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::WeatherOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.weather(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::WeatherOutput>> {
+        ::mcpdesc::__private::typed(self.weather(input, cx))
     }
 }
 /// The `current_time` tool.
@@ -197,9 +184,7 @@ pub trait CurrentTime: Send + Sync {
         &self,
         input: types::CurrentTimeInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// The `quota_limited_search` tool.
 ///
@@ -211,9 +196,7 @@ pub trait QuotaLimitedSearch: Send + Sync {
         &self,
         input: types::QuotaLimitedSearchInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -267,97 +250,91 @@ pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `weather` tool.
     pub mod weather {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::weather::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "paris.complete",
-                pointer: "/tools/0/examples/paris.complete",
-                input: r#"{"city":"Paris"}"#,
-                result: r#"{"resultType":"complete","content":[{"type":"text","text":"Paris: 21.5 C"},{"type":"image","data":"aW1hZ2U=","mimeType":"image/png"},{"type":"audio","data":"YXVkaW8=","mimeType":"audio/wav"},{"type":"resource","resource":{"uri":"weather://paris/report","mimeType":"text/plain","text":"Clear"}},{"type":"resource_link","uri":"weather://paris/map","name":"Paris map","mimeType":"image/png"}],"structuredContent":{"temperature":21.5},"isError":false}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::WeatherInput,
             super::super::types::WeatherOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::weather::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "paris.complete",
+                    pointer: "/tools/0/examples/paris.complete",
+                    input: r#"{"city":"Paris"}"#,
+                    result: r#"{"resultType":"complete","content":[{"type":"text","text":"Paris: 21.5 C"},{"type":"image","data":"aW1hZ2U=","mimeType":"image/png"},{"type":"audio","data":"YXVkaW8=","mimeType":"audio/wav"},{"type":"resource","resource":{"uri":"weather://paris/report","mimeType":"text/plain","text":"Clear"}},{"type":"resource_link","uri":"weather://paris/map","name":"Paris map","mimeType":"image/png"}],"structuredContent":{"temperature":21.5},"isError":false}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `current_time` tool.
     pub mod current_time {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::current_time::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "utc",
-                pointer: "/tools/1/examples/utc",
-                input: r#"{}"#,
-                result: r#"{"resultType":"complete","content":[{"type":"text","text":"2026-08-24T12:00:00Z"}]}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::CurrentTimeInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::current_time::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "utc",
+                    pointer: "/tools/1/examples/utc",
+                    input: r#"{}"#,
+                    result: r#"{"resultType":"complete","content":[{"type":"text","text":"2026-08-24T12:00:00Z"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `quota_limited_search` tool.
     pub mod quota_limited_search {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::quota_limited_search::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "tool-rate-limit",
-                pointer: "/tools/2/examples/tool-rate-limit",
-                input: r#"{"query":"example"}"#,
-                result: r#"{"resultType":"complete","content":[{"type":"text","text":"Tool quota exhausted; retry later."}],"isError":true}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::QuotaLimitedSearchInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::quota_limited_search::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "tool-rate-limit",
+                    pointer: "/tools/2/examples/tool-rate-limit",
+                    input: r#"{"query":"example"}"#,
+                    result: r#"{"resultType":"complete","content":[{"type":"text","text":"Tool quota exhausted; retry later."}],"isError":true}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                weather::TOOL.tool,
-                weather::TOOL.scope,
-                weather::EXAMPLES,
-                weather::INTERACTION_EXAMPLES,
+                weather::ALL.tool.tool,
+                weather::ALL.tool.scope,
+                weather::ALL.examples,
+                weather::ALL.interaction_examples,
             )
             .tool(
-                current_time::TOOL.tool,
-                current_time::TOOL.scope,
-                current_time::EXAMPLES,
-                current_time::INTERACTION_EXAMPLES,
+                current_time::ALL.tool.tool,
+                current_time::ALL.tool.scope,
+                current_time::ALL.examples,
+                current_time::ALL.interaction_examples,
             )
             .tool(
-                quota_limited_search::TOOL.tool,
-                quota_limited_search::TOOL.scope,
-                quota_limited_search::EXAMPLES,
-                quota_limited_search::INTERACTION_EXAMPLES,
+                quota_limited_search::ALL.tool.tool,
+                quota_limited_search::ALL.tool.scope,
+                quota_limited_search::ALL.examples,
+                quota_limited_search::ALL.interaction_examples,
             )
     }
 }
@@ -444,42 +421,39 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl Weather for ExampleServer {
-    async fn weather(
+    fn weather(
         &self,
         input: types::WeatherInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::WeatherOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(self.weather_with_content(input, cx).await?.output)
+    ) -> impl ::mcpdesc::ToolFuture<types::WeatherOutput> {
+        ::mcpdesc::__private::output(self.weather_with_content(input, cx))
     }
-    async fn weather_with_content(
+    fn weather_with_content(
         &self,
         input: types::WeatherInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::WeatherOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::weather::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::WeatherOutput>> {
+        self.book.respond_typed(tools::weather::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl CurrentTime for ExampleServer {
-    async fn current_time(
+    fn current_time(
         &self,
         input: types::CurrentTimeInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book.respond_input(tools::current_time::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::current_time::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl QuotaLimitedSearch for ExampleServer {
-    async fn quota_limited_search(
+    fn quota_limited_search(
         &self,
         input: types::QuotaLimitedSearchInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book.respond_input(tools::quota_limited_search::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::quota_limited_search::NAME, input, cx)
     }
 }
 /// Opt-in contract check: runs `server` through its router on the examples
@@ -506,7 +480,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -542,44 +519,35 @@ impl Client {
     /// The `weather` tool.
     ///
     /// Calls the tool `weather`.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn weather(
         &self,
         input: types::WeatherInput,
-    ) -> ::core::result::Result<types::WeatherOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::WeatherOutput> {
         self.inner.call_tool_output(&tools::weather::SPEC, input).await
     }
-    /// Calls the tool `weather` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `weather`: the typed output with the content blocks and the result `_meta`.
     pub async fn weather_with_content(
         &self,
         input: types::WeatherInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::WeatherOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::WeatherOutput>> {
         self.inner.call_tool_typed(&tools::weather::SPEC, input).await
     }
     /// The `current_time` tool.
     ///
     /// Calls the tool `current_time`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn current_time(
         &self,
         input: types::CurrentTimeInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::current_time::SPEC, input).await
     }
     /// The `quota_limited_search` tool.
     ///
     /// Calls the tool `quota_limited_search`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn quota_limited_search(
         &self,
         input: types::QuotaLimitedSearchInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::quota_limited_search::SPEC, input).await
     }
 }

@@ -128,35 +128,19 @@ pub mod tools {
 /// Implements the tool `prepare_release`.
 #[allow(dead_code)]
 pub trait PrepareRelease: Send + Sync {
-    /// Handles `tools/call` for `prepare_release`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `prepare_release`: the output becomes `structuredContent` and a text block of its JSON.
     fn prepare_release(
         &self,
         input: types::PrepareReleaseInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            types::PrepareReleaseOutput,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::PrepareReleaseOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn prepare_release_with_content(
         &self,
         input: types::PrepareReleaseInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::PrepareReleaseOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.prepare_release(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::PrepareReleaseOutput>> {
+        ::mcpdesc::__private::typed(self.prepare_release(input, cx))
     }
 }
 /// Implemented for every type that implements all handler traits (tools,
@@ -192,38 +176,36 @@ pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `prepare_release` tool.
     pub mod prepare_release {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::prepare_release::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[
-            ::mcpdesc::testing::InteractionExample {
-                name: "approved-release",
-                pointer: "/tools/0/interactionExamples/approved-release",
-                input: r#"{"version":"2.0.0"}"#,
-                steps: r#"[{"type":"roots","request":{},"response":{"roots":[{"uri":"file:///workspace/example","name":"Example workspace"}]}},{"type":"sampling","request":{"messages":[{"role":"user","content":{"type":"text","text":"Summarize the release plan."}}],"tools":[{"name":"diff_summary","description":"Summarize pending release changes.","inputSchema":{"type":"object","properties":{"branch":{"type":"string"}},"required":["branch"]}}],"toolChoice":{"mode":"auto"},"maxTokens":180},"response":{"role":"assistant","content":{"type":"text","text":"Run smoke tests and confirm the changelog before publishing version 2.0.0."},"model":"claude-3-sonnet-20240229","stopReason":"endTurn"}},{"type":"elicitation","declaration":"confirm","request":{"mode":"form","message":"Approve this release?","requestedSchema":{"type":"object","properties":{"approved":{"type":"boolean"}},"required":["approved"]}},"response":{"action":"accept","content":{"approved":true}}}]"#,
-                result: r#"{"content":[{"type":"text","text":"Release preparation completed."}],"structuredContent":{"status":"prepared"}}"#,
-            },
-        ];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::PrepareReleaseInput,
             super::super::types::PrepareReleaseOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::prepare_release::SPEC,
+            &[],
+            &[
+                ::mcpdesc::testing::InteractionExample {
+                    name: "approved-release",
+                    pointer: "/tools/0/interactionExamples/approved-release",
+                    input: r#"{"version":"2.0.0"}"#,
+                    steps: r#"[{"type":"roots","request":{},"response":{"roots":[{"uri":"file:///workspace/example","name":"Example workspace"}]}},{"type":"sampling","request":{"messages":[{"role":"user","content":{"type":"text","text":"Summarize the release plan."}}],"tools":[{"name":"diff_summary","description":"Summarize pending release changes.","inputSchema":{"type":"object","properties":{"branch":{"type":"string"}},"required":["branch"]}}],"toolChoice":{"mode":"auto"},"maxTokens":180},"response":{"role":"assistant","content":{"type":"text","text":"Run smoke tests and confirm the changelog before publishing version 2.0.0."},"model":"claude-3-sonnet-20240229","stopReason":"endTurn"}},{"type":"elicitation","declaration":"confirm","request":{"mode":"form","message":"Approve this release?","requestedSchema":{"type":"object","properties":{"approved":{"type":"boolean"}},"required":["approved"]}},"response":{"action":"accept","content":{"approved":true}}}]"#,
+                    result: r#"{"content":[{"type":"text","text":"Release preparation completed."}],"structuredContent":{"status":"prepared"}}"#,
+                },
+            ],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                prepare_release::TOOL.tool,
-                prepare_release::TOOL.scope,
-                prepare_release::EXAMPLES,
-                prepare_release::INTERACTION_EXAMPLES,
+                prepare_release::ALL.tool.tool,
+                prepare_release::ALL.tool.scope,
+                prepare_release::ALL.examples,
+                prepare_release::ALL.interaction_examples,
             )
     }
 }
@@ -306,24 +288,19 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl PrepareRelease for ExampleServer {
-    async fn prepare_release(
+    fn prepare_release(
         &self,
         input: types::PrepareReleaseInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::PrepareReleaseOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.prepare_release_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::PrepareReleaseOutput> {
+        ::mcpdesc::__private::output(self.prepare_release_with_content(input, cx))
     }
-    async fn prepare_release_with_content(
+    fn prepare_release_with_content(
         &self,
         input: types::PrepareReleaseInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::PrepareReleaseOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::prepare_release::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::PrepareReleaseOutput>> {
+        self.book.respond_typed(tools::prepare_release::NAME, input, cx)
     }
 }
 /// Opt-in contract check: runs `server` through its router on the examples
@@ -350,7 +327,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -386,22 +366,17 @@ impl Client {
     /// The `prepare_release` tool.
     ///
     /// Calls the tool `prepare_release`.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn prepare_release(
         &self,
         input: types::PrepareReleaseInput,
-    ) -> ::core::result::Result<types::PrepareReleaseOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::PrepareReleaseOutput> {
         self.inner.call_tool_output(&tools::prepare_release::SPEC, input).await
     }
-    /// Calls the tool `prepare_release` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `prepare_release`: the typed output with the content blocks and the result `_meta`.
     pub async fn prepare_release_with_content(
         &self,
         input: types::PrepareReleaseInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::PrepareReleaseOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::PrepareReleaseOutput>> {
         self.inner.call_tool_typed(&tools::prepare_release::SPEC, input).await
     }
 }
@@ -416,8 +391,8 @@ mod example_tests {
         ::mcpdesc::testing::expect(
             ::mcpdesc::testing::check_interaction(
                 &router,
-                &examples::prepare_release::TOOL,
-                &examples::prepare_release::INTERACTION_EXAMPLES[0usize],
+                &examples::prepare_release::ALL.tool,
+                &examples::prepare_release::ALL.interaction_examples[0usize],
             ),
         );
     }

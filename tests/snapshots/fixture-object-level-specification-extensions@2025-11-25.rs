@@ -142,9 +142,7 @@ pub trait Search: Send + Sync {
         &self,
         input: types::SearchInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Per-prompt metadata from the description: name, effective protocol scope,
 /// and the resolved declaration the router lists.
@@ -307,37 +305,35 @@ pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `search` tool.
     pub mod search {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::search::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "default",
-                pointer: "/tools/0/examples/default",
-                input: r#"{"query":"example"}"#,
-                result: r#"{"content":[{"type":"text","text":"Example result"}]}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::SearchInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::search::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "default",
+                    pointer: "/tools/0/examples/default",
+                    input: r#"{"query":"example"}"#,
+                    result: r#"{"content":[{"type":"text","text":"Example result"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                search::TOOL.tool,
-                search::TOOL.scope,
-                search::EXAMPLES,
-                search::INTERACTION_EXAMPLES,
+                search::ALL.tool.tool,
+                search::ALL.tool.scope,
+                search::ALL.examples,
+                search::ALL.interaction_examples,
             )
             .prompt(
                 super::prompts::summarize::NAME,
@@ -490,12 +486,12 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl Search for ExampleServer {
-    async fn search(
+    fn search(
         &self,
         input: types::SearchInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book.respond_input(tools::search::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::search::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
@@ -549,7 +545,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -585,12 +584,10 @@ impl Client {
     /// The `search` tool.
     ///
     /// Calls the tool `search`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn search(
         &self,
         input: types::SearchInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::search::SPEC, input).await
     }
     /// Gets the prompt `summarize` (`prompts/get`).

@@ -126,9 +126,7 @@ pub trait LegacyNumericInput: Send + Sync {
         &self,
         input: types::LegacyNumericInputInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -163,30 +161,28 @@ pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `legacy_numeric_input` tool.
     pub mod legacy_numeric_input {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::legacy_numeric_input::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::LegacyNumericInputInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::legacy_numeric_input::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                legacy_numeric_input::TOOL.tool,
-                legacy_numeric_input::TOOL.scope,
-                legacy_numeric_input::EXAMPLES,
-                legacy_numeric_input::INTERACTION_EXAMPLES,
+                legacy_numeric_input::ALL.tool.tool,
+                legacy_numeric_input::ALL.tool.scope,
+                legacy_numeric_input::ALL.examples,
+                legacy_numeric_input::ALL.interaction_examples,
             )
     }
 }
@@ -269,12 +265,12 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl LegacyNumericInput for ExampleServer {
-    async fn legacy_numeric_input(
+    fn legacy_numeric_input(
         &self,
         input: types::LegacyNumericInputInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book.respond_input(tools::legacy_numeric_input::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::legacy_numeric_input::NAME, input, cx)
     }
 }
 /// Opt-in contract check: runs `server` through its router on the examples
@@ -301,7 +297,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -337,12 +336,10 @@ impl Client {
     /// The `legacy_numeric_input` tool.
     ///
     /// Calls the tool `legacy_numeric_input`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn legacy_numeric_input(
         &self,
         input: types::LegacyNumericInputInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::legacy_numeric_input::SPEC, input).await
     }
 }

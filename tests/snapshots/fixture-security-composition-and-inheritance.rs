@@ -187,9 +187,7 @@ pub trait InheritedTransportRequirement: Send + Sync {
         &self,
         input: types::InheritedTransportRequirementInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// The `combined_primitive_override` tool.
 ///
@@ -201,9 +199,7 @@ pub trait CombinedPrimitiveOverride: Send + Sync {
         &self,
         input: types::CombinedPrimitiveOverrideInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// The `cleared_requirement` tool.
 ///
@@ -215,9 +211,7 @@ pub trait ClearedRequirement: Send + Sync {
         &self,
         input: types::ClearedRequirementInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// The `anonymous_only` tool.
 ///
@@ -229,9 +223,7 @@ pub trait AnonymousOnly: Send + Sync {
         &self,
         input: types::AnonymousOnlyInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// The `anonymous_or_openid` tool.
 ///
@@ -243,9 +235,7 @@ pub trait AnonymousOrOpenid: Send + Sync {
         &self,
         input: types::AnonymousOrOpenidInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Verifies the credentials of the description's security schemes, one method
 /// per scheme a Security Requirement names. `router(server)` needs it, like a
@@ -448,122 +438,112 @@ pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `inherited_transport_requirement` tool.
     pub mod inherited_transport_requirement {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::inherited_transport_requirement::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::InheritedTransportRequirementInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::inherited_transport_requirement::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `combined_primitive_override` tool.
     pub mod combined_primitive_override {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::combined_primitive_override::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::CombinedPrimitiveOverrideInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::combined_primitive_override::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `cleared_requirement` tool.
     pub mod cleared_requirement {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::cleared_requirement::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::ClearedRequirementInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::cleared_requirement::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `anonymous_only` tool.
     pub mod anonymous_only {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::anonymous_only::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::AnonymousOnlyInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::anonymous_only::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `anonymous_or_openid` tool.
     pub mod anonymous_or_openid {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::anonymous_or_openid::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::AnonymousOrOpenidInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::anonymous_or_openid::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                inherited_transport_requirement::TOOL.tool,
-                inherited_transport_requirement::TOOL.scope,
-                inherited_transport_requirement::EXAMPLES,
-                inherited_transport_requirement::INTERACTION_EXAMPLES,
+                inherited_transport_requirement::ALL.tool.tool,
+                inherited_transport_requirement::ALL.tool.scope,
+                inherited_transport_requirement::ALL.examples,
+                inherited_transport_requirement::ALL.interaction_examples,
             )
             .tool(
-                combined_primitive_override::TOOL.tool,
-                combined_primitive_override::TOOL.scope,
-                combined_primitive_override::EXAMPLES,
-                combined_primitive_override::INTERACTION_EXAMPLES,
+                combined_primitive_override::ALL.tool.tool,
+                combined_primitive_override::ALL.tool.scope,
+                combined_primitive_override::ALL.examples,
+                combined_primitive_override::ALL.interaction_examples,
             )
             .tool(
-                cleared_requirement::TOOL.tool,
-                cleared_requirement::TOOL.scope,
-                cleared_requirement::EXAMPLES,
-                cleared_requirement::INTERACTION_EXAMPLES,
+                cleared_requirement::ALL.tool.tool,
+                cleared_requirement::ALL.tool.scope,
+                cleared_requirement::ALL.examples,
+                cleared_requirement::ALL.interaction_examples,
             )
             .tool(
-                anonymous_only::TOOL.tool,
-                anonymous_only::TOOL.scope,
-                anonymous_only::EXAMPLES,
-                anonymous_only::INTERACTION_EXAMPLES,
+                anonymous_only::ALL.tool.tool,
+                anonymous_only::ALL.tool.scope,
+                anonymous_only::ALL.examples,
+                anonymous_only::ALL.interaction_examples,
             )
             .tool(
-                anonymous_or_openid::TOOL.tool,
-                anonymous_or_openid::TOOL.scope,
-                anonymous_or_openid::EXAMPLES,
-                anonymous_or_openid::INTERACTION_EXAMPLES,
+                anonymous_or_openid::ALL.tool.tool,
+                anonymous_or_openid::ALL.tool.scope,
+                anonymous_or_openid::ALL.examples,
+                anonymous_or_openid::ALL.interaction_examples,
             )
     }
 }
@@ -652,56 +632,52 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl InheritedTransportRequirement for ExampleServer {
-    async fn inherited_transport_requirement(
+    fn inherited_transport_requirement(
         &self,
         input: types::InheritedTransportRequirementInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book
-            .respond_input(tools::inherited_transport_requirement::NAME, &input, &cx)
-            .await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::inherited_transport_requirement::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl CombinedPrimitiveOverride for ExampleServer {
-    async fn combined_primitive_override(
+    fn combined_primitive_override(
         &self,
         input: types::CombinedPrimitiveOverrideInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book
-            .respond_input(tools::combined_primitive_override::NAME, &input, &cx)
-            .await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::combined_primitive_override::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl ClearedRequirement for ExampleServer {
-    async fn cleared_requirement(
+    fn cleared_requirement(
         &self,
         input: types::ClearedRequirementInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book.respond_input(tools::cleared_requirement::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::cleared_requirement::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl AnonymousOnly for ExampleServer {
-    async fn anonymous_only(
+    fn anonymous_only(
         &self,
         input: types::AnonymousOnlyInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book.respond_input(tools::anonymous_only::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::anonymous_only::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl AnonymousOrOpenid for ExampleServer {
-    async fn anonymous_or_openid(
+    fn anonymous_or_openid(
         &self,
         input: types::AnonymousOrOpenidInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book.respond_input(tools::anonymous_or_openid::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::anonymous_or_openid::NAME, input, cx)
     }
 }
 /// The mock holds no credentials: every one is rejected, so over HTTP only
@@ -770,7 +746,10 @@ pub fn check_against_examples<S: Handlers>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -806,56 +785,46 @@ impl Client {
     /// The `inherited_transport_requirement` tool.
     ///
     /// Calls the tool `inherited_transport_requirement`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn inherited_transport_requirement(
         &self,
         input: types::InheritedTransportRequirementInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::inherited_transport_requirement::SPEC, input).await
     }
     /// The `combined_primitive_override` tool.
     ///
     /// Calls the tool `combined_primitive_override`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn combined_primitive_override(
         &self,
         input: types::CombinedPrimitiveOverrideInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::combined_primitive_override::SPEC, input).await
     }
     /// The `cleared_requirement` tool.
     ///
     /// Calls the tool `cleared_requirement`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn cleared_requirement(
         &self,
         input: types::ClearedRequirementInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::cleared_requirement::SPEC, input).await
     }
     /// The `anonymous_only` tool.
     ///
     /// Calls the tool `anonymous_only`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn anonymous_only(
         &self,
         input: types::AnonymousOnlyInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::anonymous_only::SPEC, input).await
     }
     /// The `anonymous_or_openid` tool.
     ///
     /// Calls the tool `anonymous_or_openid`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn anonymous_or_openid(
         &self,
         input: types::AnonymousOrOpenidInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::anonymous_or_openid::SPEC, input).await
     }
 }

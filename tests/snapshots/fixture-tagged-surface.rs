@@ -127,9 +127,7 @@ pub trait SearchDocs: Send + Sync {
         &self,
         input: types::SearchDocsInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Per-resource metadata from the description: URI, name, effective protocol
 /// scope, and the resolved declaration the router lists.
@@ -224,30 +222,28 @@ pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `search_docs` tool.
     pub mod search_docs {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::search_docs::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::SearchDocsInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::search_docs::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                search_docs::TOOL.tool,
-                search_docs::TOOL.scope,
-                search_docs::EXAMPLES,
-                search_docs::INTERACTION_EXAMPLES,
+                search_docs::ALL.tool.tool,
+                search_docs::ALL.tool.scope,
+                search_docs::ALL.examples,
+                search_docs::ALL.interaction_examples,
             )
             .resource(
                 super::resources::home::URI,
@@ -350,12 +346,12 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl SearchDocs for ExampleServer {
-    async fn search_docs(
+    fn search_docs(
         &self,
         input: types::SearchDocsInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book.respond_input(tools::search_docs::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::search_docs::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
@@ -391,7 +387,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -427,12 +426,10 @@ impl Client {
     /// The `search_docs` tool.
     ///
     /// Calls the tool `search_docs`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn search_docs(
         &self,
         input: types::SearchDocsInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::search_docs::SPEC, input).await
     }
     /// Reads the resource `home` (`resources/read` of `docs://home`).

@@ -127,9 +127,7 @@ pub trait AdminReport: Send + Sync {
         &self,
         input: types::AdminReportInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Verifies the credentials of the description's security schemes, one method
 /// per scheme a Security Requirement names. `router(server)` needs it, like a
@@ -239,30 +237,28 @@ pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `admin_report` tool.
     pub mod admin_report {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::admin_report::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::AdminReportInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::admin_report::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                admin_report::TOOL.tool,
-                admin_report::TOOL.scope,
-                admin_report::EXAMPLES,
-                admin_report::INTERACTION_EXAMPLES,
+                admin_report::ALL.tool.tool,
+                admin_report::ALL.tool.scope,
+                admin_report::ALL.examples,
+                admin_report::ALL.interaction_examples,
             )
     }
 }
@@ -345,12 +341,12 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl AdminReport for ExampleServer {
-    async fn admin_report(
+    fn admin_report(
         &self,
         input: types::AdminReportInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book.respond_input(tools::admin_report::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::admin_report::NAME, input, cx)
     }
 }
 /// The mock holds no credentials: every one is rejected, so over HTTP only
@@ -397,7 +393,10 @@ pub fn check_against_examples<S: Handlers>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -433,12 +432,10 @@ impl Client {
     /// The `admin_report` tool.
     ///
     /// Calls the tool `admin_report`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn admin_report(
         &self,
         input: types::AdminReportInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::admin_report::SPEC, input).await
     }
 }

@@ -126,9 +126,7 @@ pub trait Lookup: Send + Sync {
         &self,
         input: types::LookupInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -161,37 +159,35 @@ pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `lookup` tool.
     pub mod lookup {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::lookup::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "external-identifier",
-                pointer: "/tools/0/examples/external-identifier",
-                input: r#"{"identifier":"example-123"}"#,
-                result: r#"{"resultType":"complete","content":[{"type":"text","text":"Found example-123."}]}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::LookupInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::lookup::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "external-identifier",
+                    pointer: "/tools/0/examples/external-identifier",
+                    input: r#"{"identifier":"example-123"}"#,
+                    result: r#"{"resultType":"complete","content":[{"type":"text","text":"Found example-123."}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                lookup::TOOL.tool,
-                lookup::TOOL.scope,
-                lookup::EXAMPLES,
-                lookup::INTERACTION_EXAMPLES,
+                lookup::ALL.tool.tool,
+                lookup::ALL.tool.scope,
+                lookup::ALL.examples,
+                lookup::ALL.interaction_examples,
             )
     }
 }
@@ -274,12 +270,12 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl Lookup for ExampleServer {
-    async fn lookup(
+    fn lookup(
         &self,
         input: types::LookupInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book.respond_input(tools::lookup::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::lookup::NAME, input, cx)
     }
 }
 /// Opt-in contract check: runs `server` through its router on the examples
@@ -306,7 +302,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -342,12 +341,10 @@ impl Client {
     /// The `lookup` tool.
     ///
     /// Calls the tool `lookup`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn lookup(
         &self,
         input: types::LookupInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::lookup::SPEC, input).await
     }
 }

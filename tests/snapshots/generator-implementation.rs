@@ -170,30 +170,19 @@ pub mod tools {
 /// Implements the tool `add`.
 #[allow(dead_code)]
 pub trait Add: Send + Sync {
-    /// Handles `tools/call` for `add`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `add`: the output becomes `structuredContent` and a text block of its JSON.
     fn add(
         &self,
         input: types::AddInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::AddOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::AddOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn add_with_content(
         &self,
         input: types::AddInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::AddOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(::mcpdesc::Typed::new(self.add(input, cx).await?))
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::AddOutput>> {
+        ::mcpdesc::__private::typed(self.add(input, cx))
     }
 }
 /// Greets someone.
@@ -206,9 +195,7 @@ pub trait Greet: Send + Sync {
         &self,
         input: types::GreetInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Deletes a note after the user confirms.
 ///
@@ -220,9 +207,7 @@ pub trait DeleteNote: Send + Sync {
         &self,
         input: types::DeleteNoteInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Per-prompt metadata from the description: name, effective protocol scope,
 /// and the resolved declaration the router lists.
@@ -394,104 +379,98 @@ pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `add` tool.
     pub mod add {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::add::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "two-and-three",
-                pointer: "/tools/0/examples/two-and-three",
-                input: r#"{"a":2,"b":3}"#,
-                result: r#"{"content":[{"type":"text","text":"{\"sum\":5}"}],"structuredContent":{"sum":5}}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::AddInput,
             super::super::types::AddOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::add::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "two-and-three",
+                    pointer: "/tools/0/examples/two-and-three",
+                    input: r#"{"a":2,"b":3}"#,
+                    result: r#"{"content":[{"type":"text","text":"{\"sum\":5}"}],"structuredContent":{"sum":5}}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `greet` tool.
     pub mod greet {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::greet::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "ada",
-                pointer: "/tools/1/examples/ada",
-                input: r#"{"name":"Ada"}"#,
-                result: r#"{"content":[{"type":"text","text":"Hello, Ada!"}]}"#,
-            },
-            ::mcpdesc::testing::Example {
-                name: "anyone",
-                pointer: "/tools/1/examples/anyone",
-                input: r#"{"name":"Grace"}"#,
-                result: r#"{"content":[{"type":"text","text":"A greeting for Grace (the wording is illustrative)."}]}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::GreetInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::greet::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "ada",
+                    pointer: "/tools/1/examples/ada",
+                    input: r#"{"name":"Ada"}"#,
+                    result: r#"{"content":[{"type":"text","text":"Hello, Ada!"}]}"#,
+                },
+                ::mcpdesc::testing::Example {
+                    name: "anyone",
+                    pointer: "/tools/1/examples/anyone",
+                    input: r#"{"name":"Grace"}"#,
+                    result: r#"{"content":[{"type":"text","text":"A greeting for Grace (the wording is illustrative)."}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `delete_note` tool.
     pub mod delete_note {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::delete_note::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[
-            ::mcpdesc::testing::InteractionExample {
-                name: "confirmed",
-                pointer: "/tools/2/interactionExamples/confirmed",
-                input: r#"{"id":"n1"}"#,
-                steps: r#"[{"type":"elicitation","declaration":"confirm_deletion","request":{"mode":"form","message":"Delete this note?","requestedSchema":{"type":"object","properties":{"confirm":{"type":"boolean"}},"required":["confirm"]}},"response":{"action":"accept","content":{"confirm":true}}}]"#,
-                result: r#"{"content":[{"type":"text","text":"Deleted n1"}]}"#,
-            },
-        ];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::DeleteNoteInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::delete_note::SPEC,
+            &[],
+            &[
+                ::mcpdesc::testing::InteractionExample {
+                    name: "confirmed",
+                    pointer: "/tools/2/interactionExamples/confirmed",
+                    input: r#"{"id":"n1"}"#,
+                    steps: r#"[{"type":"elicitation","declaration":"confirm_deletion","request":{"mode":"form","message":"Delete this note?","requestedSchema":{"type":"object","properties":{"confirm":{"type":"boolean"}},"required":["confirm"]}},"response":{"action":"accept","content":{"confirm":true}}}]"#,
+                    result: r#"{"content":[{"type":"text","text":"Deleted n1"}]}"#,
+                },
+            ],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                add::TOOL.tool,
-                add::TOOL.scope,
-                add::EXAMPLES,
-                add::INTERACTION_EXAMPLES,
+                add::ALL.tool.tool,
+                add::ALL.tool.scope,
+                add::ALL.examples,
+                add::ALL.interaction_examples,
             )
             .tool(
-                greet::TOOL.tool,
-                greet::TOOL.scope,
-                greet::EXAMPLES,
-                greet::INTERACTION_EXAMPLES,
+                greet::ALL.tool.tool,
+                greet::ALL.tool.scope,
+                greet::ALL.examples,
+                greet::ALL.interaction_examples,
             )
             .tool(
-                delete_note::TOOL.tool,
-                delete_note::TOOL.scope,
-                delete_note::EXAMPLES,
-                delete_note::INTERACTION_EXAMPLES,
+                delete_note::ALL.tool.tool,
+                delete_note::ALL.tool.scope,
+                delete_note::ALL.examples,
+                delete_note::ALL.interaction_examples,
             )
             .prompt(
                 super::prompts::welcome::NAME,
@@ -649,42 +628,39 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl Add for ExampleServer {
-    async fn add(
+    fn add(
         &self,
         input: types::AddInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::AddOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(self.add_with_content(input, cx).await?.output)
+    ) -> impl ::mcpdesc::ToolFuture<types::AddOutput> {
+        ::mcpdesc::__private::output(self.add_with_content(input, cx))
     }
-    async fn add_with_content(
+    fn add_with_content(
         &self,
         input: types::AddInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::AddOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::add::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::AddOutput>> {
+        self.book.respond_typed(tools::add::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl Greet for ExampleServer {
-    async fn greet(
+    fn greet(
         &self,
         input: types::GreetInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book.respond_input(tools::greet::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::greet::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl DeleteNote for ExampleServer {
-    async fn delete_note(
+    fn delete_note(
         &self,
         input: types::DeleteNoteInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book.respond_input(tools::delete_note::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::delete_note::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
@@ -731,7 +707,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -767,44 +746,35 @@ impl Client {
     /// Adds two integers.
     ///
     /// Calls the tool `add`.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn add(
         &self,
         input: types::AddInput,
-    ) -> ::core::result::Result<types::AddOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::AddOutput> {
         self.inner.call_tool_output(&tools::add::SPEC, input).await
     }
-    /// Calls the tool `add` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `add`: the typed output with the content blocks and the result `_meta`.
     pub async fn add_with_content(
         &self,
         input: types::AddInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::AddOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::AddOutput>> {
         self.inner.call_tool_typed(&tools::add::SPEC, input).await
     }
     /// Greets someone.
     ///
     /// Calls the tool `greet`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn greet(
         &self,
         input: types::GreetInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::greet::SPEC, input).await
     }
     /// Deletes a note after the user confirms.
     ///
     /// Calls the tool `delete_note`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn delete_note(
         &self,
         input: types::DeleteNoteInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::delete_note::SPEC, input).await
     }
     /// Welcomes a reader.
@@ -834,8 +804,8 @@ mod example_tests {
         ::mcpdesc::testing::expect(
             ::mcpdesc::implementation::check_example(
                 &super::router(crate::notebook_right::Server::new()),
-                &examples::add::TOOL,
-                &examples::add::EXAMPLES[0usize],
+                &examples::add::ALL.tool,
+                &examples::add::ALL.examples[0usize],
                 ::mcpdesc::implementation::Compare::Exact,
             ),
         );
@@ -847,8 +817,8 @@ mod example_tests {
         ::mcpdesc::testing::expect(
             ::mcpdesc::implementation::check_example(
                 &super::router(crate::notebook_right::Server::new()),
-                &examples::greet::TOOL,
-                &examples::greet::EXAMPLES[0usize],
+                &examples::greet::ALL.tool,
+                &examples::greet::ALL.examples[0usize],
                 ::mcpdesc::implementation::Compare::Exact,
             ),
         );
@@ -860,8 +830,8 @@ mod example_tests {
         ::mcpdesc::testing::expect(
             ::mcpdesc::implementation::check_example(
                 &super::router(crate::notebook_right::Server::new()),
-                &examples::greet::TOOL,
-                &examples::greet::EXAMPLES[1usize],
+                &examples::greet::ALL.tool,
+                &examples::greet::ALL.examples[1usize],
                 ::mcpdesc::implementation::Compare::Shape,
             ),
         );
@@ -873,15 +843,15 @@ mod example_tests {
         ::mcpdesc::testing::expect(
             ::mcpdesc::testing::check_interaction(
                 &router,
-                &examples::delete_note::TOOL,
-                &examples::delete_note::INTERACTION_EXAMPLES[0usize],
+                &examples::delete_note::ALL.tool,
+                &examples::delete_note::ALL.interaction_examples[0usize],
             ),
         );
         ::mcpdesc::testing::expect(
             ::mcpdesc::implementation::check_interaction_example(
                 &super::router(crate::notebook_right::Server::new()),
-                &examples::delete_note::TOOL,
-                &examples::delete_note::INTERACTION_EXAMPLES[0usize],
+                &examples::delete_note::ALL.tool,
+                &examples::delete_note::ALL.interaction_examples[0usize],
                 ::mcpdesc::implementation::Compare::Exact,
             ),
         );

@@ -410,37 +410,35 @@ pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `analyze_game` tool.
     pub mod analyze_game {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::analyze_game::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "short",
-                pointer: "/tools/0/examples/short",
-                input: r#"{"pgn":"1. e4"}"#,
-                result: r#"{"content":[{"type":"text","text":"1 move analysed."}]}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::AnalyzeGameInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::analyze_game::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "short",
+                    pointer: "/tools/0/examples/short",
+                    input: r#"{"pgn":"1. e4"}"#,
+                    result: r#"{"content":[{"type":"text","text":"1 move analysed."}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                analyze_game::TOOL.tool,
-                analyze_game::TOOL.scope,
-                analyze_game::EXAMPLES,
-                analyze_game::INTERACTION_EXAMPLES,
+                analyze_game::ALL.tool.tool,
+                analyze_game::ALL.tool.scope,
+                analyze_game::ALL.examples,
+                analyze_game::ALL.interaction_examples,
             )
             .prompt(
                 super::prompts::analyze_game::NAME,
@@ -732,7 +730,10 @@ pub mod resource_template_examples {
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -768,12 +769,10 @@ impl Client {
     /// The `analyze_game` tool.
     ///
     /// Calls the tool `analyze_game`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn analyze_game(
         &self,
         input: types::AnalyzeGameInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::analyze_game::SPEC, input).await
     }
     /// Analyze Position: A positional analysis prompt (named like the tool).

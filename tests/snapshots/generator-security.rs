@@ -202,9 +202,7 @@ pub trait ListGames: Send + Sync {
         &self,
         input: types::ListGamesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// The `record_game` tool.
 ///
@@ -216,9 +214,7 @@ pub trait RecordGame: Send + Sync {
         &self,
         input: types::RecordGameInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// The `server_status` tool.
 ///
@@ -230,9 +226,7 @@ pub trait ServerStatus: Send + Sync {
         &self,
         input: types::ServerStatusInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Per-prompt metadata from the description: name, effective protocol scope,
 /// and the resolved declaration the router lists.
@@ -570,90 +564,84 @@ pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `list_games` tool.
     pub mod list_games {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::list_games::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "all",
-                pointer: "/tools/0/examples/all",
-                input: r#"{}"#,
-                result: r#"{"content":[{"type":"text","text":"2 games"}]}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::ListGamesInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::list_games::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "all",
+                    pointer: "/tools/0/examples/all",
+                    input: r#"{}"#,
+                    result: r#"{"content":[{"type":"text","text":"2 games"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `record_game` tool.
     pub mod record_game {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::record_game::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "scholar",
-                pointer: "/tools/1/examples/scholar",
-                input: r#"{"pgn":"1. e4 e5 2. Qh5"}"#,
-                result: r#"{"content":[{"type":"text","text":"recorded"}]}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::RecordGameInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::record_game::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "scholar",
+                    pointer: "/tools/1/examples/scholar",
+                    input: r#"{"pgn":"1. e4 e5 2. Qh5"}"#,
+                    result: r#"{"content":[{"type":"text","text":"recorded"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `server_status` tool.
     pub mod server_status {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::server_status::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::ServerStatusInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::server_status::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                list_games::TOOL.tool,
-                list_games::TOOL.scope,
-                list_games::EXAMPLES,
-                list_games::INTERACTION_EXAMPLES,
+                list_games::ALL.tool.tool,
+                list_games::ALL.tool.scope,
+                list_games::ALL.examples,
+                list_games::ALL.interaction_examples,
             )
             .tool(
-                record_game::TOOL.tool,
-                record_game::TOOL.scope,
-                record_game::EXAMPLES,
-                record_game::INTERACTION_EXAMPLES,
+                record_game::ALL.tool.tool,
+                record_game::ALL.tool.scope,
+                record_game::ALL.examples,
+                record_game::ALL.interaction_examples,
             )
             .tool(
-                server_status::TOOL.tool,
-                server_status::TOOL.scope,
-                server_status::EXAMPLES,
-                server_status::INTERACTION_EXAMPLES,
+                server_status::ALL.tool.tool,
+                server_status::ALL.tool.scope,
+                server_status::ALL.examples,
+                server_status::ALL.interaction_examples,
             )
             .prompt(
                 super::prompts::game_review::NAME,
@@ -801,32 +789,32 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl ListGames for ExampleServer {
-    async fn list_games(
+    fn list_games(
         &self,
         input: types::ListGamesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book.respond_input(tools::list_games::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::list_games::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl RecordGame for ExampleServer {
-    async fn record_game(
+    fn record_game(
         &self,
         input: types::RecordGameInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book.respond_input(tools::record_game::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::record_game::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl ServerStatus for ExampleServer {
-    async fn server_status(
+    fn server_status(
         &self,
         input: types::ServerStatusInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book.respond_input(tools::server_status::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::server_status::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
@@ -937,7 +925,10 @@ pub fn check_against_examples<S: Handlers>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -973,34 +964,28 @@ impl Client {
     /// The `list_games` tool.
     ///
     /// Calls the tool `list_games`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn list_games(
         &self,
         input: types::ListGamesInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::list_games::SPEC, input).await
     }
     /// The `record_game` tool.
     ///
     /// Calls the tool `record_game`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn record_game(
         &self,
         input: types::RecordGameInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::record_game::SPEC, input).await
     }
     /// The `server_status` tool.
     ///
     /// Calls the tool `server_status`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn server_status(
         &self,
         input: types::ServerStatusInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::server_status::SPEC, input).await
     }
     /// Gets the prompt `game_review` (`prompts/get`).

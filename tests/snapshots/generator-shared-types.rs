@@ -255,32 +255,19 @@ pub mod tools {
 /// Implements the tool `create_issue`.
 #[allow(dead_code)]
 pub trait CreateIssue: Send + Sync {
-    /// Handles `tools/call` for `create_issue`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `create_issue`: the output becomes `structuredContent` and a text block of its JSON.
     fn create_issue(
         &self,
         input: types::CreateIssueInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::CreateIssueOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::CreateIssueOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn create_issue_with_content(
         &self,
         input: types::CreateIssueInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::CreateIssueOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.create_issue(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::CreateIssueOutput>> {
+        ::mcpdesc::__private::typed(self.create_issue(input, cx))
     }
 }
 /// The `get_issue` tool.
@@ -288,32 +275,19 @@ pub trait CreateIssue: Send + Sync {
 /// Implements the tool `get_issue`.
 #[allow(dead_code)]
 pub trait GetIssue: Send + Sync {
-    /// Handles `tools/call` for `get_issue`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `get_issue`: the output becomes `structuredContent` and a text block of its JSON.
     fn get_issue(
         &self,
         input: types::GetIssueInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::GetIssueOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::GetIssueOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn get_issue_with_content(
         &self,
         input: types::GetIssueInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::GetIssueOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.get_issue(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::GetIssueOutput>> {
+        ::mcpdesc::__private::typed(self.get_issue(input, cx))
     }
 }
 /// The `query` tool.
@@ -326,9 +300,7 @@ pub trait Query: Send + Sync {
         &self,
         input: types::QueryInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// The `count` tool.
 ///
@@ -340,9 +312,7 @@ pub trait Count: Send + Sync {
         &self,
         input: types::CountInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -400,99 +370,91 @@ pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `create_issue` tool.
     pub mod create_issue {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::create_issue::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::CreateIssueInput,
             super::super::types::CreateIssueOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::create_issue::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `get_issue` tool.
     pub mod get_issue {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::get_issue::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::GetIssueInput,
             super::super::types::GetIssueOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::get_issue::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `query` tool.
     pub mod query {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::query::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::QueryInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::query::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `count` tool.
     pub mod count {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::count::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::CountInput,
             ::mcpdesc::testing::NoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::count::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                create_issue::TOOL.tool,
-                create_issue::TOOL.scope,
-                create_issue::EXAMPLES,
-                create_issue::INTERACTION_EXAMPLES,
+                create_issue::ALL.tool.tool,
+                create_issue::ALL.tool.scope,
+                create_issue::ALL.examples,
+                create_issue::ALL.interaction_examples,
             )
             .tool(
-                get_issue::TOOL.tool,
-                get_issue::TOOL.scope,
-                get_issue::EXAMPLES,
-                get_issue::INTERACTION_EXAMPLES,
+                get_issue::ALL.tool.tool,
+                get_issue::ALL.tool.scope,
+                get_issue::ALL.examples,
+                get_issue::ALL.interaction_examples,
             )
             .tool(
-                query::TOOL.tool,
-                query::TOOL.scope,
-                query::EXAMPLES,
-                query::INTERACTION_EXAMPLES,
+                query::ALL.tool.tool,
+                query::ALL.tool.scope,
+                query::ALL.examples,
+                query::ALL.interaction_examples,
             )
             .tool(
-                count::TOOL.tool,
-                count::TOOL.scope,
-                count::EXAMPLES,
-                count::INTERACTION_EXAMPLES,
+                count::ALL.tool.tool,
+                count::ALL.tool.scope,
+                count::ALL.examples,
+                count::ALL.interaction_examples,
             )
     }
 }
@@ -580,64 +542,56 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl CreateIssue for ExampleServer {
-    async fn create_issue(
+    fn create_issue(
         &self,
         input: types::CreateIssueInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::CreateIssueOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.create_issue_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::CreateIssueOutput> {
+        ::mcpdesc::__private::output(self.create_issue_with_content(input, cx))
     }
-    async fn create_issue_with_content(
+    fn create_issue_with_content(
         &self,
         input: types::CreateIssueInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::CreateIssueOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::create_issue::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::CreateIssueOutput>> {
+        self.book.respond_typed(tools::create_issue::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl GetIssue for ExampleServer {
-    async fn get_issue(
+    fn get_issue(
         &self,
         input: types::GetIssueInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::GetIssueOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(self.get_issue_with_content(input, cx).await?.output)
+    ) -> impl ::mcpdesc::ToolFuture<types::GetIssueOutput> {
+        ::mcpdesc::__private::output(self.get_issue_with_content(input, cx))
     }
-    async fn get_issue_with_content(
+    fn get_issue_with_content(
         &self,
         input: types::GetIssueInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::GetIssueOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::get_issue::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::GetIssueOutput>> {
+        self.book.respond_typed(tools::get_issue::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl Query for ExampleServer {
-    async fn query(
+    fn query(
         &self,
         input: types::QueryInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book.respond_input(tools::query::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::query::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl Count for ExampleServer {
-    async fn count(
+    fn count(
         &self,
         input: types::CountInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        self.book.respond_input(tools::count::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::count::NAME, input, cx)
     }
 }
 /// Opt-in contract check: runs `server` through its router on the examples
@@ -664,7 +618,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -700,65 +657,51 @@ impl Client {
     /// The `create_issue` tool.
     ///
     /// Calls the tool `create_issue`.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn create_issue(
         &self,
         input: types::CreateIssueInput,
-    ) -> ::core::result::Result<types::CreateIssueOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::CreateIssueOutput> {
         self.inner.call_tool_output(&tools::create_issue::SPEC, input).await
     }
-    /// Calls the tool `create_issue` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `create_issue`: the typed output with the content blocks and the result `_meta`.
     pub async fn create_issue_with_content(
         &self,
         input: types::CreateIssueInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::CreateIssueOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::CreateIssueOutput>> {
         self.inner.call_tool_typed(&tools::create_issue::SPEC, input).await
     }
     /// The `get_issue` tool.
     ///
     /// Calls the tool `get_issue`.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn get_issue(
         &self,
         input: types::GetIssueInput,
-    ) -> ::core::result::Result<types::GetIssueOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::GetIssueOutput> {
         self.inner.call_tool_output(&tools::get_issue::SPEC, input).await
     }
-    /// Calls the tool `get_issue` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `get_issue`: the typed output with the content blocks and the result `_meta`.
     pub async fn get_issue_with_content(
         &self,
         input: types::GetIssueInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::GetIssueOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::GetIssueOutput>> {
         self.inner.call_tool_typed(&tools::get_issue::SPEC, input).await
     }
     /// The `query` tool.
     ///
     /// Calls the tool `query`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn query(
         &self,
         input: types::QueryInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::query::SPEC, input).await
     }
     /// The `count` tool.
     ///
     /// Calls the tool `count`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn count(
         &self,
         input: types::CountInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::count::SPEC, input).await
     }
 }

@@ -691,32 +691,19 @@ pub mod tools {
 /// Annotations (advisory hints): read-only, closed world.
 #[allow(dead_code)]
 pub trait ReadFile: Send + Sync {
-    /// Handles `tools/call` for `read_file`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `read_file`: the output becomes `structuredContent` and a text block of its JSON.
     fn read_file(
         &self,
         input: types::ReadFileInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::ReadFileOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::ReadFileOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn read_file_with_content(
         &self,
         input: types::ReadFileInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::ReadFileOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.read_file(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ReadFileOutput>> {
+        ::mcpdesc::__private::typed(self.read_file(input, cx))
     }
 }
 /// Read Text File: Read the complete contents of a file from the file system as text. Handles various text encodings and provides detailed error messages if the file cannot be read. Use this tool when you need to examine the contents of a single file. Use the 'head' parameter to read only the first N lines of a file, or the 'tail' parameter to read only the last N lines of a file. Operates on the file as text regardless of extension. Only works within allowed directories.
@@ -726,32 +713,19 @@ pub trait ReadFile: Send + Sync {
 /// Annotations (advisory hints): read-only, closed world.
 #[allow(dead_code)]
 pub trait ReadTextFile: Send + Sync {
-    /// Handles `tools/call` for `read_text_file`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `read_text_file`: the output becomes `structuredContent` and a text block of its JSON.
     fn read_text_file(
         &self,
         input: types::ReadTextFileInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::ReadTextFileOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::ReadTextFileOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn read_text_file_with_content(
         &self,
         input: types::ReadTextFileInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::ReadTextFileOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.read_text_file(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ReadTextFileOutput>> {
+        ::mcpdesc::__private::typed(self.read_text_file(input, cx))
     }
 }
 /// Read Media File: Read a file and return it as a base64-encoded content block with its MIME type. Image and audio files are returned as image/audio content; any other file type is returned as an embedded resource. Only works within allowed directories.
@@ -761,32 +735,19 @@ pub trait ReadTextFile: Send + Sync {
 /// Annotations (advisory hints): read-only, closed world.
 #[allow(dead_code)]
 pub trait ReadMediaFile: Send + Sync {
-    /// Handles `tools/call` for `read_media_file`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `read_media_file`: the output becomes `structuredContent` and a text block of its JSON.
     fn read_media_file(
         &self,
         input: types::ReadMediaFileInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::ReadMediaFileOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::ReadMediaFileOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn read_media_file_with_content(
         &self,
         input: types::ReadMediaFileInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::ReadMediaFileOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.read_media_file(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ReadMediaFileOutput>> {
+        ::mcpdesc::__private::typed(self.read_media_file(input, cx))
     }
 }
 /// Read Multiple Files: Read the contents of multiple files simultaneously. This is more efficient than reading files one by one when you need to analyze or compare multiple files. Each file's content is returned with its path as a reference. Failed reads for individual files won't stop the entire operation. Only works within allowed directories.
@@ -796,35 +757,19 @@ pub trait ReadMediaFile: Send + Sync {
 /// Annotations (advisory hints): read-only, closed world.
 #[allow(dead_code)]
 pub trait ReadMultipleFiles: Send + Sync {
-    /// Handles `tools/call` for `read_multiple_files`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `read_multiple_files`: the output becomes `structuredContent` and a text block of its JSON.
     fn read_multiple_files(
         &self,
         input: types::ReadMultipleFilesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            types::ReadMultipleFilesOutput,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::ReadMultipleFilesOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn read_multiple_files_with_content(
         &self,
         input: types::ReadMultipleFilesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::ReadMultipleFilesOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.read_multiple_files(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ReadMultipleFilesOutput>> {
+        ::mcpdesc::__private::typed(self.read_multiple_files(input, cx))
     }
 }
 /// Write File: Create a new file or completely overwrite an existing file with new content. Use with caution as it will overwrite existing files without warning. Handles text content with proper encoding. Only works within allowed directories.
@@ -834,32 +779,19 @@ pub trait ReadMultipleFiles: Send + Sync {
 /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
 #[allow(dead_code)]
 pub trait WriteFile: Send + Sync {
-    /// Handles `tools/call` for `write_file`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `write_file`: the output becomes `structuredContent` and a text block of its JSON.
     fn write_file(
         &self,
         input: types::WriteFileInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::WriteFileOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::WriteFileOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn write_file_with_content(
         &self,
         input: types::WriteFileInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::WriteFileOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.write_file(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::WriteFileOutput>> {
+        ::mcpdesc::__private::typed(self.write_file(input, cx))
     }
 }
 /// Edit File: Make line-based edits to a text file. Each edit replaces exact line sequences with new content. Returns a git-style diff showing the changes made. Only works within allowed directories.
@@ -869,32 +801,19 @@ pub trait WriteFile: Send + Sync {
 /// Annotations (advisory hints): may modify its environment, may be destructive, not idempotent, closed world.
 #[allow(dead_code)]
 pub trait EditFile: Send + Sync {
-    /// Handles `tools/call` for `edit_file`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `edit_file`: the output becomes `structuredContent` and a text block of its JSON.
     fn edit_file(
         &self,
         input: types::EditFileInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::EditFileOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::EditFileOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn edit_file_with_content(
         &self,
         input: types::EditFileInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::EditFileOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.edit_file(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::EditFileOutput>> {
+        ::mcpdesc::__private::typed(self.edit_file(input, cx))
     }
 }
 /// Create Directory: Create a new directory or ensure a directory exists. Can create multiple nested directories in one operation. If the directory already exists, this operation will succeed silently. Perfect for setting up directory structures for projects or ensuring required paths exist. Only works within allowed directories.
@@ -904,35 +823,19 @@ pub trait EditFile: Send + Sync {
 /// Annotations (advisory hints): may modify its environment, not destructive, idempotent, closed world.
 #[allow(dead_code)]
 pub trait CreateDirectory: Send + Sync {
-    /// Handles `tools/call` for `create_directory`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `create_directory`: the output becomes `structuredContent` and a text block of its JSON.
     fn create_directory(
         &self,
         input: types::CreateDirectoryInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            types::CreateDirectoryOutput,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::CreateDirectoryOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn create_directory_with_content(
         &self,
         input: types::CreateDirectoryInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::CreateDirectoryOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.create_directory(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::CreateDirectoryOutput>> {
+        ::mcpdesc::__private::typed(self.create_directory(input, cx))
     }
 }
 /// List Directory: Get a detailed listing of all files and directories in a specified path. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is essential for understanding directory structure and finding specific files within a directory. Only works within allowed directories.
@@ -942,32 +845,19 @@ pub trait CreateDirectory: Send + Sync {
 /// Annotations (advisory hints): read-only, closed world.
 #[allow(dead_code)]
 pub trait ListDirectory: Send + Sync {
-    /// Handles `tools/call` for `list_directory`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `list_directory`: the output becomes `structuredContent` and a text block of its JSON.
     fn list_directory(
         &self,
         input: types::ListDirectoryInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::ListDirectoryOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::ListDirectoryOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn list_directory_with_content(
         &self,
         input: types::ListDirectoryInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::ListDirectoryOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.list_directory(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ListDirectoryOutput>> {
+        ::mcpdesc::__private::typed(self.list_directory(input, cx))
     }
 }
 /// List Directory with Sizes: Get a detailed listing of all files and directories in a specified path, including sizes. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is useful for understanding directory structure and finding specific files within a directory. Only works within allowed directories.
@@ -977,35 +867,21 @@ pub trait ListDirectory: Send + Sync {
 /// Annotations (advisory hints): read-only, closed world.
 #[allow(dead_code)]
 pub trait ListDirectoryWithSizes: Send + Sync {
-    /// Handles `tools/call` for `list_directory_with_sizes`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `list_directory_with_sizes`: the output becomes `structuredContent` and a text block of its JSON.
     fn list_directory_with_sizes(
         &self,
         input: types::ListDirectoryWithSizesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            types::ListDirectoryWithSizesOutput,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::ListDirectoryWithSizesOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn list_directory_with_sizes_with_content(
         &self,
         input: types::ListDirectoryWithSizesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::ListDirectoryWithSizesOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.list_directory_with_sizes(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<
+        ::mcpdesc::Typed<types::ListDirectoryWithSizesOutput>,
+    > {
+        ::mcpdesc::__private::typed(self.list_directory_with_sizes(input, cx))
     }
 }
 /// Directory Tree: Get a recursive tree view of files and directories as a JSON structure. Each entry includes 'name', 'type' (file/directory), and 'children' for directories. Files have no children array, while directories always have a children array (which may be empty). The output is formatted with 2-space indentation for readability. Only works within allowed directories.
@@ -1015,32 +891,19 @@ pub trait ListDirectoryWithSizes: Send + Sync {
 /// Annotations (advisory hints): read-only, closed world.
 #[allow(dead_code)]
 pub trait DirectoryTree: Send + Sync {
-    /// Handles `tools/call` for `directory_tree`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `directory_tree`: the output becomes `structuredContent` and a text block of its JSON.
     fn directory_tree(
         &self,
         input: types::DirectoryTreeInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::DirectoryTreeOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::DirectoryTreeOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn directory_tree_with_content(
         &self,
         input: types::DirectoryTreeInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::DirectoryTreeOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.directory_tree(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::DirectoryTreeOutput>> {
+        ::mcpdesc::__private::typed(self.directory_tree(input, cx))
     }
 }
 /// Move File: Move or rename files and directories. Can move files between directories and rename them in a single operation. If the destination exists, the operation will fail. Works across different directories and can be used for simple renaming within the same directory. Both source and destination must be within allowed directories.
@@ -1050,32 +913,19 @@ pub trait DirectoryTree: Send + Sync {
 /// Annotations (advisory hints): may modify its environment, may be destructive, not idempotent, closed world.
 #[allow(dead_code)]
 pub trait MoveFile: Send + Sync {
-    /// Handles `tools/call` for `move_file`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `move_file`: the output becomes `structuredContent` and a text block of its JSON.
     fn move_file(
         &self,
         input: types::MoveFileInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::MoveFileOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::MoveFileOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn move_file_with_content(
         &self,
         input: types::MoveFileInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::MoveFileOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.move_file(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::MoveFileOutput>> {
+        ::mcpdesc::__private::typed(self.move_file(input, cx))
     }
 }
 /// Search Files: Recursively search for files and directories matching a pattern. The patterns should be glob-style patterns that match paths relative to the working directory. Use pattern like '*.ext' to match files in current directory, and '**/*.ext' to match files in all subdirectories. Returns full paths to all matching items. Great for finding files when you don't know their exact location. Only searches within allowed directories.
@@ -1085,32 +935,19 @@ pub trait MoveFile: Send + Sync {
 /// Annotations (advisory hints): read-only, closed world.
 #[allow(dead_code)]
 pub trait SearchFiles: Send + Sync {
-    /// Handles `tools/call` for `search_files`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `search_files`: the output becomes `structuredContent` and a text block of its JSON.
     fn search_files(
         &self,
         input: types::SearchFilesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::SearchFilesOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::SearchFilesOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn search_files_with_content(
         &self,
         input: types::SearchFilesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::SearchFilesOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.search_files(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::SearchFilesOutput>> {
+        ::mcpdesc::__private::typed(self.search_files(input, cx))
     }
 }
 /// Get File Info: Retrieve detailed metadata about a file or directory. Returns comprehensive information including size, creation time, last modified time, permissions, and type. This tool is perfect for understanding file characteristics without reading the actual content. Only works within allowed directories.
@@ -1120,32 +957,19 @@ pub trait SearchFiles: Send + Sync {
 /// Annotations (advisory hints): read-only, closed world.
 #[allow(dead_code)]
 pub trait GetFileInfo: Send + Sync {
-    /// Handles `tools/call` for `get_file_info`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `get_file_info`: the output becomes `structuredContent` and a text block of its JSON.
     fn get_file_info(
         &self,
         input: types::GetFileInfoInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::GetFileInfoOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::GetFileInfoOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn get_file_info_with_content(
         &self,
         input: types::GetFileInfoInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::GetFileInfoOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.get_file_info(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::GetFileInfoOutput>> {
+        ::mcpdesc::__private::typed(self.get_file_info(input, cx))
     }
 }
 /// List Allowed Directories: Returns the list of directories that this server is allowed to access. Subdirectories within these allowed directories are also accessible. Use this to understand which directories and their nested paths are available before trying to access files.
@@ -1155,35 +979,21 @@ pub trait GetFileInfo: Send + Sync {
 /// Annotations (advisory hints): read-only, closed world.
 #[allow(dead_code)]
 pub trait ListAllowedDirectories: Send + Sync {
-    /// Handles `tools/call` for `list_allowed_directories`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `list_allowed_directories`: the output becomes `structuredContent` and a text block of its JSON.
     fn list_allowed_directories(
         &self,
         input: types::ListAllowedDirectoriesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            types::ListAllowedDirectoriesOutput,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::ListAllowedDirectoriesOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn list_allowed_directories_with_content(
         &self,
         input: types::ListAllowedDirectoriesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::ListAllowedDirectoriesOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.list_allowed_directories(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<
+        ::mcpdesc::Typed<types::ListAllowedDirectoriesOutput>,
+    > {
+        ::mcpdesc::__private::typed(self.list_allowed_directories(input, cx))
     }
 }
 /// Implemented for every type that implements all handler traits (tools,
@@ -1352,356 +1162,328 @@ pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `read_file` tool.
     pub mod read_file {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::read_file::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::ReadFileInput,
             super::super::types::ReadFileOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::read_file::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `read_text_file` tool.
     pub mod read_text_file {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::read_text_file::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "recorded-1",
-                pointer: "/tools/1/examples/recorded-1",
-                input: r#"{"path":"/tmp/fsroot/notes.txt"}"#,
-                result: r#"{"content":[{"type":"text","text":"hello world\n"}],"structuredContent":{"content":"hello world\n"}}"#,
-            },
-            ::mcpdesc::testing::Example {
-                name: "recorded-2",
-                pointer: "/tools/1/examples/recorded-2",
-                input: r#"{"path":"/tmp/nope/x"}"#,
-                result: r#"{"content":[{"type":"text","text":"Access denied - path outside allowed directories: /tmp/nope/x not in /tmp/fsroot"}],"isError":true}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::ReadTextFileInput,
             super::super::types::ReadTextFileOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::read_text_file::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "recorded-1",
+                    pointer: "/tools/1/examples/recorded-1",
+                    input: r#"{"path":"/tmp/fsroot/notes.txt"}"#,
+                    result: r#"{"content":[{"type":"text","text":"hello world\n"}],"structuredContent":{"content":"hello world\n"}}"#,
+                },
+                ::mcpdesc::testing::Example {
+                    name: "recorded-2",
+                    pointer: "/tools/1/examples/recorded-2",
+                    input: r#"{"path":"/tmp/nope/x"}"#,
+                    result: r#"{"content":[{"type":"text","text":"Access denied - path outside allowed directories: /tmp/nope/x not in /tmp/fsroot"}],"isError":true}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `read_media_file` tool.
     pub mod read_media_file {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::read_media_file::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::ReadMediaFileInput,
             super::super::types::ReadMediaFileOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::read_media_file::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `read_multiple_files` tool.
     pub mod read_multiple_files {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::read_multiple_files::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::ReadMultipleFilesInput,
             super::super::types::ReadMultipleFilesOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::read_multiple_files::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `write_file` tool.
     pub mod write_file {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::write_file::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::WriteFileInput,
             super::super::types::WriteFileOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::write_file::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `edit_file` tool.
     pub mod edit_file {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::edit_file::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::EditFileInput,
             super::super::types::EditFileOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::edit_file::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `create_directory` tool.
     pub mod create_directory {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::create_directory::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::CreateDirectoryInput,
             super::super::types::CreateDirectoryOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::create_directory::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `list_directory` tool.
     pub mod list_directory {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::list_directory::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "recorded-0",
-                pointer: "/tools/7/examples/recorded-0",
-                input: r#"{"path":"/tmp/fsroot"}"#,
-                result: r#"{"content":[{"type":"text","text":"[FILE] notes.txt\n[DIR] sub"}],"structuredContent":{"content":"[FILE] notes.txt\n[DIR] sub"}}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::ListDirectoryInput,
             super::super::types::ListDirectoryOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::list_directory::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "recorded-0",
+                    pointer: "/tools/7/examples/recorded-0",
+                    input: r#"{"path":"/tmp/fsroot"}"#,
+                    result: r#"{"content":[{"type":"text","text":"[FILE] notes.txt\n[DIR] sub"}],"structuredContent":{"content":"[FILE] notes.txt\n[DIR] sub"}}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `list_directory_with_sizes` tool.
     pub mod list_directory_with_sizes {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::list_directory_with_sizes::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::ListDirectoryWithSizesInput,
             super::super::types::ListDirectoryWithSizesOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::list_directory_with_sizes::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `directory_tree` tool.
     pub mod directory_tree {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::directory_tree::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::DirectoryTreeInput,
             super::super::types::DirectoryTreeOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::directory_tree::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `move_file` tool.
     pub mod move_file {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::move_file::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::MoveFileInput,
             super::super::types::MoveFileOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::move_file::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `search_files` tool.
     pub mod search_files {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::search_files::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::SearchFilesInput,
             super::super::types::SearchFilesOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::search_files::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `get_file_info` tool.
     pub mod get_file_info {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::get_file_info::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::GetFileInfoInput,
             super::super::types::GetFileInfoOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::get_file_info::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `list_allowed_directories` tool.
     pub mod list_allowed_directories {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::list_allowed_directories::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "recorded-3",
-                pointer: "/tools/13/examples/recorded-3",
-                input: r#"{}"#,
-                result: r#"{"content":[{"type":"text","text":"Allowed directories:\n/tmp/fsroot"}],"structuredContent":{"content":"Allowed directories:\n/tmp/fsroot"}}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::ListAllowedDirectoriesInput,
             super::super::types::ListAllowedDirectoriesOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::list_allowed_directories::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "recorded-3",
+                    pointer: "/tools/13/examples/recorded-3",
+                    input: r#"{}"#,
+                    result: r#"{"content":[{"type":"text","text":"Allowed directories:\n/tmp/fsroot"}],"structuredContent":{"content":"Allowed directories:\n/tmp/fsroot"}}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                read_file::TOOL.tool,
-                read_file::TOOL.scope,
-                read_file::EXAMPLES,
-                read_file::INTERACTION_EXAMPLES,
+                read_file::ALL.tool.tool,
+                read_file::ALL.tool.scope,
+                read_file::ALL.examples,
+                read_file::ALL.interaction_examples,
             )
             .tool(
-                read_text_file::TOOL.tool,
-                read_text_file::TOOL.scope,
-                read_text_file::EXAMPLES,
-                read_text_file::INTERACTION_EXAMPLES,
+                read_text_file::ALL.tool.tool,
+                read_text_file::ALL.tool.scope,
+                read_text_file::ALL.examples,
+                read_text_file::ALL.interaction_examples,
             )
             .tool(
-                read_media_file::TOOL.tool,
-                read_media_file::TOOL.scope,
-                read_media_file::EXAMPLES,
-                read_media_file::INTERACTION_EXAMPLES,
+                read_media_file::ALL.tool.tool,
+                read_media_file::ALL.tool.scope,
+                read_media_file::ALL.examples,
+                read_media_file::ALL.interaction_examples,
             )
             .tool(
-                read_multiple_files::TOOL.tool,
-                read_multiple_files::TOOL.scope,
-                read_multiple_files::EXAMPLES,
-                read_multiple_files::INTERACTION_EXAMPLES,
+                read_multiple_files::ALL.tool.tool,
+                read_multiple_files::ALL.tool.scope,
+                read_multiple_files::ALL.examples,
+                read_multiple_files::ALL.interaction_examples,
             )
             .tool(
-                write_file::TOOL.tool,
-                write_file::TOOL.scope,
-                write_file::EXAMPLES,
-                write_file::INTERACTION_EXAMPLES,
+                write_file::ALL.tool.tool,
+                write_file::ALL.tool.scope,
+                write_file::ALL.examples,
+                write_file::ALL.interaction_examples,
             )
             .tool(
-                edit_file::TOOL.tool,
-                edit_file::TOOL.scope,
-                edit_file::EXAMPLES,
-                edit_file::INTERACTION_EXAMPLES,
+                edit_file::ALL.tool.tool,
+                edit_file::ALL.tool.scope,
+                edit_file::ALL.examples,
+                edit_file::ALL.interaction_examples,
             )
             .tool(
-                create_directory::TOOL.tool,
-                create_directory::TOOL.scope,
-                create_directory::EXAMPLES,
-                create_directory::INTERACTION_EXAMPLES,
+                create_directory::ALL.tool.tool,
+                create_directory::ALL.tool.scope,
+                create_directory::ALL.examples,
+                create_directory::ALL.interaction_examples,
             )
             .tool(
-                list_directory::TOOL.tool,
-                list_directory::TOOL.scope,
-                list_directory::EXAMPLES,
-                list_directory::INTERACTION_EXAMPLES,
+                list_directory::ALL.tool.tool,
+                list_directory::ALL.tool.scope,
+                list_directory::ALL.examples,
+                list_directory::ALL.interaction_examples,
             )
             .tool(
-                list_directory_with_sizes::TOOL.tool,
-                list_directory_with_sizes::TOOL.scope,
-                list_directory_with_sizes::EXAMPLES,
-                list_directory_with_sizes::INTERACTION_EXAMPLES,
+                list_directory_with_sizes::ALL.tool.tool,
+                list_directory_with_sizes::ALL.tool.scope,
+                list_directory_with_sizes::ALL.examples,
+                list_directory_with_sizes::ALL.interaction_examples,
             )
             .tool(
-                directory_tree::TOOL.tool,
-                directory_tree::TOOL.scope,
-                directory_tree::EXAMPLES,
-                directory_tree::INTERACTION_EXAMPLES,
+                directory_tree::ALL.tool.tool,
+                directory_tree::ALL.tool.scope,
+                directory_tree::ALL.examples,
+                directory_tree::ALL.interaction_examples,
             )
             .tool(
-                move_file::TOOL.tool,
-                move_file::TOOL.scope,
-                move_file::EXAMPLES,
-                move_file::INTERACTION_EXAMPLES,
+                move_file::ALL.tool.tool,
+                move_file::ALL.tool.scope,
+                move_file::ALL.examples,
+                move_file::ALL.interaction_examples,
             )
             .tool(
-                search_files::TOOL.tool,
-                search_files::TOOL.scope,
-                search_files::EXAMPLES,
-                search_files::INTERACTION_EXAMPLES,
+                search_files::ALL.tool.tool,
+                search_files::ALL.tool.scope,
+                search_files::ALL.examples,
+                search_files::ALL.interaction_examples,
             )
             .tool(
-                get_file_info::TOOL.tool,
-                get_file_info::TOOL.scope,
-                get_file_info::EXAMPLES,
-                get_file_info::INTERACTION_EXAMPLES,
+                get_file_info::ALL.tool.tool,
+                get_file_info::ALL.tool.scope,
+                get_file_info::ALL.examples,
+                get_file_info::ALL.interaction_examples,
             )
             .tool(
-                list_allowed_directories::TOOL.tool,
-                list_allowed_directories::TOOL.scope,
-                list_allowed_directories::EXAMPLES,
-                list_allowed_directories::INTERACTION_EXAMPLES,
+                list_allowed_directories::ALL.tool.tool,
+                list_allowed_directories::ALL.tool.scope,
+                list_allowed_directories::ALL.examples,
+                list_allowed_directories::ALL.interaction_examples,
             )
     }
 }
@@ -1799,310 +1581,248 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl ReadFile for ExampleServer {
-    async fn read_file(
+    fn read_file(
         &self,
         input: types::ReadFileInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::ReadFileOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(self.read_file_with_content(input, cx).await?.output)
+    ) -> impl ::mcpdesc::ToolFuture<types::ReadFileOutput> {
+        ::mcpdesc::__private::output(self.read_file_with_content(input, cx))
     }
-    async fn read_file_with_content(
+    fn read_file_with_content(
         &self,
         input: types::ReadFileInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ReadFileOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::read_file::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ReadFileOutput>> {
+        self.book.respond_typed(tools::read_file::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl ReadTextFile for ExampleServer {
-    async fn read_text_file(
+    fn read_text_file(
         &self,
         input: types::ReadTextFileInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::ReadTextFileOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.read_text_file_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::ReadTextFileOutput> {
+        ::mcpdesc::__private::output(self.read_text_file_with_content(input, cx))
     }
-    async fn read_text_file_with_content(
+    fn read_text_file_with_content(
         &self,
         input: types::ReadTextFileInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ReadTextFileOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::read_text_file::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ReadTextFileOutput>> {
+        self.book.respond_typed(tools::read_text_file::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl ReadMediaFile for ExampleServer {
-    async fn read_media_file(
+    fn read_media_file(
         &self,
         input: types::ReadMediaFileInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::ReadMediaFileOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.read_media_file_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::ReadMediaFileOutput> {
+        ::mcpdesc::__private::output(self.read_media_file_with_content(input, cx))
     }
-    async fn read_media_file_with_content(
+    fn read_media_file_with_content(
         &self,
         input: types::ReadMediaFileInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ReadMediaFileOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::read_media_file::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ReadMediaFileOutput>> {
+        self.book.respond_typed(tools::read_media_file::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl ReadMultipleFiles for ExampleServer {
-    async fn read_multiple_files(
+    fn read_multiple_files(
         &self,
         input: types::ReadMultipleFilesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::ReadMultipleFilesOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.read_multiple_files_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::ReadMultipleFilesOutput> {
+        ::mcpdesc::__private::output(self.read_multiple_files_with_content(input, cx))
     }
-    async fn read_multiple_files_with_content(
+    fn read_multiple_files_with_content(
         &self,
         input: types::ReadMultipleFilesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ReadMultipleFilesOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::read_multiple_files::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ReadMultipleFilesOutput>> {
+        self.book.respond_typed(tools::read_multiple_files::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl WriteFile for ExampleServer {
-    async fn write_file(
+    fn write_file(
         &self,
         input: types::WriteFileInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::WriteFileOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(self.write_file_with_content(input, cx).await?.output)
+    ) -> impl ::mcpdesc::ToolFuture<types::WriteFileOutput> {
+        ::mcpdesc::__private::output(self.write_file_with_content(input, cx))
     }
-    async fn write_file_with_content(
+    fn write_file_with_content(
         &self,
         input: types::WriteFileInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::WriteFileOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::write_file::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::WriteFileOutput>> {
+        self.book.respond_typed(tools::write_file::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl EditFile for ExampleServer {
-    async fn edit_file(
+    fn edit_file(
         &self,
         input: types::EditFileInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::EditFileOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(self.edit_file_with_content(input, cx).await?.output)
+    ) -> impl ::mcpdesc::ToolFuture<types::EditFileOutput> {
+        ::mcpdesc::__private::output(self.edit_file_with_content(input, cx))
     }
-    async fn edit_file_with_content(
+    fn edit_file_with_content(
         &self,
         input: types::EditFileInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::EditFileOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::edit_file::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::EditFileOutput>> {
+        self.book.respond_typed(tools::edit_file::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl CreateDirectory for ExampleServer {
-    async fn create_directory(
+    fn create_directory(
         &self,
         input: types::CreateDirectoryInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::CreateDirectoryOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.create_directory_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::CreateDirectoryOutput> {
+        ::mcpdesc::__private::output(self.create_directory_with_content(input, cx))
     }
-    async fn create_directory_with_content(
+    fn create_directory_with_content(
         &self,
         input: types::CreateDirectoryInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::CreateDirectoryOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::create_directory::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::CreateDirectoryOutput>> {
+        self.book.respond_typed(tools::create_directory::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl ListDirectory for ExampleServer {
-    async fn list_directory(
+    fn list_directory(
         &self,
         input: types::ListDirectoryInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::ListDirectoryOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.list_directory_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::ListDirectoryOutput> {
+        ::mcpdesc::__private::output(self.list_directory_with_content(input, cx))
     }
-    async fn list_directory_with_content(
+    fn list_directory_with_content(
         &self,
         input: types::ListDirectoryInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ListDirectoryOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::list_directory::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ListDirectoryOutput>> {
+        self.book.respond_typed(tools::list_directory::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl ListDirectoryWithSizes for ExampleServer {
-    async fn list_directory_with_sizes(
+    fn list_directory_with_sizes(
         &self,
         input: types::ListDirectoryWithSizesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        types::ListDirectoryWithSizesOutput,
-        ::mcpdesc::ToolError,
-    > {
-        ::core::result::Result::Ok(
-            self.list_directory_with_sizes_with_content(input, cx).await?.output,
+    ) -> impl ::mcpdesc::ToolFuture<types::ListDirectoryWithSizesOutput> {
+        ::mcpdesc::__private::output(
+            self.list_directory_with_sizes_with_content(input, cx),
         )
     }
-    async fn list_directory_with_sizes_with_content(
+    fn list_directory_with_sizes_with_content(
         &self,
         input: types::ListDirectoryWithSizesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
+    ) -> impl ::mcpdesc::ToolFuture<
         ::mcpdesc::Typed<types::ListDirectoryWithSizesOutput>,
-        ::mcpdesc::ToolError,
     > {
-        self.book
-            .respond_typed(tools::list_directory_with_sizes::NAME, &input, &cx)
-            .await
+        self.book.respond_typed(tools::list_directory_with_sizes::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl DirectoryTree for ExampleServer {
-    async fn directory_tree(
+    fn directory_tree(
         &self,
         input: types::DirectoryTreeInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::DirectoryTreeOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.directory_tree_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::DirectoryTreeOutput> {
+        ::mcpdesc::__private::output(self.directory_tree_with_content(input, cx))
     }
-    async fn directory_tree_with_content(
+    fn directory_tree_with_content(
         &self,
         input: types::DirectoryTreeInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::DirectoryTreeOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::directory_tree::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::DirectoryTreeOutput>> {
+        self.book.respond_typed(tools::directory_tree::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl MoveFile for ExampleServer {
-    async fn move_file(
+    fn move_file(
         &self,
         input: types::MoveFileInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::MoveFileOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(self.move_file_with_content(input, cx).await?.output)
+    ) -> impl ::mcpdesc::ToolFuture<types::MoveFileOutput> {
+        ::mcpdesc::__private::output(self.move_file_with_content(input, cx))
     }
-    async fn move_file_with_content(
+    fn move_file_with_content(
         &self,
         input: types::MoveFileInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::MoveFileOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::move_file::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::MoveFileOutput>> {
+        self.book.respond_typed(tools::move_file::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl SearchFiles for ExampleServer {
-    async fn search_files(
+    fn search_files(
         &self,
         input: types::SearchFilesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::SearchFilesOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.search_files_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::SearchFilesOutput> {
+        ::mcpdesc::__private::output(self.search_files_with_content(input, cx))
     }
-    async fn search_files_with_content(
+    fn search_files_with_content(
         &self,
         input: types::SearchFilesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::SearchFilesOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::search_files::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::SearchFilesOutput>> {
+        self.book.respond_typed(tools::search_files::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl GetFileInfo for ExampleServer {
-    async fn get_file_info(
+    fn get_file_info(
         &self,
         input: types::GetFileInfoInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::GetFileInfoOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.get_file_info_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::GetFileInfoOutput> {
+        ::mcpdesc::__private::output(self.get_file_info_with_content(input, cx))
     }
-    async fn get_file_info_with_content(
+    fn get_file_info_with_content(
         &self,
         input: types::GetFileInfoInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::GetFileInfoOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::get_file_info::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::GetFileInfoOutput>> {
+        self.book.respond_typed(tools::get_file_info::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl ListAllowedDirectories for ExampleServer {
-    async fn list_allowed_directories(
+    fn list_allowed_directories(
         &self,
         input: types::ListAllowedDirectoriesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        types::ListAllowedDirectoriesOutput,
-        ::mcpdesc::ToolError,
-    > {
-        ::core::result::Result::Ok(
-            self.list_allowed_directories_with_content(input, cx).await?.output,
+    ) -> impl ::mcpdesc::ToolFuture<types::ListAllowedDirectoriesOutput> {
+        ::mcpdesc::__private::output(
+            self.list_allowed_directories_with_content(input, cx),
         )
     }
-    async fn list_allowed_directories_with_content(
+    fn list_allowed_directories_with_content(
         &self,
         input: types::ListAllowedDirectoriesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
+    ) -> impl ::mcpdesc::ToolFuture<
         ::mcpdesc::Typed<types::ListAllowedDirectoriesOutput>,
-        ::mcpdesc::ToolError,
     > {
-        self.book.respond_typed(tools::list_allowed_directories::NAME, &input, &cx).await
+        self.book.respond_typed(tools::list_allowed_directories::NAME, input, cx)
     }
 }
 /// Opt-in contract check: runs `server` through its router on the examples
@@ -2129,7 +1849,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -2167,22 +1890,17 @@ impl Client {
     /// Calls the tool `read_file`.
     ///
     /// Annotations (advisory hints): read-only, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn read_file(
         &self,
         input: types::ReadFileInput,
-    ) -> ::core::result::Result<types::ReadFileOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::ReadFileOutput> {
         self.inner.call_tool_output(&tools::read_file::SPEC, input).await
     }
-    /// Calls the tool `read_file` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `read_file`: the typed output with the content blocks and the result `_meta`.
     pub async fn read_file_with_content(
         &self,
         input: types::ReadFileInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ReadFileOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ReadFileOutput>> {
         self.inner.call_tool_typed(&tools::read_file::SPEC, input).await
     }
     /// Read Text File: Read the complete contents of a file from the file system as text. Handles various text encodings and provides detailed error messages if the file cannot be read. Use this tool when you need to examine the contents of a single file. Use the 'head' parameter to read only the first N lines of a file, or the 'tail' parameter to read only the last N lines of a file. Operates on the file as text regardless of extension. Only works within allowed directories.
@@ -2190,22 +1908,17 @@ impl Client {
     /// Calls the tool `read_text_file`.
     ///
     /// Annotations (advisory hints): read-only, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn read_text_file(
         &self,
         input: types::ReadTextFileInput,
-    ) -> ::core::result::Result<types::ReadTextFileOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::ReadTextFileOutput> {
         self.inner.call_tool_output(&tools::read_text_file::SPEC, input).await
     }
-    /// Calls the tool `read_text_file` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `read_text_file`: the typed output with the content blocks and the result `_meta`.
     pub async fn read_text_file_with_content(
         &self,
         input: types::ReadTextFileInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ReadTextFileOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ReadTextFileOutput>> {
         self.inner.call_tool_typed(&tools::read_text_file::SPEC, input).await
     }
     /// Read Media File: Read a file and return it as a base64-encoded content block with its MIME type. Image and audio files are returned as image/audio content; any other file type is returned as an embedded resource. Only works within allowed directories.
@@ -2213,22 +1926,17 @@ impl Client {
     /// Calls the tool `read_media_file`.
     ///
     /// Annotations (advisory hints): read-only, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn read_media_file(
         &self,
         input: types::ReadMediaFileInput,
-    ) -> ::core::result::Result<types::ReadMediaFileOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::ReadMediaFileOutput> {
         self.inner.call_tool_output(&tools::read_media_file::SPEC, input).await
     }
-    /// Calls the tool `read_media_file` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `read_media_file`: the typed output with the content blocks and the result `_meta`.
     pub async fn read_media_file_with_content(
         &self,
         input: types::ReadMediaFileInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ReadMediaFileOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ReadMediaFileOutput>> {
         self.inner.call_tool_typed(&tools::read_media_file::SPEC, input).await
     }
     /// Read Multiple Files: Read the contents of multiple files simultaneously. This is more efficient than reading files one by one when you need to analyze or compare multiple files. Each file's content is returned with its path as a reference. Failed reads for individual files won't stop the entire operation. Only works within allowed directories.
@@ -2236,22 +1944,17 @@ impl Client {
     /// Calls the tool `read_multiple_files`.
     ///
     /// Annotations (advisory hints): read-only, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn read_multiple_files(
         &self,
         input: types::ReadMultipleFilesInput,
-    ) -> ::core::result::Result<types::ReadMultipleFilesOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::ReadMultipleFilesOutput> {
         self.inner.call_tool_output(&tools::read_multiple_files::SPEC, input).await
     }
-    /// Calls the tool `read_multiple_files` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `read_multiple_files`: the typed output with the content blocks and the result `_meta`.
     pub async fn read_multiple_files_with_content(
         &self,
         input: types::ReadMultipleFilesInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ReadMultipleFilesOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ReadMultipleFilesOutput>> {
         self.inner.call_tool_typed(&tools::read_multiple_files::SPEC, input).await
     }
     /// Write File: Create a new file or completely overwrite an existing file with new content. Use with caution as it will overwrite existing files without warning. Handles text content with proper encoding. Only works within allowed directories.
@@ -2259,22 +1962,17 @@ impl Client {
     /// Calls the tool `write_file`.
     ///
     /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn write_file(
         &self,
         input: types::WriteFileInput,
-    ) -> ::core::result::Result<types::WriteFileOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::WriteFileOutput> {
         self.inner.call_tool_output(&tools::write_file::SPEC, input).await
     }
-    /// Calls the tool `write_file` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `write_file`: the typed output with the content blocks and the result `_meta`.
     pub async fn write_file_with_content(
         &self,
         input: types::WriteFileInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::WriteFileOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::WriteFileOutput>> {
         self.inner.call_tool_typed(&tools::write_file::SPEC, input).await
     }
     /// Edit File: Make line-based edits to a text file. Each edit replaces exact line sequences with new content. Returns a git-style diff showing the changes made. Only works within allowed directories.
@@ -2282,22 +1980,17 @@ impl Client {
     /// Calls the tool `edit_file`.
     ///
     /// Annotations (advisory hints): may modify its environment, may be destructive, not idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn edit_file(
         &self,
         input: types::EditFileInput,
-    ) -> ::core::result::Result<types::EditFileOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::EditFileOutput> {
         self.inner.call_tool_output(&tools::edit_file::SPEC, input).await
     }
-    /// Calls the tool `edit_file` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `edit_file`: the typed output with the content blocks and the result `_meta`.
     pub async fn edit_file_with_content(
         &self,
         input: types::EditFileInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::EditFileOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::EditFileOutput>> {
         self.inner.call_tool_typed(&tools::edit_file::SPEC, input).await
     }
     /// Create Directory: Create a new directory or ensure a directory exists. Can create multiple nested directories in one operation. If the directory already exists, this operation will succeed silently. Perfect for setting up directory structures for projects or ensuring required paths exist. Only works within allowed directories.
@@ -2305,22 +1998,17 @@ impl Client {
     /// Calls the tool `create_directory`.
     ///
     /// Annotations (advisory hints): may modify its environment, not destructive, idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn create_directory(
         &self,
         input: types::CreateDirectoryInput,
-    ) -> ::core::result::Result<types::CreateDirectoryOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::CreateDirectoryOutput> {
         self.inner.call_tool_output(&tools::create_directory::SPEC, input).await
     }
-    /// Calls the tool `create_directory` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `create_directory`: the typed output with the content blocks and the result `_meta`.
     pub async fn create_directory_with_content(
         &self,
         input: types::CreateDirectoryInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::CreateDirectoryOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::CreateDirectoryOutput>> {
         self.inner.call_tool_typed(&tools::create_directory::SPEC, input).await
     }
     /// List Directory: Get a detailed listing of all files and directories in a specified path. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is essential for understanding directory structure and finding specific files within a directory. Only works within allowed directories.
@@ -2328,22 +2016,17 @@ impl Client {
     /// Calls the tool `list_directory`.
     ///
     /// Annotations (advisory hints): read-only, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn list_directory(
         &self,
         input: types::ListDirectoryInput,
-    ) -> ::core::result::Result<types::ListDirectoryOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::ListDirectoryOutput> {
         self.inner.call_tool_output(&tools::list_directory::SPEC, input).await
     }
-    /// Calls the tool `list_directory` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `list_directory`: the typed output with the content blocks and the result `_meta`.
     pub async fn list_directory_with_content(
         &self,
         input: types::ListDirectoryInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ListDirectoryOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ListDirectoryOutput>> {
         self.inner.call_tool_typed(&tools::list_directory::SPEC, input).await
     }
     /// List Directory with Sizes: Get a detailed listing of all files and directories in a specified path, including sizes. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is useful for understanding directory structure and finding specific files within a directory. Only works within allowed directories.
@@ -2351,25 +2034,17 @@ impl Client {
     /// Calls the tool `list_directory_with_sizes`.
     ///
     /// Annotations (advisory hints): read-only, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn list_directory_with_sizes(
         &self,
         input: types::ListDirectoryWithSizesInput,
-    ) -> ::core::result::Result<
-        types::ListDirectoryWithSizesOutput,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<types::ListDirectoryWithSizesOutput> {
         self.inner.call_tool_output(&tools::list_directory_with_sizes::SPEC, input).await
     }
-    /// Calls the tool `list_directory_with_sizes` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `list_directory_with_sizes`: the typed output with the content blocks and the result `_meta`.
     pub async fn list_directory_with_sizes_with_content(
         &self,
         input: types::ListDirectoryWithSizesInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ListDirectoryWithSizesOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ListDirectoryWithSizesOutput>> {
         self.inner.call_tool_typed(&tools::list_directory_with_sizes::SPEC, input).await
     }
     /// Directory Tree: Get a recursive tree view of files and directories as a JSON structure. Each entry includes 'name', 'type' (file/directory), and 'children' for directories. Files have no children array, while directories always have a children array (which may be empty). The output is formatted with 2-space indentation for readability. Only works within allowed directories.
@@ -2377,22 +2052,17 @@ impl Client {
     /// Calls the tool `directory_tree`.
     ///
     /// Annotations (advisory hints): read-only, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn directory_tree(
         &self,
         input: types::DirectoryTreeInput,
-    ) -> ::core::result::Result<types::DirectoryTreeOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::DirectoryTreeOutput> {
         self.inner.call_tool_output(&tools::directory_tree::SPEC, input).await
     }
-    /// Calls the tool `directory_tree` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `directory_tree`: the typed output with the content blocks and the result `_meta`.
     pub async fn directory_tree_with_content(
         &self,
         input: types::DirectoryTreeInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::DirectoryTreeOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::DirectoryTreeOutput>> {
         self.inner.call_tool_typed(&tools::directory_tree::SPEC, input).await
     }
     /// Move File: Move or rename files and directories. Can move files between directories and rename them in a single operation. If the destination exists, the operation will fail. Works across different directories and can be used for simple renaming within the same directory. Both source and destination must be within allowed directories.
@@ -2400,22 +2070,17 @@ impl Client {
     /// Calls the tool `move_file`.
     ///
     /// Annotations (advisory hints): may modify its environment, may be destructive, not idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn move_file(
         &self,
         input: types::MoveFileInput,
-    ) -> ::core::result::Result<types::MoveFileOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::MoveFileOutput> {
         self.inner.call_tool_output(&tools::move_file::SPEC, input).await
     }
-    /// Calls the tool `move_file` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `move_file`: the typed output with the content blocks and the result `_meta`.
     pub async fn move_file_with_content(
         &self,
         input: types::MoveFileInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::MoveFileOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::MoveFileOutput>> {
         self.inner.call_tool_typed(&tools::move_file::SPEC, input).await
     }
     /// Search Files: Recursively search for files and directories matching a pattern. The patterns should be glob-style patterns that match paths relative to the working directory. Use pattern like '*.ext' to match files in current directory, and '**/*.ext' to match files in all subdirectories. Returns full paths to all matching items. Great for finding files when you don't know their exact location. Only searches within allowed directories.
@@ -2423,22 +2088,17 @@ impl Client {
     /// Calls the tool `search_files`.
     ///
     /// Annotations (advisory hints): read-only, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn search_files(
         &self,
         input: types::SearchFilesInput,
-    ) -> ::core::result::Result<types::SearchFilesOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::SearchFilesOutput> {
         self.inner.call_tool_output(&tools::search_files::SPEC, input).await
     }
-    /// Calls the tool `search_files` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `search_files`: the typed output with the content blocks and the result `_meta`.
     pub async fn search_files_with_content(
         &self,
         input: types::SearchFilesInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::SearchFilesOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::SearchFilesOutput>> {
         self.inner.call_tool_typed(&tools::search_files::SPEC, input).await
     }
     /// Get File Info: Retrieve detailed metadata about a file or directory. Returns comprehensive information including size, creation time, last modified time, permissions, and type. This tool is perfect for understanding file characteristics without reading the actual content. Only works within allowed directories.
@@ -2446,22 +2106,17 @@ impl Client {
     /// Calls the tool `get_file_info`.
     ///
     /// Annotations (advisory hints): read-only, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn get_file_info(
         &self,
         input: types::GetFileInfoInput,
-    ) -> ::core::result::Result<types::GetFileInfoOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::GetFileInfoOutput> {
         self.inner.call_tool_output(&tools::get_file_info::SPEC, input).await
     }
-    /// Calls the tool `get_file_info` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `get_file_info`: the typed output with the content blocks and the result `_meta`.
     pub async fn get_file_info_with_content(
         &self,
         input: types::GetFileInfoInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::GetFileInfoOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::GetFileInfoOutput>> {
         self.inner.call_tool_typed(&tools::get_file_info::SPEC, input).await
     }
     /// List Allowed Directories: Returns the list of directories that this server is allowed to access. Subdirectories within these allowed directories are also accessible. Use this to understand which directories and their nested paths are available before trying to access files.
@@ -2469,25 +2124,17 @@ impl Client {
     /// Calls the tool `list_allowed_directories`.
     ///
     /// Annotations (advisory hints): read-only, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn list_allowed_directories(
         &self,
         input: types::ListAllowedDirectoriesInput,
-    ) -> ::core::result::Result<
-        types::ListAllowedDirectoriesOutput,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<types::ListAllowedDirectoriesOutput> {
         self.inner.call_tool_output(&tools::list_allowed_directories::SPEC, input).await
     }
-    /// Calls the tool `list_allowed_directories` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `list_allowed_directories`: the typed output with the content blocks and the result `_meta`.
     pub async fn list_allowed_directories_with_content(
         &self,
         input: types::ListAllowedDirectoriesInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ListAllowedDirectoriesOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ListAllowedDirectoriesOutput>> {
         self.inner.call_tool_typed(&tools::list_allowed_directories::SPEC, input).await
     }
 }

@@ -496,35 +496,19 @@ pub mod tools {
 /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
 #[allow(dead_code)]
 pub trait CreateEntities: Send + Sync {
-    /// Handles `tools/call` for `create_entities`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `create_entities`: the output becomes `structuredContent` and a text block of its JSON.
     fn create_entities(
         &self,
         input: types::CreateEntitiesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            types::CreateEntitiesOutput,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::CreateEntitiesOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn create_entities_with_content(
         &self,
         input: types::CreateEntitiesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::CreateEntitiesOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.create_entities(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::CreateEntitiesOutput>> {
+        ::mcpdesc::__private::typed(self.create_entities(input, cx))
     }
 }
 /// Create Relations: Create multiple new relations between entities in the knowledge graph. Relations should be in active voice
@@ -534,35 +518,19 @@ pub trait CreateEntities: Send + Sync {
 /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
 #[allow(dead_code)]
 pub trait CreateRelations: Send + Sync {
-    /// Handles `tools/call` for `create_relations`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `create_relations`: the output becomes `structuredContent` and a text block of its JSON.
     fn create_relations(
         &self,
         input: types::CreateRelationsInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            types::CreateRelationsOutput,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::CreateRelationsOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn create_relations_with_content(
         &self,
         input: types::CreateRelationsInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::CreateRelationsOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.create_relations(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::CreateRelationsOutput>> {
+        ::mcpdesc::__private::typed(self.create_relations(input, cx))
     }
 }
 /// Add Observations: Add new observations to existing entities in the knowledge graph
@@ -572,35 +540,19 @@ pub trait CreateRelations: Send + Sync {
 /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
 #[allow(dead_code)]
 pub trait AddObservations: Send + Sync {
-    /// Handles `tools/call` for `add_observations`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `add_observations`: the output becomes `structuredContent` and a text block of its JSON.
     fn add_observations(
         &self,
         input: types::AddObservationsInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            types::AddObservationsOutput,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::AddObservationsOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn add_observations_with_content(
         &self,
         input: types::AddObservationsInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::AddObservationsOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.add_observations(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::AddObservationsOutput>> {
+        ::mcpdesc::__private::typed(self.add_observations(input, cx))
     }
 }
 /// Delete Entities: Delete multiple entities and their associated relations from the knowledge graph
@@ -610,35 +562,19 @@ pub trait AddObservations: Send + Sync {
 /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
 #[allow(dead_code)]
 pub trait DeleteEntities: Send + Sync {
-    /// Handles `tools/call` for `delete_entities`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `delete_entities`: the output becomes `structuredContent` and a text block of its JSON.
     fn delete_entities(
         &self,
         input: types::DeleteEntitiesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            types::DeleteEntitiesOutput,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::DeleteEntitiesOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn delete_entities_with_content(
         &self,
         input: types::DeleteEntitiesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::DeleteEntitiesOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.delete_entities(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::DeleteEntitiesOutput>> {
+        ::mcpdesc::__private::typed(self.delete_entities(input, cx))
     }
 }
 /// Delete Observations: Delete specific observations from entities in the knowledge graph
@@ -648,35 +584,19 @@ pub trait DeleteEntities: Send + Sync {
 /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
 #[allow(dead_code)]
 pub trait DeleteObservations: Send + Sync {
-    /// Handles `tools/call` for `delete_observations`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `delete_observations`: the output becomes `structuredContent` and a text block of its JSON.
     fn delete_observations(
         &self,
         input: types::DeleteObservationsInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            types::DeleteObservationsOutput,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::DeleteObservationsOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn delete_observations_with_content(
         &self,
         input: types::DeleteObservationsInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::DeleteObservationsOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.delete_observations(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::DeleteObservationsOutput>> {
+        ::mcpdesc::__private::typed(self.delete_observations(input, cx))
     }
 }
 /// Delete Relations: Delete multiple relations from the knowledge graph
@@ -686,35 +606,19 @@ pub trait DeleteObservations: Send + Sync {
 /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
 #[allow(dead_code)]
 pub trait DeleteRelations: Send + Sync {
-    /// Handles `tools/call` for `delete_relations`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `delete_relations`: the output becomes `structuredContent` and a text block of its JSON.
     fn delete_relations(
         &self,
         input: types::DeleteRelationsInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            types::DeleteRelationsOutput,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::DeleteRelationsOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn delete_relations_with_content(
         &self,
         input: types::DeleteRelationsInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::DeleteRelationsOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.delete_relations(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::DeleteRelationsOutput>> {
+        ::mcpdesc::__private::typed(self.delete_relations(input, cx))
     }
 }
 /// Read Graph: Read the entire knowledge graph
@@ -724,32 +628,19 @@ pub trait DeleteRelations: Send + Sync {
 /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
 #[allow(dead_code)]
 pub trait ReadGraph: Send + Sync {
-    /// Handles `tools/call` for `read_graph`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `read_graph`: the output becomes `structuredContent` and a text block of its JSON.
     fn read_graph(
         &self,
         input: types::ReadGraphInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::ReadGraphOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::ReadGraphOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn read_graph_with_content(
         &self,
         input: types::ReadGraphInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::ReadGraphOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.read_graph(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ReadGraphOutput>> {
+        ::mcpdesc::__private::typed(self.read_graph(input, cx))
     }
 }
 /// Search Nodes: Search for nodes in the knowledge graph based on a query
@@ -759,32 +650,19 @@ pub trait ReadGraph: Send + Sync {
 /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
 #[allow(dead_code)]
 pub trait SearchNodes: Send + Sync {
-    /// Handles `tools/call` for `search_nodes`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `search_nodes`: the output becomes `structuredContent` and a text block of its JSON.
     fn search_nodes(
         &self,
         input: types::SearchNodesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::SearchNodesOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::SearchNodesOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn search_nodes_with_content(
         &self,
         input: types::SearchNodesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::SearchNodesOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.search_nodes(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::SearchNodesOutput>> {
+        ::mcpdesc::__private::typed(self.search_nodes(input, cx))
     }
 }
 /// Open Nodes: Open specific nodes in the knowledge graph by their names
@@ -794,32 +672,19 @@ pub trait SearchNodes: Send + Sync {
 /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
 #[allow(dead_code)]
 pub trait OpenNodes: Send + Sync {
-    /// Handles `tools/call` for `open_nodes`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `open_nodes`: the output becomes `structuredContent` and a text block of its JSON.
     fn open_nodes(
         &self,
         input: types::OpenNodesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::OpenNodesOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::OpenNodesOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn open_nodes_with_content(
         &self,
         input: types::OpenNodesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::OpenNodesOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.open_nodes(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::OpenNodesOutput>> {
+        ::mcpdesc::__private::typed(self.open_nodes(input, cx))
     }
 }
 /// Implemented for every type that implements all handler traits (tools,
@@ -932,228 +797,210 @@ pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `create_entities` tool.
     pub mod create_entities {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::create_entities::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "recorded-0",
-                pointer: "/tools/0/examples/recorded-0",
-                input: r#"{"entities":[{"name":"Ada","entityType":"person","observations":["wrote notes"]}]}"#,
-                result: r#"{"content":[{"type":"text","text":"[\n  {\n    \"name\": \"Ada\",\n    \"entityType\": \"person\",\n    \"observations\": [\n      \"wrote notes\"\n    ]\n  }\n]"}],"structuredContent":{"entities":[{"name":"Ada","entityType":"person","observations":["wrote notes"]}]}}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::CreateEntitiesInput,
             super::super::types::CreateEntitiesOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::create_entities::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "recorded-0",
+                    pointer: "/tools/0/examples/recorded-0",
+                    input: r#"{"entities":[{"name":"Ada","entityType":"person","observations":["wrote notes"]}]}"#,
+                    result: r#"{"content":[{"type":"text","text":"[\n  {\n    \"name\": \"Ada\",\n    \"entityType\": \"person\",\n    \"observations\": [\n      \"wrote notes\"\n    ]\n  }\n]"}],"structuredContent":{"entities":[{"name":"Ada","entityType":"person","observations":["wrote notes"]}]}}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `create_relations` tool.
     pub mod create_relations {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::create_relations::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::CreateRelationsInput,
             super::super::types::CreateRelationsOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::create_relations::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `add_observations` tool.
     pub mod add_observations {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::add_observations::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::AddObservationsInput,
             super::super::types::AddObservationsOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::add_observations::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `delete_entities` tool.
     pub mod delete_entities {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::delete_entities::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::DeleteEntitiesInput,
             super::super::types::DeleteEntitiesOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::delete_entities::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `delete_observations` tool.
     pub mod delete_observations {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::delete_observations::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::DeleteObservationsInput,
             super::super::types::DeleteObservationsOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::delete_observations::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `delete_relations` tool.
     pub mod delete_relations {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::delete_relations::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::DeleteRelationsInput,
             super::super::types::DeleteRelationsOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::delete_relations::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `read_graph` tool.
     pub mod read_graph {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::read_graph::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "recorded-1",
-                pointer: "/tools/6/examples/recorded-1",
-                input: r#"{}"#,
-                result: r#"{"content":[{"type":"text","text":"{\n  \"entities\": [\n    {\n      \"name\": \"Ada\",\n      \"entityType\": \"person\",\n      \"observations\": [\n        \"wrote notes\"\n      ]\n    }\n  ],\n  \"relations\": []\n}"}],"structuredContent":{"entities":[{"name":"Ada","entityType":"person","observations":["wrote notes"]}],"relations":[]}}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::ReadGraphInput,
             super::super::types::ReadGraphOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::read_graph::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "recorded-1",
+                    pointer: "/tools/6/examples/recorded-1",
+                    input: r#"{}"#,
+                    result: r#"{"content":[{"type":"text","text":"{\n  \"entities\": [\n    {\n      \"name\": \"Ada\",\n      \"entityType\": \"person\",\n      \"observations\": [\n        \"wrote notes\"\n      ]\n    }\n  ],\n  \"relations\": []\n}"}],"structuredContent":{"entities":[{"name":"Ada","entityType":"person","observations":["wrote notes"]}],"relations":[]}}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `search_nodes` tool.
     pub mod search_nodes {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::search_nodes::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::SearchNodesInput,
             super::super::types::SearchNodesOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::search_nodes::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `open_nodes` tool.
     pub mod open_nodes {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(
-            &super::super::tools::open_nodes::SPEC,
-        );
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
         /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::OpenNodesInput,
             super::super::types::OpenNodesOutput,
-        > = ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::open_nodes::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                create_entities::TOOL.tool,
-                create_entities::TOOL.scope,
-                create_entities::EXAMPLES,
-                create_entities::INTERACTION_EXAMPLES,
+                create_entities::ALL.tool.tool,
+                create_entities::ALL.tool.scope,
+                create_entities::ALL.examples,
+                create_entities::ALL.interaction_examples,
             )
             .tool(
-                create_relations::TOOL.tool,
-                create_relations::TOOL.scope,
-                create_relations::EXAMPLES,
-                create_relations::INTERACTION_EXAMPLES,
+                create_relations::ALL.tool.tool,
+                create_relations::ALL.tool.scope,
+                create_relations::ALL.examples,
+                create_relations::ALL.interaction_examples,
             )
             .tool(
-                add_observations::TOOL.tool,
-                add_observations::TOOL.scope,
-                add_observations::EXAMPLES,
-                add_observations::INTERACTION_EXAMPLES,
+                add_observations::ALL.tool.tool,
+                add_observations::ALL.tool.scope,
+                add_observations::ALL.examples,
+                add_observations::ALL.interaction_examples,
             )
             .tool(
-                delete_entities::TOOL.tool,
-                delete_entities::TOOL.scope,
-                delete_entities::EXAMPLES,
-                delete_entities::INTERACTION_EXAMPLES,
+                delete_entities::ALL.tool.tool,
+                delete_entities::ALL.tool.scope,
+                delete_entities::ALL.examples,
+                delete_entities::ALL.interaction_examples,
             )
             .tool(
-                delete_observations::TOOL.tool,
-                delete_observations::TOOL.scope,
-                delete_observations::EXAMPLES,
-                delete_observations::INTERACTION_EXAMPLES,
+                delete_observations::ALL.tool.tool,
+                delete_observations::ALL.tool.scope,
+                delete_observations::ALL.examples,
+                delete_observations::ALL.interaction_examples,
             )
             .tool(
-                delete_relations::TOOL.tool,
-                delete_relations::TOOL.scope,
-                delete_relations::EXAMPLES,
-                delete_relations::INTERACTION_EXAMPLES,
+                delete_relations::ALL.tool.tool,
+                delete_relations::ALL.tool.scope,
+                delete_relations::ALL.examples,
+                delete_relations::ALL.interaction_examples,
             )
             .tool(
-                read_graph::TOOL.tool,
-                read_graph::TOOL.scope,
-                read_graph::EXAMPLES,
-                read_graph::INTERACTION_EXAMPLES,
+                read_graph::ALL.tool.tool,
+                read_graph::ALL.tool.scope,
+                read_graph::ALL.examples,
+                read_graph::ALL.interaction_examples,
             )
             .tool(
-                search_nodes::TOOL.tool,
-                search_nodes::TOOL.scope,
-                search_nodes::EXAMPLES,
-                search_nodes::INTERACTION_EXAMPLES,
+                search_nodes::ALL.tool.tool,
+                search_nodes::ALL.tool.scope,
+                search_nodes::ALL.examples,
+                search_nodes::ALL.interaction_examples,
             )
             .tool(
-                open_nodes::TOOL.tool,
-                open_nodes::TOOL.scope,
-                open_nodes::EXAMPLES,
-                open_nodes::INTERACTION_EXAMPLES,
+                open_nodes::ALL.tool.tool,
+                open_nodes::ALL.tool.scope,
+                open_nodes::ALL.examples,
+                open_nodes::ALL.interaction_examples,
             )
     }
 }
@@ -1246,196 +1093,155 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl CreateEntities for ExampleServer {
-    async fn create_entities(
+    fn create_entities(
         &self,
         input: types::CreateEntitiesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::CreateEntitiesOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.create_entities_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::CreateEntitiesOutput> {
+        ::mcpdesc::__private::output(self.create_entities_with_content(input, cx))
     }
-    async fn create_entities_with_content(
+    fn create_entities_with_content(
         &self,
         input: types::CreateEntitiesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::CreateEntitiesOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::create_entities::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::CreateEntitiesOutput>> {
+        self.book.respond_typed(tools::create_entities::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl CreateRelations for ExampleServer {
-    async fn create_relations(
+    fn create_relations(
         &self,
         input: types::CreateRelationsInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::CreateRelationsOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.create_relations_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::CreateRelationsOutput> {
+        ::mcpdesc::__private::output(self.create_relations_with_content(input, cx))
     }
-    async fn create_relations_with_content(
+    fn create_relations_with_content(
         &self,
         input: types::CreateRelationsInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::CreateRelationsOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::create_relations::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::CreateRelationsOutput>> {
+        self.book.respond_typed(tools::create_relations::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl AddObservations for ExampleServer {
-    async fn add_observations(
+    fn add_observations(
         &self,
         input: types::AddObservationsInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::AddObservationsOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.add_observations_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::AddObservationsOutput> {
+        ::mcpdesc::__private::output(self.add_observations_with_content(input, cx))
     }
-    async fn add_observations_with_content(
+    fn add_observations_with_content(
         &self,
         input: types::AddObservationsInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::AddObservationsOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::add_observations::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::AddObservationsOutput>> {
+        self.book.respond_typed(tools::add_observations::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl DeleteEntities for ExampleServer {
-    async fn delete_entities(
+    fn delete_entities(
         &self,
         input: types::DeleteEntitiesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::DeleteEntitiesOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.delete_entities_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::DeleteEntitiesOutput> {
+        ::mcpdesc::__private::output(self.delete_entities_with_content(input, cx))
     }
-    async fn delete_entities_with_content(
+    fn delete_entities_with_content(
         &self,
         input: types::DeleteEntitiesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::DeleteEntitiesOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::delete_entities::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::DeleteEntitiesOutput>> {
+        self.book.respond_typed(tools::delete_entities::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl DeleteObservations for ExampleServer {
-    async fn delete_observations(
+    fn delete_observations(
         &self,
         input: types::DeleteObservationsInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::DeleteObservationsOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.delete_observations_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::DeleteObservationsOutput> {
+        ::mcpdesc::__private::output(self.delete_observations_with_content(input, cx))
     }
-    async fn delete_observations_with_content(
+    fn delete_observations_with_content(
         &self,
         input: types::DeleteObservationsInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::DeleteObservationsOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::delete_observations::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::DeleteObservationsOutput>> {
+        self.book.respond_typed(tools::delete_observations::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl DeleteRelations for ExampleServer {
-    async fn delete_relations(
+    fn delete_relations(
         &self,
         input: types::DeleteRelationsInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::DeleteRelationsOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.delete_relations_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::DeleteRelationsOutput> {
+        ::mcpdesc::__private::output(self.delete_relations_with_content(input, cx))
     }
-    async fn delete_relations_with_content(
+    fn delete_relations_with_content(
         &self,
         input: types::DeleteRelationsInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::DeleteRelationsOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::delete_relations::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::DeleteRelationsOutput>> {
+        self.book.respond_typed(tools::delete_relations::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl ReadGraph for ExampleServer {
-    async fn read_graph(
+    fn read_graph(
         &self,
         input: types::ReadGraphInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::ReadGraphOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(self.read_graph_with_content(input, cx).await?.output)
+    ) -> impl ::mcpdesc::ToolFuture<types::ReadGraphOutput> {
+        ::mcpdesc::__private::output(self.read_graph_with_content(input, cx))
     }
-    async fn read_graph_with_content(
+    fn read_graph_with_content(
         &self,
         input: types::ReadGraphInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ReadGraphOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::read_graph::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ReadGraphOutput>> {
+        self.book.respond_typed(tools::read_graph::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl SearchNodes for ExampleServer {
-    async fn search_nodes(
+    fn search_nodes(
         &self,
         input: types::SearchNodesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::SearchNodesOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.search_nodes_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::SearchNodesOutput> {
+        ::mcpdesc::__private::output(self.search_nodes_with_content(input, cx))
     }
-    async fn search_nodes_with_content(
+    fn search_nodes_with_content(
         &self,
         input: types::SearchNodesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::SearchNodesOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::search_nodes::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::SearchNodesOutput>> {
+        self.book.respond_typed(tools::search_nodes::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl OpenNodes for ExampleServer {
-    async fn open_nodes(
+    fn open_nodes(
         &self,
         input: types::OpenNodesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::OpenNodesOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(self.open_nodes_with_content(input, cx).await?.output)
+    ) -> impl ::mcpdesc::ToolFuture<types::OpenNodesOutput> {
+        ::mcpdesc::__private::output(self.open_nodes_with_content(input, cx))
     }
-    async fn open_nodes_with_content(
+    fn open_nodes_with_content(
         &self,
         input: types::OpenNodesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::OpenNodesOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        self.book.respond_typed(tools::open_nodes::NAME, &input, &cx).await
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::OpenNodesOutput>> {
+        self.book.respond_typed(tools::open_nodes::NAME, input, cx)
     }
 }
 /// Opt-in contract check: runs `server` through its router on the examples
@@ -1462,7 +1268,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -1500,22 +1309,17 @@ impl Client {
     /// Calls the tool `create_entities`.
     ///
     /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn create_entities(
         &self,
         input: types::CreateEntitiesInput,
-    ) -> ::core::result::Result<types::CreateEntitiesOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::CreateEntitiesOutput> {
         self.inner.call_tool_output(&tools::create_entities::SPEC, input).await
     }
-    /// Calls the tool `create_entities` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `create_entities`: the typed output with the content blocks and the result `_meta`.
     pub async fn create_entities_with_content(
         &self,
         input: types::CreateEntitiesInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::CreateEntitiesOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::CreateEntitiesOutput>> {
         self.inner.call_tool_typed(&tools::create_entities::SPEC, input).await
     }
     /// Create Relations: Create multiple new relations between entities in the knowledge graph. Relations should be in active voice
@@ -1523,22 +1327,17 @@ impl Client {
     /// Calls the tool `create_relations`.
     ///
     /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn create_relations(
         &self,
         input: types::CreateRelationsInput,
-    ) -> ::core::result::Result<types::CreateRelationsOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::CreateRelationsOutput> {
         self.inner.call_tool_output(&tools::create_relations::SPEC, input).await
     }
-    /// Calls the tool `create_relations` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `create_relations`: the typed output with the content blocks and the result `_meta`.
     pub async fn create_relations_with_content(
         &self,
         input: types::CreateRelationsInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::CreateRelationsOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::CreateRelationsOutput>> {
         self.inner.call_tool_typed(&tools::create_relations::SPEC, input).await
     }
     /// Add Observations: Add new observations to existing entities in the knowledge graph
@@ -1546,22 +1345,17 @@ impl Client {
     /// Calls the tool `add_observations`.
     ///
     /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn add_observations(
         &self,
         input: types::AddObservationsInput,
-    ) -> ::core::result::Result<types::AddObservationsOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::AddObservationsOutput> {
         self.inner.call_tool_output(&tools::add_observations::SPEC, input).await
     }
-    /// Calls the tool `add_observations` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `add_observations`: the typed output with the content blocks and the result `_meta`.
     pub async fn add_observations_with_content(
         &self,
         input: types::AddObservationsInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::AddObservationsOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::AddObservationsOutput>> {
         self.inner.call_tool_typed(&tools::add_observations::SPEC, input).await
     }
     /// Delete Entities: Delete multiple entities and their associated relations from the knowledge graph
@@ -1569,22 +1363,17 @@ impl Client {
     /// Calls the tool `delete_entities`.
     ///
     /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn delete_entities(
         &self,
         input: types::DeleteEntitiesInput,
-    ) -> ::core::result::Result<types::DeleteEntitiesOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::DeleteEntitiesOutput> {
         self.inner.call_tool_output(&tools::delete_entities::SPEC, input).await
     }
-    /// Calls the tool `delete_entities` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `delete_entities`: the typed output with the content blocks and the result `_meta`.
     pub async fn delete_entities_with_content(
         &self,
         input: types::DeleteEntitiesInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::DeleteEntitiesOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::DeleteEntitiesOutput>> {
         self.inner.call_tool_typed(&tools::delete_entities::SPEC, input).await
     }
     /// Delete Observations: Delete specific observations from entities in the knowledge graph
@@ -1592,22 +1381,17 @@ impl Client {
     /// Calls the tool `delete_observations`.
     ///
     /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn delete_observations(
         &self,
         input: types::DeleteObservationsInput,
-    ) -> ::core::result::Result<types::DeleteObservationsOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::DeleteObservationsOutput> {
         self.inner.call_tool_output(&tools::delete_observations::SPEC, input).await
     }
-    /// Calls the tool `delete_observations` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `delete_observations`: the typed output with the content blocks and the result `_meta`.
     pub async fn delete_observations_with_content(
         &self,
         input: types::DeleteObservationsInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::DeleteObservationsOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::DeleteObservationsOutput>> {
         self.inner.call_tool_typed(&tools::delete_observations::SPEC, input).await
     }
     /// Delete Relations: Delete multiple relations from the knowledge graph
@@ -1615,22 +1399,17 @@ impl Client {
     /// Calls the tool `delete_relations`.
     ///
     /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn delete_relations(
         &self,
         input: types::DeleteRelationsInput,
-    ) -> ::core::result::Result<types::DeleteRelationsOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::DeleteRelationsOutput> {
         self.inner.call_tool_output(&tools::delete_relations::SPEC, input).await
     }
-    /// Calls the tool `delete_relations` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `delete_relations`: the typed output with the content blocks and the result `_meta`.
     pub async fn delete_relations_with_content(
         &self,
         input: types::DeleteRelationsInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::DeleteRelationsOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::DeleteRelationsOutput>> {
         self.inner.call_tool_typed(&tools::delete_relations::SPEC, input).await
     }
     /// Read Graph: Read the entire knowledge graph
@@ -1638,22 +1417,17 @@ impl Client {
     /// Calls the tool `read_graph`.
     ///
     /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn read_graph(
         &self,
         input: types::ReadGraphInput,
-    ) -> ::core::result::Result<types::ReadGraphOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::ReadGraphOutput> {
         self.inner.call_tool_output(&tools::read_graph::SPEC, input).await
     }
-    /// Calls the tool `read_graph` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `read_graph`: the typed output with the content blocks and the result `_meta`.
     pub async fn read_graph_with_content(
         &self,
         input: types::ReadGraphInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ReadGraphOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ReadGraphOutput>> {
         self.inner.call_tool_typed(&tools::read_graph::SPEC, input).await
     }
     /// Search Nodes: Search for nodes in the knowledge graph based on a query
@@ -1661,22 +1435,17 @@ impl Client {
     /// Calls the tool `search_nodes`.
     ///
     /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn search_nodes(
         &self,
         input: types::SearchNodesInput,
-    ) -> ::core::result::Result<types::SearchNodesOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::SearchNodesOutput> {
         self.inner.call_tool_output(&tools::search_nodes::SPEC, input).await
     }
-    /// Calls the tool `search_nodes` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `search_nodes`: the typed output with the content blocks and the result `_meta`.
     pub async fn search_nodes_with_content(
         &self,
         input: types::SearchNodesInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::SearchNodesOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::SearchNodesOutput>> {
         self.inner.call_tool_typed(&tools::search_nodes::SPEC, input).await
     }
     /// Open Nodes: Open specific nodes in the knowledge graph by their names
@@ -1684,22 +1453,17 @@ impl Client {
     /// Calls the tool `open_nodes`.
     ///
     /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn open_nodes(
         &self,
         input: types::OpenNodesInput,
-    ) -> ::core::result::Result<types::OpenNodesOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::OpenNodesOutput> {
         self.inner.call_tool_output(&tools::open_nodes::SPEC, input).await
     }
-    /// Calls the tool `open_nodes` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `open_nodes`: the typed output with the content blocks and the result `_meta`.
     pub async fn open_nodes_with_content(
         &self,
         input: types::OpenNodesInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::OpenNodesOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::OpenNodesOutput>> {
         self.inner.call_tool_typed(&tools::open_nodes::SPEC, input).await
     }
 }

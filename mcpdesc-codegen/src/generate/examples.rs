@@ -5,10 +5,9 @@
 //! /// The Tool Examples and Tool Interaction Examples of the description, by tool.
 //! pub mod examples {
 //!     pub mod analyze_game {
-//!         pub const TOOL: ::mcpdesc::testing::ToolCase = ...;       // name, declaration, scope
-//!         pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[...];   // name, pointer, JSON texts
-//!         pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[...];
-//!         // the accessors are generic, in the runtime: ALL.input(name), ALL.result(name),
+//!         // data: ALL.tool (name, declaration, scope), ALL.examples and
+//!         // ALL.interaction_examples (name, pointer, JSON texts); the accessors are
+//!         // generic, in the runtime: ALL.input(name), ALL.result(name),
 //!         // ALL.typed_input(name), ALL.typed_output(name) (outputSchema only)
 //!         pub const ALL: ::mcpdesc::testing::ToolExamples<types::AnalyzeGameInput, types::AnalyzeGameOutput> = ...;
 //!     }
@@ -55,7 +54,7 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
     let modules = ir.tools.iter().map(|t| emit_tool_examples(&rt, t));
     let book_tools = ir.tools.iter().map(|t| {
         let m = format_ident!("{}", t.names.method_name);
-        quote!(.tool(#m::TOOL.tool, #m::TOOL.scope, #m::EXAMPLES, #m::INTERACTION_EXAMPLES))
+        quote!(.tool(#m::ALL.tool.tool, #m::ALL.tool.scope, #m::ALL.examples, #m::ALL.interaction_examples))
     });
     let book_primitives = primitive_examples::book_entries(ir);
     let primitive_modules = primitive_examples::emit_modules(&rt, ir);
@@ -187,17 +186,18 @@ fn emit_mock(rt: &TokenStream, ir: &ModuleIr) -> TokenStream {
     }
 }
 
-/// `pub mod <tool> { TOOL, EXAMPLES, INTERACTION_EXAMPLES, ALL }`: the examples as
-/// static data, read through the generic accessors of `ALL`
-/// (`mcpdesc::testing::ToolExamples`, typed by the tool's input and output types).
+/// `pub mod <tool> { ALL }`: the examples as static data, read through the generic
+/// accessors of `ALL` (`mcpdesc::testing::ToolExamples`, typed by the tool's input and
+/// output types; `NoOutput` without `outputSchema`).
 ///
 /// ```text
 /// pub mod analyze_game {
-///     pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase::of(&super::super::tools::analyze_game::SPEC);
-///     pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[Example { name, pointer, input: r#"..."#, result: r#"..."# }];
-///     pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
 ///     pub const ALL: ::mcpdesc::testing::ToolExamples<super::super::types::AnalyzeGameInput, super::super::types::AnalyzeGameOutput> =
-///         ::mcpdesc::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+///         ::mcpdesc::testing::ToolExamples::new(
+///             &super::super::tools::analyze_game::SPEC,
+///             &[::mcpdesc::testing::Example { name, pointer, input: r#"..."#, result: r#"..."# }],
+///             &[], // interaction examples
+///         );
 /// }
 /// ```
 fn emit_tool_examples(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
@@ -229,16 +229,12 @@ fn emit_tool_examples(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
     quote! {
         #[doc = #doc]
         pub mod #module {
-            /// The tool, for the checks of `mcpdesc::testing`.
-            pub const TOOL: #rt::testing::ToolCase = #rt::testing::ToolCase::of(&super::super::tools::#module::SPEC);
-            /// The Tool Examples, in the description's order.
-            pub const EXAMPLES: &[#rt::testing::Example] = &[#(#examples),*];
-            /// The Tool Interaction Examples, in the description's order.
-            pub const INTERACTION_EXAMPLES: &[#rt::testing::InteractionExample] = &[#(#interactions),*];
-            /// Both, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+            /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+            /// Interaction Examples (`ALL.interaction_examples`) in the description's
+            /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
             /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
             pub const ALL: #rt::testing::ToolExamples<super::super::types::#input_ty, #output_ty> =
-                #rt::testing::ToolExamples::new(TOOL, EXAMPLES, INTERACTION_EXAMPLES);
+                #rt::testing::ToolExamples::new(&super::super::tools::#module::SPEC, &[#(#examples),*], &[#(#interactions),*]);
         }
     }
 }
@@ -257,20 +253,12 @@ fn emit_impl(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
             quote! {
                 #[allow(deprecated)]
                 impl #trait_name for ExampleServer {
-                    async fn #method(
-                        &self,
-                        input: types::#input,
-                        cx: #rt::Context,
-                    ) -> ::core::result::Result<types::#output, #rt::ToolError> {
-                        ::core::result::Result::Ok(self.#with_content(input, cx).await?.output)
+                    fn #method(&self, input: types::#input, cx: #rt::Context) -> impl #rt::ToolFuture<types::#output> {
+                        #rt::__private::output(self.#with_content(input, cx))
                     }
 
-                    async fn #with_content(
-                        &self,
-                        input: types::#input,
-                        cx: #rt::Context,
-                    ) -> ::core::result::Result<#rt::Typed<types::#output>, #rt::ToolError> {
-                        self.book.respond_typed(tools::#module::NAME, &input, &cx).await
+                    fn #with_content(&self, input: types::#input, cx: #rt::Context) -> impl #rt::ToolFuture<#rt::Typed<types::#output>> {
+                        self.book.respond_typed(tools::#module::NAME, input, cx)
                     }
                 }
             }
@@ -278,12 +266,8 @@ fn emit_impl(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
         None => quote! {
             #[allow(deprecated)]
             impl #trait_name for ExampleServer {
-                async fn #method(
-                    &self,
-                    input: types::#input,
-                    cx: #rt::Context,
-                ) -> ::core::result::Result<#rt::ToolResult, #rt::ToolError> {
-                    self.book.respond_input(tools::#module::NAME, &input, &cx).await
+                fn #method(&self, input: types::#input, cx: #rt::Context) -> impl #rt::ToolFuture<#rt::ToolResult> {
+                    self.book.respond_input(tools::#module::NAME, input, cx)
                 }
             }
         },

@@ -26,17 +26,19 @@
 //!     }
 //! }
 //! /// Analyze Chess Game: Analyze a chess game from PGN notation ...
+//! // `impl ToolFuture<T>`: a `Send` future of `Result<T, ToolError>`; implement it with
+//! // `async fn analyze_game(&self, ...) -> Result<types::AnalyzeGameOutput, ToolError>`
 //! pub trait AnalyzeGame: Send + Sync {
 //!     fn analyze_game(&self, input: types::AnalyzeGameInput, cx: ::mcpdesc::Context)
-//!         -> impl Future<Output = Result<types::AnalyzeGameOutput, ::mcpdesc::ToolError>> + Send;
+//!         -> impl ::mcpdesc::ToolFuture<types::AnalyzeGameOutput>;
 //!     /// Override to return content blocks beside the typed output.
 //!     fn analyze_game_with_content(&self, input: ..., cx: ...)
-//!         -> impl Future<Output = Result<::mcpdesc::Typed<types::AnalyzeGameOutput>, ToolError>> + Send
-//!     { async move { Ok(::mcpdesc::Typed::new(self.analyze_game(input, cx).await?)) } }
+//!         -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::AnalyzeGameOutput>>
+//!     { ::mcpdesc::__private::typed(self.analyze_game(input, cx)) }
 //! }
 //! pub trait GetPlayerRating: Send + Sync {
 //!     fn get_player_rating(&self, input: types::GetPlayerRatingInput, cx: ::mcpdesc::Context)
-//!         -> impl Future<Output = Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>> + Send;
+//!         -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 //! }
 //! /// Implemented for every type that implements all tool traits.
 //! pub trait Server: AnalyzeGame + GetPlayerRating + Send + Sync + 'static {}
@@ -288,32 +290,18 @@ fn emit_trait(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
         Some(output) => {
             let output = format_ident!("{}", output.type_name);
             let with_content = format_ident!("{}", tool.names.content_method);
-            let method_doc = format!("Handles `tools/call` for `{name}`: the typed output becomes `structuredContent` plus a text block with its JSON.");
+            let method_doc = format!("Handles `tools/call` for `{name}`: the output becomes `structuredContent` and a text block of its JSON.");
             quote! {
                 #(#[doc = #docs])*
                 #deprecated
                 #[allow(dead_code)]
                 pub trait #trait_name: Send + Sync {
                     #[doc = #method_doc]
-                    fn #method(
-                        &self,
-                        input: types::#input,
-                        cx: #rt::Context,
-                    ) -> impl ::core::future::Future<
-                        Output = ::core::result::Result<types::#output, #rt::ToolError>,
-                    > + Send;
+                    fn #method(&self, input: types::#input, cx: #rt::Context) -> impl #rt::ToolFuture<types::#output>;
 
-                    /// What the router calls. Override it to return content blocks beside the
-                    /// typed output (`Typed::new(output).with_content(...)`); by default it
-                    /// returns the output of the method above alone.
-                    fn #with_content(
-                        &self,
-                        input: types::#input,
-                        cx: #rt::Context,
-                    ) -> impl ::core::future::Future<
-                        Output = ::core::result::Result<#rt::Typed<types::#output>, #rt::ToolError>,
-                    > + Send {
-                        async move { ::core::result::Result::Ok(#rt::Typed::new(self.#method(input, cx).await?)) }
+                    /// What the router calls; override it to add content blocks (`Typed::with_content`).
+                    fn #with_content(&self, input: types::#input, cx: #rt::Context) -> impl #rt::ToolFuture<#rt::Typed<types::#output>> {
+                        #rt::__private::typed(self.#method(input, cx))
                     }
                 }
             }
@@ -327,13 +315,7 @@ fn emit_trait(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
                 #[allow(dead_code)]
                 pub trait #trait_name: Send + Sync {
                     #[doc = #method_doc]
-                    fn #method(
-                        &self,
-                        input: types::#input,
-                        cx: #rt::Context,
-                    ) -> impl ::core::future::Future<
-                        Output = ::core::result::Result<#rt::ToolResult, #rt::ToolError>,
-                    > + Send;
+                    fn #method(&self, input: types::#input, cx: #rt::Context) -> impl #rt::ToolFuture<#rt::ToolResult>;
                 }
             }
         }

@@ -19,7 +19,7 @@
 //!     fn prepare_release_interaction_approved_release() {
 //!         let router = ExampleServer::new().router();
 //!         ::mcpdesc::testing::expect(::mcpdesc::testing::check_interaction(&router,
-//!             &examples::prepare_release::TOOL, &examples::prepare_release::INTERACTION_EXAMPLES[0]));
+//!             &examples::prepare_release::ALL.tool, &examples::prepare_release::ALL.interaction_examples[0]));
 //!     }
 //! }
 //! ```
@@ -38,7 +38,7 @@
 //!         examples::analyze_game::ALL.check_example_with_output(0usize);
 //!         ::mcpdesc::testing::expect(::mcpdesc::implementation::check_example(
 //!             &super::router(crate::ChessServer::new()),
-//!             &examples::analyze_game::TOOL, &examples::analyze_game::EXAMPLES[0],
+//!             &examples::analyze_game::ALL.tool, &examples::analyze_game::ALL.examples[0],
 //!             ::mcpdesc::implementation::Compare::Exact));
 //!     }
 //! ```
@@ -204,7 +204,7 @@ pub fn emit(ir: &ModuleIr, settings: &Settings, diagnostics: &mut Vec<Diagnostic
                 );
                 imp.check(
                     "check_example",
-                    quote!(&examples::#module::TOOL, &examples::#module::EXAMPLES[#i]),
+                    quote!(&examples::#module::ALL.tool, &examples::#module::ALL.examples[#i]),
                     compare,
                 )
             });
@@ -238,7 +238,7 @@ pub fn emit(ir: &ModuleIr, settings: &Settings, diagnostics: &mut Vec<Diagnostic
                 );
                 imp.check(
                     "check_interaction_example",
-                    quote!(&examples::#module::TOOL, &examples::#module::INTERACTION_EXAMPLES[#i]),
+                    quote!(&examples::#module::ALL.tool, &examples::#module::ALL.interaction_examples[#i]),
                     compare,
                 )
             });
@@ -249,8 +249,8 @@ pub fn emit(ir: &ModuleIr, settings: &Settings, diagnostics: &mut Vec<Diagnostic
                     let router = ExampleServer::new().router();
                     #rt::testing::expect(#rt::testing::check_interaction(
                         &router,
-                        &examples::#module::TOOL,
-                        &examples::#module::INTERACTION_EXAMPLES[#i],
+                        &examples::#module::ALL.tool,
+                        &examples::#module::ALL.interaction_examples[#i],
                     ));
                     #against
                 }
