@@ -81,8 +81,7 @@ fn main() {
         if left_out > 0 {
             println!("({name}: {left_out} schema(s) typify cannot convert alone are left out of its side)");
         }
-        let (typify_time, typify_code) =
-            best_of(runs, || typify_alone(&units).unwrap_or_default());
+        let (typify_time, typify_code) = best_of(runs, || typify_alone(&units).unwrap_or_default());
         let (ours_time, ours_code) = best_of(runs, || {
             let desc = Description::from_text(
                 &format!("{name}.json"),
@@ -226,10 +225,11 @@ fn typify_inputs(description: &Value) -> (Vec<Vec<(String, Value)>>, usize) {
 
 /// typify alone: one `TypeSpace` with every unit, its tokens formatted.
 fn typify_alone(units: &[Vec<(String, Value)>]) -> Option<String> {
-    let schemas = units
-        .iter()
-        .flatten()
-        .filter_map(|(n, v)| serde_json::from_value(v.clone()).ok().map(|s| (n.clone(), s)));
+    let schemas = units.iter().flatten().filter_map(|(n, v)| {
+        serde_json::from_value(v.clone())
+            .ok()
+            .map(|s| (n.clone(), s))
+    });
     let mut space = typify::TypeSpace::new(&typify::TypeSpaceSettings::default());
     space.add_ref_types(schemas).ok()?;
     let file = syn::parse2::<syn::File>(space.to_stream()).ok()?;
