@@ -143,3 +143,86 @@ pub fn expect(check: Result<(), String>) {
         panic!("{message}");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ProtocolVersion;
+
+    #[derive(Debug, PartialEq, serde::Deserialize, serde::Serialize)]
+    struct Input {
+        city: String,
+    }
+
+    #[derive(Debug, PartialEq, serde::Deserialize, serde::Serialize)]
+    struct Output {
+        temperature: f64,
+    }
+
+    const SPEC: ToolSpec = ToolSpec::new(
+        "weather",
+        &[ProtocolVersion::V2025_11_25],
+        r#"{"name":"weather","title":"Weather","annotations":{"readOnlyHint":true},"inputSchema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]},"outputSchema":{"type":"object","properties":{"temperature":{"type":"number"}},"required":["temperature"]}}"#,
+    );
+
+    const ALL: ToolExamples<Input, Output> = ToolExamples::new(
+        &SPEC,
+        &[Example {
+            name: "paris",
+            pointer: "/tools/0/examples/paris",
+            input: r#"{"city":"Paris"}"#,
+            result: r#"{"content":[{"type":"text","text":"{\"temperature\":21.5}"}],"structuredContent":{"temperature":21.5}}"#,
+        }],
+        &[],
+    );
+
+    const NO_OUTPUT: ToolExamples<Input> = ToolExamples::new(&SPEC, ALL.examples, &[]);
+
+    #[test]
+    fn accessors_read_the_data() {
+        assert_eq!(ALL.tool.tool, "weather");
+        assert_eq!(ALL.tool.scope, &[ProtocolVersion::V2025_11_25]);
+        assert_eq!(ALL.names().collect::<Vec<_>>(), ["paris"]);
+        assert_eq!(ALL.input("paris"), Some(serde_json::json!({"city": "Paris"})));
+        assert_eq!(
+            ALL.typed_input("paris").map(Result::unwrap),
+            Some(Input {
+                city: "Paris".into()
+            })
+        );
+        assert_eq!(
+            ALL.typed_output("paris").map(Result::unwrap),
+            Some(Output { temperature: 21.5 })
+        );
+        assert!(ALL.input("nowhere").is_none());
+        assert!(NO_OUTPUT.typed_input("paris").is_some());
+    }
+
+    #[test]
+    fn the_generated_test_passes_and_fails() {
+        ALL.check_example_with_output(0);
+        NO_OUTPUT.check_example(0);
+        const WRONG: ToolExamples<Input, Output> = ToolExamples::new(
+            &SPEC,
+            &[Example {
+                name: "bad",
+                pointer: "/tools/0/examples/bad",
+                input: r#"{"city":7}"#,
+                result: r#"{"content":[]}"#,
+            }],
+            &[],
+        );
+        let panic = std::panic::catch_unwind(|| WRONG.check_example_with_output(0))
+            .expect_err("an input that breaks the schema fails the test");
+        let message = panic.downcast_ref::<String>().cloned().unwrap_or_default();
+        assert!(message.contains("/tools/0/examples/bad"), "{message}");
+    }
+
+    #[test]
+    fn spec_members_by_pointer() {
+        assert_eq!(SPEC.text("/title").as_deref(), Some("Weather"));
+        assert_eq!(SPEC.flag("/annotations/readOnlyHint"), Some(true));
+        assert_eq!(SPEC.flag("/deprecated"), None);
+        assert_eq!(SPEC.text("/description"), None);
+    }
+}
