@@ -244,6 +244,28 @@ impl<T> From<T> for Typed<T> {
     }
 }
 
+/// What a tool's handler method returns: a `Send` future of its output or a
+/// [`ToolError`]. Generated handler traits declare
+/// `fn analyze_game(&self, input: ..., cx: Context) -> impl ToolFuture<Output>`; an
+/// implementation writes `async fn analyze_game(&self, ...) -> Result<Output, ToolError>`
+/// (or returns any `Send` future with that output).
+pub trait ToolFuture<T>: std::future::Future<Output = Result<T, ToolError>> + Send {}
+
+impl<T, F> ToolFuture<T> for F where F: std::future::Future<Output = Result<T, ToolError>> + Send {}
+
+/// What a prompt's, resource's, resource template's or completion's handler method
+/// returns: a `Send` future of its answer or a [`crate::RequestError`] (the JSON-RPC
+/// error of the request). Implement it with `async fn`.
+pub trait RequestFuture<T>:
+    std::future::Future<Output = Result<T, crate::RequestError>> + Send
+{
+}
+
+impl<T, F> RequestFuture<T> for F where
+    F: std::future::Future<Output = Result<T, crate::RequestError>> + Send
+{
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,26 +332,4 @@ mod tests {
             json!({"content": [{"type": "text", "text": "failed"}, {"type": "text", "text": "details"}], "isError": true})
         );
     }
-}
-
-/// What a tool's handler method returns: a `Send` future of its output or a
-/// [`ToolError`]. Generated handler traits declare
-/// `fn analyze_game(&self, input: ..., cx: Context) -> impl ToolFuture<Output>`; an
-/// implementation writes `async fn analyze_game(&self, ...) -> Result<Output, ToolError>`
-/// (or returns any `Send` future with that output).
-pub trait ToolFuture<T>: std::future::Future<Output = Result<T, ToolError>> + Send {}
-
-impl<T, F> ToolFuture<T> for F where F: std::future::Future<Output = Result<T, ToolError>> + Send {}
-
-/// What a prompt's, resource's, resource template's or completion's handler method
-/// returns: a `Send` future of its answer or a [`crate::RequestError`] (the JSON-RPC
-/// error of the request). Implement it with `async fn`.
-pub trait RequestFuture<T>:
-    std::future::Future<Output = Result<T, crate::RequestError>> + Send
-{
-}
-
-impl<T, F> RequestFuture<T> for F where
-    F: std::future::Future<Output = Result<T, crate::RequestError>> + Send
-{
 }

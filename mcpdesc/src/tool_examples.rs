@@ -183,7 +183,10 @@ mod tests {
         assert_eq!(ALL.tool.tool, "weather");
         assert_eq!(ALL.tool.scope, &[ProtocolVersion::V2025_11_25]);
         assert_eq!(ALL.names().collect::<Vec<_>>(), ["paris"]);
-        assert_eq!(ALL.input("paris"), Some(serde_json::json!({"city": "Paris"})));
+        assert_eq!(
+            ALL.input("paris"),
+            Some(serde_json::json!({"city": "Paris"}))
+        );
         assert_eq!(
             ALL.typed_input("paris").map(Result::unwrap),
             Some(Input {
