@@ -12,6 +12,9 @@
 //! 3. the size of the two binaries after `strip`.
 //!
 //! `MCPDESC_BENCH_QUICK=1` runs a few short rounds (a smoke test of the benchmark).
+//! `MCPDESC_BENCH_PROFILE=generated` (or `hand-written`) only makes calls to that side
+//! for about ten seconds, half sequential and half pipelined, and prints nothing else:
+//! run it under a profiler (`perf record -g target/release/deps/runtime-*`).
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -33,6 +36,14 @@ struct Plan {
 }
 
 fn main() {
+    if let Some(side) = std::env::var_os("MCPDESC_BENCH_PROFILE") {
+        let side = match side.to_str() {
+            Some("generated") => Side::Generated,
+            Some("hand-written") => Side::Handwritten,
+            _ => panic!("MCPDESC_BENCH_PROFILE is `generated` or `hand-written`"),
+        };
+        return profile(side);
+    }
     let quick = std::env::var_os("MCPDESC_BENCH_QUICK").is_some();
     let plan = if quick {
         Plan {
@@ -60,6 +71,25 @@ fn main() {
     runtime.block_on(dispatch(&plan));
     runtime.block_on(memory(&plan));
     sizes();
+}
+
+/// Calls to one side only, for a profiler.
+fn profile(side: Side) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    runtime.block_on(async {
+        let client = harness::connect(side).await;
+        let end = std::time::Instant::now() + Duration::from_secs(5);
+        while std::time::Instant::now() < end {
+            harness::sequential(&client, 1_000).await;
+        }
+        let end = std::time::Instant::now() + Duration::from_secs(5);
+        while std::time::Instant::now() < end {
+            harness::pipelined(&client, 5_000, IN_FLIGHT).await;
+        }
+    });
 }
 
 /// Per-call time, sequential and pipelined, over the in-process pipe.
