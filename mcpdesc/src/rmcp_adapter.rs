@@ -227,9 +227,7 @@ impl McpServer {
         let notifier = Arc::new(RmcpNotifier {
             peer: context.peer.clone(),
         });
-        let mut cx = Context::with_peer(version, peer)
-            .with_cancellation(context.ct.clone())
-            .with_notifier(notifier)
+        let mut cx = Context::for_request(version, peer, context.ct.clone(), notifier)
             .with_log_level(self.log_level(version, context));
         if let Some(token) = context.meta.get_progress_token() {
             if let Ok(token) = serde_json::to_value(token) {

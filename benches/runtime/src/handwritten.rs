@@ -3,7 +3,8 @@
 
 use rmcp::handler::server::wrapper::{Json, Parameters};
 use rmcp::schemars::{self, JsonSchema};
-use rmcp::{tool, tool_router};
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::{tool, tool_handler, tool_router, ServerHandler};
 use serde::{Deserialize, Serialize};
 
 /// Arguments of `greet`.
@@ -25,7 +26,7 @@ pub struct GreetOutput {
     pub length: u64,
 }
 
-/// The hand-written server.
+/// The hand-written server, as rmcp's documentation writes a tools-only server.
 #[derive(Debug, Clone, Default)]
 pub struct Greeter;
 
@@ -42,4 +43,31 @@ impl Greeter {
 /// The rmcp service a client talks to.
 pub fn server() -> Greeter {
     Greeter
+}
+
+/// The same server keeping its `ToolRouter` in a field, built once: rmcp's default
+/// (`#[tool_handler]` without `router = ...`) builds it again for every request.
+#[derive(Debug, Clone)]
+pub struct StoredGreeter {
+    tool_router: ToolRouter<StoredGreeter>,
+}
+
+#[tool_router]
+impl StoredGreeter {
+    /// Greets someone by name.
+    #[tool(name = "greet", description = "Greets someone by name.")]
+    fn greet(&self, Parameters(input): Parameters<GreetInput>) -> Json<GreetOutput> {
+        let (greeting, length) = crate::greeting(&input.name, input.excited.unwrap_or(false));
+        Json(GreetOutput { greeting, length })
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for StoredGreeter {}
+
+/// The hand-written server with its router built once.
+pub fn stored_server() -> StoredGreeter {
+    StoredGreeter {
+        tool_router: StoredGreeter::tool_router(),
+    }
 }

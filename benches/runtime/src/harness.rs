@@ -15,17 +15,23 @@ pub enum Side {
     Generated,
     /// The rmcp `#[tool]` server ([`crate::handwritten`]).
     Handwritten,
+    /// The same with its `ToolRouter` built once and kept in a field
+    /// ([`crate::handwritten::StoredGreeter`]); in-process dispatch only.
+    HandwrittenStored,
 }
 
 impl Side {
     /// Both sides, generated first.
     pub const BOTH: [Side; 2] = [Side::Generated, Side::Handwritten];
+    /// Every server of the dispatch benchmark.
+    pub const ALL: [Side; 3] = [Side::Generated, Side::Handwritten, Side::HandwrittenStored];
 
     /// A short label for tables.
     pub fn label(self) -> &'static str {
         match self {
             Side::Generated => "generated",
             Side::Handwritten => "hand-written",
+            Side::HandwrittenStored => "hand-written, router kept",
         }
     }
 }
@@ -56,6 +62,14 @@ pub async fn connect(side: Side) -> Client {
         Side::Handwritten => {
             tokio::spawn(async move {
                 if let Ok(running) = crate::handwritten::server().serve(server_io).await {
+                    let _ = running.waiting().await;
+                }
+            });
+        }
+        Side::HandwrittenStored => {
+            let service = crate::handwritten::stored_server();
+            tokio::spawn(async move {
+                if let Ok(running) = service.serve(server_io).await {
                     let _ = running.waiting().await;
                 }
             });

@@ -7,11 +7,14 @@ use mcpdesc_bench_runtime::harness::{self, Side};
 async fn both_servers_answer_alike() {
     let generated = harness::connect(Side::Generated).await;
     let handwritten = harness::connect(Side::Handwritten).await;
+    let kept = harness::connect(Side::HandwrittenStored).await;
     for i in 0..4 {
+        let same = serde_json::to_value(harness::call(&kept, i).await).unwrap();
         let ours = serde_json::to_value(harness::call(&generated, i).await).unwrap();
         let mut theirs = serde_json::to_value(harness::call(&handwritten, i).await).unwrap();
         // rmcp writes `"isError": false` on success; the generated router leaves it out.
         assert_eq!(theirs["isError"], false);
+        assert_eq!(same, theirs, "call {i}: both hand-written forms");
         theirs.as_object_mut().unwrap().remove("isError");
         assert_eq!(ours, theirs, "call {i}");
     }
