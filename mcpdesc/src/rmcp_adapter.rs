@@ -217,16 +217,26 @@ impl McpServer {
 
     /// The [`Context`] of a `tools/call`: client requests through `peer`, the
     /// call's cancellation token, its progress token and the client's log level.
+    ///
+    /// `rounds` carries client input in MCP 2026-07-28; otherwise client requests go
+    /// to the request's rmcp client.
     fn context(
         &self,
         version: ProtocolVersion,
-        peer: Arc<dyn ClientPeer>,
+        rounds: Option<Arc<InputRounds>>,
         context: &RequestContext<RoleServer>,
         auth: Option<CallAuth>,
     ) -> Context {
-        let notifier = Arc::new(RmcpNotifier {
+        let client = Arc::new(RequestClient(RmcpClientPeer {
             peer: context.peer.clone(),
-        });
+            version,
+            capabilities: ClientCapabilities::Rmcp(context.client_capabilities()),
+        }));
+        let peer: Arc<dyn ClientPeer> = match rounds {
+            Some(rounds) => rounds,
+            None => client.clone(),
+        };
+        let notifier: Arc<dyn Notifier> = client;
         let mut cx = Context::for_request(version, peer, context.ct.clone(), notifier)
             .with_log_level(self.log_level(version, context));
         if let Some(token) = context.meta.get_progress_token() {
@@ -298,12 +308,7 @@ impl McpServer {
         context: &RequestContext<RoleServer>,
         auth: Option<CallAuth>,
     ) -> Context {
-        let peer = Arc::new(RmcpClientPeer {
-            peer: context.peer.clone(),
-            version,
-            capabilities: ClientCapabilities::Rmcp(context.client_capabilities()),
-        });
-        self.context(version, peer, context, auth)
+        self.context(version, None, context, auth)
     }
 }
 
@@ -756,15 +761,7 @@ impl ServerHandler for McpServer {
         } else {
             None
         };
-        let peer: Arc<dyn ClientPeer> = match &rounds {
-            Some(rounds) => rounds.clone(),
-            None => Arc::new(RmcpClientPeer {
-                peer: context.peer.clone(),
-                version,
-                capabilities: ClientCapabilities::Rmcp(context.client_capabilities()),
-            }),
-        };
-        let cx = self.context(version, peer, &context, auth);
+        let cx = self.context(version, rounds.clone(), &context, auth);
         let result = self
             .router
             .call_tool(&request.name, arguments, cx)
@@ -981,29 +978,69 @@ impl Notifier for RmcpNotifier {
         method: &'static str,
         params: Value,
     ) -> BoxFuture<'_, Result<(), ClientError>> {
-        Box::pin(async move {
-            let sent = match method {
-                "notifications/progress" => {
-                    let params: m::ProgressNotificationParam = from_json(method, params)?;
-                    self.peer.notify_progress(params).await
-                }
-                // rmcp deprecates logging for MCP 2026-07-28 (SEP-2577); the
-                // versions before it have the notification.
-                #[allow(deprecated)]
-                "notifications/message" => {
-                    let params: m::LoggingMessageNotificationParam = from_json(method, params)?;
-                    self.peer.notify_logging_message(params).await
-                }
-                _ => {
-                    return Err(ClientError::InvalidRequest {
-                        method,
-                        message: "not a notification a handler sends".into(),
-                    })
-                }
-            };
-            sent.map_err(|e| service_error(method, e))
-        })
+        notify_peer(&self.peer, method, params)
     }
+}
+
+/// The client of one served request, for its client requests ([`ClientPeer`], as
+/// [`RmcpClientPeer`]) and its notifications ([`Notifier`], as [`RmcpNotifier`]): one
+/// allocation and one `Peer` clone per request rather than one of each per role.
+#[derive(Debug)]
+struct RequestClient(RmcpClientPeer);
+
+impl ClientPeer for RequestClient {
+    fn elicit(&self, params: Value) -> BoxFuture<'_, Result<Value, ClientError>> {
+        self.0.elicit(params)
+    }
+
+    fn create_message(&self, params: Value) -> BoxFuture<'_, Result<Value, ClientError>> {
+        self.0.create_message(params)
+    }
+
+    fn list_roots(&self) -> BoxFuture<'_, Result<Value, ClientError>> {
+        self.0.list_roots()
+    }
+}
+
+impl Notifier for RequestClient {
+    fn notify(
+        &self,
+        method: &'static str,
+        params: Value,
+    ) -> BoxFuture<'_, Result<(), ClientError>> {
+        notify_peer(&self.0.peer, method, params)
+    }
+}
+
+/// Sends a handler's notification (`notifications/progress` or
+/// `notifications/message`) to the client behind `peer`.
+fn notify_peer<'a>(
+    peer: &'a Peer<RoleServer>,
+    method: &'static str,
+    params: Value,
+) -> BoxFuture<'a, Result<(), ClientError>> {
+    Box::pin(async move {
+        let sent = match method {
+            "notifications/progress" => {
+                let params: m::ProgressNotificationParam = from_json(method, params)?;
+                peer.notify_progress(params).await
+            }
+            // rmcp deprecates logging for MCP 2026-07-28 (SEP-2577); the
+            // versions before it have the notification.
+            #[allow(deprecated)]
+            "notifications/message" => {
+                let params: m::LoggingMessageNotificationParam = from_json(method, params)?;
+                peer.notify_logging_message(params).await
+            }
+            _ => {
+                return Err(ClientError::InvalidRequest {
+                    method,
+                    message: "not a notification a handler sends".into(),
+                })
+            }
+        };
+        sent.map_err(|e| service_error(method, e))
+    })
 }
 
 #[cfg(test)]

@@ -43,7 +43,9 @@ fn main() {
             Some("generated") => Side::Generated,
             Some("hand-written") => Side::Handwritten,
             Some("hand-written-kept") => Side::HandwrittenStored,
-            _ => panic!("MCPDESC_BENCH_PROFILE is `generated`, `hand-written` or `hand-written-kept`"),
+            _ => panic!(
+                "MCPDESC_BENCH_PROFILE is `generated`, `hand-written` or `hand-written-kept`"
+            ),
         };
         return profile(side);
     }
@@ -101,7 +103,10 @@ async fn dispatch(plan: &Plan) {
     for side in Side::ALL {
         clients.push(harness::connect(side).await);
     }
-    println!("\ndispatch over tokio::io::duplex (median of {} rounds)", plan.rounds);
+    println!(
+        "\ndispatch over tokio::io::duplex (median of {} rounds)",
+        plan.rounds
+    );
     println!(
         "{:<11} {:<26} {:>10} {:>9} {:>8}",
         "mode", "side", "per call", "calls/s", "ratio"
@@ -226,7 +231,13 @@ async fn memory_of(side: Side) -> (f64, f64) {
         status
             .lines()
             .find_map(|line| line.strip_prefix(name))
-            .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+            .and_then(|rest| {
+                rest.trim()
+                    .trim_end_matches("kB")
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+            })
             .map_or(f64::NAN, |kb| kb / 1024.0)
     };
     let measured = (field("VmHWM:"), field("VmRSS:"));

@@ -1,9 +1,9 @@
 //! The greeter written by hand with rmcp's `#[tool]` macros: what a server without
 //! mcpdesc looks like.
 
+use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::{Json, Parameters};
 use rmcp::schemars::{self, JsonSchema};
-use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::{tool, tool_handler, tool_router, ServerHandler};
 use serde::{Deserialize, Serialize};
 

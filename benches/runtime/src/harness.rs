@@ -4,7 +4,9 @@
 use std::time::{Duration, Instant};
 
 use futures::stream::{self, StreamExt};
-use rmcp::model::{CallToolRequestParams, CallToolResult, ClientConfig, JsonObject, ProtocolVersion};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ClientConfig, JsonObject, ProtocolVersion,
+};
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt};
 

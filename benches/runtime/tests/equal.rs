@@ -21,7 +21,10 @@ async fn both_servers_answer_alike() {
     let first = serde_json::to_value(harness::call(&generated, 0).await).unwrap();
     assert_eq!(first["structuredContent"]["greeting"], "Hello, user-0!");
     assert_eq!(first["structuredContent"]["length"], 14);
-    assert_eq!(first["content"][0]["text"], r#"{"greeting":"Hello, user-0!","length":14}"#);
+    assert_eq!(
+        first["content"][0]["text"],
+        r#"{"greeting":"Hello, user-0!","length":14}"#
+    );
     // The same tool on both lists: name and input schema members.
     let ours = generated.list_all_tools().await.unwrap();
     let theirs = handwritten.list_all_tools().await.unwrap();
