@@ -18,7 +18,7 @@
 //! for about ten seconds, half sequential and half pipelined, and prints nothing else:
 //! run it under a profiler (`perf record -g target/release/deps/runtime-*`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -163,17 +163,18 @@ fn median(values: &mut [f64]) -> f64 {
     values[values.len() / 2]
 }
 
-/// The two stdio binaries, built by Cargo for this benchmark (same profile).
-fn binary(side: Side) -> PathBuf {
-    PathBuf::from(match side {
-        Side::Generated => env!("CARGO_BIN_EXE_greeter-generated"),
-        // The stdio binary is the rmcp-documented form; keeping the router in a field
-        // changes neither its size nor its memory.
-        Side::Handwritten | Side::HandwrittenStored => {
-            env!("CARGO_BIN_EXE_greeter-handwritten")
-        }
-    })
-}
+/// The stdio server binaries, built by Cargo for this benchmark (same profile):
+/// the generated router, the hand-written server, and the hand-written server with the
+/// tool's input schema compiled by `jsonschema` (what any server pays for checking
+/// arguments with it). The first is compared with each other one.
+const BINARIES: [(&str, &str); 3] = [
+    ("generated", env!("CARGO_BIN_EXE_greeter-generated")),
+    ("hand-written", env!("CARGO_BIN_EXE_greeter-handwritten")),
+    (
+        "hand-written + jsonschema",
+        env!("CARGO_BIN_EXE_greeter-handwritten-jsonschema"),
+    ),
+];
 
 /// Resident memory of each stdio server after [`MEMORY_CALLS`] pipelined calls.
 async fn memory(plan: &Plan) {
@@ -185,32 +186,51 @@ async fn memory(plan: &Plan) {
         "\nresident memory of the stdio servers after {MEMORY_CALLS} calls (median of {} runs)",
         plan.memory_runs
     );
-    let mut peaks = [0.0; 2];
-    for side in Side::BOTH {
+    let mut peaks = Vec::new();
+    for (row, (label, path)) in BINARIES.into_iter().enumerate() {
         let mut peak = Vec::new();
         let mut current = Vec::new();
+        let mut file = Vec::new();
         for _ in 0..plan.memory_runs {
-            let (hwm, rss) = memory_of(side).await;
-            peak.push(hwm);
-            current.push(rss);
+            let measured = memory_of(Path::new(path)).await;
+            peak.push(measured.peak);
+            current.push(measured.now);
+            file.push(measured.file);
         }
-        peaks[side as usize] = median(&mut peak);
+        let peak = median(&mut peak);
+        peaks.push(peak);
         println!(
-            "{:<13} peak {:>6.1} MB, now {:>6.1} MB",
-            side.label(),
-            peaks[side as usize],
-            median(&mut current)
+            "{label:<26} peak {peak:>5.1} MB, now {:>5.1} MB (of which mapped files {:>4.1} MB){}",
+            median(&mut current),
+            median(&mut file),
+            ratio(row, peaks[0], peak)
         );
     }
-    println!(
-        "ratio generated/hand-written (peak): {:.2}x",
-        peaks[0] / peaks[1]
-    );
 }
 
-/// (`VmHWM`, `VmRSS`) in MB of one run of `side`'s binary.
-async fn memory_of(side: Side) -> (f64, f64) {
-    let mut child = tokio::process::Command::new(binary(side))
+/// The generated side's figure `ours` over row `row`'s `theirs` (nothing on the
+/// generated side's own row, row 0).
+fn ratio(row: usize, ours: f64, theirs: f64) -> String {
+    if row == 0 {
+        String::new()
+    } else {
+        format!("   generated / this: {:.2}x", ours / theirs)
+    }
+}
+
+/// What `/proc/<pid>/status` says of a server, in MB.
+struct Resident {
+    /// `VmHWM`: the peak resident set.
+    peak: f64,
+    /// `VmRSS`: the resident set now.
+    now: f64,
+    /// `RssFile`: the resident pages of mapped files (mostly the binary's code).
+    file: f64,
+}
+
+/// One run of the stdio server at `path`: [`MEMORY_CALLS`] calls, then its memory.
+async fn memory_of(path: &Path) -> Resident {
+    let mut child = tokio::process::Command::new(path)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -240,7 +260,11 @@ async fn memory_of(side: Side) -> (f64, f64) {
             })
             .map_or(f64::NAN, |kb| kb / 1024.0)
     };
-    let measured = (field("VmHWM:"), field("VmRSS:"));
+    let measured = Resident {
+        peak: field("VmHWM:"),
+        now: field("VmRSS:"),
+        file: field("RssFile:"),
+    };
     // Closing stdin ends the server.
     drop(client);
     let _ = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
@@ -252,28 +276,20 @@ fn sizes() {
     let dir = std::env::temp_dir().join(format!("mcpdesc-bench-runtime-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary directory");
     println!("\nbinary size (release, stripped)");
-    let mut bytes = [0u64; 2];
     let mut stripped = true;
-    for side in Side::BOTH {
-        let copy = dir.join(side.label());
-        std::fs::copy(binary(side), &copy).expect("the binary is copied");
+    let mut sizes = Vec::new();
+    for (i, (_, path)) in BINARIES.iter().enumerate() {
+        let copy = dir.join(i.to_string());
+        std::fs::copy(path, &copy).expect("the binary is copied");
         let status = std::process::Command::new("strip").arg(&copy).status();
         stripped &= matches!(status, Ok(s) if s.success());
-        bytes[side as usize] = std::fs::metadata(&copy).map_or(0, |m| m.len());
+        sizes.push(std::fs::metadata(&copy).map_or(0, |m| m.len()) as f64 / 1e6);
     }
     let _ = std::fs::remove_dir_all(&dir);
     if !stripped {
         println!("(`strip` is not available: sizes are of the unstripped binaries)");
     }
-    for side in Side::BOTH {
-        println!(
-            "{:<13} {:>6.2} MB",
-            side.label(),
-            bytes[side as usize] as f64 / 1e6
-        );
+    for (row, ((label, _), size)) in BINARIES.iter().zip(&sizes).enumerate() {
+        println!("{label:<26} {size:>6.2} MB{}", ratio(row, sizes[0], *size));
     }
-    println!(
-        "ratio generated/hand-written: {:.2}x",
-        bytes[0] as f64 / bytes[1] as f64
-    );
 }
