@@ -145,7 +145,7 @@ impl ToolResult {
     /// - `isError` and result `_meta` are kept (the base MCP `Result` has `_meta` in
     ///   every version).
     pub fn to_wire(&self, version: ProtocolVersion) -> Value {
-        self.clone().shape(version).to_wire(version)
+        self.clone().shape(version).into_wire(version)
     }
 
     /// The result with the rules of [`ToolResult::to_wire`] applied for `version`, not
@@ -216,7 +216,7 @@ impl ShapedBlock {
 impl Shaped {
     /// The result's wire JSON, members in MCP order: `resultType` (2026-07-28 only),
     /// `content`, `structuredContent`, `isError`, `_meta`.
-    fn to_wire(self, version: ProtocolVersion) -> Value {
+    fn into_wire(self, version: ProtocolVersion) -> Value {
         let mut map = Map::new();
         if version.has_result_type() {
             map.insert("resultType".into(), Value::from("complete"));

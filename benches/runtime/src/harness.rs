@@ -88,7 +88,7 @@ pub async fn connect(side: Side) -> Client {
 pub fn arguments(i: usize) -> JsonObject {
     let mut map = JsonObject::new();
     map.insert("name".into(), format!("user-{i}").into());
-    if i % 2 == 0 {
+    if i.is_multiple_of(2) {
         map.insert("excited".into(), true.into());
     }
     map
