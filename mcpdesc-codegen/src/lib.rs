@@ -27,7 +27,7 @@ pub mod validate;
 pub use builder::{BuildError, Builder};
 pub use description::Description;
 pub use diagnostic::{Diagnostic, Severity};
-pub use generate::{generate, GenerateError, Generated};
+pub use generate::{generate, generate_tokens, GenerateError, Generated};
 pub use pointer::Pointer;
 pub use protocol::{ProtocolVersion, VersionSet};
 pub use settings::{Settings, Side, TypePatch};

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use mcpdesc_codegen::builder::summary;
 use mcpdesc_codegen::{
-    generate, Description, Diagnostic, GenerateError, Limits, ProtocolVersion, Settings, Side,
-    TypePatch,
+    generate_tokens, Description, Diagnostic, GenerateError, Limits, ProtocolVersion, Settings,
+    Side, TypePatch,
 };
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
@@ -302,7 +302,7 @@ fn expand(input: &MacroInput, manifest_dir: Option<&Path>) -> TokenStream {
     // isolated there), where the compiler's proc-macro API is not available; proc-macro2
     // must use its own implementation meanwhile. The generator returns plain text.
     proc_macro2::fallback::force();
-    let generated = generate(&desc, &input.settings);
+    let generated = generate_tokens(&desc, &input.settings);
     proc_macro2::fallback::unforce();
     match generated {
         Ok(generated) => {
@@ -445,9 +445,77 @@ mod tests {
                 const _: &[u8] = ::core::include_bytes!(#absolute);
                 #built
             };
-            assert_eq!(expanded.to_string(), expected.to_string(), "{path}");
+            // The builder's file is formatted (trailing commas, typify's `///text` doc
+            // lines written `/// text`); the macro hands unformatted tokens to the
+            // compiler. Formatted alike, the two are the same token for token.
+            assert_eq!(
+                flat(docs_trimmed(formatted(expanded))),
+                flat(docs_trimmed(formatted(expected))),
+                "{path}"
+            );
         }
         let _ = std::fs::remove_dir_all(out);
+    }
+
+    /// The tokens through prettyplease and back (trailing commas and the like as the
+    /// formatter writes them).
+    fn formatted(tokens: TokenStream) -> TokenStream {
+        let file: syn::File = syn::parse2(tokens).expect("the generated code parses");
+        prettyplease::unparse(&file)
+            .parse()
+            .expect("the formatted code lexes")
+    }
+
+    /// Each token's text, groups as their delimiters: the comparison ignores the
+    /// spacing of punctuation (`#!` joint or not), which the lexer does not keep alike.
+    fn flat(tokens: TokenStream) -> Vec<String> {
+        use proc_macro2::{Delimiter, TokenTree};
+        let mut out = Vec::new();
+        for tree in tokens {
+            match tree {
+                TokenTree::Group(g) => {
+                    let (open, close) = match g.delimiter() {
+                        Delimiter::Parenthesis => ("(", ")"),
+                        Delimiter::Brace => ("{", "}"),
+                        Delimiter::Bracket => ("[", "]"),
+                        Delimiter::None => ("", ""),
+                    };
+                    out.push(open.to_owned());
+                    out.extend(flat(g.stream()));
+                    out.push(close.to_owned());
+                }
+                other => out.push(other.to_string()),
+            }
+        }
+        out
+    }
+
+    /// `tokens` with the text of every `#[doc = "..."]` trimmed at its start.
+    fn docs_trimmed(tokens: TokenStream) -> TokenStream {
+        use proc_macro2::{Group, Literal, TokenTree};
+        let mut out = Vec::new();
+        for tree in tokens {
+            out.push(match tree {
+                TokenTree::Group(g) => {
+                    let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+                    let stream = match inner.as_slice() {
+                        [TokenTree::Ident(doc), TokenTree::Punct(eq), TokenTree::Literal(text)]
+                            if doc == "doc" && eq.as_char() == '=' =>
+                        {
+                            let value: String = syn::parse_str::<syn::LitStr>(&text.to_string())
+                                .map(|l| l.value())
+                                .unwrap_or_default();
+                            let trimmed = Literal::string(value.trim_start());
+                            quote!(#doc #eq #trimmed)
+                        }
+                        _ => docs_trimmed(g.stream()),
+                    };
+                    TokenTree::Group(Group::new(g.delimiter(), stream))
+                }
+                other => other,
+            });
+        }
+        out.into_iter().collect()
     }
 
     /// A generation warning (here a type patched to the name of another, which the

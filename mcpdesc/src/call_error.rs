@@ -42,6 +42,9 @@ impl fmt::Display for Violation {
     }
 }
 
+/// What a typed client's call returns: the answer, or the [`CallError`] that stopped it.
+pub type CallResult<T> = Result<T, CallError>;
+
 /// Why a call of a generated `Client` (or of a [`TypedClient`](crate::client::TypedClient))
 /// did not give its typed answer.
 ///

@@ -14,8 +14,8 @@
 //!     // the type checks of the example, as without a test server, then:
 //!     if let Err(e) = ::mcpdesc::implementation::check_example(
 //!         &super::router(crate::ChessServer::new()),
-//!         &examples::analyze_game::TOOL,
-//!         &examples::analyze_game::EXAMPLES[1usize],
+//!         &examples::analyze_game::ALL.tool,
+//!         &examples::analyze_game::ALL.examples[1usize],
 //!         ::mcpdesc::implementation::Compare::Exact,
 //!     ) { panic!("{e}") }
 //! }

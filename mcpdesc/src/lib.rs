@@ -111,6 +111,7 @@ mod router;
 mod schema;
 mod scripted;
 pub mod testing;
+mod tool_examples;
 mod uri_template;
 mod version;
 
@@ -123,7 +124,7 @@ pub mod http;
 pub use http::serve_http;
 
 #[cfg(feature = "client")]
-pub use call_error::{CallError, Violation};
+pub use call_error::{CallError, CallResult, Violation};
 pub use completions::{
     Completion, CompletionRequest, CompletionResult, CompletionTarget, MAX_COMPLETION_VALUES,
 };
@@ -137,7 +138,7 @@ pub use notifications::{LogLevel, Notifier};
 pub use primitives::{CompletionHandler, PromptHandler, ResourceHandler, ResourceTemplateHandler};
 pub use prompts::{PromptMessage, PromptResult, PromptSpec};
 pub use resources::{CacheScope, ResourceResult, ResourceSpec, ResourceTemplateSpec};
-pub use result::{ToolResult, Typed};
+pub use result::{ToolFuture, ToolResult, Typed};
 pub use router::{Handler, Router, ServerInfo, ToolSpec};
 /// The cancellation token of a call (see [`Context::cancelled`]); the type rmcp
 /// cancels when the client sends `notifications/cancelled`.
@@ -214,6 +215,81 @@ pub mod __private {
     ) -> Result<T, crate::RequestError> {
         serde_json::from_value(value)
             .map_err(|e| crate::RequestError::invalid_params(format!("Invalid arguments: {e}")))
+    }
+
+    /// The router's handler of a tool with `outputSchema`, from the call of its trait
+    /// method: the arguments parsed into `I`, `call(server, input, cx)` awaited, the
+    /// typed output written as `structuredContent` plus its text block. Generated
+    /// routers register each such tool with one line,
+    /// `.tool(SPEC, tool_output(&server, |s, input, cx| async move { Tool::tool_with_content(&*s, input, cx).await }))`,
+    /// instead of repeating this body per tool.
+    pub fn tool_output<S, I, O, F, Fut>(
+        server: &Arc<S>,
+        call: F,
+    ) -> impl Fn(
+        serde_json::Value,
+        crate::Context,
+    ) -> crate::BoxFuture<'static, Result<crate::ToolResult, crate::ToolError>>
+           + Send
+           + Sync
+           + 'static
+    where
+        S: Send + Sync + 'static,
+        I: serde::de::DeserializeOwned,
+        O: serde::Serialize,
+        F: Fn(Arc<S>, I, crate::Context) -> Fut + Send + Sync + 'static,
+        Fut: ::core::future::Future<Output = Result<crate::Typed<O>, crate::ToolError>>
+            + Send
+            + 'static,
+    {
+        let server = Arc::clone(server);
+        move |args, cx| {
+            let call = parse_arguments::<I>(args).map(|input| call(Arc::clone(&server), input, cx));
+            Box::pin(async move { crate::ToolResult::from_typed(call?.await?) })
+        }
+    }
+
+    /// [`tool_output`] for a tool without `outputSchema`: the trait method returns the
+    /// whole result.
+    pub fn tool_result<S, I, F, Fut>(
+        server: &Arc<S>,
+        call: F,
+    ) -> impl Fn(
+        serde_json::Value,
+        crate::Context,
+    ) -> crate::BoxFuture<'static, Result<crate::ToolResult, crate::ToolError>>
+           + Send
+           + Sync
+           + 'static
+    where
+        S: Send + Sync + 'static,
+        I: serde::de::DeserializeOwned,
+        F: Fn(Arc<S>, I, crate::Context) -> Fut + Send + Sync + 'static,
+        Fut: ::core::future::Future<Output = Result<crate::ToolResult, crate::ToolError>>
+            + Send
+            + 'static,
+    {
+        let server = Arc::clone(server);
+        move |args, cx| {
+            let call = parse_arguments::<I>(args).map(|input| call(Arc::clone(&server), input, cx));
+            Box::pin(async move { call?.await })
+        }
+    }
+
+    /// The default `{tool}_with_content` of a generated handler trait: the output of
+    /// the plain method, without extra content blocks.
+    pub async fn typed<O>(
+        output: impl ::core::future::Future<Output = Result<O, crate::ToolError>>,
+    ) -> Result<crate::Typed<O>, crate::ToolError> {
+        Ok(crate::Typed::new(output.await?))
+    }
+
+    /// The plain method of a handler whose `{tool}_with_content` answers (the
+    /// `ExampleServer` mock): its output alone.
+    pub async fn output<O>(
+        typed: impl ::core::future::Future<Output = Result<crate::Typed<O>, crate::ToolError>>,
+    ) -> Result<O, crate::ToolError> {
+        Ok(typed.await?.output)
     }
 
     /// Boxes a handler's future into the router's [`BoxFuture`](crate::BoxFuture).

@@ -45,6 +45,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::testing::{canonical, Example, InteractionExample, RequestExample};
@@ -580,6 +581,31 @@ impl ExampleBook {
     /// The protocol scope of (the first variant of) `tool`; empty when unknown.
     pub fn scope(&self, tool: &str) -> &[ProtocolVersion] {
         self.books(tool).next().map_or(&[], |t| &t.scope)
+    }
+
+    /// [`ExampleBook::respond`] for a typed input (what the generated
+    /// `ExampleServer` calls for a tool without `outputSchema`): the input as JSON,
+    /// matched after a round trip through `I`.
+    pub async fn respond_input<I: Serialize + DeserializeOwned>(
+        &self,
+        tool: &str,
+        input: I,
+        cx: Context,
+    ) -> Result<ToolResult, ToolError> {
+        let args = serde_json::to_value(&input).map_err(|e| ToolError::new(e.to_string()))?;
+        self.respond(tool, &args, &crate::testing::normalize::<I>, &cx)
+            .await
+    }
+
+    /// [`ExampleBook::respond_input`] for a tool with `outputSchema`: the result as
+    /// the typed output ([`typed_result`]).
+    pub async fn respond_typed<I: Serialize + DeserializeOwned, O: DeserializeOwned>(
+        &self,
+        tool: &str,
+        input: I,
+        cx: Context,
+    ) -> Result<Typed<O>, ToolError> {
+        typed_result(self.respond_input(tool, input, cx).await?)
     }
 
     /// Answers a call of `tool` with `arguments` by the module's policy. An example

@@ -50,6 +50,29 @@ pub struct ToolSpec {
 }
 
 impl ToolSpec {
+    /// The declaration as JSON (`Value::Null` if it is not JSON, which
+    /// [`Router::tool`] reports).
+    pub fn declaration_value(&self) -> Value {
+        serde_json::from_str(self.declaration).unwrap_or(Value::Null)
+    }
+
+    /// A string member of the declaration at a JSON Pointer (`/title`,
+    /// `/annotations/title`, `/execution/taskSupport`).
+    pub fn text(&self, pointer: &str) -> Option<String> {
+        self.declaration_value()
+            .pointer(pointer)
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    }
+
+    /// A boolean member of the declaration at a JSON Pointer
+    /// (`/annotations/readOnlyHint`, `/deprecated`).
+    pub fn flag(&self, pointer: &str) -> Option<bool> {
+        self.declaration_value()
+            .pointer(pointer)
+            .and_then(Value::as_bool)
+    }
+
     /// A spec from its three parts.
     pub const fn new(
         name: &'static str,

@@ -32,6 +32,7 @@ use crate::{Content, Context, ProtocolVersion, Router, ToolResult};
 
 pub use crate::difference::{first_difference, Difference};
 pub use crate::scripted::ScriptedClient;
+pub use crate::tool_examples::{expect, NoOutput, ToolExamples};
 
 /// One Tool Example as generated code stores it: JSON texts, parsed on use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,6 +90,17 @@ pub struct ToolCase {
     pub declaration: &'static str,
     /// The tool's effective protocol scope.
     pub scope: &'static [ProtocolVersion],
+}
+
+impl ToolCase {
+    /// The case of the tool `spec` registers.
+    pub const fn of(spec: &crate::ToolSpec) -> Self {
+        ToolCase {
+            tool: spec.name,
+            declaration: spec.declaration,
+            scope: spec.scope,
+        }
+    }
 }
 
 /// Parses one of the JSON texts of generated code.

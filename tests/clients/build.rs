@@ -147,7 +147,7 @@ fn calls(ir: &ModuleIr) -> String {
             let _ = writeln!(
                 out,
                 "        {{\n            \
-                 let (tool, example) = (&generated::examples::{m}::TOOL, &generated::examples::{m}::EXAMPLES[{i}]);\n            \
+                 let (tool, example) = (&generated::examples::{m}::ALL.tool, &generated::examples::{m}::ALL.examples[{i}]);\n            \
                  if outcome.in_scope(client.session(), tool, example) {{\n                \
                  match crate::input(tool, example) {{\n                    \
                  Ok(input) => {{ let answer = client.{m}(input).await; outcome.{check}(tool, example, answer); }}\n                    \

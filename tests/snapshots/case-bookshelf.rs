@@ -187,96 +187,38 @@ pub mod info {
         }
     }
 }
-/// Per-tool metadata from the description: name, effective protocol scope,
-/// annotations, execution, and the resolved declaration the router serves.
+/// Per-tool metadata from the description: `NAME`, and `SPEC` with the
+/// effective protocol scope (`SPEC.scope`) and the declaration the router serves
+/// (`SPEC.declaration`, with `$componentRef`s substituted; read its members with
+/// `SPEC.text("/title")`, `SPEC.flag("/annotations/readOnlyHint")`).
 pub mod tools {
     #![allow(dead_code)]
     /// Metadata of the `find_book` tool.
     pub mod find_book {
         /// The tool's name on the wire.
         pub const NAME: &str = "find_book";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Find a book",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Looks a book up by title.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"find_book","title":"Find a book","description":"Looks a book up by title.","tags":["catalogue"],"annotations":{"readOnlyHint":true,"openWorldHint":false},"inputSchema":{"type":"object","properties":{"title":{"type":"string","minLength":1},"author":{"type":"string"}},"required":["title"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"title":{"type":"string"},"shelf":{"type":"string","pattern":"^[A-Z][0-9]$"},"copies":{"type":"integer","minimum":0}},"required":["title","shelf","copies"],"additionalProperties":false}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"name":"find_book","title":"Find a book","description":"Looks a book up by title.","tags":["catalogue"],"annotations":{"readOnlyHint":true,"openWorldHint":false},"inputSchema":{"type":"object","properties":{"title":{"type":"string","minLength":1},"author":{"type":"string"}},"required":["title"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"title":{"type":"string"},"shelf":{"type":"string","pattern":"^[A-Z][0-9]$"},"copies":{"type":"integer","minimum":0}},"required":["title","shelf","copies"],"additionalProperties":false}}"#,
         );
     }
     /// Metadata of the `lend_book` tool.
     pub mod lend_book {
         /// The tool's name on the wire.
         pub const NAME: &str = "lend_book";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Lends a copy to a reader.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"lend_book","description":"Lends a copy to a reader.","tags":["loans"],"security":[{"books-oauth":["shelf:write"]}],"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false},"inputSchema":{"type":"object","properties":{"title":{"type":"string"},"reader":{"type":"string"},"days":{"type":"integer","minimum":1,"maximum":60,"default":14}},"required":["title","reader"],"additionalProperties":false}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"name":"lend_book","description":"Lends a copy to a reader.","tags":["loans"],"security":[{"books-oauth":["shelf:write"]}],"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false},"inputSchema":{"type":"object","properties":{"title":{"type":"string"},"reader":{"type":"string"},"days":{"type":"integer","minimum":1,"maximum":60,"default":14}},"required":["title","reader"],"additionalProperties":false}}"#,
         );
     }
 }
@@ -287,32 +229,19 @@ pub mod tools {
 /// Annotations (advisory hints): read-only, closed world.
 #[allow(dead_code)]
 pub trait FindBook: Send + Sync {
-    /// Handles `tools/call` for `find_book`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `find_book`: the output becomes `structuredContent` and a text block of its JSON.
     fn find_book(
         &self,
         input: types::FindBookInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::FindBookOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::FindBookOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn find_book_with_content(
         &self,
         input: types::FindBookInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::FindBookOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.find_book(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::FindBookOutput>> {
+        ::mcpdesc::__private::typed(self.find_book(input, cx))
     }
 }
 /// Lends a copy to a reader.
@@ -327,9 +256,7 @@ pub trait LendBook: Send + Sync {
         &self,
         input: types::LendBookInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Verifies the credentials of the description's security schemes, one method
 /// per scheme a Security Requirement names. `router(server)` needs it, like a
@@ -380,39 +307,19 @@ fn handlers_router<S: Handlers>(
         .security(info::SECURITY)
         .tool(
             tools::find_book::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::FindBookInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = FindBook::find_book_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    FindBook::find_book_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::lend_book::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::LendBookInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        LendBook::lend_book(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move { LendBook::lend_book(&*s, input, cx).await },
+            ),
         )
 }
 /// A router that serves the description with `server`'s trait methods: the
@@ -459,131 +366,76 @@ pub fn router_behind_gateway<S: Handlers>(server: S) -> ::mcpdesc::Router {
     handlers_router(::mcpdesc::__private::Arc::new(server)).without_authentication()
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
-/// typed accessors. Examples are illustrative, not promises of live behaviour.
+/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
+/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
+/// are illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `find_book` tool.
     pub mod find_book {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::find_book::NAME,
-            declaration: super::super::tools::find_book::DECLARATION,
-            scope: super::super::tools::find_book::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "by-title",
-                pointer: "/tools/0/examples/by-title",
-                input: r#"{"title":"Dune"}"#,
-                result: r#"{"content":[{"type":"text","text":"Dune by Frank Herbert, shelf B3"}],"structuredContent":{"title":"Dune","shelf":"B3","copies":2}}"#,
-            },
-            ::mcpdesc::testing::Example {
-                name: "unknown",
-                pointer: "/tools/0/examples/unknown",
-                input: r#"{"title":"Nonexistent"}"#,
-                result: r#"{"isError":true,"content":[{"type":"text","text":"no book titled Nonexistent"}]}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::FindBookInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::FindBookOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::FindBookInput,
+            super::super::types::FindBookOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::find_book::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "by-title",
+                    pointer: "/tools/0/examples/by-title",
+                    input: r#"{"title":"Dune"}"#,
+                    result: r#"{"content":[{"type":"text","text":"Dune by Frank Herbert, shelf B3"}],"structuredContent":{"title":"Dune","shelf":"B3","copies":2}}"#,
+                },
+                ::mcpdesc::testing::Example {
+                    name: "unknown",
+                    pointer: "/tools/0/examples/unknown",
+                    input: r#"{"title":"Nonexistent"}"#,
+                    result: r#"{"isError":true,"content":[{"type":"text","text":"no book titled Nonexistent"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `lend_book` tool.
     pub mod lend_book {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::lend_book::NAME,
-            declaration: super::super::tools::lend_book::DECLARATION,
-            scope: super::super::tools::lend_book::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "two-weeks",
-                pointer: "/tools/1/examples/two-weeks",
-                input: r#"{"title":"Dune","reader":"ada"}"#,
-                result: r#"{"content":[{"type":"text","text":"Dune lent to ada for 14 days"}]}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::LendBookInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::LendBookInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::lend_book::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "two-weeks",
+                    pointer: "/tools/1/examples/two-weeks",
+                    input: r#"{"title":"Dune","reader":"ada"}"#,
+                    result: r#"{"content":[{"type":"text","text":"Dune lent to ada for 14 days"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                find_book::TOOL.tool,
-                find_book::TOOL.scope,
-                find_book::EXAMPLES,
-                find_book::INTERACTION_EXAMPLES,
+                find_book::ALL.tool.tool,
+                find_book::ALL.tool.scope,
+                find_book::ALL.examples,
+                find_book::ALL.interaction_examples,
             )
             .tool(
-                lend_book::TOOL.tool,
-                lend_book::TOOL.scope,
-                lend_book::EXAMPLES,
-                lend_book::INTERACTION_EXAMPLES,
+                lend_book::ALL.tool.tool,
+                lend_book::ALL.tool.scope,
+                lend_book::ALL.examples,
+                lend_book::ALL.interaction_examples,
             )
     }
 }
@@ -666,54 +518,29 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl FindBook for ExampleServer {
-    async fn find_book(
+    fn find_book(
         &self,
         input: types::FindBookInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::FindBookOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(self.find_book_with_content(input, cx).await?.output)
+    ) -> impl ::mcpdesc::ToolFuture<types::FindBookOutput> {
+        ::mcpdesc::__private::output(self.find_book_with_content(input, cx))
     }
-    async fn find_book_with_content(
+    fn find_book_with_content(
         &self,
         input: types::FindBookInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::FindBookOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::find_book::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::FindBookInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::FindBookOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::FindBookOutput>> {
+        self.book.respond_typed(tools::find_book::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl LendBook for ExampleServer {
-    async fn lend_book(
+    fn lend_book(
         &self,
         input: types::LendBookInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::lend_book::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::LendBookInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::lend_book::NAME, input, cx)
     }
 }
 /// The mock holds no credentials: every one is rejected, so over HTTP only
@@ -760,7 +587,10 @@ pub fn check_against_examples<S: Handlers>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -798,22 +628,17 @@ impl Client {
     /// Calls the tool `find_book`.
     ///
     /// Annotations (advisory hints): read-only, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn find_book(
         &self,
         input: types::FindBookInput,
-    ) -> ::core::result::Result<types::FindBookOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::FindBookOutput> {
         self.inner.call_tool_output(&tools::find_book::SPEC, input).await
     }
-    /// Calls the tool `find_book` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `find_book`: the typed output with the content blocks and the result `_meta`.
     pub async fn find_book_with_content(
         &self,
         input: types::FindBookInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::FindBookOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::FindBookOutput>> {
         self.inner.call_tool_typed(&tools::find_book::SPEC, input).await
     }
     /// Lends a copy to a reader.
@@ -821,12 +646,10 @@ impl Client {
     /// Calls the tool `lend_book`.
     ///
     /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn lend_book(
         &self,
         input: types::LendBookInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::lend_book::SPEC, input).await
     }
 }
@@ -837,30 +660,16 @@ mod example_tests {
     /// Tool Example `by-title` of `find_book`.
     #[test]
     fn find_book_example_by_title() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
-            types::FindBookInput,
-            types::FindBookOutput,
-        >(&examples::find_book::TOOL, &examples::find_book::EXAMPLES[0usize]) {
-            panic!("{e}");
-        }
+        examples::find_book::ALL.check_example_with_output(0usize);
     }
     /// Tool Example `unknown` of `find_book`.
     #[test]
     fn find_book_example_unknown() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
-            types::FindBookInput,
-            types::FindBookOutput,
-        >(&examples::find_book::TOOL, &examples::find_book::EXAMPLES[1usize]) {
-            panic!("{e}");
-        }
+        examples::find_book::ALL.check_example_with_output(1usize);
     }
     /// Tool Example `two-weeks` of `lend_book`.
     #[test]
     fn lend_book_example_two_weeks() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
-            types::LendBookInput,
-        >(&examples::lend_book::TOOL, &examples::lend_book::EXAMPLES[0usize]) {
-            panic!("{e}");
-        }
+        examples::lend_book::ALL.check_example(0usize);
     }
 }

@@ -115,78 +115,32 @@ pub mod info {
         }
     }
 }
-/// Per-tool metadata from the description: name, effective protocol scope,
-/// annotations, execution, and the resolved declaration the router serves.
+/// Per-tool metadata from the description: `NAME`, and `SPEC` with the
+/// effective protocol scope (`SPEC.scope`) and the declaration the router serves
+/// (`SPEC.declaration`, with `$componentRef`s substituted; read its members with
+/// `SPEC.text("/title")`, `SPEC.flag("/annotations/readOnlyHint")`).
 pub mod tools {
     #![allow(dead_code)]
     /// Metadata of the `remove_book` tool.
     pub mod remove_book {
         /// The tool's name on the wire.
         pub const NAME: &str = "remove_book";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"remove_book","protocolVersions":["2026-07-28"],"inputSchema":{"type":"object","properties":{"title":{"type":"string"}},"required":["title"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"removed":{"type":"boolean"}},"required":["removed"],"additionalProperties":false},"elicitations":[{"name":"sign_in","mode":"url","message":"Sign in as the librarian.","url":"https://books.example.com/librarian/sign-in"}]}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"name":"remove_book","protocolVersions":["2026-07-28"],"inputSchema":{"type":"object","properties":{"title":{"type":"string"}},"required":["title"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"removed":{"type":"boolean"}},"required":["removed"],"additionalProperties":false},"elicitations":[{"name":"sign_in","mode":"url","message":"Sign in as the librarian.","url":"https://books.example.com/librarian/sign-in"}]}"#,
         );
     }
     /// Metadata of the `count_books` tool.
     pub mod count_books {
         /// The tool's name on the wire.
         pub const NAME: &str = "count_books";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"count_books","protocolVersions":["2026-07-28"],"inputSchema":{"type":"object","properties":{},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"count":{"type":"integer"}},"required":["count"],"additionalProperties":false}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"name":"count_books","protocolVersions":["2026-07-28"],"inputSchema":{"type":"object","properties":{},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"count":{"type":"integer"}},"required":["count"],"additionalProperties":false}}"#,
         );
     }
 }
@@ -195,32 +149,19 @@ pub mod tools {
 /// Implements the tool `remove_book`.
 #[allow(dead_code)]
 pub trait RemoveBook: Send + Sync {
-    /// Handles `tools/call` for `remove_book`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `remove_book`: the output becomes `structuredContent` and a text block of its JSON.
     fn remove_book(
         &self,
         input: types::RemoveBookInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::RemoveBookOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::RemoveBookOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn remove_book_with_content(
         &self,
         input: types::RemoveBookInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::RemoveBookOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.remove_book(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::RemoveBookOutput>> {
+        ::mcpdesc::__private::typed(self.remove_book(input, cx))
     }
 }
 /// The `count_books` tool.
@@ -228,32 +169,19 @@ pub trait RemoveBook: Send + Sync {
 /// Implements the tool `count_books`.
 #[allow(dead_code)]
 pub trait CountBooks: Send + Sync {
-    /// Handles `tools/call` for `count_books`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `count_books`: the output becomes `structuredContent` and a text block of its JSON.
     fn count_books(
         &self,
         input: types::CountBooksInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::CountBooksOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::CountBooksOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn count_books_with_content(
         &self,
         input: types::CountBooksInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::CountBooksOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.count_books(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::CountBooksOutput>> {
+        ::mcpdesc::__private::typed(self.count_books(input, cx))
     }
 }
 /// Implemented for every type that implements all handler traits (tools,
@@ -273,182 +201,89 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         .security(info::SECURITY)
         .tool(
             tools::remove_book::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::RemoveBookInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = RemoveBook::remove_book_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    RemoveBook::remove_book_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::count_books::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::CountBooksInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = CountBooks::count_books_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    CountBooks::count_books_with_content(&*s, input, cx).await
+                },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
-/// typed accessors. Examples are illustrative, not promises of live behaviour.
+/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
+/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
+/// are illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `remove_book` tool.
     pub mod remove_book {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::remove_book::NAME,
-            declaration: super::super::tools::remove_book::DECLARATION,
-            scope: super::super::tools::remove_book::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[
-            ::mcpdesc::testing::InteractionExample {
-                name: "signed-in",
-                pointer: "/tools/1/interactionExamples/signed-in",
-                input: r#"{"title":"Dune"}"#,
-                steps: r#"[{"type":"elicitation","declaration":"sign_in","request":{"mode":"url","message":"Sign in as the librarian.","url":"https://books.example.com/librarian/sign-in"},"response":{"action":"accept"}}]"#,
-                result: r#"{"resultType":"complete","content":[{"type":"text","text":"Dune removed"}],"structuredContent":{"removed":true}}"#,
-            },
-        ];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::RemoveBookInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::RemoveBookOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::RemoveBookInput,
+            super::super::types::RemoveBookOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::remove_book::SPEC,
+            &[],
+            &[
+                ::mcpdesc::testing::InteractionExample {
+                    name: "signed-in",
+                    pointer: "/tools/1/interactionExamples/signed-in",
+                    input: r#"{"title":"Dune"}"#,
+                    steps: r#"[{"type":"elicitation","declaration":"sign_in","request":{"mode":"url","message":"Sign in as the librarian.","url":"https://books.example.com/librarian/sign-in"},"response":{"action":"accept"}}]"#,
+                    result: r#"{"resultType":"complete","content":[{"type":"text","text":"Dune removed"}],"structuredContent":{"removed":true}}"#,
+                },
+            ],
+        );
     }
     /// Examples of the `count_books` tool.
     pub mod count_books {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::count_books::NAME,
-            declaration: super::super::tools::count_books::DECLARATION,
-            scope: super::super::tools::count_books::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "all",
-                pointer: "/tools/2/examples/all",
-                input: r#"{}"#,
-                result: r#"{"resultType":"complete","content":[{"type":"text","text":"3 books"}],"structuredContent":{"count":3}}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::CountBooksInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::CountBooksOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::CountBooksInput,
+            super::super::types::CountBooksOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::count_books::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "all",
+                    pointer: "/tools/2/examples/all",
+                    input: r#"{}"#,
+                    result: r#"{"resultType":"complete","content":[{"type":"text","text":"3 books"}],"structuredContent":{"count":3}}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                remove_book::TOOL.tool,
-                remove_book::TOOL.scope,
-                remove_book::EXAMPLES,
-                remove_book::INTERACTION_EXAMPLES,
+                remove_book::ALL.tool.tool,
+                remove_book::ALL.tool.scope,
+                remove_book::ALL.examples,
+                remove_book::ALL.interaction_examples,
             )
             .tool(
-                count_books::TOOL.tool,
-                count_books::TOOL.scope,
-                count_books::EXAMPLES,
-                count_books::INTERACTION_EXAMPLES,
+                count_books::ALL.tool.tool,
+                count_books::ALL.tool.scope,
+                count_books::ALL.examples,
+                count_books::ALL.interaction_examples,
             )
     }
 }
@@ -531,68 +366,36 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl RemoveBook for ExampleServer {
-    async fn remove_book(
+    fn remove_book(
         &self,
         input: types::RemoveBookInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::RemoveBookOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.remove_book_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::RemoveBookOutput> {
+        ::mcpdesc::__private::output(self.remove_book_with_content(input, cx))
     }
-    async fn remove_book_with_content(
+    fn remove_book_with_content(
         &self,
         input: types::RemoveBookInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::RemoveBookOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::remove_book::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::RemoveBookInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::RemoveBookOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::RemoveBookOutput>> {
+        self.book.respond_typed(tools::remove_book::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl CountBooks for ExampleServer {
-    async fn count_books(
+    fn count_books(
         &self,
         input: types::CountBooksInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::CountBooksOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.count_books_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::CountBooksOutput> {
+        ::mcpdesc::__private::output(self.count_books_with_content(input, cx))
     }
-    async fn count_books_with_content(
+    fn count_books_with_content(
         &self,
         input: types::CountBooksInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::CountBooksOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::count_books::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::CountBooksInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::CountBooksOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::CountBooksOutput>> {
+        self.book.respond_typed(tools::count_books::NAME, input, cx)
     }
 }
 /// Opt-in contract check: runs `server` through its router on the examples
@@ -619,7 +422,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -655,43 +461,33 @@ impl Client {
     /// The `remove_book` tool.
     ///
     /// Calls the tool `remove_book`.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn remove_book(
         &self,
         input: types::RemoveBookInput,
-    ) -> ::core::result::Result<types::RemoveBookOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::RemoveBookOutput> {
         self.inner.call_tool_output(&tools::remove_book::SPEC, input).await
     }
-    /// Calls the tool `remove_book` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `remove_book`: the typed output with the content blocks and the result `_meta`.
     pub async fn remove_book_with_content(
         &self,
         input: types::RemoveBookInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::RemoveBookOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::RemoveBookOutput>> {
         self.inner.call_tool_typed(&tools::remove_book::SPEC, input).await
     }
     /// The `count_books` tool.
     ///
     /// Calls the tool `count_books`.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn count_books(
         &self,
         input: types::CountBooksInput,
-    ) -> ::core::result::Result<types::CountBooksOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::CountBooksOutput> {
         self.inner.call_tool_output(&tools::count_books::SPEC, input).await
     }
-    /// Calls the tool `count_books` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `count_books`: the typed output with the content blocks and the result `_meta`.
     pub async fn count_books_with_content(
         &self,
         input: types::CountBooksInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::CountBooksOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::CountBooksOutput>> {
         self.inner.call_tool_typed(&tools::count_books::SPEC, input).await
     }
 }
@@ -703,22 +499,17 @@ mod example_tests {
     #[test]
     fn remove_book_interaction_signed_in() {
         let router = ExampleServer::new().router();
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_interaction(
-            &router,
-            &examples::remove_book::TOOL,
-            &examples::remove_book::INTERACTION_EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_interaction(
+                &router,
+                &examples::remove_book::ALL.tool,
+                &examples::remove_book::ALL.interaction_examples[0usize],
+            ),
+        );
     }
     /// Tool Example `all` of `count_books`.
     #[test]
     fn count_books_example_all() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
-            types::CountBooksInput,
-            types::CountBooksOutput,
-        >(&examples::count_books::TOOL, &examples::count_books::EXAMPLES[0usize]) {
-            panic!("{e}");
-        }
+        examples::count_books::ALL.check_example_with_output(0usize);
     }
 }

@@ -296,144 +296,52 @@ pub mod info {
         }
     }
 }
-/// Per-tool metadata from the description: name, effective protocol scope,
-/// annotations, execution, and the resolved declaration the router serves.
+/// Per-tool metadata from the description: `NAME`, and `SPEC` with the
+/// effective protocol scope (`SPEC.scope`) and the declaration the router serves
+/// (`SPEC.declaration`, with `$componentRef`s substituted; read its members with
+/// `SPEC.text("/title")`, `SPEC.flag("/annotations/readOnlyHint")`).
 pub mod tools {
     #![allow(dead_code)]
     /// Metadata of the `analyze_game` tool.
     pub mod analyze_game {
         /// The tool's name on the wire.
         pub const NAME: &str = "analyze_game";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Analyze Chess Game",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Analyze a chess game from PGN notation and return evaluation scores",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"analyze_game","title":"Analyze Chess Game","description":"Analyze a chess game from PGN notation and return evaluation scores","inputSchema":{"type":"object","properties":{"pgn":{"type":"string","description":"Game in Portable Game Notation (PGN) format"},"depth":{"type":"integer","description":"Analysis depth in half-moves","minimum":1,"maximum":40}},"required":["pgn"]},"outputSchema":{"type":"object","properties":{"evaluation":{"type":"number","description":"Centipawn evaluation"},"best_move":{"type":"string","description":"Best move in algebraic notation"},"blunders":{"type":"array","items":{"type":"object","properties":{"move_number":{"type":"integer"},"move":{"type":"string"},"evaluation_loss":{"type":"number"}}}}}},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true},"tags":["analysis","chess"]}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"name":"analyze_game","title":"Analyze Chess Game","description":"Analyze a chess game from PGN notation and return evaluation scores","inputSchema":{"type":"object","properties":{"pgn":{"type":"string","description":"Game in Portable Game Notation (PGN) format"},"depth":{"type":"integer","description":"Analysis depth in half-moves","minimum":1,"maximum":40}},"required":["pgn"]},"outputSchema":{"type":"object","properties":{"evaluation":{"type":"number","description":"Centipawn evaluation"},"best_move":{"type":"string","description":"Best move in algebraic notation"},"blunders":{"type":"array","items":{"type":"object","properties":{"move_number":{"type":"integer"},"move":{"type":"string"},"evaluation_loss":{"type":"number"}}}}}},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true},"tags":["analysis","chess"]}"#,
         );
     }
     /// Metadata of the `get_player_rating` tool.
     pub mod get_player_rating {
         /// The tool's name on the wire.
         pub const NAME: &str = "get_player_rating";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Get Player Rating",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Get the current Elo rating and rating history for a chess player",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"get_player_rating","title":"Get Player Rating","description":"Get the current Elo rating and rating history for a chess player","inputSchema":{"type":"object","properties":{"player_id":{"type":"string","description":"Unique player identifier"},"rating_type":{"type":"string","enum":["classical","rapid","blitz","bullet"],"description":"Type of rating to retrieve"}},"required":["player_id"]},"annotations":{"readOnlyHint":true,"destructiveHint":false},"tags":["rating","player"]}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"name":"get_player_rating","title":"Get Player Rating","description":"Get the current Elo rating and rating history for a chess player","inputSchema":{"type":"object","properties":{"player_id":{"type":"string","description":"Unique player identifier"},"rating_type":{"type":"string","enum":["classical","rapid","blitz","bullet"],"description":"Type of rating to retrieve"}},"required":["player_id"]},"annotations":{"readOnlyHint":true,"destructiveHint":false},"tags":["rating","player"]}"#,
         );
     }
     /// Metadata of the `record_game_result` tool.
     pub mod record_game_result {
         /// The tool's name on the wire.
         pub const NAME: &str = "record_game_result";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Record Game Result",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Record the result of a chess game and update player ratings",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"record_game_result","title":"Record Game Result","description":"Record the result of a chess game and update player ratings","inputSchema":{"type":"object","properties":{"white_player_id":{"type":"string","description":"White player identifier"},"black_player_id":{"type":"string","description":"Black player identifier"},"result":{"type":"string","enum":["1-0","0-1","1/2-1/2"],"description":"Game result in standard notation"},"pgn":{"type":"string","description":"Full game PGN (optional)"},"time_control":{"type":"string","description":"Time control (e.g., '10+0', '3+2')"}},"required":["white_player_id","black_player_id","result"]},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false},"tags":["rating","game"]}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"name":"record_game_result","title":"Record Game Result","description":"Record the result of a chess game and update player ratings","inputSchema":{"type":"object","properties":{"white_player_id":{"type":"string","description":"White player identifier"},"black_player_id":{"type":"string","description":"Black player identifier"},"result":{"type":"string","enum":["1-0","0-1","1/2-1/2"],"description":"Game result in standard notation"},"pgn":{"type":"string","description":"Full game PGN (optional)"},"time_control":{"type":"string","description":"Time control (e.g., '10+0', '3+2')"}},"required":["white_player_id","black_player_id","result"]},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false},"tags":["rating","game"]}"#,
         );
     }
 }
@@ -444,32 +352,19 @@ pub mod tools {
 /// Annotations (advisory hints): read-only, not destructive, idempotent.
 #[allow(dead_code)]
 pub trait AnalyzeGame: Send + Sync {
-    /// Handles `tools/call` for `analyze_game`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `analyze_game`: the output becomes `structuredContent` and a text block of its JSON.
     fn analyze_game(
         &self,
         input: types::AnalyzeGameInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::AnalyzeGameOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::AnalyzeGameOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn analyze_game_with_content(
         &self,
         input: types::AnalyzeGameInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::AnalyzeGameOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.analyze_game(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::AnalyzeGameOutput>> {
+        ::mcpdesc::__private::typed(self.analyze_game(input, cx))
     }
 }
 /// Get Player Rating: Get the current Elo rating and rating history for a chess player
@@ -484,9 +379,7 @@ pub trait GetPlayerRating: Send + Sync {
         &self,
         input: types::GetPlayerRatingInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Record Game Result: Record the result of a chess game and update player ratings
 ///
@@ -500,9 +393,7 @@ pub trait RecordGameResult: Send + Sync {
         &self,
         input: types::RecordGameResultInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Per-prompt metadata from the description: name, effective protocol scope,
 /// and the resolved declaration the router lists.
@@ -705,54 +596,30 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         .security(info::SECURITY)
         .tool(
             tools::analyze_game::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::AnalyzeGameInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = AnalyzeGame::analyze_game_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    AnalyzeGame::analyze_game_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::get_player_rating::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::GetPlayerRatingInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        GetPlayerRating::get_player_rating(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move {
+                    GetPlayerRating::get_player_rating(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::record_game_result::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::RecordGameResultInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        RecordGameResult::record_game_result(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move {
+                    RecordGameResult::record_game_result(&*s, input, cx).await
+                },
+            ),
         )
         .prompt(
             prompts::opening_study::SPEC,
@@ -828,180 +695,104 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
-/// typed accessors. Examples are illustrative, not promises of live behaviour.
+/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
+/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
+/// are illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `analyze_game` tool.
     pub mod analyze_game {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::analyze_game::NAME,
-            declaration: super::super::tools::analyze_game::DECLARATION,
-            scope: super::super::tools::analyze_game::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "empty-pgn",
-                pointer: "/tools/0/examples/empty-pgn",
-                input: r#"{"pgn":""}"#,
-                result: r#"{"content":[{"type":"text","text":"The PGN contains no moves."}],"isError":true}"#,
-            },
-            ::mcpdesc::testing::Example {
-                name: "scholars-mate",
-                pointer: "/tools/0/examples/scholars-mate",
-                input: r#"{"pgn":"1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#","depth":8}"#,
-                result: r#"{"content":[{"type":"text","text":"{\"best_move\":\"Qxf7#\",\"blunders\":[{\"evaluation_loss\":10000.0,\"move\":\"Nf6\",\"move_number\":3}],\"evaluation\":10000.0}"}],"structuredContent":{"evaluation":10000.0,"best_move":"Qxf7#","blunders":[{"move_number":3,"move":"Nf6","evaluation_loss":10000.0}]}}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::AnalyzeGameInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::AnalyzeGameOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::AnalyzeGameInput,
+            super::super::types::AnalyzeGameOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::analyze_game::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "empty-pgn",
+                    pointer: "/tools/0/examples/empty-pgn",
+                    input: r#"{"pgn":""}"#,
+                    result: r#"{"content":[{"type":"text","text":"The PGN contains no moves."}],"isError":true}"#,
+                },
+                ::mcpdesc::testing::Example {
+                    name: "scholars-mate",
+                    pointer: "/tools/0/examples/scholars-mate",
+                    input: r#"{"pgn":"1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#","depth":8}"#,
+                    result: r#"{"content":[{"type":"text","text":"{\"best_move\":\"Qxf7#\",\"blunders\":[{\"evaluation_loss\":10000.0,\"move\":\"Nf6\",\"move_number\":3}],\"evaluation\":10000.0}"}],"structuredContent":{"evaluation":10000.0,"best_move":"Qxf7#","blunders":[{"move_number":3,"move":"Nf6","evaluation_loss":10000.0}]}}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `get_player_rating` tool.
     pub mod get_player_rating {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::get_player_rating::NAME,
-            declaration: super::super::tools::get_player_rating::DECLARATION,
-            scope: super::super::tools::get_player_rating::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "new-player-blitz",
-                pointer: "/tools/1/examples/new-player-blitz",
-                input: r#"{"player_id":"fictional-player-1","rating_type":"blitz"}"#,
-                result: r#"{"content":[{"type":"text","text":"fictional-player-1 (blitz): 1500, 0 games"}]}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::GetPlayerRatingInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::GetPlayerRatingInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::get_player_rating::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "new-player-blitz",
+                    pointer: "/tools/1/examples/new-player-blitz",
+                    input: r#"{"player_id":"fictional-player-1","rating_type":"blitz"}"#,
+                    result: r#"{"content":[{"type":"text","text":"fictional-player-1 (blitz): 1500, 0 games"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `record_game_result` tool.
     pub mod record_game_result {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::record_game_result::NAME,
-            declaration: super::super::tools::record_game_result::DECLARATION,
-            scope: super::super::tools::record_game_result::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "white-wins",
-                pointer: "/tools/2/examples/white-wins",
-                input: r#"{"white_player_id":"fictional-player-1","black_player_id":"fictional-player-2","result":"1-0","time_control":"3+2"}"#,
-                result: r#"{"content":[{"type":"text","text":"Recorded 1-0 (3+2, blitz). fictional-player-1: 1500 -> 1516; fictional-player-2: 1500 -> 1484."}]}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::RecordGameResultInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::RecordGameResultInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::record_game_result::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "white-wins",
+                    pointer: "/tools/2/examples/white-wins",
+                    input: r#"{"white_player_id":"fictional-player-1","black_player_id":"fictional-player-2","result":"1-0","time_control":"3+2"}"#,
+                    result: r#"{"content":[{"type":"text","text":"Recorded 1-0 (3+2, blitz). fictional-player-1: 1500 -> 1516; fictional-player-2: 1500 -> 1484."}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                analyze_game::TOOL.tool,
-                analyze_game::TOOL.scope,
-                analyze_game::EXAMPLES,
-                analyze_game::INTERACTION_EXAMPLES,
+                analyze_game::ALL.tool.tool,
+                analyze_game::ALL.tool.scope,
+                analyze_game::ALL.examples,
+                analyze_game::ALL.interaction_examples,
             )
             .tool(
-                get_player_rating::TOOL.tool,
-                get_player_rating::TOOL.scope,
-                get_player_rating::EXAMPLES,
-                get_player_rating::INTERACTION_EXAMPLES,
+                get_player_rating::ALL.tool.tool,
+                get_player_rating::ALL.tool.scope,
+                get_player_rating::ALL.examples,
+                get_player_rating::ALL.interaction_examples,
             )
             .tool(
-                record_game_result::TOOL.tool,
-                record_game_result::TOOL.scope,
-                record_game_result::EXAMPLES,
-                record_game_result::INTERACTION_EXAMPLES,
+                record_game_result::ALL.tool.tool,
+                record_game_result::ALL.tool.scope,
+                record_game_result::ALL.examples,
+                record_game_result::ALL.interaction_examples,
             )
             .prompt(
                 super::prompts::opening_study::NAME,
@@ -1219,77 +1010,39 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl AnalyzeGame for ExampleServer {
-    async fn analyze_game(
+    fn analyze_game(
         &self,
         input: types::AnalyzeGameInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::AnalyzeGameOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.analyze_game_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::AnalyzeGameOutput> {
+        ::mcpdesc::__private::output(self.analyze_game_with_content(input, cx))
     }
-    async fn analyze_game_with_content(
+    fn analyze_game_with_content(
         &self,
         input: types::AnalyzeGameInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::AnalyzeGameOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::analyze_game::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::AnalyzeGameInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::AnalyzeGameOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::AnalyzeGameOutput>> {
+        self.book.respond_typed(tools::analyze_game::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl GetPlayerRating for ExampleServer {
-    async fn get_player_rating(
+    fn get_player_rating(
         &self,
         input: types::GetPlayerRatingInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::get_player_rating::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::GetPlayerRatingInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::get_player_rating::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl RecordGameResult for ExampleServer {
-    async fn record_game_result(
+    fn record_game_result(
         &self,
         input: types::RecordGameResultInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::record_game_result::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::RecordGameResultInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::record_game_result::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
@@ -1378,7 +1131,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -1416,22 +1172,17 @@ impl Client {
     /// Calls the tool `analyze_game`.
     ///
     /// Annotations (advisory hints): read-only, not destructive, idempotent.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn analyze_game(
         &self,
         input: types::AnalyzeGameInput,
-    ) -> ::core::result::Result<types::AnalyzeGameOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::AnalyzeGameOutput> {
         self.inner.call_tool_output(&tools::analyze_game::SPEC, input).await
     }
-    /// Calls the tool `analyze_game` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `analyze_game`: the typed output with the content blocks and the result `_meta`.
     pub async fn analyze_game_with_content(
         &self,
         input: types::AnalyzeGameInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::AnalyzeGameOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::AnalyzeGameOutput>> {
         self.inner.call_tool_typed(&tools::analyze_game::SPEC, input).await
     }
     /// Get Player Rating: Get the current Elo rating and rating history for a chess player
@@ -1439,12 +1190,10 @@ impl Client {
     /// Calls the tool `get_player_rating`.
     ///
     /// Annotations (advisory hints): read-only, not destructive.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn get_player_rating(
         &self,
         input: types::GetPlayerRatingInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::get_player_rating::SPEC, input).await
     }
     /// Record Game Result: Record the result of a chess game and update player ratings
@@ -1452,12 +1201,10 @@ impl Client {
     /// Calls the tool `record_game_result`.
     ///
     /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn record_game_result(
         &self,
         input: types::RecordGameResultInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::record_game_result::SPEC, input).await
     }
     /// Opening Study Plan: Ask for a study plan of an opening of the catalogue, for one side
@@ -1524,46 +1271,22 @@ mod example_tests {
     /// Tool Example `empty-pgn` of `analyze_game`.
     #[test]
     fn analyze_game_example_empty_pgn() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
-            types::AnalyzeGameInput,
-            types::AnalyzeGameOutput,
-        >(&examples::analyze_game::TOOL, &examples::analyze_game::EXAMPLES[0usize]) {
-            panic!("{e}");
-        }
+        examples::analyze_game::ALL.check_example_with_output(0usize);
     }
     /// Tool Example `scholars-mate` of `analyze_game`.
     #[test]
     fn analyze_game_example_scholars_mate() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
-            types::AnalyzeGameInput,
-            types::AnalyzeGameOutput,
-        >(&examples::analyze_game::TOOL, &examples::analyze_game::EXAMPLES[1usize]) {
-            panic!("{e}");
-        }
+        examples::analyze_game::ALL.check_example_with_output(1usize);
     }
     /// Tool Example `new-player-blitz` of `get_player_rating`.
     #[test]
     fn get_player_rating_example_new_player_blitz() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
-            types::GetPlayerRatingInput,
-        >(
-            &examples::get_player_rating::TOOL,
-            &examples::get_player_rating::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        examples::get_player_rating::ALL.check_example(0usize);
     }
     /// Tool Example `white-wins` of `record_game_result`.
     #[test]
     fn record_game_result_example_white_wins() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
-            types::RecordGameResultInput,
-        >(
-            &examples::record_game_result::TOOL,
-            &examples::record_game_result::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        examples::record_game_result::ALL.check_example(0usize);
     }
     /// Example `ruy-lopez-white` of the prompt `opening_study`.
     #[test]
@@ -1576,16 +1299,16 @@ mod example_tests {
                 "ruy-lopez-white",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_prompt_example::<
-            types::OpeningStudyArguments,
-        >(
-            &router(server),
-            prompts::opening_study::NAME,
-            prompts::opening_study::SCOPE,
-            &prompt_examples::opening_study::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_prompt_example::<
+                types::OpeningStudyArguments,
+            >(
+                &router(server),
+                prompts::opening_study::NAME,
+                prompts::opening_study::SCOPE,
+                &prompt_examples::opening_study::EXAMPLES[0usize],
+            ),
+        );
     }
     /// Completion example `color-b` of the prompt `opening_study`.
     #[test]
@@ -1598,14 +1321,14 @@ mod example_tests {
                 "color-b",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_completion_example(
-            &router(server),
-            &::mcpdesc::CompletionTarget::prompt(prompts::opening_study::NAME),
-            prompts::opening_study::SCOPE,
-            &prompt_examples::opening_study::COMPLETION_EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_completion_example(
+                &router(server),
+                &::mcpdesc::CompletionTarget::prompt(prompts::opening_study::NAME),
+                prompts::opening_study::SCOPE,
+                &prompt_examples::opening_study::COMPLETION_EXAMPLES[0usize],
+            ),
+        );
     }
     /// Completion example `eco-b` of the prompt `opening_study`.
     #[test]
@@ -1618,14 +1341,14 @@ mod example_tests {
                 "eco-b",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_completion_example(
-            &router(server),
-            &::mcpdesc::CompletionTarget::prompt(prompts::opening_study::NAME),
-            prompts::opening_study::SCOPE,
-            &prompt_examples::opening_study::COMPLETION_EXAMPLES[1usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_completion_example(
+                &router(server),
+                &::mcpdesc::CompletionTarget::prompt(prompts::opening_study::NAME),
+                prompts::opening_study::SCOPE,
+                &prompt_examples::opening_study::COMPLETION_EXAMPLES[1usize],
+            ),
+        );
     }
     /// Example `all-pools` of the resource `rating_pools`.
     #[test]
@@ -1638,14 +1361,14 @@ mod example_tests {
                 "all-pools",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_resource_example(
-            &router(server),
-            resources::rating_pools::URI,
-            resources::rating_pools::SCOPE,
-            &resource_examples::rating_pools::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_resource_example(
+                &router(server),
+                resources::rating_pools::URI,
+                resources::rating_pools::SCOPE,
+                &resource_examples::rating_pools::EXAMPLES[0usize],
+            ),
+        );
     }
     /// Example `ruy-lopez` of the template `opening`.
     #[test]
@@ -1660,16 +1383,16 @@ mod example_tests {
                 "ruy-lopez",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_template_example::<
-            types::OpeningVariables,
-        >(
-            &router(server),
-            resource_templates::opening::URI_TEMPLATE,
-            resource_templates::opening::SCOPE,
-            &resource_template_examples::opening::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_template_example::<
+                types::OpeningVariables,
+            >(
+                &router(server),
+                resource_templates::opening::URI_TEMPLATE,
+                resource_templates::opening::SCOPE,
+                &resource_template_examples::opening::EXAMPLES[0usize],
+            ),
+        );
     }
     /// Completion example `eco-c` of the template `opening`.
     #[test]
@@ -1684,15 +1407,15 @@ mod example_tests {
                 "eco-c",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_completion_example(
-            &router(server),
-            &::mcpdesc::CompletionTarget::resource_template(
-                resource_templates::opening::URI_TEMPLATE,
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_completion_example(
+                &router(server),
+                &::mcpdesc::CompletionTarget::resource_template(
+                    resource_templates::opening::URI_TEMPLATE,
+                ),
+                resource_templates::opening::SCOPE,
+                &resource_template_examples::opening::COMPLETION_EXAMPLES[0usize],
             ),
-            resource_templates::opening::SCOPE,
-            &resource_template_examples::opening::COMPLETION_EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        );
     }
 }

@@ -111,8 +111,10 @@ pub mod info {
         }
     }
 }
-/// Per-tool metadata from the description: name, effective protocol scope,
-/// annotations, execution, and the resolved declaration the router serves.
+/// Per-tool metadata from the description: `NAME`, and `SPEC` with the
+/// effective protocol scope (`SPEC.scope`) and the declaration the router serves
+/// (`SPEC.declaration`, with `$componentRef`s substituted; read its members with
+/// `SPEC.text("/title")`, `SPEC.flag("/annotations/readOnlyHint")`).
 pub mod tools {
     #![allow(dead_code)]
 }
@@ -316,8 +318,9 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
-/// typed accessors. Examples are illustrative, not promises of live behaviour.
+/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
+/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
+/// are illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Every example of the description (tools, prompts, resources, resource
@@ -564,7 +567,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -660,14 +666,14 @@ mod example_tests {
                 "engineering-a",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_completion_example(
-            &router(server),
-            &::mcpdesc::CompletionTarget::prompt(prompts::team_lead::NAME),
-            prompts::team_lead::SCOPE,
-            &prompt_examples::team_lead::COMPLETION_EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_completion_example(
+                &router(server),
+                &::mcpdesc::CompletionTarget::prompt(prompts::team_lead::NAME),
+                prompts::team_lead::SCOPE,
+                &prompt_examples::team_lead::COMPLETION_EXAMPLES[0usize],
+            ),
+        );
     }
     /// Completion example `issue-prefix` of the template `repository_issue`.
     #[test]
@@ -682,15 +688,15 @@ mod example_tests {
                 "issue-prefix",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_completion_example(
-            &router(server),
-            &::mcpdesc::CompletionTarget::resource_template(
-                resource_templates::repository_issue::URI_TEMPLATE,
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_completion_example(
+                &router(server),
+                &::mcpdesc::CompletionTarget::resource_template(
+                    resource_templates::repository_issue::URI_TEMPLATE,
+                ),
+                resource_templates::repository_issue::SCOPE,
+                &resource_template_examples::repository_issue::COMPLETION_EXAMPLES[0usize],
             ),
-            resource_templates::repository_issue::SCOPE,
-            &resource_template_examples::repository_issue::COMPLETION_EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        );
     }
 }

@@ -96,8 +96,10 @@ pub mod info {
         }
     }
 }
-/// Per-tool metadata from the description: name, effective protocol scope,
-/// annotations, execution, and the resolved declaration the router serves.
+/// Per-tool metadata from the description: `NAME`, and `SPEC` with the
+/// effective protocol scope (`SPEC.scope`) and the declaration the router serves
+/// (`SPEC.declaration`, with `$componentRef`s substituted; read its members with
+/// `SPEC.text("/title")`, `SPEC.flag("/annotations/readOnlyHint")`).
 pub mod tools {
     #![allow(dead_code)]
 }
@@ -175,8 +177,9 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
-/// typed accessors. Examples are illustrative, not promises of live behaviour.
+/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
+/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
+/// are illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Every example of the description (tools, prompts, resources, resource
@@ -345,7 +348,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -401,15 +407,15 @@ mod example_tests {
                 "default",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_prompt_example::<
-            types::GreetingArguments,
-        >(
-            &router(server),
-            prompts::greeting::NAME,
-            prompts::greeting::SCOPE,
-            &prompt_examples::greeting::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_prompt_example::<
+                types::GreetingArguments,
+            >(
+                &router(server),
+                prompts::greeting::NAME,
+                prompts::greeting::SCOPE,
+                &prompt_examples::greeting::EXAMPLES[0usize],
+            ),
+        );
     }
 }

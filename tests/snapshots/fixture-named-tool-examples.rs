@@ -114,113 +114,43 @@ pub mod info {
         }
     }
 }
-/// Per-tool metadata from the description: name, effective protocol scope,
-/// annotations, execution, and the resolved declaration the router serves.
+/// Per-tool metadata from the description: `NAME`, and `SPEC` with the
+/// effective protocol scope (`SPEC.scope`) and the declaration the router serves
+/// (`SPEC.declaration`, with `$componentRef`s substituted; read its members with
+/// `SPEC.text("/title")`, `SPEC.flag("/annotations/readOnlyHint")`).
 pub mod tools {
     #![allow(dead_code)]
     /// Metadata of the `weather` tool.
     pub mod weather {
         /// The tool's name on the wire.
         pub const NAME: &str = "weather";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"weather","inputSchema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"temperature":{"type":"number"}},"required":["temperature"],"additionalProperties":false}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"name":"weather","inputSchema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"temperature":{"type":"number"}},"required":["temperature"],"additionalProperties":false}}"#,
         );
     }
     /// Metadata of the `current_time` tool.
     pub mod current_time {
         /// The tool's name on the wire.
         pub const NAME: &str = "current_time";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"current_time","inputSchema":{"type":"object","additionalProperties":false}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"name":"current_time","inputSchema":{"type":"object","additionalProperties":false}}"#,
         );
     }
     /// Metadata of the `quota_limited_search` tool.
     pub mod quota_limited_search {
         /// The tool's name on the wire.
         pub const NAME: &str = "quota_limited_search";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"quota_limited_search","inputSchema":{"type":"object","properties":{"query":{"type":"string"}},"required":["query"]}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"name":"quota_limited_search","inputSchema":{"type":"object","properties":{"query":{"type":"string"}},"required":["query"]}}"#,
         );
     }
 }
@@ -229,32 +159,19 @@ pub mod tools {
 /// Implements the tool `weather`.
 #[allow(dead_code)]
 pub trait Weather: Send + Sync {
-    /// Handles `tools/call` for `weather`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `weather`: the output becomes `structuredContent` and a text block of its JSON.
     fn weather(
         &self,
         input: types::WeatherInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::WeatherOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::WeatherOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn weather_with_content(
         &self,
         input: types::WeatherInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::WeatherOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.weather(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::WeatherOutput>> {
+        ::mcpdesc::__private::typed(self.weather(input, cx))
     }
 }
 /// The `current_time` tool.
@@ -267,9 +184,7 @@ pub trait CurrentTime: Send + Sync {
         &self,
         input: types::CurrentTimeInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// The `quota_limited_search` tool.
 ///
@@ -281,9 +196,7 @@ pub trait QuotaLimitedSearch: Send + Sync {
         &self,
         input: types::QuotaLimitedSearchInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -303,222 +216,125 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         .security(info::SECURITY)
         .tool(
             tools::weather::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::WeatherInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = Weather::weather_with_content(&*server, input, cx)
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    Weather::weather_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::current_time::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::CurrentTimeInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        CurrentTime::current_time(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move {
+                    CurrentTime::current_time(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::quota_limited_search::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::QuotaLimitedSearchInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        QuotaLimitedSearch::quota_limited_search(&*server, input, cx)
-                            .await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move {
+                    QuotaLimitedSearch::quota_limited_search(&*s, input, cx).await
+                },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
-/// typed accessors. Examples are illustrative, not promises of live behaviour.
+/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
+/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
+/// are illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `weather` tool.
     pub mod weather {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::weather::NAME,
-            declaration: super::super::tools::weather::DECLARATION,
-            scope: super::super::tools::weather::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "paris.complete",
-                pointer: "/tools/0/examples/paris.complete",
-                input: r#"{"city":"Paris"}"#,
-                result: r#"{"resultType":"complete","content":[{"type":"text","text":"Paris: 21.5 C"},{"type":"image","data":"aW1hZ2U=","mimeType":"image/png"},{"type":"audio","data":"YXVkaW8=","mimeType":"audio/wav"},{"type":"resource","resource":{"uri":"weather://paris/report","mimeType":"text/plain","text":"Clear"}},{"type":"resource_link","uri":"weather://paris/map","name":"Paris map","mimeType":"image/png"}],"structuredContent":{"temperature":21.5},"isError":false}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::WeatherInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::WeatherOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::WeatherInput,
+            super::super::types::WeatherOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::weather::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "paris.complete",
+                    pointer: "/tools/0/examples/paris.complete",
+                    input: r#"{"city":"Paris"}"#,
+                    result: r#"{"resultType":"complete","content":[{"type":"text","text":"Paris: 21.5 C"},{"type":"image","data":"aW1hZ2U=","mimeType":"image/png"},{"type":"audio","data":"YXVkaW8=","mimeType":"audio/wav"},{"type":"resource","resource":{"uri":"weather://paris/report","mimeType":"text/plain","text":"Clear"}},{"type":"resource_link","uri":"weather://paris/map","name":"Paris map","mimeType":"image/png"}],"structuredContent":{"temperature":21.5},"isError":false}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `current_time` tool.
     pub mod current_time {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::current_time::NAME,
-            declaration: super::super::tools::current_time::DECLARATION,
-            scope: super::super::tools::current_time::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "utc",
-                pointer: "/tools/1/examples/utc",
-                input: r#"{}"#,
-                result: r#"{"resultType":"complete","content":[{"type":"text","text":"2026-08-24T12:00:00Z"}]}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::CurrentTimeInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::CurrentTimeInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::current_time::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "utc",
+                    pointer: "/tools/1/examples/utc",
+                    input: r#"{}"#,
+                    result: r#"{"resultType":"complete","content":[{"type":"text","text":"2026-08-24T12:00:00Z"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `quota_limited_search` tool.
     pub mod quota_limited_search {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::quota_limited_search::NAME,
-            declaration: super::super::tools::quota_limited_search::DECLARATION,
-            scope: super::super::tools::quota_limited_search::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "tool-rate-limit",
-                pointer: "/tools/2/examples/tool-rate-limit",
-                input: r#"{"query":"example"}"#,
-                result: r#"{"resultType":"complete","content":[{"type":"text","text":"Tool quota exhausted; retry later."}],"isError":true}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::QuotaLimitedSearchInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::QuotaLimitedSearchInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::quota_limited_search::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "tool-rate-limit",
+                    pointer: "/tools/2/examples/tool-rate-limit",
+                    input: r#"{"query":"example"}"#,
+                    result: r#"{"resultType":"complete","content":[{"type":"text","text":"Tool quota exhausted; retry later."}],"isError":true}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                weather::TOOL.tool,
-                weather::TOOL.scope,
-                weather::EXAMPLES,
-                weather::INTERACTION_EXAMPLES,
+                weather::ALL.tool.tool,
+                weather::ALL.tool.scope,
+                weather::ALL.examples,
+                weather::ALL.interaction_examples,
             )
             .tool(
-                current_time::TOOL.tool,
-                current_time::TOOL.scope,
-                current_time::EXAMPLES,
-                current_time::INTERACTION_EXAMPLES,
+                current_time::ALL.tool.tool,
+                current_time::ALL.tool.scope,
+                current_time::ALL.examples,
+                current_time::ALL.interaction_examples,
             )
             .tool(
-                quota_limited_search::TOOL.tool,
-                quota_limited_search::TOOL.scope,
-                quota_limited_search::EXAMPLES,
-                quota_limited_search::INTERACTION_EXAMPLES,
+                quota_limited_search::ALL.tool.tool,
+                quota_limited_search::ALL.tool.scope,
+                quota_limited_search::ALL.examples,
+                quota_limited_search::ALL.interaction_examples,
             )
     }
 }
@@ -605,75 +421,39 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl Weather for ExampleServer {
-    async fn weather(
+    fn weather(
         &self,
         input: types::WeatherInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::WeatherOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(self.weather_with_content(input, cx).await?.output)
+    ) -> impl ::mcpdesc::ToolFuture<types::WeatherOutput> {
+        ::mcpdesc::__private::output(self.weather_with_content(input, cx))
     }
-    async fn weather_with_content(
+    fn weather_with_content(
         &self,
         input: types::WeatherInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::WeatherOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::weather::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::WeatherInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::WeatherOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::WeatherOutput>> {
+        self.book.respond_typed(tools::weather::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl CurrentTime for ExampleServer {
-    async fn current_time(
+    fn current_time(
         &self,
         input: types::CurrentTimeInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::current_time::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::CurrentTimeInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::current_time::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl QuotaLimitedSearch for ExampleServer {
-    async fn quota_limited_search(
+    fn quota_limited_search(
         &self,
         input: types::QuotaLimitedSearchInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::quota_limited_search::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::QuotaLimitedSearchInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::quota_limited_search::NAME, input, cx)
     }
 }
 /// Opt-in contract check: runs `server` through its router on the examples
@@ -700,7 +480,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -736,44 +519,35 @@ impl Client {
     /// The `weather` tool.
     ///
     /// Calls the tool `weather`.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn weather(
         &self,
         input: types::WeatherInput,
-    ) -> ::core::result::Result<types::WeatherOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::WeatherOutput> {
         self.inner.call_tool_output(&tools::weather::SPEC, input).await
     }
-    /// Calls the tool `weather` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `weather`: the typed output with the content blocks and the result `_meta`.
     pub async fn weather_with_content(
         &self,
         input: types::WeatherInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::WeatherOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::WeatherOutput>> {
         self.inner.call_tool_typed(&tools::weather::SPEC, input).await
     }
     /// The `current_time` tool.
     ///
     /// Calls the tool `current_time`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn current_time(
         &self,
         input: types::CurrentTimeInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::current_time::SPEC, input).await
     }
     /// The `quota_limited_search` tool.
     ///
     /// Calls the tool `quota_limited_search`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn quota_limited_search(
         &self,
         input: types::QuotaLimitedSearchInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::quota_limited_search::SPEC, input).await
     }
 }
@@ -784,32 +558,16 @@ mod example_tests {
     /// Tool Example `paris.complete` of `weather`.
     #[test]
     fn weather_example_paris_complete() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
-            types::WeatherInput,
-            types::WeatherOutput,
-        >(&examples::weather::TOOL, &examples::weather::EXAMPLES[0usize]) {
-            panic!("{e}");
-        }
+        examples::weather::ALL.check_example_with_output(0usize);
     }
     /// Tool Example `utc` of `current_time`.
     #[test]
     fn current_time_example_utc() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
-            types::CurrentTimeInput,
-        >(&examples::current_time::TOOL, &examples::current_time::EXAMPLES[0usize]) {
-            panic!("{e}");
-        }
+        examples::current_time::ALL.check_example(0usize);
     }
     /// Tool Example `tool-rate-limit` of `quota_limited_search`.
     #[test]
     fn quota_limited_search_example_tool_rate_limit() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
-            types::QuotaLimitedSearchInput,
-        >(
-            &examples::quota_limited_search::TOOL,
-            &examples::quota_limited_search::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        examples::quota_limited_search::ALL.check_example(0usize);
     }
 }

@@ -105,43 +105,21 @@ pub mod info {
         }
     }
 }
-/// Per-tool metadata from the description: name, effective protocol scope,
-/// annotations, execution, and the resolved declaration the router serves.
+/// Per-tool metadata from the description: `NAME`, and `SPEC` with the
+/// effective protocol scope (`SPEC.scope`) and the declaration the router serves
+/// (`SPEC.declaration`, with `$componentRef`s substituted; read its members with
+/// `SPEC.text("/title")`, `SPEC.flag("/annotations/readOnlyHint")`).
 pub mod tools {
     #![allow(dead_code)]
     /// Metadata of the `prepare_release` tool.
     pub mod prepare_release {
         /// The tool's name on the wire.
         pub const NAME: &str = "prepare_release";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"protocolVersions":["2026-07-28"],"name":"prepare_release","inputSchema":{"type":"object","properties":{"version":{"type":"string"}},"required":["version"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"status":{"type":"string"}},"required":["status"],"additionalProperties":false},"elicitations":[{"name":"authorize","mode":"url","message":"Authorize publication.","url":"https://mcp.example.com/release/connect"}]}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"protocolVersions":["2026-07-28"],"name":"prepare_release","inputSchema":{"type":"object","properties":{"version":{"type":"string"}},"required":["version"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"status":{"type":"string"}},"required":["status"],"additionalProperties":false},"elicitations":[{"name":"authorize","mode":"url","message":"Authorize publication.","url":"https://mcp.example.com/release/connect"}]}"#,
         );
     }
 }
@@ -150,35 +128,19 @@ pub mod tools {
 /// Implements the tool `prepare_release`.
 #[allow(dead_code)]
 pub trait PrepareRelease: Send + Sync {
-    /// Handles `tools/call` for `prepare_release`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `prepare_release`: the output becomes `structuredContent` and a text block of its JSON.
     fn prepare_release(
         &self,
         input: types::PrepareReleaseInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            types::PrepareReleaseOutput,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::PrepareReleaseOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn prepare_release_with_content(
         &self,
         input: types::PrepareReleaseInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::PrepareReleaseOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.prepare_release(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::PrepareReleaseOutput>> {
+        ::mcpdesc::__private::typed(self.prepare_release(input, cx))
     }
 }
 /// Implemented for every type that implements all handler traits (tools,
@@ -198,98 +160,52 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         .security(info::SECURITY)
         .tool(
             tools::prepare_release::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::PrepareReleaseInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = PrepareRelease::prepare_release_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    PrepareRelease::prepare_release_with_content(&*s, input, cx).await
+                },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
-/// typed accessors. Examples are illustrative, not promises of live behaviour.
+/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
+/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
+/// are illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `prepare_release` tool.
     pub mod prepare_release {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::prepare_release::NAME,
-            declaration: super::super::tools::prepare_release::DECLARATION,
-            scope: super::super::tools::prepare_release::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[
-            ::mcpdesc::testing::InteractionExample {
-                name: "authorized-release",
-                pointer: "/tools/1/interactionExamples/authorized-release",
-                input: r#"{"version":"2.0.0"}"#,
-                steps: r#"[{"type":"roots","request":{},"response":{"roots":[{"uri":"file:///workspace/example","name":"Example workspace"}]}},{"type":"sampling","request":{"messages":[{"role":"user","content":{"type":"text","text":"Check whether the release note wording is ready to publish."}}],"includeContext":"thisServer","tools":[{"name":"inspect_notes","description":"Inspect the draft release notes.","inputSchema":{"type":"object","properties":{"version":{"type":"string"}},"required":["version"]}}],"toolChoice":{"mode":"required"},"maxTokens":220},"response":{"role":"assistant","content":[{"type":"tool_use","id":"call_notes_1","name":"inspect_notes","input":{"version":"2.0.0"}}],"model":"claude-3-sonnet-20240229","stopReason":"toolUse"}},{"type":"elicitation","declaration":"authorize","request":{"mode":"url","message":"Authorize publication.","url":"https://mcp.example.com/release/connect"},"response":{"action":"accept"}}]"#,
-                result: r#"{"resultType":"complete","content":[{"type":"text","text":"Release preparation completed."}],"structuredContent":{"status":"prepared"}}"#,
-            },
-        ];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::PrepareReleaseInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::PrepareReleaseOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::PrepareReleaseInput,
+            super::super::types::PrepareReleaseOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::prepare_release::SPEC,
+            &[],
+            &[
+                ::mcpdesc::testing::InteractionExample {
+                    name: "authorized-release",
+                    pointer: "/tools/1/interactionExamples/authorized-release",
+                    input: r#"{"version":"2.0.0"}"#,
+                    steps: r#"[{"type":"roots","request":{},"response":{"roots":[{"uri":"file:///workspace/example","name":"Example workspace"}]}},{"type":"sampling","request":{"messages":[{"role":"user","content":{"type":"text","text":"Check whether the release note wording is ready to publish."}}],"includeContext":"thisServer","tools":[{"name":"inspect_notes","description":"Inspect the draft release notes.","inputSchema":{"type":"object","properties":{"version":{"type":"string"}},"required":["version"]}}],"toolChoice":{"mode":"required"},"maxTokens":220},"response":{"role":"assistant","content":[{"type":"tool_use","id":"call_notes_1","name":"inspect_notes","input":{"version":"2.0.0"}}],"model":"claude-3-sonnet-20240229","stopReason":"toolUse"}},{"type":"elicitation","declaration":"authorize","request":{"mode":"url","message":"Authorize publication.","url":"https://mcp.example.com/release/connect"},"response":{"action":"accept"}}]"#,
+                    result: r#"{"resultType":"complete","content":[{"type":"text","text":"Release preparation completed."}],"structuredContent":{"status":"prepared"}}"#,
+                },
+            ],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                prepare_release::TOOL.tool,
-                prepare_release::TOOL.scope,
-                prepare_release::EXAMPLES,
-                prepare_release::INTERACTION_EXAMPLES,
+                prepare_release::ALL.tool.tool,
+                prepare_release::ALL.tool.scope,
+                prepare_release::ALL.examples,
+                prepare_release::ALL.interaction_examples,
             )
     }
 }
@@ -372,35 +288,19 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl PrepareRelease for ExampleServer {
-    async fn prepare_release(
+    fn prepare_release(
         &self,
         input: types::PrepareReleaseInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::PrepareReleaseOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.prepare_release_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::PrepareReleaseOutput> {
+        ::mcpdesc::__private::output(self.prepare_release_with_content(input, cx))
     }
-    async fn prepare_release_with_content(
+    fn prepare_release_with_content(
         &self,
         input: types::PrepareReleaseInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::PrepareReleaseOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::prepare_release::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::PrepareReleaseInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::PrepareReleaseOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::PrepareReleaseOutput>> {
+        self.book.respond_typed(tools::prepare_release::NAME, input, cx)
     }
 }
 /// Opt-in contract check: runs `server` through its router on the examples
@@ -427,7 +327,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -463,22 +366,17 @@ impl Client {
     /// The `prepare_release` tool.
     ///
     /// Calls the tool `prepare_release`.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn prepare_release(
         &self,
         input: types::PrepareReleaseInput,
-    ) -> ::core::result::Result<types::PrepareReleaseOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::PrepareReleaseOutput> {
         self.inner.call_tool_output(&tools::prepare_release::SPEC, input).await
     }
-    /// Calls the tool `prepare_release` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `prepare_release`: the typed output with the content blocks and the result `_meta`.
     pub async fn prepare_release_with_content(
         &self,
         input: types::PrepareReleaseInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::PrepareReleaseOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::PrepareReleaseOutput>> {
         self.inner.call_tool_typed(&tools::prepare_release::SPEC, input).await
     }
 }
@@ -490,12 +388,12 @@ mod example_tests {
     #[test]
     fn prepare_release_interaction_authorized_release() {
         let router = ExampleServer::new().router();
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_interaction(
-            &router,
-            &examples::prepare_release::TOOL,
-            &examples::prepare_release::INTERACTION_EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_interaction(
+                &router,
+                &examples::prepare_release::ALL.tool,
+                &examples::prepare_release::ALL.interaction_examples[0usize],
+            ),
+        );
     }
 }

@@ -115,183 +115,65 @@ pub mod info {
         }
     }
 }
-/// Per-tool metadata from the description: name, effective protocol scope,
-/// annotations, execution, and the resolved declaration the router serves.
+/// Per-tool metadata from the description: `NAME`, and `SPEC` with the
+/// effective protocol scope (`SPEC.scope`) and the declaration the router serves
+/// (`SPEC.declaration`, with `$componentRef`s substituted; read its members with
+/// `SPEC.text("/title")`, `SPEC.flag("/annotations/readOnlyHint")`).
 pub mod tools {
     #![allow(dead_code)]
     /// Metadata of the `inherited_transport_requirement` tool.
     pub mod inherited_transport_requirement {
         /// The tool's name on the wire.
         pub const NAME: &str = "inherited_transport_requirement";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"inherited_transport_requirement","inputSchema":{"type":"object","additionalProperties":false}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"name":"inherited_transport_requirement","inputSchema":{"type":"object","additionalProperties":false}}"#,
         );
     }
     /// Metadata of the `combined_primitive_override` tool.
     pub mod combined_primitive_override {
         /// The tool's name on the wire.
         pub const NAME: &str = "combined_primitive_override";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"combined_primitive_override","inputSchema":{"type":"object","additionalProperties":false},"security":[{"oauth":["records:write"],"api-key":[]}]}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"name":"combined_primitive_override","inputSchema":{"type":"object","additionalProperties":false},"security":[{"oauth":["records:write"],"api-key":[]}]}"#,
         );
     }
     /// Metadata of the `cleared_requirement` tool.
     pub mod cleared_requirement {
         /// The tool's name on the wire.
         pub const NAME: &str = "cleared_requirement";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"cleared_requirement","inputSchema":{"type":"object","additionalProperties":false},"security":[]}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"name":"cleared_requirement","inputSchema":{"type":"object","additionalProperties":false},"security":[]}"#,
         );
     }
     /// Metadata of the `anonymous_only` tool.
     pub mod anonymous_only {
         /// The tool's name on the wire.
         pub const NAME: &str = "anonymous_only";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"anonymous_only","inputSchema":{"type":"object","additionalProperties":false},"security":[{}]}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"name":"anonymous_only","inputSchema":{"type":"object","additionalProperties":false},"security":[{}]}"#,
         );
     }
     /// Metadata of the `anonymous_or_openid` tool.
     pub mod anonymous_or_openid {
         /// The tool's name on the wire.
         pub const NAME: &str = "anonymous_or_openid";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"anonymous_or_openid","inputSchema":{"type":"object","additionalProperties":false},"security":[{},{"oidc":[]}]}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"name":"anonymous_or_openid","inputSchema":{"type":"object","additionalProperties":false},"security":[{},{"oidc":[]}]}"#,
         );
     }
 }
@@ -305,9 +187,7 @@ pub trait InheritedTransportRequirement: Send + Sync {
         &self,
         input: types::InheritedTransportRequirementInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// The `combined_primitive_override` tool.
 ///
@@ -319,9 +199,7 @@ pub trait CombinedPrimitiveOverride: Send + Sync {
         &self,
         input: types::CombinedPrimitiveOverrideInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// The `cleared_requirement` tool.
 ///
@@ -333,9 +211,7 @@ pub trait ClearedRequirement: Send + Sync {
         &self,
         input: types::ClearedRequirementInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// The `anonymous_only` tool.
 ///
@@ -347,9 +223,7 @@ pub trait AnonymousOnly: Send + Sync {
         &self,
         input: types::AnonymousOnlyInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// The `anonymous_or_openid` tool.
 ///
@@ -361,9 +235,7 @@ pub trait AnonymousOrOpenid: Send + Sync {
         &self,
         input: types::AnonymousOrOpenidInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Verifies the credentials of the description's security schemes, one method
 /// per scheme a Security Requirement names. `router(server)` needs it, like a
@@ -445,89 +317,58 @@ fn handlers_router<S: Handlers>(
         .security(info::SECURITY)
         .tool(
             tools::inherited_transport_requirement::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::InheritedTransportRequirementInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        InheritedTransportRequirement::inherited_transport_requirement(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move {
+                    InheritedTransportRequirement::inherited_transport_requirement(
+                            &*s,
+                            input,
+                            cx,
+                        )
+                        .await
+                },
+            ),
         )
         .tool(
             tools::combined_primitive_override::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::CombinedPrimitiveOverrideInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        CombinedPrimitiveOverride::combined_primitive_override(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move {
+                    CombinedPrimitiveOverride::combined_primitive_override(
+                            &*s,
+                            input,
+                            cx,
+                        )
+                        .await
+                },
+            ),
         )
         .tool(
             tools::cleared_requirement::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::ClearedRequirementInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        ClearedRequirement::cleared_requirement(&*server, input, cx)
-                            .await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move {
+                    ClearedRequirement::cleared_requirement(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::anonymous_only::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::AnonymousOnlyInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        AnonymousOnly::anonymous_only(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move {
+                    AnonymousOnly::anonymous_only(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::anonymous_or_openid::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::AnonymousOrOpenidInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        AnonymousOrOpenid::anonymous_or_openid(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move {
+                    AnonymousOrOpenid::anonymous_or_openid(&*s, input, cx).await
+                },
+            ),
         )
 }
 /// A router that serves the description with `server`'s trait methods: the
@@ -590,223 +431,119 @@ pub fn router_behind_gateway<S: Handlers>(server: S) -> ::mcpdesc::Router {
     handlers_router(::mcpdesc::__private::Arc::new(server)).without_authentication()
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
-/// typed accessors. Examples are illustrative, not promises of live behaviour.
+/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
+/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
+/// are illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `inherited_transport_requirement` tool.
     pub mod inherited_transport_requirement {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::inherited_transport_requirement::NAME,
-            declaration: super::super::tools::inherited_transport_requirement::DECLARATION,
-            scope: super::super::tools::inherited_transport_requirement::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::InheritedTransportRequirementInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::InheritedTransportRequirementInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::inherited_transport_requirement::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `combined_primitive_override` tool.
     pub mod combined_primitive_override {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::combined_primitive_override::NAME,
-            declaration: super::super::tools::combined_primitive_override::DECLARATION,
-            scope: super::super::tools::combined_primitive_override::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::CombinedPrimitiveOverrideInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::CombinedPrimitiveOverrideInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::combined_primitive_override::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `cleared_requirement` tool.
     pub mod cleared_requirement {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::cleared_requirement::NAME,
-            declaration: super::super::tools::cleared_requirement::DECLARATION,
-            scope: super::super::tools::cleared_requirement::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::ClearedRequirementInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::ClearedRequirementInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::cleared_requirement::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `anonymous_only` tool.
     pub mod anonymous_only {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::anonymous_only::NAME,
-            declaration: super::super::tools::anonymous_only::DECLARATION,
-            scope: super::super::tools::anonymous_only::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::AnonymousOnlyInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::AnonymousOnlyInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::anonymous_only::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `anonymous_or_openid` tool.
     pub mod anonymous_or_openid {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::anonymous_or_openid::NAME,
-            declaration: super::super::tools::anonymous_or_openid::DECLARATION,
-            scope: super::super::tools::anonymous_or_openid::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::AnonymousOrOpenidInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::AnonymousOrOpenidInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::anonymous_or_openid::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                inherited_transport_requirement::TOOL.tool,
-                inherited_transport_requirement::TOOL.scope,
-                inherited_transport_requirement::EXAMPLES,
-                inherited_transport_requirement::INTERACTION_EXAMPLES,
+                inherited_transport_requirement::ALL.tool.tool,
+                inherited_transport_requirement::ALL.tool.scope,
+                inherited_transport_requirement::ALL.examples,
+                inherited_transport_requirement::ALL.interaction_examples,
             )
             .tool(
-                combined_primitive_override::TOOL.tool,
-                combined_primitive_override::TOOL.scope,
-                combined_primitive_override::EXAMPLES,
-                combined_primitive_override::INTERACTION_EXAMPLES,
+                combined_primitive_override::ALL.tool.tool,
+                combined_primitive_override::ALL.tool.scope,
+                combined_primitive_override::ALL.examples,
+                combined_primitive_override::ALL.interaction_examples,
             )
             .tool(
-                cleared_requirement::TOOL.tool,
-                cleared_requirement::TOOL.scope,
-                cleared_requirement::EXAMPLES,
-                cleared_requirement::INTERACTION_EXAMPLES,
+                cleared_requirement::ALL.tool.tool,
+                cleared_requirement::ALL.tool.scope,
+                cleared_requirement::ALL.examples,
+                cleared_requirement::ALL.interaction_examples,
             )
             .tool(
-                anonymous_only::TOOL.tool,
-                anonymous_only::TOOL.scope,
-                anonymous_only::EXAMPLES,
-                anonymous_only::INTERACTION_EXAMPLES,
+                anonymous_only::ALL.tool.tool,
+                anonymous_only::ALL.tool.scope,
+                anonymous_only::ALL.examples,
+                anonymous_only::ALL.interaction_examples,
             )
             .tool(
-                anonymous_or_openid::TOOL.tool,
-                anonymous_or_openid::TOOL.scope,
-                anonymous_or_openid::EXAMPLES,
-                anonymous_or_openid::INTERACTION_EXAMPLES,
+                anonymous_or_openid::ALL.tool.tool,
+                anonymous_or_openid::ALL.tool.scope,
+                anonymous_or_openid::ALL.examples,
+                anonymous_or_openid::ALL.interaction_examples,
             )
     }
 }
@@ -895,109 +632,52 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl InheritedTransportRequirement for ExampleServer {
-    async fn inherited_transport_requirement(
+    fn inherited_transport_requirement(
         &self,
         input: types::InheritedTransportRequirementInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::inherited_transport_requirement::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<
-                    types::InheritedTransportRequirementInput,
-                >,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::inherited_transport_requirement::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl CombinedPrimitiveOverride for ExampleServer {
-    async fn combined_primitive_override(
+    fn combined_primitive_override(
         &self,
         input: types::CombinedPrimitiveOverrideInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::combined_primitive_override::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::CombinedPrimitiveOverrideInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::combined_primitive_override::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl ClearedRequirement for ExampleServer {
-    async fn cleared_requirement(
+    fn cleared_requirement(
         &self,
         input: types::ClearedRequirementInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::cleared_requirement::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::ClearedRequirementInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::cleared_requirement::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl AnonymousOnly for ExampleServer {
-    async fn anonymous_only(
+    fn anonymous_only(
         &self,
         input: types::AnonymousOnlyInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::anonymous_only::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::AnonymousOnlyInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::anonymous_only::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl AnonymousOrOpenid for ExampleServer {
-    async fn anonymous_or_openid(
+    fn anonymous_or_openid(
         &self,
         input: types::AnonymousOrOpenidInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::anonymous_or_openid::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::AnonymousOrOpenidInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::anonymous_or_openid::NAME, input, cx)
     }
 }
 /// The mock holds no credentials: every one is rejected, so over HTTP only
@@ -1066,7 +746,10 @@ pub fn check_against_examples<S: Handlers>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -1102,56 +785,46 @@ impl Client {
     /// The `inherited_transport_requirement` tool.
     ///
     /// Calls the tool `inherited_transport_requirement`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn inherited_transport_requirement(
         &self,
         input: types::InheritedTransportRequirementInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::inherited_transport_requirement::SPEC, input).await
     }
     /// The `combined_primitive_override` tool.
     ///
     /// Calls the tool `combined_primitive_override`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn combined_primitive_override(
         &self,
         input: types::CombinedPrimitiveOverrideInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::combined_primitive_override::SPEC, input).await
     }
     /// The `cleared_requirement` tool.
     ///
     /// Calls the tool `cleared_requirement`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn cleared_requirement(
         &self,
         input: types::ClearedRequirementInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::cleared_requirement::SPEC, input).await
     }
     /// The `anonymous_only` tool.
     ///
     /// Calls the tool `anonymous_only`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn anonymous_only(
         &self,
         input: types::AnonymousOnlyInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::anonymous_only::SPEC, input).await
     }
     /// The `anonymous_or_openid` tool.
     ///
     /// Calls the tool `anonymous_or_openid`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn anonymous_or_openid(
         &self,
         input: types::AnonymousOrOpenidInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::anonymous_or_openid::SPEC, input).await
     }
 }

@@ -531,399 +531,131 @@ pub mod info {
         }
     }
 }
-/// Per-tool metadata from the description: name, effective protocol scope,
-/// annotations, execution, and the resolved declaration the router serves.
+/// Per-tool metadata from the description: `NAME`, and `SPEC` with the
+/// effective protocol scope (`SPEC.scope`) and the declaration the router serves
+/// (`SPEC.declaration`, with `$componentRef`s substituted; read its members with
+/// `SPEC.text("/title")`, `SPEC.flag("/annotations/readOnlyHint")`).
 pub mod tools {
     #![allow(dead_code)]
     /// Metadata of the `search` tool.
     pub mod search {
         /// The tool's name on the wire.
         pub const NAME: &str = "search";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"search","inputSchema":{"type":"object","title":"Query","description":"A search query shared by two tools.","properties":{"text":{"type":"string"},"limit":{"type":"integer","minimum":1}},"required":["text"],"additionalProperties":false}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"search","inputSchema":{"type":"object","title":"Query","description":"A search query shared by two tools.","properties":{"text":{"type":"string"},"limit":{"type":"integer","minimum":1}},"required":["text"],"additionalProperties":false}}"#,
         );
     }
     /// Metadata of the `search.count` tool.
     pub mod search_count {
         /// The tool's name on the wire.
         pub const NAME: &str = "search.count";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"search.count","inputSchema":{"type":"object","title":"Query","description":"A search query shared by two tools.","properties":{"text":{"type":"string"},"limit":{"type":"integer","minimum":1}},"required":["text"],"additionalProperties":false}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"search.count","inputSchema":{"type":"object","title":"Query","description":"A search query shared by two tools.","properties":{"text":{"type":"string"},"limit":{"type":"integer","minimum":1}},"required":["text"],"additionalProperties":false}}"#,
         );
     }
     /// Metadata of the `plot` tool.
     pub mod plot {
         /// The tool's name on the wire.
         pub const NAME: &str = "plot";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Two tools with a `Point` definition each.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r##"{"name":"plot","description":"Two tools with a `Point` definition each.","inputSchema":{"type":"object","properties":{"at":{"$ref":"#/$defs/Point"},"pair":{"type":"array","prefixItems":[{"type":"string"},{"type":"number"}],"items":false,"minItems":2,"maxItems":2},"mode":{"const":"fast"},"style":{"type":"object","properties":{"color":{"$ref":"#/properties/style/$defs/Color"}},"$defs":{"Color":{"type":"string","enum":["red","blue"]}},"unevaluatedProperties":false}},"required":["at"],"$defs":{"Point":{"type":"object","properties":{"x":{"type":"number"},"y":{"type":"number"}},"required":["x","y"]}}},"outputSchema":{"type":"object","properties":{"tree":{"$ref":"#/$defs/Node"}},"$defs":{"Node":{"type":"object","properties":{"label":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/Node"}}},"required":["label"]}}}}"##;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r##"{"name":"plot","description":"Two tools with a `Point` definition each.","inputSchema":{"type":"object","properties":{"at":{"$ref":"#/$defs/Point"},"pair":{"type":"array","prefixItems":[{"type":"string"},{"type":"number"}],"items":false,"minItems":2,"maxItems":2},"mode":{"const":"fast"},"style":{"type":"object","properties":{"color":{"$ref":"#/properties/style/$defs/Color"}},"$defs":{"Color":{"type":"string","enum":["red","blue"]}},"unevaluatedProperties":false}},"required":["at"],"$defs":{"Point":{"type":"object","properties":{"x":{"type":"number"},"y":{"type":"number"}},"required":["x","y"]}}},"outputSchema":{"type":"object","properties":{"tree":{"$ref":"#/$defs/Node"}},"$defs":{"Node":{"type":"object","properties":{"label":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/Node"}}},"required":["label"]}}}}"##,
         );
     }
     /// Metadata of the `plot-3d` tool.
     pub mod plot_3d {
         /// The tool's name on the wire.
         pub const NAME: &str = "plot-3d";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r##"{"name":"plot-3d","inputSchema":{"type":"object","properties":{"at":{"$ref":"#/$defs/Point"}},"$defs":{"Point":{"type":"object","properties":{"x":{"type":"number"},"y":{"type":"number"},"z":{"type":"number"}}}}}}"##;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r##"{"name":"plot-3d","inputSchema":{"type":"object","properties":{"at":{"$ref":"#/$defs/Point"}},"$defs":{"Point":{"type":"object","properties":{"x":{"type":"number"},"y":{"type":"number"},"z":{"type":"number"}}}}}}"##,
         );
     }
     /// Metadata of the `degrade` tool.
     pub mod degrade {
         /// The tool's name on the wire.
         pub const NAME: &str = "degrade";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Constructs that become serde_json::Value, each with a warning.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r##"{"name":"degrade","description":"Constructs that become serde_json::Value, each with a warning.","inputSchema":{"type":"object","properties":{"conditional":{"type":"object","if":{"required":["a"]},"then":{"required":["b"]}},"remote":{"$ref":"https://schemas.example.invalid/thing.json"},"anchored":{"$ref":"#thing"},"dependent":{"type":"object","dependentSchemas":{"a":{"required":["b"]}}},"negated":{"not":{"type":"object","required":["a"]}},"patterned":{"type":"object","patternProperties":{"^x-":{"type":"string"}}},"never":false,"anything":true,"open_tuple":{"type":"array","prefixItems":[{"type":"string"}]},"excluded":{"type":"string","not":{"enum":["forbidden"]}},"nullable":{"type":["string","null"]},"choice":{"oneOf":[{"type":"object","properties":{"kind":{"const":"a"},"a":{"type":"string"}},"required":["kind"]},{"type":"object","properties":{"kind":{"const":"b"},"b":{"type":"integer"}},"required":["kind"]}]}}}}"##;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r##"{"name":"degrade","description":"Constructs that become serde_json::Value, each with a warning.","inputSchema":{"type":"object","properties":{"conditional":{"type":"object","if":{"required":["a"]},"then":{"required":["b"]}},"remote":{"$ref":"https://schemas.example.invalid/thing.json"},"anchored":{"$ref":"#thing"},"dependent":{"type":"object","dependentSchemas":{"a":{"required":["b"]}}},"negated":{"not":{"type":"object","required":["a"]}},"patterned":{"type":"object","patternProperties":{"^x-":{"type":"string"}}},"never":false,"anything":true,"open_tuple":{"type":"array","prefixItems":[{"type":"string"}]},"excluded":{"type":"string","not":{"enum":["forbidden"]}},"nullable":{"type":["string","null"]},"choice":{"oneOf":[{"type":"object","properties":{"kind":{"const":"a"},"a":{"type":"string"}},"required":["kind"]},{"type":"object","properties":{"kind":{"const":"b"},"b":{"type":"integer"}},"required":["kind"]}]}}}}"##,
         );
     }
     /// Metadata of the `type` tool.
     pub mod type_ {
         /// The tool's name on the wire.
         pub const NAME: &str = "type";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"type","inputSchema":{"type":"object","additionalProperties":false}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"type","inputSchema":{"type":"object","additionalProperties":false}}"#,
         );
     }
     /// Metadata of the `3d-view` tool.
     pub mod tool_3d_view {
         /// The tool's name on the wire.
         pub const NAME: &str = "3d-view";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"3d-view","inputSchema":{"type":"object"}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"3d-view","inputSchema":{"type":"object"}}"#,
         );
     }
     /// Metadata of the `météo/天気` tool.
     pub mod meteo_u5929_u6c17 {
         /// The tool's name on the wire.
         pub const NAME: &str = "météo/天気";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"météo/天気","inputSchema":{"type":"object","properties":{"city":{"type":"string"}}}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"météo/天気","inputSchema":{"type":"object","properties":{"city":{"type":"string"}}}}"#,
         );
     }
     /// Metadata of the `get_user` tool.
     pub mod get_user {
         /// The tool's name on the wire.
         pub const NAME: &str = "get_user";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"get_user","inputSchema":{"type":"object","properties":{}}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"get_user","inputSchema":{"type":"object","properties":{}}}"#,
         );
     }
     /// Metadata of the `get-user` tool.
     pub mod get_user_2 {
         /// The tool's name on the wire.
         pub const NAME: &str = "get-user";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"get-user","inputSchema":{"type":"object","properties":{}}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"get-user","inputSchema":{"type":"object","properties":{}}}"#,
         );
     }
     /// Metadata of the `nullable` tool.
     pub mod nullable {
         /// The tool's name on the wire.
         pub const NAME: &str = "nullable";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Optional nullable properties: `null` round-trips as `null`.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"nullable","description":"Optional nullable properties: `null` round-trips as `null`.","inputSchema":{"type":"object","properties":{"x":{"type":["string","null"]},"n":{"anyOf":[{"type":"integer"},{"type":"null"}]},"e":{"enum":["a","b",null]},"d":{"type":["string","null"],"default":"dflt"},"plain":{"type":"string"}}},"outputSchema":{"type":"object","properties":{"x":{"type":["string","null"]},"o":{"oneOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"type":"null"}]}},"required":["o"]}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"nullable","description":"Optional nullable properties: `null` round-trips as `null`.","inputSchema":{"type":"object","properties":{"x":{"type":["string","null"]},"n":{"anyOf":[{"type":"integer"},{"type":"null"}]},"e":{"enum":["a","b",null]},"d":{"type":["string","null"],"default":"dflt"},"plain":{"type":"string"}}},"outputSchema":{"type":"object","properties":{"x":{"type":["string","null"]},"o":{"oneOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"type":"null"}]}},"required":["o"]}}"#,
         );
     }
 }
@@ -937,9 +669,7 @@ pub trait Search: Send + Sync {
         &self,
         input: types::SearchInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// The `search.count` tool.
 ///
@@ -951,41 +681,26 @@ pub trait SearchCount: Send + Sync {
         &self,
         input: types::SearchCountInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Two tools with a `Point` definition each.
 ///
 /// Implements the tool `plot`.
 #[allow(dead_code)]
 pub trait Plot: Send + Sync {
-    /// Handles `tools/call` for `plot`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `plot`: the output becomes `structuredContent` and a text block of its JSON.
     fn plot(
         &self,
         input: types::PlotInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::PlotOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::PlotOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn plot_with_content(
         &self,
         input: types::PlotInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::PlotOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.plot(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::PlotOutput>> {
+        ::mcpdesc::__private::typed(self.plot(input, cx))
     }
 }
 /// The `plot-3d` tool.
@@ -998,9 +713,7 @@ pub trait Plot3d: Send + Sync {
         &self,
         input: types::Plot3dInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Constructs that become serde_json::Value, each with a warning.
 ///
@@ -1012,9 +725,7 @@ pub trait Degrade: Send + Sync {
         &self,
         input: types::DegradeInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// The `type` tool.
 ///
@@ -1026,9 +737,7 @@ pub trait Type: Send + Sync {
         &self,
         input: types::TypeInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// The `3d-view` tool.
 ///
@@ -1040,9 +749,7 @@ pub trait Tool3dView: Send + Sync {
         &self,
         input: types::Tool3dViewInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// The `météo/天気` tool.
 ///
@@ -1054,9 +761,7 @@ pub trait MeteoU5929u6c17: Send + Sync {
         &self,
         input: types::MeteoU5929u6c17Input,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// The `get_user` tool.
 ///
@@ -1068,9 +773,7 @@ pub trait GetUser: Send + Sync {
         &self,
         input: types::GetUserInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// The `get-user` tool.
 ///
@@ -1082,41 +785,26 @@ pub trait GetUser2: Send + Sync {
         &self,
         input: types::GetUser2Input,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Optional nullable properties: `null` round-trips as `null`.
 ///
 /// Implements the tool `nullable`.
 #[allow(dead_code)]
 pub trait Nullable: Send + Sync {
-    /// Handles `tools/call` for `nullable`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `nullable`: the output becomes `structuredContent` and a text block of its JSON.
     fn nullable(
         &self,
         input: types::NullableInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::NullableOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::NullableOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn nullable_with_content(
         &self,
         input: types::NullableInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::NullableOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.nullable(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::NullableOutput>> {
+        ::mcpdesc::__private::typed(self.nullable(input, cx))
     }
 }
 /// Implemented for every type that implements all handler traits (tools,
@@ -1139,705 +827,366 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         .security(info::SECURITY)
         .tool(
             tools::search::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::SearchInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        Search::search(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move { Search::search(&*s, input, cx).await },
+            ),
         )
         .tool(
             tools::search_count::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::SearchCountInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        SearchCount::search_count(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move {
+                    SearchCount::search_count(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::plot::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::PlotInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = Plot::plot_with_content(&*server, input, cx).await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    Plot::plot_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::plot_3d::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::Plot3dInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        Plot3d::plot_3d(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move { Plot3d::plot_3d(&*s, input, cx).await },
+            ),
         )
         .tool(
             tools::degrade::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::DegradeInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        Degrade::degrade(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move { Degrade::degrade(&*s, input, cx).await },
+            ),
         )
         .tool(
             tools::type_::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::TypeInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        Type::type_(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move { Type::type_(&*s, input, cx).await },
+            ),
         )
         .tool(
             tools::tool_3d_view::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::Tool3dViewInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        Tool3dView::tool_3d_view(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move {
+                    Tool3dView::tool_3d_view(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::meteo_u5929_u6c17::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::MeteoU5929u6c17Input = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        MeteoU5929u6c17::meteo_u5929_u6c17(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move {
+                    MeteoU5929u6c17::meteo_u5929_u6c17(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::get_user::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::GetUserInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        GetUser::get_user(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move { GetUser::get_user(&*s, input, cx).await },
+            ),
         )
         .tool(
             tools::get_user_2::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::GetUser2Input = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        GetUser2::get_user_2(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move { GetUser2::get_user_2(&*s, input, cx).await },
+            ),
         )
         .tool(
             tools::nullable::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::NullableInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = Nullable::nullable_with_content(&*server, input, cx)
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    Nullable::nullable_with_content(&*s, input, cx).await
+                },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
-/// typed accessors. Examples are illustrative, not promises of live behaviour.
+/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
+/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
+/// are illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `search` tool.
     pub mod search {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::search::NAME,
-            declaration: super::super::tools::search::DECLARATION,
-            scope: super::super::tools::search::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "basic",
-                pointer: "/tools/0/examples/basic",
-                input: r#"{"text":"rust","limit":3}"#,
-                result: r#"{"content":[{"type":"text","text":"3 hits"}]}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::SearchInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::SearchInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::search::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "basic",
+                    pointer: "/tools/0/examples/basic",
+                    input: r#"{"text":"rust","limit":3}"#,
+                    result: r#"{"content":[{"type":"text","text":"3 hits"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `search.count` tool.
     pub mod search_count {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::search_count::NAME,
-            declaration: super::super::tools::search_count::DECLARATION,
-            scope: super::super::tools::search_count::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::SearchCountInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::SearchCountInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::search_count::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `plot` tool.
     pub mod plot {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::plot::NAME,
-            declaration: super::super::tools::plot::DECLARATION,
-            scope: super::super::tools::plot::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "origin",
-                pointer: "/tools/2/examples/origin",
-                input: r#"{"at":{"x":0,"y":0},"pair":["a",1.5],"mode":"fast","style":{"color":"red"}}"#,
-                result: r#"{"content":[{"type":"text","text":"ok"}],"structuredContent":{"tree":{"label":"root","children":[{"label":"leaf"}]}}}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::PlotInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::PlotOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::PlotInput,
+            super::super::types::PlotOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::plot::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "origin",
+                    pointer: "/tools/2/examples/origin",
+                    input: r#"{"at":{"x":0,"y":0},"pair":["a",1.5],"mode":"fast","style":{"color":"red"}}"#,
+                    result: r#"{"content":[{"type":"text","text":"ok"}],"structuredContent":{"tree":{"label":"root","children":[{"label":"leaf"}]}}}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `plot-3d` tool.
     pub mod plot_3d {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::plot_3d::NAME,
-            declaration: super::super::tools::plot_3d::DECLARATION,
-            scope: super::super::tools::plot_3d::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::Plot3dInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::Plot3dInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::plot_3d::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `degrade` tool.
     pub mod degrade {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::degrade::NAME,
-            declaration: super::super::tools::degrade::DECLARATION,
-            scope: super::super::tools::degrade::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "mixed",
-                pointer: "/tools/4/examples/mixed",
-                input: r#"{"conditional":{"a":1,"b":2},"remote":"anything","patterned":{"x-a":"b"},"anything":[1,"two"],"open_tuple":["only"],"excluded":"allowed","nullable":null,"choice":{"kind":"b","b":2}}"#,
-                result: r#"{"content":[{"type":"text","text":"done"}]}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::DegradeInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::DegradeInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::degrade::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "mixed",
+                    pointer: "/tools/4/examples/mixed",
+                    input: r#"{"conditional":{"a":1,"b":2},"remote":"anything","patterned":{"x-a":"b"},"anything":[1,"two"],"open_tuple":["only"],"excluded":"allowed","nullable":null,"choice":{"kind":"b","b":2}}"#,
+                    result: r#"{"content":[{"type":"text","text":"done"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `type` tool.
     pub mod type_ {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::type_::NAME,
-            declaration: super::super::tools::type_::DECLARATION,
-            scope: super::super::tools::type_::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::TypeInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::TypeInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::type_::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `3d-view` tool.
     pub mod tool_3d_view {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::tool_3d_view::NAME,
-            declaration: super::super::tools::tool_3d_view::DECLARATION,
-            scope: super::super::tools::tool_3d_view::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::Tool3dViewInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::Tool3dViewInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::tool_3d_view::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `météo/天気` tool.
     pub mod meteo_u5929_u6c17 {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::meteo_u5929_u6c17::NAME,
-            declaration: super::super::tools::meteo_u5929_u6c17::DECLARATION,
-            scope: super::super::tools::meteo_u5929_u6c17::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::MeteoU5929u6c17Input,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::MeteoU5929u6c17Input,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::meteo_u5929_u6c17::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `get_user` tool.
     pub mod get_user {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::get_user::NAME,
-            declaration: super::super::tools::get_user::DECLARATION,
-            scope: super::super::tools::get_user::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::GetUserInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::GetUserInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::get_user::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `get-user` tool.
     pub mod get_user_2 {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::get_user_2::NAME,
-            declaration: super::super::tools::get_user_2::DECLARATION,
-            scope: super::super::tools::get_user_2::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::GetUser2Input,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::GetUser2Input,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::get_user_2::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `nullable` tool.
     pub mod nullable {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::nullable::NAME,
-            declaration: super::super::tools::nullable::DECLARATION,
-            scope: super::super::tools::nullable::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "absent",
-                pointer: "/tools/10/examples/absent",
-                input: r#"{}"#,
-                result: r#"{"content":[{"type":"text","text":"{}"}],"structuredContent":{"o":{"a":"b"}}}"#,
-            },
-            ::mcpdesc::testing::Example {
-                name: "nulls",
-                pointer: "/tools/10/examples/nulls",
-                input: r#"{"x":null,"n":null,"e":null,"plain":"p"}"#,
-                result: r#"{"content":[{"type":"text","text":"{}"}],"structuredContent":{"x":null,"o":null}}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::NullableInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::NullableOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::NullableInput,
+            super::super::types::NullableOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::nullable::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "absent",
+                    pointer: "/tools/10/examples/absent",
+                    input: r#"{}"#,
+                    result: r#"{"content":[{"type":"text","text":"{}"}],"structuredContent":{"o":{"a":"b"}}}"#,
+                },
+                ::mcpdesc::testing::Example {
+                    name: "nulls",
+                    pointer: "/tools/10/examples/nulls",
+                    input: r#"{"x":null,"n":null,"e":null,"plain":"p"}"#,
+                    result: r#"{"content":[{"type":"text","text":"{}"}],"structuredContent":{"x":null,"o":null}}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                search::TOOL.tool,
-                search::TOOL.scope,
-                search::EXAMPLES,
-                search::INTERACTION_EXAMPLES,
+                search::ALL.tool.tool,
+                search::ALL.tool.scope,
+                search::ALL.examples,
+                search::ALL.interaction_examples,
             )
             .tool(
-                search_count::TOOL.tool,
-                search_count::TOOL.scope,
-                search_count::EXAMPLES,
-                search_count::INTERACTION_EXAMPLES,
+                search_count::ALL.tool.tool,
+                search_count::ALL.tool.scope,
+                search_count::ALL.examples,
+                search_count::ALL.interaction_examples,
             )
             .tool(
-                plot::TOOL.tool,
-                plot::TOOL.scope,
-                plot::EXAMPLES,
-                plot::INTERACTION_EXAMPLES,
+                plot::ALL.tool.tool,
+                plot::ALL.tool.scope,
+                plot::ALL.examples,
+                plot::ALL.interaction_examples,
             )
             .tool(
-                plot_3d::TOOL.tool,
-                plot_3d::TOOL.scope,
-                plot_3d::EXAMPLES,
-                plot_3d::INTERACTION_EXAMPLES,
+                plot_3d::ALL.tool.tool,
+                plot_3d::ALL.tool.scope,
+                plot_3d::ALL.examples,
+                plot_3d::ALL.interaction_examples,
             )
             .tool(
-                degrade::TOOL.tool,
-                degrade::TOOL.scope,
-                degrade::EXAMPLES,
-                degrade::INTERACTION_EXAMPLES,
+                degrade::ALL.tool.tool,
+                degrade::ALL.tool.scope,
+                degrade::ALL.examples,
+                degrade::ALL.interaction_examples,
             )
             .tool(
-                type_::TOOL.tool,
-                type_::TOOL.scope,
-                type_::EXAMPLES,
-                type_::INTERACTION_EXAMPLES,
+                type_::ALL.tool.tool,
+                type_::ALL.tool.scope,
+                type_::ALL.examples,
+                type_::ALL.interaction_examples,
             )
             .tool(
-                tool_3d_view::TOOL.tool,
-                tool_3d_view::TOOL.scope,
-                tool_3d_view::EXAMPLES,
-                tool_3d_view::INTERACTION_EXAMPLES,
+                tool_3d_view::ALL.tool.tool,
+                tool_3d_view::ALL.tool.scope,
+                tool_3d_view::ALL.examples,
+                tool_3d_view::ALL.interaction_examples,
             )
             .tool(
-                meteo_u5929_u6c17::TOOL.tool,
-                meteo_u5929_u6c17::TOOL.scope,
-                meteo_u5929_u6c17::EXAMPLES,
-                meteo_u5929_u6c17::INTERACTION_EXAMPLES,
+                meteo_u5929_u6c17::ALL.tool.tool,
+                meteo_u5929_u6c17::ALL.tool.scope,
+                meteo_u5929_u6c17::ALL.examples,
+                meteo_u5929_u6c17::ALL.interaction_examples,
             )
             .tool(
-                get_user::TOOL.tool,
-                get_user::TOOL.scope,
-                get_user::EXAMPLES,
-                get_user::INTERACTION_EXAMPLES,
+                get_user::ALL.tool.tool,
+                get_user::ALL.tool.scope,
+                get_user::ALL.examples,
+                get_user::ALL.interaction_examples,
             )
             .tool(
-                get_user_2::TOOL.tool,
-                get_user_2::TOOL.scope,
-                get_user_2::EXAMPLES,
-                get_user_2::INTERACTION_EXAMPLES,
+                get_user_2::ALL.tool.tool,
+                get_user_2::ALL.tool.scope,
+                get_user_2::ALL.examples,
+                get_user_2::ALL.interaction_examples,
             )
             .tool(
-                nullable::TOOL.tool,
-                nullable::TOOL.scope,
-                nullable::EXAMPLES,
-                nullable::INTERACTION_EXAMPLES,
+                nullable::ALL.tool.tool,
+                nullable::ALL.tool.scope,
+                nullable::ALL.examples,
+                nullable::ALL.interaction_examples,
             )
     }
 }
@@ -1932,253 +1281,126 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl Search for ExampleServer {
-    async fn search(
+    fn search(
         &self,
         input: types::SearchInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::search::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::SearchInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::search::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl SearchCount for ExampleServer {
-    async fn search_count(
+    fn search_count(
         &self,
         input: types::SearchCountInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::search_count::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::SearchCountInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::search_count::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl Plot for ExampleServer {
-    async fn plot(
+    fn plot(
         &self,
         input: types::PlotInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::PlotOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(self.plot_with_content(input, cx).await?.output)
+    ) -> impl ::mcpdesc::ToolFuture<types::PlotOutput> {
+        ::mcpdesc::__private::output(self.plot_with_content(input, cx))
     }
-    async fn plot_with_content(
+    fn plot_with_content(
         &self,
         input: types::PlotInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::PlotOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::plot::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::PlotInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::PlotOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::PlotOutput>> {
+        self.book.respond_typed(tools::plot::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl Plot3d for ExampleServer {
-    async fn plot_3d(
+    fn plot_3d(
         &self,
         input: types::Plot3dInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::plot_3d::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::Plot3dInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::plot_3d::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl Degrade for ExampleServer {
-    async fn degrade(
+    fn degrade(
         &self,
         input: types::DegradeInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::degrade::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::DegradeInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::degrade::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl Type for ExampleServer {
-    async fn type_(
+    fn type_(
         &self,
         input: types::TypeInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::type_::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::TypeInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::type_::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl Tool3dView for ExampleServer {
-    async fn tool_3d_view(
+    fn tool_3d_view(
         &self,
         input: types::Tool3dViewInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::tool_3d_view::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::Tool3dViewInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::tool_3d_view::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl MeteoU5929u6c17 for ExampleServer {
-    async fn meteo_u5929_u6c17(
+    fn meteo_u5929_u6c17(
         &self,
         input: types::MeteoU5929u6c17Input,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::meteo_u5929_u6c17::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::MeteoU5929u6c17Input>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::meteo_u5929_u6c17::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl GetUser for ExampleServer {
-    async fn get_user(
+    fn get_user(
         &self,
         input: types::GetUserInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::get_user::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::GetUserInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::get_user::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl GetUser2 for ExampleServer {
-    async fn get_user_2(
+    fn get_user_2(
         &self,
         input: types::GetUser2Input,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::get_user_2::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::GetUser2Input>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::get_user_2::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl Nullable for ExampleServer {
-    async fn nullable(
+    fn nullable(
         &self,
         input: types::NullableInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::NullableOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(self.nullable_with_content(input, cx).await?.output)
+    ) -> impl ::mcpdesc::ToolFuture<types::NullableOutput> {
+        ::mcpdesc::__private::output(self.nullable_with_content(input, cx))
     }
-    async fn nullable_with_content(
+    fn nullable_with_content(
         &self,
         input: types::NullableInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::NullableOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::nullable::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::NullableInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::NullableOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::NullableOutput>> {
+        self.book.respond_typed(tools::nullable::NAME, input, cx)
     }
 }
 /// Opt-in contract check: runs `server` through its router on the examples
@@ -2205,7 +1427,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -2241,142 +1466,114 @@ impl Client {
     /// The `search` tool.
     ///
     /// Calls the tool `search`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn search(
         &self,
         input: types::SearchInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::search::SPEC, input).await
     }
     /// The `search.count` tool.
     ///
     /// Calls the tool `search.count`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn search_count(
         &self,
         input: types::SearchCountInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::search_count::SPEC, input).await
     }
     /// Two tools with a `Point` definition each.
     ///
     /// Calls the tool `plot`.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn plot(
         &self,
         input: types::PlotInput,
-    ) -> ::core::result::Result<types::PlotOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::PlotOutput> {
         self.inner.call_tool_output(&tools::plot::SPEC, input).await
     }
-    /// Calls the tool `plot` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `plot`: the typed output with the content blocks and the result `_meta`.
     pub async fn plot_with_content(
         &self,
         input: types::PlotInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::PlotOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::PlotOutput>> {
         self.inner.call_tool_typed(&tools::plot::SPEC, input).await
     }
     /// The `plot-3d` tool.
     ///
     /// Calls the tool `plot-3d`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn plot_3d(
         &self,
         input: types::Plot3dInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::plot_3d::SPEC, input).await
     }
     /// Constructs that become serde_json::Value, each with a warning.
     ///
     /// Calls the tool `degrade`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn degrade(
         &self,
         input: types::DegradeInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::degrade::SPEC, input).await
     }
     /// The `type` tool.
     ///
     /// Calls the tool `type`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn type_(
         &self,
         input: types::TypeInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::type_::SPEC, input).await
     }
     /// The `3d-view` tool.
     ///
     /// Calls the tool `3d-view`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn tool_3d_view(
         &self,
         input: types::Tool3dViewInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::tool_3d_view::SPEC, input).await
     }
     /// The `météo/天気` tool.
     ///
     /// Calls the tool `météo/天気`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn meteo_u5929_u6c17(
         &self,
         input: types::MeteoU5929u6c17Input,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::meteo_u5929_u6c17::SPEC, input).await
     }
     /// The `get_user` tool.
     ///
     /// Calls the tool `get_user`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn get_user(
         &self,
         input: types::GetUserInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::get_user::SPEC, input).await
     }
     /// The `get-user` tool.
     ///
     /// Calls the tool `get-user`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn get_user_2(
         &self,
         input: types::GetUser2Input,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::get_user_2::SPEC, input).await
     }
     /// Optional nullable properties: `null` round-trips as `null`.
     ///
     /// Calls the tool `nullable`.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn nullable(
         &self,
         input: types::NullableInput,
-    ) -> ::core::result::Result<types::NullableOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::NullableOutput> {
         self.inner.call_tool_output(&tools::nullable::SPEC, input).await
     }
-    /// Calls the tool `nullable` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `nullable`: the typed output with the content blocks and the result `_meta`.
     pub async fn nullable_with_content(
         &self,
         input: types::NullableInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::NullableOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::NullableOutput>> {
         self.inner.call_tool_typed(&tools::nullable::SPEC, input).await
     }
 }
@@ -2387,49 +1584,26 @@ mod example_tests {
     /// Tool Example `basic` of `search`.
     #[test]
     fn search_example_basic() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
-            types::SearchInput,
-        >(&examples::search::TOOL, &examples::search::EXAMPLES[0usize]) {
-            panic!("{e}");
-        }
+        examples::search::ALL.check_example(0usize);
     }
     /// Tool Example `origin` of `plot`.
     #[test]
     fn plot_example_origin() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
-            types::PlotInput,
-            types::PlotOutput,
-        >(&examples::plot::TOOL, &examples::plot::EXAMPLES[0usize]) {
-            panic!("{e}");
-        }
+        examples::plot::ALL.check_example_with_output(0usize);
     }
     /// Tool Example `mixed` of `degrade`.
     #[test]
     fn degrade_example_mixed() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
-            types::DegradeInput,
-        >(&examples::degrade::TOOL, &examples::degrade::EXAMPLES[0usize]) {
-            panic!("{e}");
-        }
+        examples::degrade::ALL.check_example(0usize);
     }
     /// Tool Example `absent` of `nullable`.
     #[test]
     fn nullable_example_absent() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
-            types::NullableInput,
-            types::NullableOutput,
-        >(&examples::nullable::TOOL, &examples::nullable::EXAMPLES[0usize]) {
-            panic!("{e}");
-        }
+        examples::nullable::ALL.check_example_with_output(0usize);
     }
     /// Tool Example `nulls` of `nullable`.
     #[test]
     fn nullable_example_nulls() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
-            types::NullableInput,
-            types::NullableOutput,
-        >(&examples::nullable::TOOL, &examples::nullable::EXAMPLES[1usize]) {
-            panic!("{e}");
-        }
+        examples::nullable::ALL.check_example_with_output(1usize);
     }
 }

@@ -125,119 +125,43 @@ pub mod info {
         }
     }
 }
-/// Per-tool metadata from the description: name, effective protocol scope,
-/// annotations, execution, and the resolved declaration the router serves.
+/// Per-tool metadata from the description: `NAME`, and `SPEC` with the
+/// effective protocol scope (`SPEC.scope`) and the declaration the router serves
+/// (`SPEC.declaration`, with `$componentRef`s substituted; read its members with
+/// `SPEC.text("/title")`, `SPEC.flag("/annotations/readOnlyHint")`).
 pub mod tools {
     #![allow(dead_code)]
     /// Metadata of the `add` tool.
     pub mod add {
         /// The tool's name on the wire.
         pub const NAME: &str = "add";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Adds two integers.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"add","description":"Adds two integers.","inputSchema":{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"sum":{"type":"integer"}},"required":["sum"],"additionalProperties":false}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"add","description":"Adds two integers.","inputSchema":{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"sum":{"type":"integer"}},"required":["sum"],"additionalProperties":false}}"#,
         );
     }
     /// Metadata of the `greet` tool.
     pub mod greet {
         /// The tool's name on the wire.
         pub const NAME: &str = "greet";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Greets someone.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"greet","description":"Greets someone.","inputSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"greet","description":"Greets someone.","inputSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}"#,
         );
     }
     /// Metadata of the `delete_note` tool.
     pub mod delete_note {
         /// The tool's name on the wire.
         pub const NAME: &str = "delete_note";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Deletes a note after the user confirms.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"delete_note","description":"Deletes a note after the user confirms.","inputSchema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},"elicitations":[{"name":"confirm_deletion","mode":"form","message":"Delete this note?","requestedSchema":{"type":"object","properties":{"confirm":{"type":"boolean"}},"required":["confirm"]}}]}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"delete_note","description":"Deletes a note after the user confirms.","inputSchema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},"elicitations":[{"name":"confirm_deletion","mode":"form","message":"Delete this note?","requestedSchema":{"type":"object","properties":{"confirm":{"type":"boolean"}},"required":["confirm"]}}]}"#,
         );
     }
 }
@@ -246,30 +170,19 @@ pub mod tools {
 /// Implements the tool `add`.
 #[allow(dead_code)]
 pub trait Add: Send + Sync {
-    /// Handles `tools/call` for `add`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `add`: the output becomes `structuredContent` and a text block of its JSON.
     fn add(
         &self,
         input: types::AddInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::AddOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::AddOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn add_with_content(
         &self,
         input: types::AddInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::AddOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(::mcpdesc::Typed::new(self.add(input, cx).await?))
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::AddOutput>> {
+        ::mcpdesc::__private::typed(self.add(input, cx))
     }
 }
 /// Greets someone.
@@ -282,9 +195,7 @@ pub trait Greet: Send + Sync {
         &self,
         input: types::GreetInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Deletes a note after the user confirms.
 ///
@@ -296,9 +207,7 @@ pub trait DeleteNote: Send + Sync {
         &self,
         input: types::DeleteNoteInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Per-prompt metadata from the description: name, effective protocol scope,
 /// and the resolved declaration the router lists.
@@ -413,49 +322,26 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         .security(info::SECURITY)
         .tool(
             tools::add::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::AddInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = Add::add_with_content(&*server, input, cx).await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move { Add::add_with_content(&*s, input, cx).await },
+            ),
         )
         .tool(
             tools::greet::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::GreetInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        Greet::greet(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move { Greet::greet(&*s, input, cx).await },
+            ),
         )
         .tool(
             tools::delete_note::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::DeleteNoteInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        DeleteNote::delete_note(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move {
+                    DeleteNote::delete_note(&*s, input, cx).await
+                },
+            ),
         )
         .prompt(
             prompts::welcome::SPEC,
@@ -486,181 +372,105 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
-/// typed accessors. Examples are illustrative, not promises of live behaviour.
+/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
+/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
+/// are illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `add` tool.
     pub mod add {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::add::NAME,
-            declaration: super::super::tools::add::DECLARATION,
-            scope: super::super::tools::add::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "two-and-three",
-                pointer: "/tools/0/examples/two-and-three",
-                input: r#"{"a":2,"b":3}"#,
-                result: r#"{"content":[{"type":"text","text":"{\"sum\":5}"}],"structuredContent":{"sum":5}}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::AddInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::AddOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::AddInput,
+            super::super::types::AddOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::add::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "two-and-three",
+                    pointer: "/tools/0/examples/two-and-three",
+                    input: r#"{"a":2,"b":3}"#,
+                    result: r#"{"content":[{"type":"text","text":"{\"sum\":5}"}],"structuredContent":{"sum":5}}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `greet` tool.
     pub mod greet {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::greet::NAME,
-            declaration: super::super::tools::greet::DECLARATION,
-            scope: super::super::tools::greet::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "ada",
-                pointer: "/tools/1/examples/ada",
-                input: r#"{"name":"Ada"}"#,
-                result: r#"{"content":[{"type":"text","text":"Hello, Ada!"}]}"#,
-            },
-            ::mcpdesc::testing::Example {
-                name: "anyone",
-                pointer: "/tools/1/examples/anyone",
-                input: r#"{"name":"Grace"}"#,
-                result: r#"{"content":[{"type":"text","text":"A greeting for Grace (the wording is illustrative)."}]}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::GreetInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::GreetInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::greet::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "ada",
+                    pointer: "/tools/1/examples/ada",
+                    input: r#"{"name":"Ada"}"#,
+                    result: r#"{"content":[{"type":"text","text":"Hello, Ada!"}]}"#,
+                },
+                ::mcpdesc::testing::Example {
+                    name: "anyone",
+                    pointer: "/tools/1/examples/anyone",
+                    input: r#"{"name":"Grace"}"#,
+                    result: r#"{"content":[{"type":"text","text":"A greeting for Grace (the wording is illustrative)."}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `delete_note` tool.
     pub mod delete_note {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::delete_note::NAME,
-            declaration: super::super::tools::delete_note::DECLARATION,
-            scope: super::super::tools::delete_note::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[
-            ::mcpdesc::testing::InteractionExample {
-                name: "confirmed",
-                pointer: "/tools/2/interactionExamples/confirmed",
-                input: r#"{"id":"n1"}"#,
-                steps: r#"[{"type":"elicitation","declaration":"confirm_deletion","request":{"mode":"form","message":"Delete this note?","requestedSchema":{"type":"object","properties":{"confirm":{"type":"boolean"}},"required":["confirm"]}},"response":{"action":"accept","content":{"confirm":true}}}]"#,
-                result: r#"{"content":[{"type":"text","text":"Deleted n1"}]}"#,
-            },
-        ];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::DeleteNoteInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::DeleteNoteInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::delete_note::SPEC,
+            &[],
+            &[
+                ::mcpdesc::testing::InteractionExample {
+                    name: "confirmed",
+                    pointer: "/tools/2/interactionExamples/confirmed",
+                    input: r#"{"id":"n1"}"#,
+                    steps: r#"[{"type":"elicitation","declaration":"confirm_deletion","request":{"mode":"form","message":"Delete this note?","requestedSchema":{"type":"object","properties":{"confirm":{"type":"boolean"}},"required":["confirm"]}},"response":{"action":"accept","content":{"confirm":true}}}]"#,
+                    result: r#"{"content":[{"type":"text","text":"Deleted n1"}]}"#,
+                },
+            ],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                add::TOOL.tool,
-                add::TOOL.scope,
-                add::EXAMPLES,
-                add::INTERACTION_EXAMPLES,
+                add::ALL.tool.tool,
+                add::ALL.tool.scope,
+                add::ALL.examples,
+                add::ALL.interaction_examples,
             )
             .tool(
-                greet::TOOL.tool,
-                greet::TOOL.scope,
-                greet::EXAMPLES,
-                greet::INTERACTION_EXAMPLES,
+                greet::ALL.tool.tool,
+                greet::ALL.tool.scope,
+                greet::ALL.examples,
+                greet::ALL.interaction_examples,
             )
             .tool(
-                delete_note::TOOL.tool,
-                delete_note::TOOL.scope,
-                delete_note::EXAMPLES,
-                delete_note::INTERACTION_EXAMPLES,
+                delete_note::ALL.tool.tool,
+                delete_note::ALL.tool.scope,
+                delete_note::ALL.examples,
+                delete_note::ALL.interaction_examples,
             )
             .prompt(
                 super::prompts::welcome::NAME,
@@ -818,75 +628,39 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl Add for ExampleServer {
-    async fn add(
+    fn add(
         &self,
         input: types::AddInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::AddOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(self.add_with_content(input, cx).await?.output)
+    ) -> impl ::mcpdesc::ToolFuture<types::AddOutput> {
+        ::mcpdesc::__private::output(self.add_with_content(input, cx))
     }
-    async fn add_with_content(
+    fn add_with_content(
         &self,
         input: types::AddInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::AddOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::add::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::AddInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::AddOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::AddOutput>> {
+        self.book.respond_typed(tools::add::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl Greet for ExampleServer {
-    async fn greet(
+    fn greet(
         &self,
         input: types::GreetInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::greet::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::GreetInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::greet::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl DeleteNote for ExampleServer {
-    async fn delete_note(
+    fn delete_note(
         &self,
         input: types::DeleteNoteInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::delete_note::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::DeleteNoteInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::delete_note::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
@@ -933,7 +707,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -969,44 +746,35 @@ impl Client {
     /// Adds two integers.
     ///
     /// Calls the tool `add`.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn add(
         &self,
         input: types::AddInput,
-    ) -> ::core::result::Result<types::AddOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::AddOutput> {
         self.inner.call_tool_output(&tools::add::SPEC, input).await
     }
-    /// Calls the tool `add` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `add`: the typed output with the content blocks and the result `_meta`.
     pub async fn add_with_content(
         &self,
         input: types::AddInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::AddOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::AddOutput>> {
         self.inner.call_tool_typed(&tools::add::SPEC, input).await
     }
     /// Greets someone.
     ///
     /// Calls the tool `greet`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn greet(
         &self,
         input: types::GreetInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::greet::SPEC, input).await
     }
     /// Deletes a note after the user confirms.
     ///
     /// Calls the tool `delete_note`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn delete_note(
         &self,
         input: types::DeleteNoteInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::delete_note::SPEC, input).await
     }
     /// Welcomes a reader.
@@ -1032,74 +800,61 @@ mod example_tests {
     /// Tool Example `two-and-three` of `add`. Also run against the implementation.
     #[test]
     fn add_example_two_and_three() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
-            types::AddInput,
-            types::AddOutput,
-        >(&examples::add::TOOL, &examples::add::EXAMPLES[0usize]) {
-            panic!("{e}");
-        }
-        if let ::core::result::Result::Err(e) = ::mcpdesc::implementation::check_example(
-            &super::router(crate::notebook_right::Server::new()),
-            &examples::add::TOOL,
-            &examples::add::EXAMPLES[0usize],
-            ::mcpdesc::implementation::Compare::Exact,
-        ) {
-            panic!("{e}");
-        }
+        examples::add::ALL.check_example_with_output(0usize);
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::implementation::check_example(
+                &super::router(crate::notebook_right::Server::new()),
+                &examples::add::ALL.tool,
+                &examples::add::ALL.examples[0usize],
+                ::mcpdesc::implementation::Compare::Exact,
+            ),
+        );
     }
     /// Tool Example `ada` of `greet`. Also run against the implementation.
     #[test]
     fn greet_example_ada() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
-            types::GreetInput,
-        >(&examples::greet::TOOL, &examples::greet::EXAMPLES[0usize]) {
-            panic!("{e}");
-        }
-        if let ::core::result::Result::Err(e) = ::mcpdesc::implementation::check_example(
-            &super::router(crate::notebook_right::Server::new()),
-            &examples::greet::TOOL,
-            &examples::greet::EXAMPLES[0usize],
-            ::mcpdesc::implementation::Compare::Exact,
-        ) {
-            panic!("{e}");
-        }
+        examples::greet::ALL.check_example(0usize);
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::implementation::check_example(
+                &super::router(crate::notebook_right::Server::new()),
+                &examples::greet::ALL.tool,
+                &examples::greet::ALL.examples[0usize],
+                ::mcpdesc::implementation::Compare::Exact,
+            ),
+        );
     }
     /// Tool Example `anyone` of `greet`. Also run against the implementation.
     #[test]
     fn greet_example_anyone() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
-            types::GreetInput,
-        >(&examples::greet::TOOL, &examples::greet::EXAMPLES[1usize]) {
-            panic!("{e}");
-        }
-        if let ::core::result::Result::Err(e) = ::mcpdesc::implementation::check_example(
-            &super::router(crate::notebook_right::Server::new()),
-            &examples::greet::TOOL,
-            &examples::greet::EXAMPLES[1usize],
-            ::mcpdesc::implementation::Compare::Shape,
-        ) {
-            panic!("{e}");
-        }
+        examples::greet::ALL.check_example(1usize);
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::implementation::check_example(
+                &super::router(crate::notebook_right::Server::new()),
+                &examples::greet::ALL.tool,
+                &examples::greet::ALL.examples[1usize],
+                ::mcpdesc::implementation::Compare::Shape,
+            ),
+        );
     }
     /// Interaction example `confirmed` of `delete_note`, replayed by the mock through a scripted client. Also replayed against the implementation.
     #[test]
     fn delete_note_interaction_confirmed() {
         let router = ExampleServer::new().router();
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_interaction(
-            &router,
-            &examples::delete_note::TOOL,
-            &examples::delete_note::INTERACTION_EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
-        if let ::core::result::Result::Err(e) = ::mcpdesc::implementation::check_interaction_example(
-            &super::router(crate::notebook_right::Server::new()),
-            &examples::delete_note::TOOL,
-            &examples::delete_note::INTERACTION_EXAMPLES[0usize],
-            ::mcpdesc::implementation::Compare::Exact,
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_interaction(
+                &router,
+                &examples::delete_note::ALL.tool,
+                &examples::delete_note::ALL.interaction_examples[0usize],
+            ),
+        );
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::implementation::check_interaction_example(
+                &super::router(crate::notebook_right::Server::new()),
+                &examples::delete_note::ALL.tool,
+                &examples::delete_note::ALL.interaction_examples[0usize],
+                ::mcpdesc::implementation::Compare::Exact,
+            ),
+        );
     }
     /// Example `for-ada` of the prompt `welcome`. Also run against the implementation.
     #[test]
@@ -1112,25 +867,25 @@ mod example_tests {
                 "for-ada",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_prompt_example::<
-            types::WelcomeArguments,
-        >(
-            &router(server),
-            prompts::welcome::NAME,
-            prompts::welcome::SCOPE,
-            &prompt_examples::welcome::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
-        if let ::core::result::Result::Err(e) = ::mcpdesc::implementation::check_prompt_example(
-            &super::router(crate::notebook_right::Server::new()),
-            prompts::welcome::NAME,
-            prompts::welcome::SCOPE,
-            &prompt_examples::welcome::EXAMPLES[0usize],
-            ::mcpdesc::implementation::Compare::Exact,
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_prompt_example::<
+                types::WelcomeArguments,
+            >(
+                &router(server),
+                prompts::welcome::NAME,
+                prompts::welcome::SCOPE,
+                &prompt_examples::welcome::EXAMPLES[0usize],
+            ),
+        );
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::implementation::check_prompt_example(
+                &super::router(crate::notebook_right::Server::new()),
+                prompts::welcome::NAME,
+                prompts::welcome::SCOPE,
+                &prompt_examples::welcome::EXAMPLES[0usize],
+                ::mcpdesc::implementation::Compare::Exact,
+            ),
+        );
     }
     /// Example `empty` of the resource `count`. Also run against the implementation.
     #[test]
@@ -1143,22 +898,22 @@ mod example_tests {
                 "empty",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_resource_example(
-            &router(server),
-            resources::count::URI,
-            resources::count::SCOPE,
-            &resource_examples::count::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
-        if let ::core::result::Result::Err(e) = ::mcpdesc::implementation::check_resource_example(
-            &super::router(crate::notebook_right::Server::new()),
-            resources::count::URI,
-            resources::count::SCOPE,
-            &resource_examples::count::EXAMPLES[0usize],
-            ::mcpdesc::implementation::Compare::Exact,
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_resource_example(
+                &router(server),
+                resources::count::URI,
+                resources::count::SCOPE,
+                &resource_examples::count::EXAMPLES[0usize],
+            ),
+        );
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::implementation::check_resource_example(
+                &super::router(crate::notebook_right::Server::new()),
+                resources::count::URI,
+                resources::count::SCOPE,
+                &resource_examples::count::EXAMPLES[0usize],
+                ::mcpdesc::implementation::Compare::Exact,
+            ),
+        );
     }
 }

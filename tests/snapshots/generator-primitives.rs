@@ -134,44 +134,24 @@ pub mod info {
         }
     }
 }
-/// Per-tool metadata from the description: name, effective protocol scope,
-/// annotations, execution, and the resolved declaration the router serves.
+/// Per-tool metadata from the description: `NAME`, and `SPEC` with the
+/// effective protocol scope (`SPEC.scope`) and the declaration the router serves
+/// (`SPEC.declaration`, with `$componentRef`s substituted; read its members with
+/// `SPEC.text("/title")`, `SPEC.flag("/annotations/readOnlyHint")`).
 pub mod tools {
     #![allow(dead_code)]
     /// Metadata of the `analyze_game` tool.
     pub mod analyze_game {
         /// The tool's name on the wire.
         pub const NAME: &str = "analyze_game";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"analyze_game","inputSchema":{"type":"object","properties":{"pgn":{"type":"string"}},"required":["pgn"]}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"name":"analyze_game","inputSchema":{"type":"object","properties":{"pgn":{"type":"string"}},"required":["pgn"]}}"#,
         );
     }
 }
@@ -185,9 +165,7 @@ pub trait AnalyzeGame: Send + Sync {
         &self,
         input: types::AnalyzeGameInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Per-prompt metadata from the description: name, effective protocol scope,
 /// and the resolved declaration the router lists.
@@ -610,18 +588,12 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         .security(info::SECURITY)
         .tool(
             tools::analyze_game::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::AnalyzeGameInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        AnalyzeGame::analyze_game(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move {
+                    AnalyzeGame::analyze_game(&*s, input, cx).await
+                },
+            ),
         )
         .prompt(
             prompts::analyze_game::SPEC,
@@ -773,62 +745,42 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
-/// typed accessors. Examples are illustrative, not promises of live behaviour.
+/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
+/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
+/// are illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `analyze_game` tool.
     pub mod analyze_game {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::analyze_game::NAME,
-            declaration: super::super::tools::analyze_game::DECLARATION,
-            scope: super::super::tools::analyze_game::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "short",
-                pointer: "/tools/0/examples/short",
-                input: r#"{"pgn":"1. e4"}"#,
-                result: r#"{"content":[{"type":"text","text":"1 move analysed."}]}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::AnalyzeGameInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::AnalyzeGameInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::analyze_game::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "short",
+                    pointer: "/tools/0/examples/short",
+                    input: r#"{"pgn":"1. e4"}"#,
+                    result: r#"{"content":[{"type":"text","text":"1 move analysed."}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                analyze_game::TOOL.tool,
-                analyze_game::TOOL.scope,
-                analyze_game::EXAMPLES,
-                analyze_game::INTERACTION_EXAMPLES,
+                analyze_game::ALL.tool.tool,
+                analyze_game::ALL.tool.scope,
+                analyze_game::ALL.examples,
+                analyze_game::ALL.interaction_examples,
             )
             .prompt(
                 super::prompts::analyze_game::NAME,
@@ -1200,23 +1152,12 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl AnalyzeGame for ExampleServer {
-    async fn analyze_game(
+    fn analyze_game(
         &self,
         input: types::AnalyzeGameInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::analyze_game::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::AnalyzeGameInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::analyze_game::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
@@ -1366,7 +1307,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -1402,12 +1346,10 @@ impl Client {
     /// The `analyze_game` tool.
     ///
     /// Calls the tool `analyze_game`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn analyze_game(
         &self,
         input: types::AnalyzeGameInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::analyze_game::SPEC, input).await
     }
     /// Analyze Position: A positional analysis prompt (named like the tool).
@@ -1503,11 +1445,7 @@ mod example_tests {
     /// Tool Example `short` of `analyze_game`.
     #[test]
     fn analyze_game_example_short() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
-            types::AnalyzeGameInput,
-        >(&examples::analyze_game::TOOL, &examples::analyze_game::EXAMPLES[0usize]) {
-            panic!("{e}");
-        }
+        examples::analyze_game::ALL.check_example(0usize);
     }
     /// Example `endgame` of the prompt `analyze_game`.
     #[test]
@@ -1520,16 +1458,16 @@ mod example_tests {
                 "endgame",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_prompt_example::<
-            types::AnalyzeGameArguments,
-        >(
-            &router(server),
-            prompts::analyze_game::NAME,
-            prompts::analyze_game::SCOPE,
-            &prompt_examples::analyze_game::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_prompt_example::<
+                types::AnalyzeGameArguments,
+            >(
+                &router(server),
+                prompts::analyze_game::NAME,
+                prompts::analyze_game::SCOPE,
+                &prompt_examples::analyze_game::EXAMPLES[0usize],
+            ),
+        );
     }
     /// Example `from-black` of the prompt `analyze_game`.
     #[test]
@@ -1542,16 +1480,16 @@ mod example_tests {
                 "from-black",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_prompt_example::<
-            types::AnalyzeGameArguments,
-        >(
-            &router(server),
-            prompts::analyze_game::NAME,
-            prompts::analyze_game::SCOPE,
-            &prompt_examples::analyze_game::EXAMPLES[1usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_prompt_example::<
+                types::AnalyzeGameArguments,
+            >(
+                &router(server),
+                prompts::analyze_game::NAME,
+                prompts::analyze_game::SCOPE,
+                &prompt_examples::analyze_game::EXAMPLES[1usize],
+            ),
+        );
     }
     /// Completion example `type-prefix` of the prompt `analyze_game`.
     #[test]
@@ -1564,14 +1502,14 @@ mod example_tests {
                 "type-prefix",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_completion_example(
-            &router(server),
-            &::mcpdesc::CompletionTarget::prompt(prompts::analyze_game::NAME),
-            prompts::analyze_game::SCOPE,
-            &prompt_examples::analyze_game::COMPLETION_EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_completion_example(
+                &router(server),
+                &::mcpdesc::CompletionTarget::prompt(prompts::analyze_game::NAME),
+                prompts::analyze_game::SCOPE,
+                &prompt_examples::analyze_game::COMPLETION_EXAMPLES[0usize],
+            ),
+        );
     }
     /// Example `hello` of the prompt `greeting`.
     #[test]
@@ -1584,16 +1522,16 @@ mod example_tests {
                 "hello",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_prompt_example::<
-            types::GreetingArguments,
-        >(
-            &router(server),
-            prompts::greeting::NAME,
-            prompts::greeting::SCOPE,
-            &prompt_examples::greeting::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_prompt_example::<
+                types::GreetingArguments,
+            >(
+                &router(server),
+                prompts::greeting::NAME,
+                prompts::greeting::SCOPE,
+                &prompt_examples::greeting::EXAMPLES[0usize],
+            ),
+        );
     }
     /// Example `empty` of the resource `board`.
     #[test]
@@ -1606,14 +1544,14 @@ mod example_tests {
                 "empty",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_resource_example(
-            &router(server),
-            resources::board::URI,
-            resources::board::SCOPE,
-            &resource_examples::board::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_resource_example(
+                &router(server),
+                resources::board::URI,
+                resources::board::SCOPE,
+                &resource_examples::board::EXAMPLES[0usize],
+            ),
+        );
     }
     /// Example `two-players` of the resource `board`.
     #[test]
@@ -1626,14 +1564,14 @@ mod example_tests {
                 "two-players",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_resource_example(
-            &router(server),
-            resources::board::URI,
-            resources::board::SCOPE,
-            &resource_examples::board::EXAMPLES[1usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_resource_example(
+                &router(server),
+                resources::board::URI,
+                resources::board::SCOPE,
+                &resource_examples::board::EXAMPLES[1usize],
+            ),
+        );
     }
     /// Example `binary` of the resource `rules`.
     #[test]
@@ -1646,14 +1584,14 @@ mod example_tests {
                 "binary",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_resource_example(
-            &router(server),
-            resources::rules::URI,
-            resources::rules::SCOPE,
-            &resource_examples::rules::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_resource_example(
+                &router(server),
+                resources::rules::URI,
+                resources::rules::SCOPE,
+                &resource_examples::rules::EXAMPLES[0usize],
+            ),
+        );
     }
     /// Example `one` of the template `game_detail`.
     #[test]
@@ -1668,16 +1606,16 @@ mod example_tests {
                 "one",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_template_example::<
-            types::GameDetailVariables,
-        >(
-            &router(server),
-            resource_templates::game_detail::URI_TEMPLATE,
-            resource_templates::game_detail::SCOPE,
-            &resource_template_examples::game_detail::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_template_example::<
+                types::GameDetailVariables,
+            >(
+                &router(server),
+                resource_templates::game_detail::URI_TEMPLATE,
+                resource_templates::game_detail::SCOPE,
+                &resource_template_examples::game_detail::EXAMPLES[0usize],
+            ),
+        );
     }
     /// Completion example `game-prefix` of the template `game_detail`.
     #[test]
@@ -1692,16 +1630,16 @@ mod example_tests {
                 "game-prefix",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_completion_example(
-            &router(server),
-            &::mcpdesc::CompletionTarget::resource_template(
-                resource_templates::game_detail::URI_TEMPLATE,
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_completion_example(
+                &router(server),
+                &::mcpdesc::CompletionTarget::resource_template(
+                    resource_templates::game_detail::URI_TEMPLATE,
+                ),
+                resource_templates::game_detail::SCOPE,
+                &resource_template_examples::game_detail::COMPLETION_EXAMPLES[0usize],
             ),
-            resource_templates::game_detail::SCOPE,
-            &resource_template_examples::game_detail::COMPLETION_EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        );
     }
     /// Example `docs` of the template `search`.
     #[test]
@@ -1714,16 +1652,16 @@ mod example_tests {
                 "docs",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_template_example::<
-            ::std::string::String,
-        >(
-            &router(server),
-            resource_templates::search::URI_TEMPLATE,
-            resource_templates::search::SCOPE,
-            &resource_template_examples::search::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_template_example::<
+                ::std::string::String,
+            >(
+                &router(server),
+                resource_templates::search::URI_TEMPLATE,
+                resource_templates::search::SCOPE,
+                &resource_template_examples::search::EXAMPLES[0usize],
+            ),
+        );
     }
     /// Example `mine` of the template `board`.
     #[test]
@@ -1736,15 +1674,15 @@ mod example_tests {
                 "mine",
             )
             .unwrap_or_else(|e| panic!("{e}"));
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_template_example::<
-            types::BoardVariables,
-        >(
-            &router(server),
-            resource_templates::board::URI_TEMPLATE,
-            resource_templates::board::SCOPE,
-            &resource_template_examples::board::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_template_example::<
+                types::BoardVariables,
+            >(
+                &router(server),
+                resource_templates::board::URI_TEMPLATE,
+                resource_templates::board::SCOPE,
+                &resource_template_examples::board::EXAMPLES[0usize],
+            ),
+        );
     }
 }

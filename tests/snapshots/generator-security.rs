@@ -143,116 +143,52 @@ pub mod info {
         }
     }
 }
-/// Per-tool metadata from the description: name, effective protocol scope,
-/// annotations, execution, and the resolved declaration the router serves.
+/// Per-tool metadata from the description: `NAME`, and `SPEC` with the
+/// effective protocol scope (`SPEC.scope`) and the declaration the router serves
+/// (`SPEC.declaration`, with `$componentRef`s substituted; read its members with
+/// `SPEC.text("/title")`, `SPEC.flag("/annotations/readOnlyHint")`).
 pub mod tools {
     #![allow(dead_code)]
     /// Metadata of the `list_games` tool.
     pub mod list_games {
         /// The tool's name on the wire.
         pub const NAME: &str = "list_games";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"list_games","inputSchema":{"type":"object","properties":{"player":{"type":"string"}}}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"name":"list_games","inputSchema":{"type":"object","properties":{"player":{"type":"string"}}}}"#,
         );
     }
     /// Metadata of the `record_game` tool.
     pub mod record_game {
         /// The tool's name on the wire.
         pub const NAME: &str = "record_game";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"record_game","inputSchema":{"type":"object","properties":{"pgn":{"type":"string"}},"required":["pgn"]},"security":[{"games-oauth":["games:write"]}]}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"name":"record_game","inputSchema":{"type":"object","properties":{"pgn":{"type":"string"}},"required":["pgn"]},"security":[{"games-oauth":["games:write"]}]}"#,
         );
     }
     /// Metadata of the `server_status` tool.
     pub mod server_status {
         /// The tool's name on the wire.
         pub const NAME: &str = "server_status";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"server_status","inputSchema":{"type":"object"},"security":[]}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"name":"server_status","inputSchema":{"type":"object"},"security":[]}"#,
         );
     }
 }
@@ -266,9 +202,7 @@ pub trait ListGames: Send + Sync {
         &self,
         input: types::ListGamesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// The `record_game` tool.
 ///
@@ -280,9 +214,7 @@ pub trait RecordGame: Send + Sync {
         &self,
         input: types::RecordGameInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// The `server_status` tool.
 ///
@@ -294,9 +226,7 @@ pub trait ServerStatus: Send + Sync {
         &self,
         input: types::ServerStatusInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Per-prompt metadata from the description: name, effective protocol scope,
 /// and the resolved declaration the router lists.
@@ -500,48 +430,28 @@ fn handlers_router<S: Handlers>(
         .security(info::SECURITY)
         .tool(
             tools::list_games::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::ListGamesInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        ListGames::list_games(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move { ListGames::list_games(&*s, input, cx).await },
+            ),
         )
         .tool(
             tools::record_game::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::RecordGameInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        RecordGame::record_game(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move {
+                    RecordGame::record_game(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::server_status::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::ServerStatusInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        ServerStatus::server_status(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move {
+                    ServerStatus::server_status(&*s, input, cx).await
+                },
+            ),
         )
         .prompt(
             prompts::game_review::SPEC,
@@ -647,153 +557,91 @@ pub fn router_behind_gateway<S: Handlers>(server: S) -> ::mcpdesc::Router {
     handlers_router(::mcpdesc::__private::Arc::new(server)).without_authentication()
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
-/// typed accessors. Examples are illustrative, not promises of live behaviour.
+/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
+/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
+/// are illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `list_games` tool.
     pub mod list_games {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::list_games::NAME,
-            declaration: super::super::tools::list_games::DECLARATION,
-            scope: super::super::tools::list_games::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "all",
-                pointer: "/tools/0/examples/all",
-                input: r#"{}"#,
-                result: r#"{"content":[{"type":"text","text":"2 games"}]}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::ListGamesInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::ListGamesInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::list_games::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "all",
+                    pointer: "/tools/0/examples/all",
+                    input: r#"{}"#,
+                    result: r#"{"content":[{"type":"text","text":"2 games"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `record_game` tool.
     pub mod record_game {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::record_game::NAME,
-            declaration: super::super::tools::record_game::DECLARATION,
-            scope: super::super::tools::record_game::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "scholar",
-                pointer: "/tools/1/examples/scholar",
-                input: r#"{"pgn":"1. e4 e5 2. Qh5"}"#,
-                result: r#"{"content":[{"type":"text","text":"recorded"}]}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::RecordGameInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::RecordGameInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::record_game::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "scholar",
+                    pointer: "/tools/1/examples/scholar",
+                    input: r#"{"pgn":"1. e4 e5 2. Qh5"}"#,
+                    result: r#"{"content":[{"type":"text","text":"recorded"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `server_status` tool.
     pub mod server_status {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::server_status::NAME,
-            declaration: super::super::tools::server_status::DECLARATION,
-            scope: super::super::tools::server_status::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::ServerStatusInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::ServerStatusInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::server_status::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                list_games::TOOL.tool,
-                list_games::TOOL.scope,
-                list_games::EXAMPLES,
-                list_games::INTERACTION_EXAMPLES,
+                list_games::ALL.tool.tool,
+                list_games::ALL.tool.scope,
+                list_games::ALL.examples,
+                list_games::ALL.interaction_examples,
             )
             .tool(
-                record_game::TOOL.tool,
-                record_game::TOOL.scope,
-                record_game::EXAMPLES,
-                record_game::INTERACTION_EXAMPLES,
+                record_game::ALL.tool.tool,
+                record_game::ALL.tool.scope,
+                record_game::ALL.examples,
+                record_game::ALL.interaction_examples,
             )
             .tool(
-                server_status::TOOL.tool,
-                server_status::TOOL.scope,
-                server_status::EXAMPLES,
-                server_status::INTERACTION_EXAMPLES,
+                server_status::ALL.tool.tool,
+                server_status::ALL.tool.scope,
+                server_status::ALL.examples,
+                server_status::ALL.interaction_examples,
             )
             .prompt(
                 super::prompts::game_review::NAME,
@@ -941,65 +789,32 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl ListGames for ExampleServer {
-    async fn list_games(
+    fn list_games(
         &self,
         input: types::ListGamesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::list_games::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::ListGamesInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::list_games::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl RecordGame for ExampleServer {
-    async fn record_game(
+    fn record_game(
         &self,
         input: types::RecordGameInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::record_game::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::RecordGameInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::record_game::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl ServerStatus for ExampleServer {
-    async fn server_status(
+    fn server_status(
         &self,
         input: types::ServerStatusInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::server_status::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::ServerStatusInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::server_status::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
@@ -1110,7 +925,10 @@ pub fn check_against_examples<S: Handlers>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -1146,34 +964,28 @@ impl Client {
     /// The `list_games` tool.
     ///
     /// Calls the tool `list_games`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn list_games(
         &self,
         input: types::ListGamesInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::list_games::SPEC, input).await
     }
     /// The `record_game` tool.
     ///
     /// Calls the tool `record_game`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn record_game(
         &self,
         input: types::RecordGameInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::record_game::SPEC, input).await
     }
     /// The `server_status` tool.
     ///
     /// Calls the tool `server_status`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn server_status(
         &self,
         input: types::ServerStatusInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::server_status::SPEC, input).await
     }
     /// Gets the prompt `game_review` (`prompts/get`).
@@ -1197,19 +1009,11 @@ mod example_tests {
     /// Tool Example `all` of `list_games`.
     #[test]
     fn list_games_example_all() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
-            types::ListGamesInput,
-        >(&examples::list_games::TOOL, &examples::list_games::EXAMPLES[0usize]) {
-            panic!("{e}");
-        }
+        examples::list_games::ALL.check_example(0usize);
     }
     /// Tool Example `scholar` of `record_game`.
     #[test]
     fn record_game_example_scholar() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example::<
-            types::RecordGameInput,
-        >(&examples::record_game::TOOL, &examples::record_game::EXAMPLES[0usize]) {
-            panic!("{e}");
-        }
+        examples::record_game::ALL.check_example(0usize);
     }
 }

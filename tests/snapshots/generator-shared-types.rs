@@ -199,148 +199,54 @@ pub mod info {
         }
     }
 }
-/// Per-tool metadata from the description: name, effective protocol scope,
-/// annotations, execution, and the resolved declaration the router serves.
+/// Per-tool metadata from the description: `NAME`, and `SPEC` with the
+/// effective protocol scope (`SPEC.scope`) and the declaration the router serves
+/// (`SPEC.declaration`, with `$componentRef`s substituted; read its members with
+/// `SPEC.text("/title")`, `SPEC.flag("/annotations/readOnlyHint")`).
 pub mod tools {
     #![allow(dead_code)]
     /// Metadata of the `create_issue` tool.
     pub mod create_issue {
         /// The tool's name on the wire.
         pub const NAME: &str = "create_issue";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r##"{"name":"create_issue","inputSchema":{"type":"object","properties":{"title":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"},"assignee":{"$ref":"#/$defs/User"}},"required":["title"],"$defs":{"IssuePriority":{"type":"string","enum":["low","high"],"description":"How urgent the issue is"},"User":{"type":"object","properties":{"login":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"}},"required":["login"]}}},"outputSchema":{"type":"object","properties":{"id":{"type":"integer"},"priority":{"$ref":"#/$defs/IssuePriority"}},"$defs":{"IssuePriority":{"type":"string","enum":["low","high"],"description":"How urgent the issue is"},"User":{"type":"object","properties":{"login":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"}},"required":["login"]}}}}"##;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r##"{"name":"create_issue","inputSchema":{"type":"object","properties":{"title":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"},"assignee":{"$ref":"#/$defs/User"}},"required":["title"],"$defs":{"IssuePriority":{"type":"string","enum":["low","high"],"description":"How urgent the issue is"},"User":{"type":"object","properties":{"login":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"}},"required":["login"]}}},"outputSchema":{"type":"object","properties":{"id":{"type":"integer"},"priority":{"$ref":"#/$defs/IssuePriority"}},"$defs":{"IssuePriority":{"type":"string","enum":["low","high"],"description":"How urgent the issue is"},"User":{"type":"object","properties":{"login":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"}},"required":["login"]}}}}"##,
         );
     }
     /// Metadata of the `get_issue` tool.
     pub mod get_issue {
         /// The tool's name on the wire.
         pub const NAME: &str = "get_issue";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r##"{"name":"get_issue","inputSchema":{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"]},"outputSchema":{"type":"object","properties":{"title":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"},"author":{"$ref":"#/$defs/User"}},"$defs":{"IssuePriority":{"type":"string","enum":["low","high"],"description":"How urgent the issue is"},"User":{"type":"object","properties":{"login":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"}},"required":["login"]}}}}"##;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r##"{"name":"get_issue","inputSchema":{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"]},"outputSchema":{"type":"object","properties":{"title":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"},"author":{"$ref":"#/$defs/User"}},"$defs":{"IssuePriority":{"type":"string","enum":["low","high"],"description":"How urgent the issue is"},"User":{"type":"object","properties":{"login":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"}},"required":["login"]}}}}"##,
         );
     }
     /// Metadata of the `query` tool.
     pub mod query {
         /// The tool's name on the wire.
         pub const NAME: &str = "query";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r##"{"name":"query","inputSchema":{"type":"object","properties":{"q":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"}},"$defs":{"IssuePriority":{"type":"string","enum":["low","high"],"description":"How urgent the issue is"}}}}"##;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r##"{"name":"query","inputSchema":{"type":"object","properties":{"q":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"}},"$defs":{"IssuePriority":{"type":"string","enum":["low","high"],"description":"How urgent the issue is"}}}}"##,
         );
     }
     /// Metadata of the `count` tool.
     pub mod count {
         /// The tool's name on the wire.
         pub const NAME: &str = "count";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r##"{"name":"count","inputSchema":{"type":"object","properties":{"q":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"}},"$defs":{"IssuePriority":{"type":"string","enum":["low","high"],"description":"How urgent the issue is"}}}}"##;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r##"{"name":"count","inputSchema":{"type":"object","properties":{"q":{"type":"string"},"priority":{"$ref":"#/$defs/IssuePriority"}},"$defs":{"IssuePriority":{"type":"string","enum":["low","high"],"description":"How urgent the issue is"}}}}"##,
         );
     }
 }
@@ -349,32 +255,19 @@ pub mod tools {
 /// Implements the tool `create_issue`.
 #[allow(dead_code)]
 pub trait CreateIssue: Send + Sync {
-    /// Handles `tools/call` for `create_issue`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `create_issue`: the output becomes `structuredContent` and a text block of its JSON.
     fn create_issue(
         &self,
         input: types::CreateIssueInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::CreateIssueOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::CreateIssueOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn create_issue_with_content(
         &self,
         input: types::CreateIssueInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::CreateIssueOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.create_issue(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::CreateIssueOutput>> {
+        ::mcpdesc::__private::typed(self.create_issue(input, cx))
     }
 }
 /// The `get_issue` tool.
@@ -382,32 +275,19 @@ pub trait CreateIssue: Send + Sync {
 /// Implements the tool `get_issue`.
 #[allow(dead_code)]
 pub trait GetIssue: Send + Sync {
-    /// Handles `tools/call` for `get_issue`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `get_issue`: the output becomes `structuredContent` and a text block of its JSON.
     fn get_issue(
         &self,
         input: types::GetIssueInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::GetIssueOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::GetIssueOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn get_issue_with_content(
         &self,
         input: types::GetIssueInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::GetIssueOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.get_issue(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::GetIssueOutput>> {
+        ::mcpdesc::__private::typed(self.get_issue(input, cx))
     }
 }
 /// The `query` tool.
@@ -420,9 +300,7 @@ pub trait Query: Send + Sync {
         &self,
         input: types::QueryInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// The `count` tool.
 ///
@@ -434,9 +312,7 @@ pub trait Count: Send + Sync {
         &self,
         input: types::CountInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>,
-    > + Send;
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -455,281 +331,130 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         .security(info::SECURITY)
         .tool(
             tools::create_issue::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::CreateIssueInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = CreateIssue::create_issue_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    CreateIssue::create_issue_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::get_issue::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::GetIssueInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = GetIssue::get_issue_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    GetIssue::get_issue_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::query::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::QueryInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        Query::query(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move { Query::query(&*s, input, cx).await },
+            ),
         )
         .tool(
             tools::count::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::CountInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        Count::count(&*server, input, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_result(
+                &server,
+                |s, input, cx| async move { Count::count(&*s, input, cx).await },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
-/// typed accessors. Examples are illustrative, not promises of live behaviour.
+/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
+/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
+/// are illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `create_issue` tool.
     pub mod create_issue {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::create_issue::NAME,
-            declaration: super::super::tools::create_issue::DECLARATION,
-            scope: super::super::tools::create_issue::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::CreateIssueInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::CreateIssueOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::CreateIssueInput,
+            super::super::types::CreateIssueOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::create_issue::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `get_issue` tool.
     pub mod get_issue {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::get_issue::NAME,
-            declaration: super::super::tools::get_issue::DECLARATION,
-            scope: super::super::tools::get_issue::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::GetIssueInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::GetIssueOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::GetIssueInput,
+            super::super::types::GetIssueOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::get_issue::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `query` tool.
     pub mod query {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::query::NAME,
-            declaration: super::super::tools::query::DECLARATION,
-            scope: super::super::tools::query::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::QueryInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::QueryInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::query::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `count` tool.
     pub mod count {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::count::NAME,
-            declaration: super::super::tools::count::DECLARATION,
-            scope: super::super::tools::count::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::CountInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::CountInput,
+            ::mcpdesc::testing::NoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::count::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                create_issue::TOOL.tool,
-                create_issue::TOOL.scope,
-                create_issue::EXAMPLES,
-                create_issue::INTERACTION_EXAMPLES,
+                create_issue::ALL.tool.tool,
+                create_issue::ALL.tool.scope,
+                create_issue::ALL.examples,
+                create_issue::ALL.interaction_examples,
             )
             .tool(
-                get_issue::TOOL.tool,
-                get_issue::TOOL.scope,
-                get_issue::EXAMPLES,
-                get_issue::INTERACTION_EXAMPLES,
+                get_issue::ALL.tool.tool,
+                get_issue::ALL.tool.scope,
+                get_issue::ALL.examples,
+                get_issue::ALL.interaction_examples,
             )
             .tool(
-                query::TOOL.tool,
-                query::TOOL.scope,
-                query::EXAMPLES,
-                query::INTERACTION_EXAMPLES,
+                query::ALL.tool.tool,
+                query::ALL.tool.scope,
+                query::ALL.examples,
+                query::ALL.interaction_examples,
             )
             .tool(
-                count::TOOL.tool,
-                count::TOOL.scope,
-                count::EXAMPLES,
-                count::INTERACTION_EXAMPLES,
+                count::ALL.tool.tool,
+                count::ALL.tool.scope,
+                count::ALL.examples,
+                count::ALL.interaction_examples,
             )
     }
 }
@@ -817,108 +542,56 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl CreateIssue for ExampleServer {
-    async fn create_issue(
+    fn create_issue(
         &self,
         input: types::CreateIssueInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::CreateIssueOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.create_issue_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::CreateIssueOutput> {
+        ::mcpdesc::__private::output(self.create_issue_with_content(input, cx))
     }
-    async fn create_issue_with_content(
+    fn create_issue_with_content(
         &self,
         input: types::CreateIssueInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::CreateIssueOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::create_issue::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::CreateIssueInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::CreateIssueOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::CreateIssueOutput>> {
+        self.book.respond_typed(tools::create_issue::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl GetIssue for ExampleServer {
-    async fn get_issue(
+    fn get_issue(
         &self,
         input: types::GetIssueInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::GetIssueOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(self.get_issue_with_content(input, cx).await?.output)
+    ) -> impl ::mcpdesc::ToolFuture<types::GetIssueOutput> {
+        ::mcpdesc::__private::output(self.get_issue_with_content(input, cx))
     }
-    async fn get_issue_with_content(
+    fn get_issue_with_content(
         &self,
         input: types::GetIssueInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::GetIssueOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::get_issue::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::GetIssueInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::GetIssueOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::GetIssueOutput>> {
+        self.book.respond_typed(tools::get_issue::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl Query for ExampleServer {
-    async fn query(
+    fn query(
         &self,
         input: types::QueryInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::query::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::QueryInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::query::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl Count for ExampleServer {
-    async fn count(
+    fn count(
         &self,
         input: types::CountInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError> {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::count::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::CountInput>,
-                &cx,
-            )
-            .await?;
-        ::core::result::Result::Ok(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
+        self.book.respond_input(tools::count::NAME, input, cx)
     }
 }
 /// Opt-in contract check: runs `server` through its router on the examples
@@ -945,7 +618,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -981,65 +657,51 @@ impl Client {
     /// The `create_issue` tool.
     ///
     /// Calls the tool `create_issue`.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn create_issue(
         &self,
         input: types::CreateIssueInput,
-    ) -> ::core::result::Result<types::CreateIssueOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::CreateIssueOutput> {
         self.inner.call_tool_output(&tools::create_issue::SPEC, input).await
     }
-    /// Calls the tool `create_issue` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `create_issue`: the typed output with the content blocks and the result `_meta`.
     pub async fn create_issue_with_content(
         &self,
         input: types::CreateIssueInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::CreateIssueOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::CreateIssueOutput>> {
         self.inner.call_tool_typed(&tools::create_issue::SPEC, input).await
     }
     /// The `get_issue` tool.
     ///
     /// Calls the tool `get_issue`.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn get_issue(
         &self,
         input: types::GetIssueInput,
-    ) -> ::core::result::Result<types::GetIssueOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::GetIssueOutput> {
         self.inner.call_tool_output(&tools::get_issue::SPEC, input).await
     }
-    /// Calls the tool `get_issue` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `get_issue`: the typed output with the content blocks and the result `_meta`.
     pub async fn get_issue_with_content(
         &self,
         input: types::GetIssueInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::GetIssueOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::GetIssueOutput>> {
         self.inner.call_tool_typed(&tools::get_issue::SPEC, input).await
     }
     /// The `query` tool.
     ///
     /// Calls the tool `query`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn query(
         &self,
         input: types::QueryInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::query::SPEC, input).await
     }
     /// The `count` tool.
     ///
     /// Calls the tool `count`.
-    ///
-    /// Returns the whole result (a tool error is `CallError::Tool`).
     pub async fn count(
         &self,
         input: types::CountInput,
-    ) -> ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::count::SPEC, input).await
     }
 }

@@ -523,654 +523,164 @@ pub mod info {
         }
     }
 }
-/// Per-tool metadata from the description: name, effective protocol scope,
-/// annotations, execution, and the resolved declaration the router serves.
+/// Per-tool metadata from the description: `NAME`, and `SPEC` with the
+/// effective protocol scope (`SPEC.scope`) and the declaration the router serves
+/// (`SPEC.declaration`, with `$componentRef`s substituted; read its members with
+/// `SPEC.text("/title")`, `SPEC.flag("/annotations/readOnlyHint")`).
 pub mod tools {
     #![allow(dead_code)]
     /// Metadata of the `read_file` tool.
     pub mod read_file {
         /// The tool's name on the wire.
         pub const NAME: &str = "read_file";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Read File (Deprecated)",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Read the complete contents of a file as text. DEPRECATED: Use read_text_file instead.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "forbidden",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"read_file","title":"Read File (Deprecated)","description":"Read the complete contents of a file as text. DEPRECATED: Use read_text_file instead.","inputSchema":{"type":"object","properties":{"path":{"type":"string"},"tail":{"description":"If provided, returns only the last N lines of the file","type":"number"},"head":{"description":"If provided, returns only the first N lines of the file","type":"number"}},"required":["path"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"read_file","title":"Read File (Deprecated)","description":"Read the complete contents of a file as text. DEPRECATED: Use read_text_file instead.","inputSchema":{"type":"object","properties":{"path":{"type":"string"},"tail":{"description":"If provided, returns only the last N lines of the file","type":"number"},"head":{"description":"If provided, returns only the first N lines of the file","type":"number"}},"required":["path"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#,
         );
     }
     /// Metadata of the `read_text_file` tool.
     pub mod read_text_file {
         /// The tool's name on the wire.
         pub const NAME: &str = "read_text_file";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Read Text File",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Read the complete contents of a file from the file system as text. Handles various text encodings and provides detailed error messages if the file cannot be read. Use this tool when you need to examine the contents of a single file. Use the 'head' parameter to read only the first N lines of a file, or the 'tail' parameter to read only the last N lines of a file. Operates on the file as text regardless of extension. Only works within allowed directories.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "forbidden",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"read_text_file","title":"Read Text File","description":"Read the complete contents of a file from the file system as text. Handles various text encodings and provides detailed error messages if the file cannot be read. Use this tool when you need to examine the contents of a single file. Use the 'head' parameter to read only the first N lines of a file, or the 'tail' parameter to read only the last N lines of a file. Operates on the file as text regardless of extension. Only works within allowed directories.","inputSchema":{"type":"object","properties":{"path":{"type":"string"},"tail":{"description":"If provided, returns only the last N lines of the file","type":"number"},"head":{"description":"If provided, returns only the first N lines of the file","type":"number"}},"required":["path"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"read_text_file","title":"Read Text File","description":"Read the complete contents of a file from the file system as text. Handles various text encodings and provides detailed error messages if the file cannot be read. Use this tool when you need to examine the contents of a single file. Use the 'head' parameter to read only the first N lines of a file, or the 'tail' parameter to read only the last N lines of a file. Operates on the file as text regardless of extension. Only works within allowed directories.","inputSchema":{"type":"object","properties":{"path":{"type":"string"},"tail":{"description":"If provided, returns only the last N lines of the file","type":"number"},"head":{"description":"If provided, returns only the first N lines of the file","type":"number"}},"required":["path"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#,
         );
     }
     /// Metadata of the `read_media_file` tool.
     pub mod read_media_file {
         /// The tool's name on the wire.
         pub const NAME: &str = "read_media_file";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Read Media File",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Read a file and return it as a base64-encoded content block with its MIME type. Image and audio files are returned as image/audio content; any other file type is returned as an embedded resource. Only works within allowed directories.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "forbidden",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"read_media_file","title":"Read Media File","description":"Read a file and return it as a base64-encoded content block with its MIME type. Image and audio files are returned as image/audio content; any other file type is returned as an embedded resource. Only works within allowed directories.","inputSchema":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"array","items":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","enum":["image","audio"]},"data":{"type":"string"},"mimeType":{"type":"string"}},"required":["type","data","mimeType"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"resource"},"resource":{"type":"object","properties":{"uri":{"type":"string"},"mimeType":{"type":"string"},"blob":{"type":"string"}},"required":["uri","blob"],"additionalProperties":false}},"required":["type","resource"],"additionalProperties":false}]}}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"read_media_file","title":"Read Media File","description":"Read a file and return it as a base64-encoded content block with its MIME type. Image and audio files are returned as image/audio content; any other file type is returned as an embedded resource. Only works within allowed directories.","inputSchema":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"array","items":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","enum":["image","audio"]},"data":{"type":"string"},"mimeType":{"type":"string"}},"required":["type","data","mimeType"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"resource"},"resource":{"type":"object","properties":{"uri":{"type":"string"},"mimeType":{"type":"string"},"blob":{"type":"string"}},"required":["uri","blob"],"additionalProperties":false}},"required":["type","resource"],"additionalProperties":false}]}}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#,
         );
     }
     /// Metadata of the `read_multiple_files` tool.
     pub mod read_multiple_files {
         /// The tool's name on the wire.
         pub const NAME: &str = "read_multiple_files";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Read Multiple Files",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Read the contents of multiple files simultaneously. This is more efficient than reading files one by one when you need to analyze or compare multiple files. Each file's content is returned with its path as a reference. Failed reads for individual files won't stop the entire operation. Only works within allowed directories.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "forbidden",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"read_multiple_files","title":"Read Multiple Files","description":"Read the contents of multiple files simultaneously. This is more efficient than reading files one by one when you need to analyze or compare multiple files. Each file's content is returned with its path as a reference. Failed reads for individual files won't stop the entire operation. Only works within allowed directories.","inputSchema":{"type":"object","properties":{"paths":{"minItems":1,"type":"array","items":{"type":"string"},"description":"Array of file paths to read. Each path must be a string pointing to a valid file within allowed directories."}},"required":["paths"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"read_multiple_files","title":"Read Multiple Files","description":"Read the contents of multiple files simultaneously. This is more efficient than reading files one by one when you need to analyze or compare multiple files. Each file's content is returned with its path as a reference. Failed reads for individual files won't stop the entire operation. Only works within allowed directories.","inputSchema":{"type":"object","properties":{"paths":{"minItems":1,"type":"array","items":{"type":"string"},"description":"Array of file paths to read. Each path must be a string pointing to a valid file within allowed directories."}},"required":["paths"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#,
         );
     }
     /// Metadata of the `write_file` tool.
     pub mod write_file {
         /// The tool's name on the wire.
         pub const NAME: &str = "write_file";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Write File",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Create a new file or completely overwrite an existing file with new content. Use with caution as it will overwrite existing files without warning. Handles text content with proper encoding. Only works within allowed directories.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "forbidden",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"write_file","title":"Write File","description":"Create a new file or completely overwrite an existing file with new content. Use with caution as it will overwrite existing files without warning. Handles text content with proper encoding. Only works within allowed directories.","inputSchema":{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"}},"required":["path","content"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"write_file","title":"Write File","description":"Create a new file or completely overwrite an existing file with new content. Use with caution as it will overwrite existing files without warning. Handles text content with proper encoding. Only works within allowed directories.","inputSchema":{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"}},"required":["path","content"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#,
         );
     }
     /// Metadata of the `edit_file` tool.
     pub mod edit_file {
         /// The tool's name on the wire.
         pub const NAME: &str = "edit_file";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Edit File",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Make line-based edits to a text file. Each edit replaces exact line sequences with new content. Returns a git-style diff showing the changes made. Only works within allowed directories.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "forbidden",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"edit_file","title":"Edit File","description":"Make line-based edits to a text file. Each edit replaces exact line sequences with new content. Returns a git-style diff showing the changes made. Only works within allowed directories.","inputSchema":{"type":"object","properties":{"path":{"type":"string"},"edits":{"type":"array","items":{"type":"object","properties":{"oldText":{"type":"string","description":"Text to search for - must match exactly"},"newText":{"type":"string","description":"Text to replace with"}},"required":["oldText","newText"]}},"dryRun":{"default":false,"description":"Preview changes using git-style diff format","type":"boolean"}},"required":["path","edits"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"edit_file","title":"Edit File","description":"Make line-based edits to a text file. Each edit replaces exact line sequences with new content. Returns a git-style diff showing the changes made. Only works within allowed directories.","inputSchema":{"type":"object","properties":{"path":{"type":"string"},"edits":{"type":"array","items":{"type":"object","properties":{"oldText":{"type":"string","description":"Text to search for - must match exactly"},"newText":{"type":"string","description":"Text to replace with"}},"required":["oldText","newText"]}},"dryRun":{"default":false,"description":"Preview changes using git-style diff format","type":"boolean"}},"required":["path","edits"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#,
         );
     }
     /// Metadata of the `create_directory` tool.
     pub mod create_directory {
         /// The tool's name on the wire.
         pub const NAME: &str = "create_directory";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Create Directory",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Create a new directory or ensure a directory exists. Can create multiple nested directories in one operation. If the directory already exists, this operation will succeed silently. Perfect for setting up directory structures for projects or ensuring required paths exist. Only works within allowed directories.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "forbidden",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"create_directory","title":"Create Directory","description":"Create a new directory or ensure a directory exists. Can create multiple nested directories in one operation. If the directory already exists, this operation will succeed silently. Perfect for setting up directory structures for projects or ensuring required paths exist. Only works within allowed directories.","inputSchema":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"create_directory","title":"Create Directory","description":"Create a new directory or ensure a directory exists. Can create multiple nested directories in one operation. If the directory already exists, this operation will succeed silently. Perfect for setting up directory structures for projects or ensuring required paths exist. Only works within allowed directories.","inputSchema":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#,
         );
     }
     /// Metadata of the `list_directory` tool.
     pub mod list_directory {
         /// The tool's name on the wire.
         pub const NAME: &str = "list_directory";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "List Directory",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Get a detailed listing of all files and directories in a specified path. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is essential for understanding directory structure and finding specific files within a directory. Only works within allowed directories.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "forbidden",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"list_directory","title":"List Directory","description":"Get a detailed listing of all files and directories in a specified path. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is essential for understanding directory structure and finding specific files within a directory. Only works within allowed directories.","inputSchema":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"list_directory","title":"List Directory","description":"Get a detailed listing of all files and directories in a specified path. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is essential for understanding directory structure and finding specific files within a directory. Only works within allowed directories.","inputSchema":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#,
         );
     }
     /// Metadata of the `list_directory_with_sizes` tool.
     pub mod list_directory_with_sizes {
         /// The tool's name on the wire.
         pub const NAME: &str = "list_directory_with_sizes";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "List Directory with Sizes",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Get a detailed listing of all files and directories in a specified path, including sizes. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is useful for understanding directory structure and finding specific files within a directory. Only works within allowed directories.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "forbidden",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"list_directory_with_sizes","title":"List Directory with Sizes","description":"Get a detailed listing of all files and directories in a specified path, including sizes. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is useful for understanding directory structure and finding specific files within a directory. Only works within allowed directories.","inputSchema":{"type":"object","properties":{"path":{"type":"string"},"sortBy":{"default":"name","description":"Sort entries by name or size","type":"string","enum":["name","size"]}},"required":["path"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"list_directory_with_sizes","title":"List Directory with Sizes","description":"Get a detailed listing of all files and directories in a specified path, including sizes. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is useful for understanding directory structure and finding specific files within a directory. Only works within allowed directories.","inputSchema":{"type":"object","properties":{"path":{"type":"string"},"sortBy":{"default":"name","description":"Sort entries by name or size","type":"string","enum":["name","size"]}},"required":["path"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#,
         );
     }
     /// Metadata of the `directory_tree` tool.
     pub mod directory_tree {
         /// The tool's name on the wire.
         pub const NAME: &str = "directory_tree";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Directory Tree",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Get a recursive tree view of files and directories as a JSON structure. Each entry includes 'name', 'type' (file/directory), and 'children' for directories. Files have no children array, while directories always have a children array (which may be empty). The output is formatted with 2-space indentation for readability. Only works within allowed directories.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "forbidden",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"directory_tree","title":"Directory Tree","description":"Get a recursive tree view of files and directories as a JSON structure. Each entry includes 'name', 'type' (file/directory), and 'children' for directories. Files have no children array, while directories always have a children array (which may be empty). The output is formatted with 2-space indentation for readability. Only works within allowed directories.","inputSchema":{"type":"object","properties":{"path":{"type":"string"},"excludePatterns":{"default":[],"type":"array","items":{"type":"string"}}},"required":["path"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"directory_tree","title":"Directory Tree","description":"Get a recursive tree view of files and directories as a JSON structure. Each entry includes 'name', 'type' (file/directory), and 'children' for directories. Files have no children array, while directories always have a children array (which may be empty). The output is formatted with 2-space indentation for readability. Only works within allowed directories.","inputSchema":{"type":"object","properties":{"path":{"type":"string"},"excludePatterns":{"default":[],"type":"array","items":{"type":"string"}}},"required":["path"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#,
         );
     }
     /// Metadata of the `move_file` tool.
     pub mod move_file {
         /// The tool's name on the wire.
         pub const NAME: &str = "move_file";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Move File",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Move or rename files and directories. Can move files between directories and rename them in a single operation. If the destination exists, the operation will fail. Works across different directories and can be used for simple renaming within the same directory. Both source and destination must be within allowed directories.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "forbidden",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"move_file","title":"Move File","description":"Move or rename files and directories. Can move files between directories and rename them in a single operation. If the destination exists, the operation will fail. Works across different directories and can be used for simple renaming within the same directory. Both source and destination must be within allowed directories.","inputSchema":{"type":"object","properties":{"source":{"type":"string"},"destination":{"type":"string"}},"required":["source","destination"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"move_file","title":"Move File","description":"Move or rename files and directories. Can move files between directories and rename them in a single operation. If the destination exists, the operation will fail. Works across different directories and can be used for simple renaming within the same directory. Both source and destination must be within allowed directories.","inputSchema":{"type":"object","properties":{"source":{"type":"string"},"destination":{"type":"string"}},"required":["source","destination"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#,
         );
     }
     /// Metadata of the `search_files` tool.
     pub mod search_files {
         /// The tool's name on the wire.
         pub const NAME: &str = "search_files";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Search Files",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Recursively search for files and directories matching a pattern. The patterns should be glob-style patterns that match paths relative to the working directory. Use pattern like '*.ext' to match files in current directory, and '**/*.ext' to match files in all subdirectories. Returns full paths to all matching items. Great for finding files when you don't know their exact location. Only searches within allowed directories.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "forbidden",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"search_files","title":"Search Files","description":"Recursively search for files and directories matching a pattern. The patterns should be glob-style patterns that match paths relative to the working directory. Use pattern like '*.ext' to match files in current directory, and '**/*.ext' to match files in all subdirectories. Returns full paths to all matching items. Great for finding files when you don't know their exact location. Only searches within allowed directories.","inputSchema":{"type":"object","properties":{"path":{"type":"string"},"pattern":{"type":"string"},"excludePatterns":{"default":[],"type":"array","items":{"type":"string"}}},"required":["path","pattern"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"search_files","title":"Search Files","description":"Recursively search for files and directories matching a pattern. The patterns should be glob-style patterns that match paths relative to the working directory. Use pattern like '*.ext' to match files in current directory, and '**/*.ext' to match files in all subdirectories. Returns full paths to all matching items. Great for finding files when you don't know their exact location. Only searches within allowed directories.","inputSchema":{"type":"object","properties":{"path":{"type":"string"},"pattern":{"type":"string"},"excludePatterns":{"default":[],"type":"array","items":{"type":"string"}}},"required":["path","pattern"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#,
         );
     }
     /// Metadata of the `get_file_info` tool.
     pub mod get_file_info {
         /// The tool's name on the wire.
         pub const NAME: &str = "get_file_info";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Get File Info",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Retrieve detailed metadata about a file or directory. Returns comprehensive information including size, creation time, last modified time, permissions, and type. This tool is perfect for understanding file characteristics without reading the actual content. Only works within allowed directories.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "forbidden",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"get_file_info","title":"Get File Info","description":"Retrieve detailed metadata about a file or directory. Returns comprehensive information including size, creation time, last modified time, permissions, and type. This tool is perfect for understanding file characteristics without reading the actual content. Only works within allowed directories.","inputSchema":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"get_file_info","title":"Get File Info","description":"Retrieve detailed metadata about a file or directory. Returns comprehensive information including size, creation time, last modified time, permissions, and type. This tool is perfect for understanding file characteristics without reading the actual content. Only works within allowed directories.","inputSchema":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#,
         );
     }
     /// Metadata of the `list_allowed_directories` tool.
     pub mod list_allowed_directories {
         /// The tool's name on the wire.
         pub const NAME: &str = "list_allowed_directories";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "List Allowed Directories",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Returns the list of directories that this server is allowed to access. Subdirectories within these allowed directories are also accessible. Use this to understand which directories and their nested paths are available before trying to access files.",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::None;
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "forbidden",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"list_allowed_directories","title":"List Allowed Directories","description":"Returns the list of directories that this server is allowed to access. Subdirectories within these allowed directories are also accessible. Use this to understand which directories and their nested paths are available before trying to access files.","inputSchema":{"type":"object","properties":{},"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"list_allowed_directories","title":"List Allowed Directories","description":"Returns the list of directories that this server is allowed to access. Subdirectories within these allowed directories are also accessible. Use this to understand which directories and their nested paths are available before trying to access files.","inputSchema":{"type":"object","properties":{},"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#,
         );
     }
 }
@@ -1181,32 +691,19 @@ pub mod tools {
 /// Annotations (advisory hints): read-only, closed world.
 #[allow(dead_code)]
 pub trait ReadFile: Send + Sync {
-    /// Handles `tools/call` for `read_file`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `read_file`: the output becomes `structuredContent` and a text block of its JSON.
     fn read_file(
         &self,
         input: types::ReadFileInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::ReadFileOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::ReadFileOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn read_file_with_content(
         &self,
         input: types::ReadFileInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::ReadFileOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.read_file(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ReadFileOutput>> {
+        ::mcpdesc::__private::typed(self.read_file(input, cx))
     }
 }
 /// Read Text File: Read the complete contents of a file from the file system as text. Handles various text encodings and provides detailed error messages if the file cannot be read. Use this tool when you need to examine the contents of a single file. Use the 'head' parameter to read only the first N lines of a file, or the 'tail' parameter to read only the last N lines of a file. Operates on the file as text regardless of extension. Only works within allowed directories.
@@ -1216,32 +713,19 @@ pub trait ReadFile: Send + Sync {
 /// Annotations (advisory hints): read-only, closed world.
 #[allow(dead_code)]
 pub trait ReadTextFile: Send + Sync {
-    /// Handles `tools/call` for `read_text_file`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `read_text_file`: the output becomes `structuredContent` and a text block of its JSON.
     fn read_text_file(
         &self,
         input: types::ReadTextFileInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::ReadTextFileOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::ReadTextFileOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn read_text_file_with_content(
         &self,
         input: types::ReadTextFileInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::ReadTextFileOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.read_text_file(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ReadTextFileOutput>> {
+        ::mcpdesc::__private::typed(self.read_text_file(input, cx))
     }
 }
 /// Read Media File: Read a file and return it as a base64-encoded content block with its MIME type. Image and audio files are returned as image/audio content; any other file type is returned as an embedded resource. Only works within allowed directories.
@@ -1251,32 +735,19 @@ pub trait ReadTextFile: Send + Sync {
 /// Annotations (advisory hints): read-only, closed world.
 #[allow(dead_code)]
 pub trait ReadMediaFile: Send + Sync {
-    /// Handles `tools/call` for `read_media_file`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `read_media_file`: the output becomes `structuredContent` and a text block of its JSON.
     fn read_media_file(
         &self,
         input: types::ReadMediaFileInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::ReadMediaFileOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::ReadMediaFileOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn read_media_file_with_content(
         &self,
         input: types::ReadMediaFileInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::ReadMediaFileOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.read_media_file(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ReadMediaFileOutput>> {
+        ::mcpdesc::__private::typed(self.read_media_file(input, cx))
     }
 }
 /// Read Multiple Files: Read the contents of multiple files simultaneously. This is more efficient than reading files one by one when you need to analyze or compare multiple files. Each file's content is returned with its path as a reference. Failed reads for individual files won't stop the entire operation. Only works within allowed directories.
@@ -1286,35 +757,19 @@ pub trait ReadMediaFile: Send + Sync {
 /// Annotations (advisory hints): read-only, closed world.
 #[allow(dead_code)]
 pub trait ReadMultipleFiles: Send + Sync {
-    /// Handles `tools/call` for `read_multiple_files`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `read_multiple_files`: the output becomes `structuredContent` and a text block of its JSON.
     fn read_multiple_files(
         &self,
         input: types::ReadMultipleFilesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            types::ReadMultipleFilesOutput,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::ReadMultipleFilesOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn read_multiple_files_with_content(
         &self,
         input: types::ReadMultipleFilesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::ReadMultipleFilesOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.read_multiple_files(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ReadMultipleFilesOutput>> {
+        ::mcpdesc::__private::typed(self.read_multiple_files(input, cx))
     }
 }
 /// Write File: Create a new file or completely overwrite an existing file with new content. Use with caution as it will overwrite existing files without warning. Handles text content with proper encoding. Only works within allowed directories.
@@ -1324,32 +779,19 @@ pub trait ReadMultipleFiles: Send + Sync {
 /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
 #[allow(dead_code)]
 pub trait WriteFile: Send + Sync {
-    /// Handles `tools/call` for `write_file`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `write_file`: the output becomes `structuredContent` and a text block of its JSON.
     fn write_file(
         &self,
         input: types::WriteFileInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::WriteFileOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::WriteFileOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn write_file_with_content(
         &self,
         input: types::WriteFileInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::WriteFileOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.write_file(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::WriteFileOutput>> {
+        ::mcpdesc::__private::typed(self.write_file(input, cx))
     }
 }
 /// Edit File: Make line-based edits to a text file. Each edit replaces exact line sequences with new content. Returns a git-style diff showing the changes made. Only works within allowed directories.
@@ -1359,32 +801,19 @@ pub trait WriteFile: Send + Sync {
 /// Annotations (advisory hints): may modify its environment, may be destructive, not idempotent, closed world.
 #[allow(dead_code)]
 pub trait EditFile: Send + Sync {
-    /// Handles `tools/call` for `edit_file`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `edit_file`: the output becomes `structuredContent` and a text block of its JSON.
     fn edit_file(
         &self,
         input: types::EditFileInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::EditFileOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::EditFileOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn edit_file_with_content(
         &self,
         input: types::EditFileInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::EditFileOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.edit_file(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::EditFileOutput>> {
+        ::mcpdesc::__private::typed(self.edit_file(input, cx))
     }
 }
 /// Create Directory: Create a new directory or ensure a directory exists. Can create multiple nested directories in one operation. If the directory already exists, this operation will succeed silently. Perfect for setting up directory structures for projects or ensuring required paths exist. Only works within allowed directories.
@@ -1394,35 +823,19 @@ pub trait EditFile: Send + Sync {
 /// Annotations (advisory hints): may modify its environment, not destructive, idempotent, closed world.
 #[allow(dead_code)]
 pub trait CreateDirectory: Send + Sync {
-    /// Handles `tools/call` for `create_directory`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `create_directory`: the output becomes `structuredContent` and a text block of its JSON.
     fn create_directory(
         &self,
         input: types::CreateDirectoryInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            types::CreateDirectoryOutput,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::CreateDirectoryOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn create_directory_with_content(
         &self,
         input: types::CreateDirectoryInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::CreateDirectoryOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.create_directory(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::CreateDirectoryOutput>> {
+        ::mcpdesc::__private::typed(self.create_directory(input, cx))
     }
 }
 /// List Directory: Get a detailed listing of all files and directories in a specified path. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is essential for understanding directory structure and finding specific files within a directory. Only works within allowed directories.
@@ -1432,32 +845,19 @@ pub trait CreateDirectory: Send + Sync {
 /// Annotations (advisory hints): read-only, closed world.
 #[allow(dead_code)]
 pub trait ListDirectory: Send + Sync {
-    /// Handles `tools/call` for `list_directory`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `list_directory`: the output becomes `structuredContent` and a text block of its JSON.
     fn list_directory(
         &self,
         input: types::ListDirectoryInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::ListDirectoryOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::ListDirectoryOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn list_directory_with_content(
         &self,
         input: types::ListDirectoryInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::ListDirectoryOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.list_directory(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ListDirectoryOutput>> {
+        ::mcpdesc::__private::typed(self.list_directory(input, cx))
     }
 }
 /// List Directory with Sizes: Get a detailed listing of all files and directories in a specified path, including sizes. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is useful for understanding directory structure and finding specific files within a directory. Only works within allowed directories.
@@ -1467,35 +867,21 @@ pub trait ListDirectory: Send + Sync {
 /// Annotations (advisory hints): read-only, closed world.
 #[allow(dead_code)]
 pub trait ListDirectoryWithSizes: Send + Sync {
-    /// Handles `tools/call` for `list_directory_with_sizes`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `list_directory_with_sizes`: the output becomes `structuredContent` and a text block of its JSON.
     fn list_directory_with_sizes(
         &self,
         input: types::ListDirectoryWithSizesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            types::ListDirectoryWithSizesOutput,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::ListDirectoryWithSizesOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn list_directory_with_sizes_with_content(
         &self,
         input: types::ListDirectoryWithSizesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::ListDirectoryWithSizesOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.list_directory_with_sizes(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<
+        ::mcpdesc::Typed<types::ListDirectoryWithSizesOutput>,
+    > {
+        ::mcpdesc::__private::typed(self.list_directory_with_sizes(input, cx))
     }
 }
 /// Directory Tree: Get a recursive tree view of files and directories as a JSON structure. Each entry includes 'name', 'type' (file/directory), and 'children' for directories. Files have no children array, while directories always have a children array (which may be empty). The output is formatted with 2-space indentation for readability. Only works within allowed directories.
@@ -1505,32 +891,19 @@ pub trait ListDirectoryWithSizes: Send + Sync {
 /// Annotations (advisory hints): read-only, closed world.
 #[allow(dead_code)]
 pub trait DirectoryTree: Send + Sync {
-    /// Handles `tools/call` for `directory_tree`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `directory_tree`: the output becomes `structuredContent` and a text block of its JSON.
     fn directory_tree(
         &self,
         input: types::DirectoryTreeInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::DirectoryTreeOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::DirectoryTreeOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn directory_tree_with_content(
         &self,
         input: types::DirectoryTreeInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::DirectoryTreeOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.directory_tree(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::DirectoryTreeOutput>> {
+        ::mcpdesc::__private::typed(self.directory_tree(input, cx))
     }
 }
 /// Move File: Move or rename files and directories. Can move files between directories and rename them in a single operation. If the destination exists, the operation will fail. Works across different directories and can be used for simple renaming within the same directory. Both source and destination must be within allowed directories.
@@ -1540,32 +913,19 @@ pub trait DirectoryTree: Send + Sync {
 /// Annotations (advisory hints): may modify its environment, may be destructive, not idempotent, closed world.
 #[allow(dead_code)]
 pub trait MoveFile: Send + Sync {
-    /// Handles `tools/call` for `move_file`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `move_file`: the output becomes `structuredContent` and a text block of its JSON.
     fn move_file(
         &self,
         input: types::MoveFileInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::MoveFileOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::MoveFileOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn move_file_with_content(
         &self,
         input: types::MoveFileInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::MoveFileOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.move_file(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::MoveFileOutput>> {
+        ::mcpdesc::__private::typed(self.move_file(input, cx))
     }
 }
 /// Search Files: Recursively search for files and directories matching a pattern. The patterns should be glob-style patterns that match paths relative to the working directory. Use pattern like '*.ext' to match files in current directory, and '**/*.ext' to match files in all subdirectories. Returns full paths to all matching items. Great for finding files when you don't know their exact location. Only searches within allowed directories.
@@ -1575,32 +935,19 @@ pub trait MoveFile: Send + Sync {
 /// Annotations (advisory hints): read-only, closed world.
 #[allow(dead_code)]
 pub trait SearchFiles: Send + Sync {
-    /// Handles `tools/call` for `search_files`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `search_files`: the output becomes `structuredContent` and a text block of its JSON.
     fn search_files(
         &self,
         input: types::SearchFilesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::SearchFilesOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::SearchFilesOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn search_files_with_content(
         &self,
         input: types::SearchFilesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::SearchFilesOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.search_files(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::SearchFilesOutput>> {
+        ::mcpdesc::__private::typed(self.search_files(input, cx))
     }
 }
 /// Get File Info: Retrieve detailed metadata about a file or directory. Returns comprehensive information including size, creation time, last modified time, permissions, and type. This tool is perfect for understanding file characteristics without reading the actual content. Only works within allowed directories.
@@ -1610,32 +957,19 @@ pub trait SearchFiles: Send + Sync {
 /// Annotations (advisory hints): read-only, closed world.
 #[allow(dead_code)]
 pub trait GetFileInfo: Send + Sync {
-    /// Handles `tools/call` for `get_file_info`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `get_file_info`: the output becomes `structuredContent` and a text block of its JSON.
     fn get_file_info(
         &self,
         input: types::GetFileInfoInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::GetFileInfoOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::GetFileInfoOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn get_file_info_with_content(
         &self,
         input: types::GetFileInfoInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::GetFileInfoOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.get_file_info(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::GetFileInfoOutput>> {
+        ::mcpdesc::__private::typed(self.get_file_info(input, cx))
     }
 }
 /// List Allowed Directories: Returns the list of directories that this server is allowed to access. Subdirectories within these allowed directories are also accessible. Use this to understand which directories and their nested paths are available before trying to access files.
@@ -1645,35 +979,21 @@ pub trait GetFileInfo: Send + Sync {
 /// Annotations (advisory hints): read-only, closed world.
 #[allow(dead_code)]
 pub trait ListAllowedDirectories: Send + Sync {
-    /// Handles `tools/call` for `list_allowed_directories`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `list_allowed_directories`: the output becomes `structuredContent` and a text block of its JSON.
     fn list_allowed_directories(
         &self,
         input: types::ListAllowedDirectoriesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            types::ListAllowedDirectoriesOutput,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::ListAllowedDirectoriesOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn list_allowed_directories_with_content(
         &self,
         input: types::ListAllowedDirectoriesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::ListAllowedDirectoriesOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.list_allowed_directories(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<
+        ::mcpdesc::Typed<types::ListAllowedDirectoriesOutput>,
+    > {
+        ::mcpdesc::__private::typed(self.list_allowed_directories(input, cx))
     }
 }
 /// Implemented for every type that implements all handler traits (tools,
@@ -1698,1118 +1018,472 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         .security(info::SECURITY)
         .tool(
             tools::read_file::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::ReadFileInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = ReadFile::read_file_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    ReadFile::read_file_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::read_text_file::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::ReadTextFileInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = ReadTextFile::read_text_file_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    ReadTextFile::read_text_file_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::read_media_file::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::ReadMediaFileInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = ReadMediaFile::read_media_file_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    ReadMediaFile::read_media_file_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::read_multiple_files::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::ReadMultipleFilesInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = ReadMultipleFiles::read_multiple_files_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    ReadMultipleFiles::read_multiple_files_with_content(&*s, input, cx)
+                        .await
+                },
+            ),
         )
         .tool(
             tools::write_file::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::WriteFileInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = WriteFile::write_file_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    WriteFile::write_file_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::edit_file::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::EditFileInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = EditFile::edit_file_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    EditFile::edit_file_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::create_directory::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::CreateDirectoryInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = CreateDirectory::create_directory_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    CreateDirectory::create_directory_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::list_directory::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::ListDirectoryInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = ListDirectory::list_directory_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    ListDirectory::list_directory_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::list_directory_with_sizes::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::ListDirectoryWithSizesInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = ListDirectoryWithSizes::list_directory_with_sizes_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    ListDirectoryWithSizes::list_directory_with_sizes_with_content(
+                            &*s,
+                            input,
+                            cx,
+                        )
+                        .await
+                },
+            ),
         )
         .tool(
             tools::directory_tree::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::DirectoryTreeInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = DirectoryTree::directory_tree_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    DirectoryTree::directory_tree_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::move_file::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::MoveFileInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = MoveFile::move_file_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    MoveFile::move_file_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::search_files::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::SearchFilesInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = SearchFiles::search_files_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    SearchFiles::search_files_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::get_file_info::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::GetFileInfoInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = GetFileInfo::get_file_info_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    GetFileInfo::get_file_info_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::list_allowed_directories::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::ListAllowedDirectoriesInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = ListAllowedDirectories::list_allowed_directories_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    ListAllowedDirectories::list_allowed_directories_with_content(
+                            &*s,
+                            input,
+                            cx,
+                        )
+                        .await
+                },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
-/// typed accessors. Examples are illustrative, not promises of live behaviour.
+/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
+/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
+/// are illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `read_file` tool.
     pub mod read_file {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::read_file::NAME,
-            declaration: super::super::tools::read_file::DECLARATION,
-            scope: super::super::tools::read_file::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::ReadFileInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::ReadFileOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::ReadFileInput,
+            super::super::types::ReadFileOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::read_file::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `read_text_file` tool.
     pub mod read_text_file {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::read_text_file::NAME,
-            declaration: super::super::tools::read_text_file::DECLARATION,
-            scope: super::super::tools::read_text_file::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "recorded-1",
-                pointer: "/tools/1/examples/recorded-1",
-                input: r#"{"path":"/tmp/fsroot/notes.txt"}"#,
-                result: r#"{"content":[{"type":"text","text":"hello world\n"}],"structuredContent":{"content":"hello world\n"}}"#,
-            },
-            ::mcpdesc::testing::Example {
-                name: "recorded-2",
-                pointer: "/tools/1/examples/recorded-2",
-                input: r#"{"path":"/tmp/nope/x"}"#,
-                result: r#"{"content":[{"type":"text","text":"Access denied - path outside allowed directories: /tmp/nope/x not in /tmp/fsroot"}],"isError":true}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::ReadTextFileInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::ReadTextFileOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::ReadTextFileInput,
+            super::super::types::ReadTextFileOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::read_text_file::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "recorded-1",
+                    pointer: "/tools/1/examples/recorded-1",
+                    input: r#"{"path":"/tmp/fsroot/notes.txt"}"#,
+                    result: r#"{"content":[{"type":"text","text":"hello world\n"}],"structuredContent":{"content":"hello world\n"}}"#,
+                },
+                ::mcpdesc::testing::Example {
+                    name: "recorded-2",
+                    pointer: "/tools/1/examples/recorded-2",
+                    input: r#"{"path":"/tmp/nope/x"}"#,
+                    result: r#"{"content":[{"type":"text","text":"Access denied - path outside allowed directories: /tmp/nope/x not in /tmp/fsroot"}],"isError":true}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `read_media_file` tool.
     pub mod read_media_file {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::read_media_file::NAME,
-            declaration: super::super::tools::read_media_file::DECLARATION,
-            scope: super::super::tools::read_media_file::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::ReadMediaFileInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::ReadMediaFileOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::ReadMediaFileInput,
+            super::super::types::ReadMediaFileOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::read_media_file::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `read_multiple_files` tool.
     pub mod read_multiple_files {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::read_multiple_files::NAME,
-            declaration: super::super::tools::read_multiple_files::DECLARATION,
-            scope: super::super::tools::read_multiple_files::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::ReadMultipleFilesInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::ReadMultipleFilesOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::ReadMultipleFilesInput,
+            super::super::types::ReadMultipleFilesOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::read_multiple_files::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `write_file` tool.
     pub mod write_file {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::write_file::NAME,
-            declaration: super::super::tools::write_file::DECLARATION,
-            scope: super::super::tools::write_file::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::WriteFileInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::WriteFileOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::WriteFileInput,
+            super::super::types::WriteFileOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::write_file::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `edit_file` tool.
     pub mod edit_file {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::edit_file::NAME,
-            declaration: super::super::tools::edit_file::DECLARATION,
-            scope: super::super::tools::edit_file::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::EditFileInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::EditFileOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::EditFileInput,
+            super::super::types::EditFileOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::edit_file::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `create_directory` tool.
     pub mod create_directory {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::create_directory::NAME,
-            declaration: super::super::tools::create_directory::DECLARATION,
-            scope: super::super::tools::create_directory::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::CreateDirectoryInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::CreateDirectoryOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::CreateDirectoryInput,
+            super::super::types::CreateDirectoryOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::create_directory::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `list_directory` tool.
     pub mod list_directory {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::list_directory::NAME,
-            declaration: super::super::tools::list_directory::DECLARATION,
-            scope: super::super::tools::list_directory::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "recorded-0",
-                pointer: "/tools/7/examples/recorded-0",
-                input: r#"{"path":"/tmp/fsroot"}"#,
-                result: r#"{"content":[{"type":"text","text":"[FILE] notes.txt\n[DIR] sub"}],"structuredContent":{"content":"[FILE] notes.txt\n[DIR] sub"}}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::ListDirectoryInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::ListDirectoryOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::ListDirectoryInput,
+            super::super::types::ListDirectoryOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::list_directory::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "recorded-0",
+                    pointer: "/tools/7/examples/recorded-0",
+                    input: r#"{"path":"/tmp/fsroot"}"#,
+                    result: r#"{"content":[{"type":"text","text":"[FILE] notes.txt\n[DIR] sub"}],"structuredContent":{"content":"[FILE] notes.txt\n[DIR] sub"}}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `list_directory_with_sizes` tool.
     pub mod list_directory_with_sizes {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::list_directory_with_sizes::NAME,
-            declaration: super::super::tools::list_directory_with_sizes::DECLARATION,
-            scope: super::super::tools::list_directory_with_sizes::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::ListDirectoryWithSizesInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::ListDirectoryWithSizesOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::ListDirectoryWithSizesInput,
+            super::super::types::ListDirectoryWithSizesOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::list_directory_with_sizes::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `directory_tree` tool.
     pub mod directory_tree {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::directory_tree::NAME,
-            declaration: super::super::tools::directory_tree::DECLARATION,
-            scope: super::super::tools::directory_tree::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::DirectoryTreeInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::DirectoryTreeOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::DirectoryTreeInput,
+            super::super::types::DirectoryTreeOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::directory_tree::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `move_file` tool.
     pub mod move_file {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::move_file::NAME,
-            declaration: super::super::tools::move_file::DECLARATION,
-            scope: super::super::tools::move_file::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::MoveFileInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::MoveFileOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::MoveFileInput,
+            super::super::types::MoveFileOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::move_file::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `search_files` tool.
     pub mod search_files {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::search_files::NAME,
-            declaration: super::super::tools::search_files::DECLARATION,
-            scope: super::super::tools::search_files::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::SearchFilesInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::SearchFilesOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::SearchFilesInput,
+            super::super::types::SearchFilesOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::search_files::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `get_file_info` tool.
     pub mod get_file_info {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::get_file_info::NAME,
-            declaration: super::super::tools::get_file_info::DECLARATION,
-            scope: super::super::tools::get_file_info::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::GetFileInfoInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::GetFileInfoOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::GetFileInfoInput,
+            super::super::types::GetFileInfoOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::get_file_info::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `list_allowed_directories` tool.
     pub mod list_allowed_directories {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::list_allowed_directories::NAME,
-            declaration: super::super::tools::list_allowed_directories::DECLARATION,
-            scope: super::super::tools::list_allowed_directories::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "recorded-3",
-                pointer: "/tools/13/examples/recorded-3",
-                input: r#"{}"#,
-                result: r#"{"content":[{"type":"text","text":"Allowed directories:\n/tmp/fsroot"}],"structuredContent":{"content":"Allowed directories:\n/tmp/fsroot"}}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::ListAllowedDirectoriesInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::ListAllowedDirectoriesOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::ListAllowedDirectoriesInput,
+            super::super::types::ListAllowedDirectoriesOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::list_allowed_directories::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "recorded-3",
+                    pointer: "/tools/13/examples/recorded-3",
+                    input: r#"{}"#,
+                    result: r#"{"content":[{"type":"text","text":"Allowed directories:\n/tmp/fsroot"}],"structuredContent":{"content":"Allowed directories:\n/tmp/fsroot"}}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                read_file::TOOL.tool,
-                read_file::TOOL.scope,
-                read_file::EXAMPLES,
-                read_file::INTERACTION_EXAMPLES,
+                read_file::ALL.tool.tool,
+                read_file::ALL.tool.scope,
+                read_file::ALL.examples,
+                read_file::ALL.interaction_examples,
             )
             .tool(
-                read_text_file::TOOL.tool,
-                read_text_file::TOOL.scope,
-                read_text_file::EXAMPLES,
-                read_text_file::INTERACTION_EXAMPLES,
+                read_text_file::ALL.tool.tool,
+                read_text_file::ALL.tool.scope,
+                read_text_file::ALL.examples,
+                read_text_file::ALL.interaction_examples,
             )
             .tool(
-                read_media_file::TOOL.tool,
-                read_media_file::TOOL.scope,
-                read_media_file::EXAMPLES,
-                read_media_file::INTERACTION_EXAMPLES,
+                read_media_file::ALL.tool.tool,
+                read_media_file::ALL.tool.scope,
+                read_media_file::ALL.examples,
+                read_media_file::ALL.interaction_examples,
             )
             .tool(
-                read_multiple_files::TOOL.tool,
-                read_multiple_files::TOOL.scope,
-                read_multiple_files::EXAMPLES,
-                read_multiple_files::INTERACTION_EXAMPLES,
+                read_multiple_files::ALL.tool.tool,
+                read_multiple_files::ALL.tool.scope,
+                read_multiple_files::ALL.examples,
+                read_multiple_files::ALL.interaction_examples,
             )
             .tool(
-                write_file::TOOL.tool,
-                write_file::TOOL.scope,
-                write_file::EXAMPLES,
-                write_file::INTERACTION_EXAMPLES,
+                write_file::ALL.tool.tool,
+                write_file::ALL.tool.scope,
+                write_file::ALL.examples,
+                write_file::ALL.interaction_examples,
             )
             .tool(
-                edit_file::TOOL.tool,
-                edit_file::TOOL.scope,
-                edit_file::EXAMPLES,
-                edit_file::INTERACTION_EXAMPLES,
+                edit_file::ALL.tool.tool,
+                edit_file::ALL.tool.scope,
+                edit_file::ALL.examples,
+                edit_file::ALL.interaction_examples,
             )
             .tool(
-                create_directory::TOOL.tool,
-                create_directory::TOOL.scope,
-                create_directory::EXAMPLES,
-                create_directory::INTERACTION_EXAMPLES,
+                create_directory::ALL.tool.tool,
+                create_directory::ALL.tool.scope,
+                create_directory::ALL.examples,
+                create_directory::ALL.interaction_examples,
             )
             .tool(
-                list_directory::TOOL.tool,
-                list_directory::TOOL.scope,
-                list_directory::EXAMPLES,
-                list_directory::INTERACTION_EXAMPLES,
+                list_directory::ALL.tool.tool,
+                list_directory::ALL.tool.scope,
+                list_directory::ALL.examples,
+                list_directory::ALL.interaction_examples,
             )
             .tool(
-                list_directory_with_sizes::TOOL.tool,
-                list_directory_with_sizes::TOOL.scope,
-                list_directory_with_sizes::EXAMPLES,
-                list_directory_with_sizes::INTERACTION_EXAMPLES,
+                list_directory_with_sizes::ALL.tool.tool,
+                list_directory_with_sizes::ALL.tool.scope,
+                list_directory_with_sizes::ALL.examples,
+                list_directory_with_sizes::ALL.interaction_examples,
             )
             .tool(
-                directory_tree::TOOL.tool,
-                directory_tree::TOOL.scope,
-                directory_tree::EXAMPLES,
-                directory_tree::INTERACTION_EXAMPLES,
+                directory_tree::ALL.tool.tool,
+                directory_tree::ALL.tool.scope,
+                directory_tree::ALL.examples,
+                directory_tree::ALL.interaction_examples,
             )
             .tool(
-                move_file::TOOL.tool,
-                move_file::TOOL.scope,
-                move_file::EXAMPLES,
-                move_file::INTERACTION_EXAMPLES,
+                move_file::ALL.tool.tool,
+                move_file::ALL.tool.scope,
+                move_file::ALL.examples,
+                move_file::ALL.interaction_examples,
             )
             .tool(
-                search_files::TOOL.tool,
-                search_files::TOOL.scope,
-                search_files::EXAMPLES,
-                search_files::INTERACTION_EXAMPLES,
+                search_files::ALL.tool.tool,
+                search_files::ALL.tool.scope,
+                search_files::ALL.examples,
+                search_files::ALL.interaction_examples,
             )
             .tool(
-                get_file_info::TOOL.tool,
-                get_file_info::TOOL.scope,
-                get_file_info::EXAMPLES,
-                get_file_info::INTERACTION_EXAMPLES,
+                get_file_info::ALL.tool.tool,
+                get_file_info::ALL.tool.scope,
+                get_file_info::ALL.examples,
+                get_file_info::ALL.interaction_examples,
             )
             .tool(
-                list_allowed_directories::TOOL.tool,
-                list_allowed_directories::TOOL.scope,
-                list_allowed_directories::EXAMPLES,
-                list_allowed_directories::INTERACTION_EXAMPLES,
+                list_allowed_directories::ALL.tool.tool,
+                list_allowed_directories::ALL.tool.scope,
+                list_allowed_directories::ALL.examples,
+                list_allowed_directories::ALL.interaction_examples,
             )
     }
 }
@@ -2907,462 +1581,248 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl ReadFile for ExampleServer {
-    async fn read_file(
+    fn read_file(
         &self,
         input: types::ReadFileInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::ReadFileOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(self.read_file_with_content(input, cx).await?.output)
+    ) -> impl ::mcpdesc::ToolFuture<types::ReadFileOutput> {
+        ::mcpdesc::__private::output(self.read_file_with_content(input, cx))
     }
-    async fn read_file_with_content(
+    fn read_file_with_content(
         &self,
         input: types::ReadFileInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ReadFileOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::read_file::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::ReadFileInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::ReadFileOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ReadFileOutput>> {
+        self.book.respond_typed(tools::read_file::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl ReadTextFile for ExampleServer {
-    async fn read_text_file(
+    fn read_text_file(
         &self,
         input: types::ReadTextFileInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::ReadTextFileOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.read_text_file_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::ReadTextFileOutput> {
+        ::mcpdesc::__private::output(self.read_text_file_with_content(input, cx))
     }
-    async fn read_text_file_with_content(
+    fn read_text_file_with_content(
         &self,
         input: types::ReadTextFileInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ReadTextFileOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::read_text_file::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::ReadTextFileInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::ReadTextFileOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ReadTextFileOutput>> {
+        self.book.respond_typed(tools::read_text_file::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl ReadMediaFile for ExampleServer {
-    async fn read_media_file(
+    fn read_media_file(
         &self,
         input: types::ReadMediaFileInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::ReadMediaFileOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.read_media_file_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::ReadMediaFileOutput> {
+        ::mcpdesc::__private::output(self.read_media_file_with_content(input, cx))
     }
-    async fn read_media_file_with_content(
+    fn read_media_file_with_content(
         &self,
         input: types::ReadMediaFileInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ReadMediaFileOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::read_media_file::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::ReadMediaFileInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::ReadMediaFileOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ReadMediaFileOutput>> {
+        self.book.respond_typed(tools::read_media_file::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl ReadMultipleFiles for ExampleServer {
-    async fn read_multiple_files(
+    fn read_multiple_files(
         &self,
         input: types::ReadMultipleFilesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::ReadMultipleFilesOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.read_multiple_files_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::ReadMultipleFilesOutput> {
+        ::mcpdesc::__private::output(self.read_multiple_files_with_content(input, cx))
     }
-    async fn read_multiple_files_with_content(
+    fn read_multiple_files_with_content(
         &self,
         input: types::ReadMultipleFilesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ReadMultipleFilesOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::read_multiple_files::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::ReadMultipleFilesInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::ReadMultipleFilesOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ReadMultipleFilesOutput>> {
+        self.book.respond_typed(tools::read_multiple_files::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl WriteFile for ExampleServer {
-    async fn write_file(
+    fn write_file(
         &self,
         input: types::WriteFileInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::WriteFileOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(self.write_file_with_content(input, cx).await?.output)
+    ) -> impl ::mcpdesc::ToolFuture<types::WriteFileOutput> {
+        ::mcpdesc::__private::output(self.write_file_with_content(input, cx))
     }
-    async fn write_file_with_content(
+    fn write_file_with_content(
         &self,
         input: types::WriteFileInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::WriteFileOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::write_file::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::WriteFileInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::WriteFileOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::WriteFileOutput>> {
+        self.book.respond_typed(tools::write_file::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl EditFile for ExampleServer {
-    async fn edit_file(
+    fn edit_file(
         &self,
         input: types::EditFileInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::EditFileOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(self.edit_file_with_content(input, cx).await?.output)
+    ) -> impl ::mcpdesc::ToolFuture<types::EditFileOutput> {
+        ::mcpdesc::__private::output(self.edit_file_with_content(input, cx))
     }
-    async fn edit_file_with_content(
+    fn edit_file_with_content(
         &self,
         input: types::EditFileInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::EditFileOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::edit_file::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::EditFileInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::EditFileOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::EditFileOutput>> {
+        self.book.respond_typed(tools::edit_file::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl CreateDirectory for ExampleServer {
-    async fn create_directory(
+    fn create_directory(
         &self,
         input: types::CreateDirectoryInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::CreateDirectoryOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.create_directory_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::CreateDirectoryOutput> {
+        ::mcpdesc::__private::output(self.create_directory_with_content(input, cx))
     }
-    async fn create_directory_with_content(
+    fn create_directory_with_content(
         &self,
         input: types::CreateDirectoryInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::CreateDirectoryOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::create_directory::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::CreateDirectoryInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::CreateDirectoryOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::CreateDirectoryOutput>> {
+        self.book.respond_typed(tools::create_directory::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl ListDirectory for ExampleServer {
-    async fn list_directory(
+    fn list_directory(
         &self,
         input: types::ListDirectoryInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::ListDirectoryOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.list_directory_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::ListDirectoryOutput> {
+        ::mcpdesc::__private::output(self.list_directory_with_content(input, cx))
     }
-    async fn list_directory_with_content(
+    fn list_directory_with_content(
         &self,
         input: types::ListDirectoryInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ListDirectoryOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::list_directory::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::ListDirectoryInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::ListDirectoryOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ListDirectoryOutput>> {
+        self.book.respond_typed(tools::list_directory::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl ListDirectoryWithSizes for ExampleServer {
-    async fn list_directory_with_sizes(
+    fn list_directory_with_sizes(
         &self,
         input: types::ListDirectoryWithSizesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        types::ListDirectoryWithSizesOutput,
-        ::mcpdesc::ToolError,
-    > {
-        ::core::result::Result::Ok(
-            self.list_directory_with_sizes_with_content(input, cx).await?.output,
+    ) -> impl ::mcpdesc::ToolFuture<types::ListDirectoryWithSizesOutput> {
+        ::mcpdesc::__private::output(
+            self.list_directory_with_sizes_with_content(input, cx),
         )
     }
-    async fn list_directory_with_sizes_with_content(
+    fn list_directory_with_sizes_with_content(
         &self,
         input: types::ListDirectoryWithSizesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
+    ) -> impl ::mcpdesc::ToolFuture<
         ::mcpdesc::Typed<types::ListDirectoryWithSizesOutput>,
-        ::mcpdesc::ToolError,
     > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::list_directory_with_sizes::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::ListDirectoryWithSizesInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::ListDirectoryWithSizesOutput>(result)
+        self.book.respond_typed(tools::list_directory_with_sizes::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl DirectoryTree for ExampleServer {
-    async fn directory_tree(
+    fn directory_tree(
         &self,
         input: types::DirectoryTreeInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::DirectoryTreeOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.directory_tree_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::DirectoryTreeOutput> {
+        ::mcpdesc::__private::output(self.directory_tree_with_content(input, cx))
     }
-    async fn directory_tree_with_content(
+    fn directory_tree_with_content(
         &self,
         input: types::DirectoryTreeInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::DirectoryTreeOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::directory_tree::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::DirectoryTreeInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::DirectoryTreeOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::DirectoryTreeOutput>> {
+        self.book.respond_typed(tools::directory_tree::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl MoveFile for ExampleServer {
-    async fn move_file(
+    fn move_file(
         &self,
         input: types::MoveFileInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::MoveFileOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(self.move_file_with_content(input, cx).await?.output)
+    ) -> impl ::mcpdesc::ToolFuture<types::MoveFileOutput> {
+        ::mcpdesc::__private::output(self.move_file_with_content(input, cx))
     }
-    async fn move_file_with_content(
+    fn move_file_with_content(
         &self,
         input: types::MoveFileInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::MoveFileOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::move_file::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::MoveFileInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::MoveFileOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::MoveFileOutput>> {
+        self.book.respond_typed(tools::move_file::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl SearchFiles for ExampleServer {
-    async fn search_files(
+    fn search_files(
         &self,
         input: types::SearchFilesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::SearchFilesOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.search_files_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::SearchFilesOutput> {
+        ::mcpdesc::__private::output(self.search_files_with_content(input, cx))
     }
-    async fn search_files_with_content(
+    fn search_files_with_content(
         &self,
         input: types::SearchFilesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::SearchFilesOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::search_files::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::SearchFilesInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::SearchFilesOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::SearchFilesOutput>> {
+        self.book.respond_typed(tools::search_files::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl GetFileInfo for ExampleServer {
-    async fn get_file_info(
+    fn get_file_info(
         &self,
         input: types::GetFileInfoInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::GetFileInfoOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.get_file_info_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::GetFileInfoOutput> {
+        ::mcpdesc::__private::output(self.get_file_info_with_content(input, cx))
     }
-    async fn get_file_info_with_content(
+    fn get_file_info_with_content(
         &self,
         input: types::GetFileInfoInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::GetFileInfoOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::get_file_info::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::GetFileInfoInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::GetFileInfoOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::GetFileInfoOutput>> {
+        self.book.respond_typed(tools::get_file_info::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl ListAllowedDirectories for ExampleServer {
-    async fn list_allowed_directories(
+    fn list_allowed_directories(
         &self,
         input: types::ListAllowedDirectoriesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        types::ListAllowedDirectoriesOutput,
-        ::mcpdesc::ToolError,
-    > {
-        ::core::result::Result::Ok(
-            self.list_allowed_directories_with_content(input, cx).await?.output,
+    ) -> impl ::mcpdesc::ToolFuture<types::ListAllowedDirectoriesOutput> {
+        ::mcpdesc::__private::output(
+            self.list_allowed_directories_with_content(input, cx),
         )
     }
-    async fn list_allowed_directories_with_content(
+    fn list_allowed_directories_with_content(
         &self,
         input: types::ListAllowedDirectoriesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
+    ) -> impl ::mcpdesc::ToolFuture<
         ::mcpdesc::Typed<types::ListAllowedDirectoriesOutput>,
-        ::mcpdesc::ToolError,
     > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::list_allowed_directories::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::ListAllowedDirectoriesInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::ListAllowedDirectoriesOutput>(result)
+        self.book.respond_typed(tools::list_allowed_directories::NAME, input, cx)
     }
 }
 /// Opt-in contract check: runs `server` through its router on the examples
@@ -3389,7 +1849,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -3427,22 +1890,17 @@ impl Client {
     /// Calls the tool `read_file`.
     ///
     /// Annotations (advisory hints): read-only, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn read_file(
         &self,
         input: types::ReadFileInput,
-    ) -> ::core::result::Result<types::ReadFileOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::ReadFileOutput> {
         self.inner.call_tool_output(&tools::read_file::SPEC, input).await
     }
-    /// Calls the tool `read_file` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `read_file`: the typed output with the content blocks and the result `_meta`.
     pub async fn read_file_with_content(
         &self,
         input: types::ReadFileInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ReadFileOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ReadFileOutput>> {
         self.inner.call_tool_typed(&tools::read_file::SPEC, input).await
     }
     /// Read Text File: Read the complete contents of a file from the file system as text. Handles various text encodings and provides detailed error messages if the file cannot be read. Use this tool when you need to examine the contents of a single file. Use the 'head' parameter to read only the first N lines of a file, or the 'tail' parameter to read only the last N lines of a file. Operates on the file as text regardless of extension. Only works within allowed directories.
@@ -3450,22 +1908,17 @@ impl Client {
     /// Calls the tool `read_text_file`.
     ///
     /// Annotations (advisory hints): read-only, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn read_text_file(
         &self,
         input: types::ReadTextFileInput,
-    ) -> ::core::result::Result<types::ReadTextFileOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::ReadTextFileOutput> {
         self.inner.call_tool_output(&tools::read_text_file::SPEC, input).await
     }
-    /// Calls the tool `read_text_file` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `read_text_file`: the typed output with the content blocks and the result `_meta`.
     pub async fn read_text_file_with_content(
         &self,
         input: types::ReadTextFileInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ReadTextFileOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ReadTextFileOutput>> {
         self.inner.call_tool_typed(&tools::read_text_file::SPEC, input).await
     }
     /// Read Media File: Read a file and return it as a base64-encoded content block with its MIME type. Image and audio files are returned as image/audio content; any other file type is returned as an embedded resource. Only works within allowed directories.
@@ -3473,22 +1926,17 @@ impl Client {
     /// Calls the tool `read_media_file`.
     ///
     /// Annotations (advisory hints): read-only, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn read_media_file(
         &self,
         input: types::ReadMediaFileInput,
-    ) -> ::core::result::Result<types::ReadMediaFileOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::ReadMediaFileOutput> {
         self.inner.call_tool_output(&tools::read_media_file::SPEC, input).await
     }
-    /// Calls the tool `read_media_file` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `read_media_file`: the typed output with the content blocks and the result `_meta`.
     pub async fn read_media_file_with_content(
         &self,
         input: types::ReadMediaFileInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ReadMediaFileOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ReadMediaFileOutput>> {
         self.inner.call_tool_typed(&tools::read_media_file::SPEC, input).await
     }
     /// Read Multiple Files: Read the contents of multiple files simultaneously. This is more efficient than reading files one by one when you need to analyze or compare multiple files. Each file's content is returned with its path as a reference. Failed reads for individual files won't stop the entire operation. Only works within allowed directories.
@@ -3496,22 +1944,17 @@ impl Client {
     /// Calls the tool `read_multiple_files`.
     ///
     /// Annotations (advisory hints): read-only, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn read_multiple_files(
         &self,
         input: types::ReadMultipleFilesInput,
-    ) -> ::core::result::Result<types::ReadMultipleFilesOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::ReadMultipleFilesOutput> {
         self.inner.call_tool_output(&tools::read_multiple_files::SPEC, input).await
     }
-    /// Calls the tool `read_multiple_files` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `read_multiple_files`: the typed output with the content blocks and the result `_meta`.
     pub async fn read_multiple_files_with_content(
         &self,
         input: types::ReadMultipleFilesInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ReadMultipleFilesOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ReadMultipleFilesOutput>> {
         self.inner.call_tool_typed(&tools::read_multiple_files::SPEC, input).await
     }
     /// Write File: Create a new file or completely overwrite an existing file with new content. Use with caution as it will overwrite existing files without warning. Handles text content with proper encoding. Only works within allowed directories.
@@ -3519,22 +1962,17 @@ impl Client {
     /// Calls the tool `write_file`.
     ///
     /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn write_file(
         &self,
         input: types::WriteFileInput,
-    ) -> ::core::result::Result<types::WriteFileOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::WriteFileOutput> {
         self.inner.call_tool_output(&tools::write_file::SPEC, input).await
     }
-    /// Calls the tool `write_file` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `write_file`: the typed output with the content blocks and the result `_meta`.
     pub async fn write_file_with_content(
         &self,
         input: types::WriteFileInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::WriteFileOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::WriteFileOutput>> {
         self.inner.call_tool_typed(&tools::write_file::SPEC, input).await
     }
     /// Edit File: Make line-based edits to a text file. Each edit replaces exact line sequences with new content. Returns a git-style diff showing the changes made. Only works within allowed directories.
@@ -3542,22 +1980,17 @@ impl Client {
     /// Calls the tool `edit_file`.
     ///
     /// Annotations (advisory hints): may modify its environment, may be destructive, not idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn edit_file(
         &self,
         input: types::EditFileInput,
-    ) -> ::core::result::Result<types::EditFileOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::EditFileOutput> {
         self.inner.call_tool_output(&tools::edit_file::SPEC, input).await
     }
-    /// Calls the tool `edit_file` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `edit_file`: the typed output with the content blocks and the result `_meta`.
     pub async fn edit_file_with_content(
         &self,
         input: types::EditFileInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::EditFileOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::EditFileOutput>> {
         self.inner.call_tool_typed(&tools::edit_file::SPEC, input).await
     }
     /// Create Directory: Create a new directory or ensure a directory exists. Can create multiple nested directories in one operation. If the directory already exists, this operation will succeed silently. Perfect for setting up directory structures for projects or ensuring required paths exist. Only works within allowed directories.
@@ -3565,22 +1998,17 @@ impl Client {
     /// Calls the tool `create_directory`.
     ///
     /// Annotations (advisory hints): may modify its environment, not destructive, idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn create_directory(
         &self,
         input: types::CreateDirectoryInput,
-    ) -> ::core::result::Result<types::CreateDirectoryOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::CreateDirectoryOutput> {
         self.inner.call_tool_output(&tools::create_directory::SPEC, input).await
     }
-    /// Calls the tool `create_directory` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `create_directory`: the typed output with the content blocks and the result `_meta`.
     pub async fn create_directory_with_content(
         &self,
         input: types::CreateDirectoryInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::CreateDirectoryOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::CreateDirectoryOutput>> {
         self.inner.call_tool_typed(&tools::create_directory::SPEC, input).await
     }
     /// List Directory: Get a detailed listing of all files and directories in a specified path. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is essential for understanding directory structure and finding specific files within a directory. Only works within allowed directories.
@@ -3588,22 +2016,17 @@ impl Client {
     /// Calls the tool `list_directory`.
     ///
     /// Annotations (advisory hints): read-only, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn list_directory(
         &self,
         input: types::ListDirectoryInput,
-    ) -> ::core::result::Result<types::ListDirectoryOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::ListDirectoryOutput> {
         self.inner.call_tool_output(&tools::list_directory::SPEC, input).await
     }
-    /// Calls the tool `list_directory` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `list_directory`: the typed output with the content blocks and the result `_meta`.
     pub async fn list_directory_with_content(
         &self,
         input: types::ListDirectoryInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ListDirectoryOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ListDirectoryOutput>> {
         self.inner.call_tool_typed(&tools::list_directory::SPEC, input).await
     }
     /// List Directory with Sizes: Get a detailed listing of all files and directories in a specified path, including sizes. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is useful for understanding directory structure and finding specific files within a directory. Only works within allowed directories.
@@ -3611,25 +2034,17 @@ impl Client {
     /// Calls the tool `list_directory_with_sizes`.
     ///
     /// Annotations (advisory hints): read-only, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn list_directory_with_sizes(
         &self,
         input: types::ListDirectoryWithSizesInput,
-    ) -> ::core::result::Result<
-        types::ListDirectoryWithSizesOutput,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<types::ListDirectoryWithSizesOutput> {
         self.inner.call_tool_output(&tools::list_directory_with_sizes::SPEC, input).await
     }
-    /// Calls the tool `list_directory_with_sizes` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `list_directory_with_sizes`: the typed output with the content blocks and the result `_meta`.
     pub async fn list_directory_with_sizes_with_content(
         &self,
         input: types::ListDirectoryWithSizesInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ListDirectoryWithSizesOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ListDirectoryWithSizesOutput>> {
         self.inner.call_tool_typed(&tools::list_directory_with_sizes::SPEC, input).await
     }
     /// Directory Tree: Get a recursive tree view of files and directories as a JSON structure. Each entry includes 'name', 'type' (file/directory), and 'children' for directories. Files have no children array, while directories always have a children array (which may be empty). The output is formatted with 2-space indentation for readability. Only works within allowed directories.
@@ -3637,22 +2052,17 @@ impl Client {
     /// Calls the tool `directory_tree`.
     ///
     /// Annotations (advisory hints): read-only, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn directory_tree(
         &self,
         input: types::DirectoryTreeInput,
-    ) -> ::core::result::Result<types::DirectoryTreeOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::DirectoryTreeOutput> {
         self.inner.call_tool_output(&tools::directory_tree::SPEC, input).await
     }
-    /// Calls the tool `directory_tree` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `directory_tree`: the typed output with the content blocks and the result `_meta`.
     pub async fn directory_tree_with_content(
         &self,
         input: types::DirectoryTreeInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::DirectoryTreeOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::DirectoryTreeOutput>> {
         self.inner.call_tool_typed(&tools::directory_tree::SPEC, input).await
     }
     /// Move File: Move or rename files and directories. Can move files between directories and rename them in a single operation. If the destination exists, the operation will fail. Works across different directories and can be used for simple renaming within the same directory. Both source and destination must be within allowed directories.
@@ -3660,22 +2070,17 @@ impl Client {
     /// Calls the tool `move_file`.
     ///
     /// Annotations (advisory hints): may modify its environment, may be destructive, not idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn move_file(
         &self,
         input: types::MoveFileInput,
-    ) -> ::core::result::Result<types::MoveFileOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::MoveFileOutput> {
         self.inner.call_tool_output(&tools::move_file::SPEC, input).await
     }
-    /// Calls the tool `move_file` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `move_file`: the typed output with the content blocks and the result `_meta`.
     pub async fn move_file_with_content(
         &self,
         input: types::MoveFileInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::MoveFileOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::MoveFileOutput>> {
         self.inner.call_tool_typed(&tools::move_file::SPEC, input).await
     }
     /// Search Files: Recursively search for files and directories matching a pattern. The patterns should be glob-style patterns that match paths relative to the working directory. Use pattern like '*.ext' to match files in current directory, and '**/*.ext' to match files in all subdirectories. Returns full paths to all matching items. Great for finding files when you don't know their exact location. Only searches within allowed directories.
@@ -3683,22 +2088,17 @@ impl Client {
     /// Calls the tool `search_files`.
     ///
     /// Annotations (advisory hints): read-only, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn search_files(
         &self,
         input: types::SearchFilesInput,
-    ) -> ::core::result::Result<types::SearchFilesOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::SearchFilesOutput> {
         self.inner.call_tool_output(&tools::search_files::SPEC, input).await
     }
-    /// Calls the tool `search_files` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `search_files`: the typed output with the content blocks and the result `_meta`.
     pub async fn search_files_with_content(
         &self,
         input: types::SearchFilesInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::SearchFilesOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::SearchFilesOutput>> {
         self.inner.call_tool_typed(&tools::search_files::SPEC, input).await
     }
     /// Get File Info: Retrieve detailed metadata about a file or directory. Returns comprehensive information including size, creation time, last modified time, permissions, and type. This tool is perfect for understanding file characteristics without reading the actual content. Only works within allowed directories.
@@ -3706,22 +2106,17 @@ impl Client {
     /// Calls the tool `get_file_info`.
     ///
     /// Annotations (advisory hints): read-only, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn get_file_info(
         &self,
         input: types::GetFileInfoInput,
-    ) -> ::core::result::Result<types::GetFileInfoOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::GetFileInfoOutput> {
         self.inner.call_tool_output(&tools::get_file_info::SPEC, input).await
     }
-    /// Calls the tool `get_file_info` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `get_file_info`: the typed output with the content blocks and the result `_meta`.
     pub async fn get_file_info_with_content(
         &self,
         input: types::GetFileInfoInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::GetFileInfoOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::GetFileInfoOutput>> {
         self.inner.call_tool_typed(&tools::get_file_info::SPEC, input).await
     }
     /// List Allowed Directories: Returns the list of directories that this server is allowed to access. Subdirectories within these allowed directories are also accessible. Use this to understand which directories and their nested paths are available before trying to access files.
@@ -3729,25 +2124,17 @@ impl Client {
     /// Calls the tool `list_allowed_directories`.
     ///
     /// Annotations (advisory hints): read-only, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn list_allowed_directories(
         &self,
         input: types::ListAllowedDirectoriesInput,
-    ) -> ::core::result::Result<
-        types::ListAllowedDirectoriesOutput,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<types::ListAllowedDirectoriesOutput> {
         self.inner.call_tool_output(&tools::list_allowed_directories::SPEC, input).await
     }
-    /// Calls the tool `list_allowed_directories` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `list_allowed_directories`: the typed output with the content blocks and the result `_meta`.
     pub async fn list_allowed_directories_with_content(
         &self,
         input: types::ListAllowedDirectoriesInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ListAllowedDirectoriesOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ListAllowedDirectoriesOutput>> {
         self.inner.call_tool_typed(&tools::list_allowed_directories::SPEC, input).await
     }
 }
@@ -3758,44 +2145,21 @@ mod example_tests {
     /// Tool Example `recorded-1` of `read_text_file`.
     #[test]
     fn read_text_file_example_recorded_1() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
-            types::ReadTextFileInput,
-            types::ReadTextFileOutput,
-        >(&examples::read_text_file::TOOL, &examples::read_text_file::EXAMPLES[0usize]) {
-            panic!("{e}");
-        }
+        examples::read_text_file::ALL.check_example_with_output(0usize);
     }
     /// Tool Example `recorded-2` of `read_text_file`.
     #[test]
     fn read_text_file_example_recorded_2() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
-            types::ReadTextFileInput,
-            types::ReadTextFileOutput,
-        >(&examples::read_text_file::TOOL, &examples::read_text_file::EXAMPLES[1usize]) {
-            panic!("{e}");
-        }
+        examples::read_text_file::ALL.check_example_with_output(1usize);
     }
     /// Tool Example `recorded-0` of `list_directory`.
     #[test]
     fn list_directory_example_recorded_0() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
-            types::ListDirectoryInput,
-            types::ListDirectoryOutput,
-        >(&examples::list_directory::TOOL, &examples::list_directory::EXAMPLES[0usize]) {
-            panic!("{e}");
-        }
+        examples::list_directory::ALL.check_example_with_output(0usize);
     }
     /// Tool Example `recorded-3` of `list_allowed_directories`.
     #[test]
     fn list_allowed_directories_example_recorded_3() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
-            types::ListAllowedDirectoriesInput,
-            types::ListAllowedDirectoriesOutput,
-        >(
-            &examples::list_allowed_directories::TOOL,
-            &examples::list_allowed_directories::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        examples::list_allowed_directories::ALL.check_example_with_output(0usize);
     }
 }

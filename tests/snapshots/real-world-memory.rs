@@ -383,449 +383,109 @@ pub mod info {
         }
     }
 }
-/// Per-tool metadata from the description: name, effective protocol scope,
-/// annotations, execution, and the resolved declaration the router serves.
+/// Per-tool metadata from the description: `NAME`, and `SPEC` with the
+/// effective protocol scope (`SPEC.scope`) and the declaration the router serves
+/// (`SPEC.declaration`, with `$componentRef`s substituted; read its members with
+/// `SPEC.text("/title")`, `SPEC.flag("/annotations/readOnlyHint")`).
 pub mod tools {
     #![allow(dead_code)]
     /// Metadata of the `create_entities` tool.
     pub mod create_entities {
         /// The tool's name on the wire.
         pub const NAME: &str = "create_entities";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Create Entities",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Create multiple new entities in the knowledge graph",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "forbidden",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"create_entities","title":"Create Entities","description":"Create multiple new entities in the knowledge graph","inputSchema":{"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","description":"The name of the entity"},"entityType":{"type":"string","description":"The type of the entity"},"observations":{"type":"array","items":{"type":"string"},"description":"An array of observation contents associated with the entity"}},"required":["name","entityType","observations"]}}},"required":["entities"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","description":"The name of the entity"},"entityType":{"type":"string","description":"The type of the entity"},"observations":{"type":"array","items":{"type":"string"},"description":"An array of observation contents associated with the entity"}},"required":["name","entityType","observations"],"additionalProperties":false}}},"required":["entities"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"create_entities","title":"Create Entities","description":"Create multiple new entities in the knowledge graph","inputSchema":{"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","description":"The name of the entity"},"entityType":{"type":"string","description":"The type of the entity"},"observations":{"type":"array","items":{"type":"string"},"description":"An array of observation contents associated with the entity"}},"required":["name","entityType","observations"]}}},"required":["entities"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","description":"The name of the entity"},"entityType":{"type":"string","description":"The type of the entity"},"observations":{"type":"array","items":{"type":"string"},"description":"An array of observation contents associated with the entity"}},"required":["name","entityType","observations"],"additionalProperties":false}}},"required":["entities"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#,
         );
     }
     /// Metadata of the `create_relations` tool.
     pub mod create_relations {
         /// The tool's name on the wire.
         pub const NAME: &str = "create_relations";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Create Relations",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Create multiple new relations between entities in the knowledge graph. Relations should be in active voice",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "forbidden",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"create_relations","title":"Create Relations","description":"Create multiple new relations between entities in the knowledge graph. Relations should be in active voice","inputSchema":{"type":"object","properties":{"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string","description":"The name of the entity where the relation starts"},"to":{"type":"string","description":"The name of the entity where the relation ends"},"relationType":{"type":"string","description":"The type of the relation"}},"required":["from","to","relationType"]}}},"required":["relations"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string","description":"The name of the entity where the relation starts"},"to":{"type":"string","description":"The name of the entity where the relation ends"},"relationType":{"type":"string","description":"The type of the relation"}},"required":["from","to","relationType"],"additionalProperties":false}}},"required":["relations"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"create_relations","title":"Create Relations","description":"Create multiple new relations between entities in the knowledge graph. Relations should be in active voice","inputSchema":{"type":"object","properties":{"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string","description":"The name of the entity where the relation starts"},"to":{"type":"string","description":"The name of the entity where the relation ends"},"relationType":{"type":"string","description":"The type of the relation"}},"required":["from","to","relationType"]}}},"required":["relations"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string","description":"The name of the entity where the relation starts"},"to":{"type":"string","description":"The name of the entity where the relation ends"},"relationType":{"type":"string","description":"The type of the relation"}},"required":["from","to","relationType"],"additionalProperties":false}}},"required":["relations"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#,
         );
     }
     /// Metadata of the `add_observations` tool.
     pub mod add_observations {
         /// The tool's name on the wire.
         pub const NAME: &str = "add_observations";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Add Observations",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Add new observations to existing entities in the knowledge graph",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "forbidden",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"add_observations","title":"Add Observations","description":"Add new observations to existing entities in the knowledge graph","inputSchema":{"type":"object","properties":{"observations":{"type":"array","items":{"type":"object","properties":{"entityName":{"type":"string","description":"The name of the entity to add the observations to"},"contents":{"type":"array","items":{"type":"string"},"description":"An array of observation contents to add"}},"required":["entityName","contents"]}}},"required":["observations"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"results":{"type":"array","items":{"type":"object","properties":{"entityName":{"type":"string"},"addedObservations":{"type":"array","items":{"type":"string"}}},"required":["entityName","addedObservations"],"additionalProperties":false}}},"required":["results"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"add_observations","title":"Add Observations","description":"Add new observations to existing entities in the knowledge graph","inputSchema":{"type":"object","properties":{"observations":{"type":"array","items":{"type":"object","properties":{"entityName":{"type":"string","description":"The name of the entity to add the observations to"},"contents":{"type":"array","items":{"type":"string"},"description":"An array of observation contents to add"}},"required":["entityName","contents"]}}},"required":["observations"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"results":{"type":"array","items":{"type":"object","properties":{"entityName":{"type":"string"},"addedObservations":{"type":"array","items":{"type":"string"}}},"required":["entityName","addedObservations"],"additionalProperties":false}}},"required":["results"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#,
         );
     }
     /// Metadata of the `delete_entities` tool.
     pub mod delete_entities {
         /// The tool's name on the wire.
         pub const NAME: &str = "delete_entities";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Delete Entities",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Delete multiple entities and their associated relations from the knowledge graph",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "forbidden",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"delete_entities","title":"Delete Entities","description":"Delete multiple entities and their associated relations from the knowledge graph","inputSchema":{"type":"object","properties":{"entityNames":{"type":"array","items":{"type":"string"},"description":"An array of entity names to delete"}},"required":["entityNames"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"success":{"type":"boolean"},"message":{"type":"string"}},"required":["success","message"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"delete_entities","title":"Delete Entities","description":"Delete multiple entities and their associated relations from the knowledge graph","inputSchema":{"type":"object","properties":{"entityNames":{"type":"array","items":{"type":"string"},"description":"An array of entity names to delete"}},"required":["entityNames"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"success":{"type":"boolean"},"message":{"type":"string"}},"required":["success","message"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#,
         );
     }
     /// Metadata of the `delete_observations` tool.
     pub mod delete_observations {
         /// The tool's name on the wire.
         pub const NAME: &str = "delete_observations";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Delete Observations",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Delete specific observations from entities in the knowledge graph",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "forbidden",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"delete_observations","title":"Delete Observations","description":"Delete specific observations from entities in the knowledge graph","inputSchema":{"type":"object","properties":{"deletions":{"type":"array","items":{"type":"object","properties":{"entityName":{"type":"string","description":"The name of the entity containing the observations"},"observations":{"type":"array","items":{"type":"string"},"description":"An array of observations to delete"}},"required":["entityName","observations"]}}},"required":["deletions"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"success":{"type":"boolean"},"message":{"type":"string"}},"required":["success","message"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"delete_observations","title":"Delete Observations","description":"Delete specific observations from entities in the knowledge graph","inputSchema":{"type":"object","properties":{"deletions":{"type":"array","items":{"type":"object","properties":{"entityName":{"type":"string","description":"The name of the entity containing the observations"},"observations":{"type":"array","items":{"type":"string"},"description":"An array of observations to delete"}},"required":["entityName","observations"]}}},"required":["deletions"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"success":{"type":"boolean"},"message":{"type":"string"}},"required":["success","message"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#,
         );
     }
     /// Metadata of the `delete_relations` tool.
     pub mod delete_relations {
         /// The tool's name on the wire.
         pub const NAME: &str = "delete_relations";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Delete Relations",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Delete multiple relations from the knowledge graph",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "forbidden",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"delete_relations","title":"Delete Relations","description":"Delete multiple relations from the knowledge graph","inputSchema":{"type":"object","properties":{"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string","description":"The name of the entity where the relation starts"},"to":{"type":"string","description":"The name of the entity where the relation ends"},"relationType":{"type":"string","description":"The type of the relation"}},"required":["from","to","relationType"]},"description":"An array of relations to delete"}},"required":["relations"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"success":{"type":"boolean"},"message":{"type":"string"}},"required":["success","message"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"delete_relations","title":"Delete Relations","description":"Delete multiple relations from the knowledge graph","inputSchema":{"type":"object","properties":{"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string","description":"The name of the entity where the relation starts"},"to":{"type":"string","description":"The name of the entity where the relation ends"},"relationType":{"type":"string","description":"The type of the relation"}},"required":["from","to","relationType"]},"description":"An array of relations to delete"}},"required":["relations"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"success":{"type":"boolean"},"message":{"type":"string"}},"required":["success","message"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#,
         );
     }
     /// Metadata of the `read_graph` tool.
     pub mod read_graph {
         /// The tool's name on the wire.
         pub const NAME: &str = "read_graph";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Read Graph",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Read the entire knowledge graph",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "forbidden",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"read_graph","title":"Read Graph","description":"Read the entire knowledge graph","inputSchema":{"type":"object","properties":{},"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","description":"The name of the entity"},"entityType":{"type":"string","description":"The type of the entity"},"observations":{"type":"array","items":{"type":"string"},"description":"An array of observation contents associated with the entity"}},"required":["name","entityType","observations"],"additionalProperties":false}},"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string","description":"The name of the entity where the relation starts"},"to":{"type":"string","description":"The name of the entity where the relation ends"},"relationType":{"type":"string","description":"The type of the relation"}},"required":["from","to","relationType"],"additionalProperties":false}}},"required":["entities","relations"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"read_graph","title":"Read Graph","description":"Read the entire knowledge graph","inputSchema":{"type":"object","properties":{},"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","description":"The name of the entity"},"entityType":{"type":"string","description":"The type of the entity"},"observations":{"type":"array","items":{"type":"string"},"description":"An array of observation contents associated with the entity"}},"required":["name","entityType","observations"],"additionalProperties":false}},"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string","description":"The name of the entity where the relation starts"},"to":{"type":"string","description":"The name of the entity where the relation ends"},"relationType":{"type":"string","description":"The type of the relation"}},"required":["from","to","relationType"],"additionalProperties":false}}},"required":["entities","relations"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#,
         );
     }
     /// Metadata of the `search_nodes` tool.
     pub mod search_nodes {
         /// The tool's name on the wire.
         pub const NAME: &str = "search_nodes";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Search Nodes",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Search for nodes in the knowledge graph based on a query",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "forbidden",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"search_nodes","title":"Search Nodes","description":"Search for nodes in the knowledge graph based on a query","inputSchema":{"type":"object","properties":{"query":{"type":"string","description":"The search query to match against entity names, types, and observation content"}},"required":["query"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","description":"The name of the entity"},"entityType":{"type":"string","description":"The type of the entity"},"observations":{"type":"array","items":{"type":"string"},"description":"An array of observation contents associated with the entity"}},"required":["name","entityType","observations"],"additionalProperties":false}},"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string","description":"The name of the entity where the relation starts"},"to":{"type":"string","description":"The name of the entity where the relation ends"},"relationType":{"type":"string","description":"The type of the relation"}},"required":["from","to","relationType"],"additionalProperties":false}}},"required":["entities","relations"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"search_nodes","title":"Search Nodes","description":"Search for nodes in the knowledge graph based on a query","inputSchema":{"type":"object","properties":{"query":{"type":"string","description":"The search query to match against entity names, types, and observation content"}},"required":["query"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","description":"The name of the entity"},"entityType":{"type":"string","description":"The type of the entity"},"observations":{"type":"array","items":{"type":"string"},"description":"An array of observation contents associated with the entity"}},"required":["name","entityType","observations"],"additionalProperties":false}},"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string","description":"The name of the entity where the relation starts"},"to":{"type":"string","description":"The name of the entity where the relation ends"},"relationType":{"type":"string","description":"The type of the relation"}},"required":["from","to","relationType"],"additionalProperties":false}}},"required":["entities","relations"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#,
         );
     }
     /// Metadata of the `open_nodes` tool.
     pub mod open_nodes {
         /// The tool's name on the wire.
         pub const NAME: &str = "open_nodes";
-        /// The tool's effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Open Nodes",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Open specific nodes in the knowledge graph by their names",
-        );
-        /// `annotations.title`.
-        pub const ANNOTATION_TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `annotations.readOnlyHint` (MCP default: false).
-        pub const READ_ONLY_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.destructiveHint` (MCP default: true).
-        pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `annotations.idempotentHint` (MCP default: false).
-        pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            true,
-        );
-        /// `annotations.openWorldHint` (MCP default: true).
-        pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = ::core::option::Option::Some(
-            false,
-        );
-        /// `execution.taskSupport` (2025-11-25).
-        pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "forbidden",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"open_nodes","title":"Open Nodes","description":"Open specific nodes in the knowledge graph by their names","inputSchema":{"type":"object","properties":{"names":{"type":"array","items":{"type":"string"},"description":"An array of entity names to retrieve"}},"required":["names"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","description":"The name of the entity"},"entityType":{"type":"string","description":"The type of the entity"},"observations":{"type":"array","items":{"type":"string"},"description":"An array of observation contents associated with the entity"}},"required":["name","entityType","observations"],"additionalProperties":false}},"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string","description":"The name of the entity where the relation starts"},"to":{"type":"string","description":"The name of the entity where the relation ends"},"relationType":{"type":"string","description":"The type of the relation"}},"required":["from","to","relationType"],"additionalProperties":false}}},"required":["entities","relations"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#;
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"open_nodes","title":"Open Nodes","description":"Open specific nodes in the knowledge graph by their names","inputSchema":{"type":"object","properties":{"names":{"type":"array","items":{"type":"string"},"description":"An array of entity names to retrieve"}},"required":["names"],"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","description":"The name of the entity"},"entityType":{"type":"string","description":"The type of the entity"},"observations":{"type":"array","items":{"type":"string"},"description":"An array of observation contents associated with the entity"}},"required":["name","entityType","observations"],"additionalProperties":false}},"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string","description":"The name of the entity where the relation starts"},"to":{"type":"string","description":"The name of the entity where the relation ends"},"relationType":{"type":"string","description":"The type of the relation"}},"required":["from","to","relationType"],"additionalProperties":false}}},"required":["entities","relations"],"$schema":"http://json-schema.org/draft-07/schema#","additionalProperties":false},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}"#,
         );
     }
 }
@@ -836,35 +496,19 @@ pub mod tools {
 /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
 #[allow(dead_code)]
 pub trait CreateEntities: Send + Sync {
-    /// Handles `tools/call` for `create_entities`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `create_entities`: the output becomes `structuredContent` and a text block of its JSON.
     fn create_entities(
         &self,
         input: types::CreateEntitiesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            types::CreateEntitiesOutput,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::CreateEntitiesOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn create_entities_with_content(
         &self,
         input: types::CreateEntitiesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::CreateEntitiesOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.create_entities(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::CreateEntitiesOutput>> {
+        ::mcpdesc::__private::typed(self.create_entities(input, cx))
     }
 }
 /// Create Relations: Create multiple new relations between entities in the knowledge graph. Relations should be in active voice
@@ -874,35 +518,19 @@ pub trait CreateEntities: Send + Sync {
 /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
 #[allow(dead_code)]
 pub trait CreateRelations: Send + Sync {
-    /// Handles `tools/call` for `create_relations`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `create_relations`: the output becomes `structuredContent` and a text block of its JSON.
     fn create_relations(
         &self,
         input: types::CreateRelationsInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            types::CreateRelationsOutput,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::CreateRelationsOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn create_relations_with_content(
         &self,
         input: types::CreateRelationsInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::CreateRelationsOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.create_relations(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::CreateRelationsOutput>> {
+        ::mcpdesc::__private::typed(self.create_relations(input, cx))
     }
 }
 /// Add Observations: Add new observations to existing entities in the knowledge graph
@@ -912,35 +540,19 @@ pub trait CreateRelations: Send + Sync {
 /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
 #[allow(dead_code)]
 pub trait AddObservations: Send + Sync {
-    /// Handles `tools/call` for `add_observations`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `add_observations`: the output becomes `structuredContent` and a text block of its JSON.
     fn add_observations(
         &self,
         input: types::AddObservationsInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            types::AddObservationsOutput,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::AddObservationsOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn add_observations_with_content(
         &self,
         input: types::AddObservationsInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::AddObservationsOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.add_observations(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::AddObservationsOutput>> {
+        ::mcpdesc::__private::typed(self.add_observations(input, cx))
     }
 }
 /// Delete Entities: Delete multiple entities and their associated relations from the knowledge graph
@@ -950,35 +562,19 @@ pub trait AddObservations: Send + Sync {
 /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
 #[allow(dead_code)]
 pub trait DeleteEntities: Send + Sync {
-    /// Handles `tools/call` for `delete_entities`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `delete_entities`: the output becomes `structuredContent` and a text block of its JSON.
     fn delete_entities(
         &self,
         input: types::DeleteEntitiesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            types::DeleteEntitiesOutput,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::DeleteEntitiesOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn delete_entities_with_content(
         &self,
         input: types::DeleteEntitiesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::DeleteEntitiesOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.delete_entities(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::DeleteEntitiesOutput>> {
+        ::mcpdesc::__private::typed(self.delete_entities(input, cx))
     }
 }
 /// Delete Observations: Delete specific observations from entities in the knowledge graph
@@ -988,35 +584,19 @@ pub trait DeleteEntities: Send + Sync {
 /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
 #[allow(dead_code)]
 pub trait DeleteObservations: Send + Sync {
-    /// Handles `tools/call` for `delete_observations`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `delete_observations`: the output becomes `structuredContent` and a text block of its JSON.
     fn delete_observations(
         &self,
         input: types::DeleteObservationsInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            types::DeleteObservationsOutput,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::DeleteObservationsOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn delete_observations_with_content(
         &self,
         input: types::DeleteObservationsInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::DeleteObservationsOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.delete_observations(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::DeleteObservationsOutput>> {
+        ::mcpdesc::__private::typed(self.delete_observations(input, cx))
     }
 }
 /// Delete Relations: Delete multiple relations from the knowledge graph
@@ -1026,35 +606,19 @@ pub trait DeleteObservations: Send + Sync {
 /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
 #[allow(dead_code)]
 pub trait DeleteRelations: Send + Sync {
-    /// Handles `tools/call` for `delete_relations`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `delete_relations`: the output becomes `structuredContent` and a text block of its JSON.
     fn delete_relations(
         &self,
         input: types::DeleteRelationsInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            types::DeleteRelationsOutput,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::DeleteRelationsOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn delete_relations_with_content(
         &self,
         input: types::DeleteRelationsInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::DeleteRelationsOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.delete_relations(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::DeleteRelationsOutput>> {
+        ::mcpdesc::__private::typed(self.delete_relations(input, cx))
     }
 }
 /// Read Graph: Read the entire knowledge graph
@@ -1064,32 +628,19 @@ pub trait DeleteRelations: Send + Sync {
 /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
 #[allow(dead_code)]
 pub trait ReadGraph: Send + Sync {
-    /// Handles `tools/call` for `read_graph`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `read_graph`: the output becomes `structuredContent` and a text block of its JSON.
     fn read_graph(
         &self,
         input: types::ReadGraphInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::ReadGraphOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::ReadGraphOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn read_graph_with_content(
         &self,
         input: types::ReadGraphInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::ReadGraphOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.read_graph(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ReadGraphOutput>> {
+        ::mcpdesc::__private::typed(self.read_graph(input, cx))
     }
 }
 /// Search Nodes: Search for nodes in the knowledge graph based on a query
@@ -1099,32 +650,19 @@ pub trait ReadGraph: Send + Sync {
 /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
 #[allow(dead_code)]
 pub trait SearchNodes: Send + Sync {
-    /// Handles `tools/call` for `search_nodes`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `search_nodes`: the output becomes `structuredContent` and a text block of its JSON.
     fn search_nodes(
         &self,
         input: types::SearchNodesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::SearchNodesOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::SearchNodesOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn search_nodes_with_content(
         &self,
         input: types::SearchNodesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::SearchNodesOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.search_nodes(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::SearchNodesOutput>> {
+        ::mcpdesc::__private::typed(self.search_nodes(input, cx))
     }
 }
 /// Open Nodes: Open specific nodes in the knowledge graph by their names
@@ -1134,32 +672,19 @@ pub trait SearchNodes: Send + Sync {
 /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
 #[allow(dead_code)]
 pub trait OpenNodes: Send + Sync {
-    /// Handles `tools/call` for `open_nodes`: the typed output becomes `structuredContent` plus a text block with its JSON.
+    /// Handles `tools/call` for `open_nodes`: the output becomes `structuredContent` and a text block of its JSON.
     fn open_nodes(
         &self,
         input: types::OpenNodesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<types::OpenNodesOutput, ::mcpdesc::ToolError>,
-    > + Send;
-    /// What the router calls. Override it to return content blocks beside the
-    /// typed output (`Typed::new(output).with_content(...)`); by default it
-    /// returns the output of the method above alone.
+    ) -> impl ::mcpdesc::ToolFuture<types::OpenNodesOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
     fn open_nodes_with_content(
         &self,
         input: types::OpenNodesInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::Typed<types::OpenNodesOutput>,
-            ::mcpdesc::ToolError,
-        >,
-    > + Send {
-        async move {
-            ::core::result::Result::Ok(
-                ::mcpdesc::Typed::new(self.open_nodes(input, cx).await?),
-            )
-        }
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::OpenNodesOutput>> {
+        ::mcpdesc::__private::typed(self.open_nodes(input, cx))
     }
 }
 /// Implemented for every type that implements all handler traits (tools,
@@ -1183,720 +708,299 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         .security(info::SECURITY)
         .tool(
             tools::create_entities::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::CreateEntitiesInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = CreateEntities::create_entities_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    CreateEntities::create_entities_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::create_relations::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::CreateRelationsInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = CreateRelations::create_relations_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    CreateRelations::create_relations_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::add_observations::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::AddObservationsInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = AddObservations::add_observations_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    AddObservations::add_observations_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::delete_entities::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::DeleteEntitiesInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = DeleteEntities::delete_entities_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    DeleteEntities::delete_entities_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::delete_observations::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::DeleteObservationsInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = DeleteObservations::delete_observations_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    DeleteObservations::delete_observations_with_content(&*s, input, cx)
+                        .await
+                },
+            ),
         )
         .tool(
             tools::delete_relations::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::DeleteRelationsInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = DeleteRelations::delete_relations_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    DeleteRelations::delete_relations_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::read_graph::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::ReadGraphInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = ReadGraph::read_graph_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    ReadGraph::read_graph_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::search_nodes::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::SearchNodesInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = SearchNodes::search_nodes_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    SearchNodes::search_nodes_with_content(&*s, input, cx).await
+                },
+            ),
         )
         .tool(
             tools::open_nodes::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let input: types::OpenNodesInput = ::mcpdesc::__private::parse_arguments(
-                            args,
-                        )?;
-                        let output = OpenNodes::open_nodes_with_content(
-                                &*server,
-                                input,
-                                cx,
-                            )
-                            .await?;
-                        ::mcpdesc::ToolResult::from_typed(output)
-                    })
-                }
-            },
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    OpenNodes::open_nodes_with_content(&*s, input, cx).await
+                },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
-/// typed accessors. Examples are illustrative, not promises of live behaviour.
+/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
+/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
+/// are illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `create_entities` tool.
     pub mod create_entities {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::create_entities::NAME,
-            declaration: super::super::tools::create_entities::DECLARATION,
-            scope: super::super::tools::create_entities::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "recorded-0",
-                pointer: "/tools/0/examples/recorded-0",
-                input: r#"{"entities":[{"name":"Ada","entityType":"person","observations":["wrote notes"]}]}"#,
-                result: r#"{"content":[{"type":"text","text":"[\n  {\n    \"name\": \"Ada\",\n    \"entityType\": \"person\",\n    \"observations\": [\n      \"wrote notes\"\n    ]\n  }\n]"}],"structuredContent":{"entities":[{"name":"Ada","entityType":"person","observations":["wrote notes"]}]}}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::CreateEntitiesInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::CreateEntitiesOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::CreateEntitiesInput,
+            super::super::types::CreateEntitiesOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::create_entities::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "recorded-0",
+                    pointer: "/tools/0/examples/recorded-0",
+                    input: r#"{"entities":[{"name":"Ada","entityType":"person","observations":["wrote notes"]}]}"#,
+                    result: r#"{"content":[{"type":"text","text":"[\n  {\n    \"name\": \"Ada\",\n    \"entityType\": \"person\",\n    \"observations\": [\n      \"wrote notes\"\n    ]\n  }\n]"}],"structuredContent":{"entities":[{"name":"Ada","entityType":"person","observations":["wrote notes"]}]}}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `create_relations` tool.
     pub mod create_relations {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::create_relations::NAME,
-            declaration: super::super::tools::create_relations::DECLARATION,
-            scope: super::super::tools::create_relations::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::CreateRelationsInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::CreateRelationsOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::CreateRelationsInput,
+            super::super::types::CreateRelationsOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::create_relations::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `add_observations` tool.
     pub mod add_observations {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::add_observations::NAME,
-            declaration: super::super::tools::add_observations::DECLARATION,
-            scope: super::super::tools::add_observations::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::AddObservationsInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::AddObservationsOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::AddObservationsInput,
+            super::super::types::AddObservationsOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::add_observations::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `delete_entities` tool.
     pub mod delete_entities {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::delete_entities::NAME,
-            declaration: super::super::tools::delete_entities::DECLARATION,
-            scope: super::super::tools::delete_entities::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::DeleteEntitiesInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::DeleteEntitiesOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::DeleteEntitiesInput,
+            super::super::types::DeleteEntitiesOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::delete_entities::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `delete_observations` tool.
     pub mod delete_observations {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::delete_observations::NAME,
-            declaration: super::super::tools::delete_observations::DECLARATION,
-            scope: super::super::tools::delete_observations::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::DeleteObservationsInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::DeleteObservationsOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::DeleteObservationsInput,
+            super::super::types::DeleteObservationsOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::delete_observations::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `delete_relations` tool.
     pub mod delete_relations {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::delete_relations::NAME,
-            declaration: super::super::tools::delete_relations::DECLARATION,
-            scope: super::super::tools::delete_relations::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::DeleteRelationsInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::DeleteRelationsOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::DeleteRelationsInput,
+            super::super::types::DeleteRelationsOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::delete_relations::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `read_graph` tool.
     pub mod read_graph {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::read_graph::NAME,
-            declaration: super::super::tools::read_graph::DECLARATION,
-            scope: super::super::tools::read_graph::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[
-            ::mcpdesc::testing::Example {
-                name: "recorded-1",
-                pointer: "/tools/6/examples/recorded-1",
-                input: r#"{}"#,
-                result: r#"{"content":[{"type":"text","text":"{\n  \"entities\": [\n    {\n      \"name\": \"Ada\",\n      \"entityType\": \"person\",\n      \"observations\": [\n        \"wrote notes\"\n      ]\n    }\n  ],\n  \"relations\": []\n}"}],"structuredContent":{"entities":[{"name":"Ada","entityType":"person","observations":["wrote notes"]}],"relations":[]}}"#,
-            },
-        ];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::ReadGraphInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::ReadGraphOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::ReadGraphInput,
+            super::super::types::ReadGraphOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::read_graph::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "recorded-1",
+                    pointer: "/tools/6/examples/recorded-1",
+                    input: r#"{}"#,
+                    result: r#"{"content":[{"type":"text","text":"{\n  \"entities\": [\n    {\n      \"name\": \"Ada\",\n      \"entityType\": \"person\",\n      \"observations\": [\n        \"wrote notes\"\n      ]\n    }\n  ],\n  \"relations\": []\n}"}],"structuredContent":{"entities":[{"name":"Ada","entityType":"person","observations":["wrote notes"]}],"relations":[]}}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `search_nodes` tool.
     pub mod search_nodes {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::search_nodes::NAME,
-            declaration: super::super::tools::search_nodes::DECLARATION,
-            scope: super::super::tools::search_nodes::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::SearchNodesInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::SearchNodesOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::SearchNodesInput,
+            super::super::types::SearchNodesOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::search_nodes::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Examples of the `open_nodes` tool.
     pub mod open_nodes {
-        /// The tool, for the checks of `mcpdesc::testing`.
-        pub const TOOL: ::mcpdesc::testing::ToolCase = ::mcpdesc::testing::ToolCase {
-            tool: super::super::tools::open_nodes::NAME,
-            declaration: super::super::tools::open_nodes::DECLARATION,
-            scope: super::super::tools::open_nodes::SCOPE,
-        };
-        /// The Tool Examples, in the description's order.
-        pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[];
-        /// The Tool Interaction Examples, in the description's order.
-        pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[];
-        /// The `input` of the example `name` (Tool or interaction example).
-        pub fn input(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `result` of the example `name` (Tool or interaction example).
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-        }
-        /// The `input` of the example `name` as the typed input.
-        pub fn typed_input(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::OpenNodesInput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(input(name))
-        }
-        /// The `structuredContent` of the example `name` as the typed output (`None`
-        /// for an unknown name or a result without `structuredContent`).
-        pub fn typed_output(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::OpenNodesOutput,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(
-                result(name).and_then(|r| r.get("structuredContent").cloned()),
-            )
-        }
+        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+        /// Interaction Examples (`ALL.interaction_examples`) in the description's
+        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::OpenNodesInput,
+            super::super::types::OpenNodesOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::open_nodes::SPEC,
+            &[],
+            &[],
+        );
     }
     /// Every example of the description (tools, prompts, resources, resource
     /// templates, completions), for the mock and the contract check.
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                create_entities::TOOL.tool,
-                create_entities::TOOL.scope,
-                create_entities::EXAMPLES,
-                create_entities::INTERACTION_EXAMPLES,
+                create_entities::ALL.tool.tool,
+                create_entities::ALL.tool.scope,
+                create_entities::ALL.examples,
+                create_entities::ALL.interaction_examples,
             )
             .tool(
-                create_relations::TOOL.tool,
-                create_relations::TOOL.scope,
-                create_relations::EXAMPLES,
-                create_relations::INTERACTION_EXAMPLES,
+                create_relations::ALL.tool.tool,
+                create_relations::ALL.tool.scope,
+                create_relations::ALL.examples,
+                create_relations::ALL.interaction_examples,
             )
             .tool(
-                add_observations::TOOL.tool,
-                add_observations::TOOL.scope,
-                add_observations::EXAMPLES,
-                add_observations::INTERACTION_EXAMPLES,
+                add_observations::ALL.tool.tool,
+                add_observations::ALL.tool.scope,
+                add_observations::ALL.examples,
+                add_observations::ALL.interaction_examples,
             )
             .tool(
-                delete_entities::TOOL.tool,
-                delete_entities::TOOL.scope,
-                delete_entities::EXAMPLES,
-                delete_entities::INTERACTION_EXAMPLES,
+                delete_entities::ALL.tool.tool,
+                delete_entities::ALL.tool.scope,
+                delete_entities::ALL.examples,
+                delete_entities::ALL.interaction_examples,
             )
             .tool(
-                delete_observations::TOOL.tool,
-                delete_observations::TOOL.scope,
-                delete_observations::EXAMPLES,
-                delete_observations::INTERACTION_EXAMPLES,
+                delete_observations::ALL.tool.tool,
+                delete_observations::ALL.tool.scope,
+                delete_observations::ALL.examples,
+                delete_observations::ALL.interaction_examples,
             )
             .tool(
-                delete_relations::TOOL.tool,
-                delete_relations::TOOL.scope,
-                delete_relations::EXAMPLES,
-                delete_relations::INTERACTION_EXAMPLES,
+                delete_relations::ALL.tool.tool,
+                delete_relations::ALL.tool.scope,
+                delete_relations::ALL.examples,
+                delete_relations::ALL.interaction_examples,
             )
             .tool(
-                read_graph::TOOL.tool,
-                read_graph::TOOL.scope,
-                read_graph::EXAMPLES,
-                read_graph::INTERACTION_EXAMPLES,
+                read_graph::ALL.tool.tool,
+                read_graph::ALL.tool.scope,
+                read_graph::ALL.examples,
+                read_graph::ALL.interaction_examples,
             )
             .tool(
-                search_nodes::TOOL.tool,
-                search_nodes::TOOL.scope,
-                search_nodes::EXAMPLES,
-                search_nodes::INTERACTION_EXAMPLES,
+                search_nodes::ALL.tool.tool,
+                search_nodes::ALL.tool.scope,
+                search_nodes::ALL.examples,
+                search_nodes::ALL.interaction_examples,
             )
             .tool(
-                open_nodes::TOOL.tool,
-                open_nodes::TOOL.scope,
-                open_nodes::EXAMPLES,
-                open_nodes::INTERACTION_EXAMPLES,
+                open_nodes::ALL.tool.tool,
+                open_nodes::ALL.tool.scope,
+                open_nodes::ALL.examples,
+                open_nodes::ALL.interaction_examples,
             )
     }
 }
@@ -1989,295 +1093,155 @@ impl ::core::default::Default for ExampleServer {
 }
 #[allow(deprecated)]
 impl CreateEntities for ExampleServer {
-    async fn create_entities(
+    fn create_entities(
         &self,
         input: types::CreateEntitiesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::CreateEntitiesOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.create_entities_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::CreateEntitiesOutput> {
+        ::mcpdesc::__private::output(self.create_entities_with_content(input, cx))
     }
-    async fn create_entities_with_content(
+    fn create_entities_with_content(
         &self,
         input: types::CreateEntitiesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::CreateEntitiesOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::create_entities::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::CreateEntitiesInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::CreateEntitiesOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::CreateEntitiesOutput>> {
+        self.book.respond_typed(tools::create_entities::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl CreateRelations for ExampleServer {
-    async fn create_relations(
+    fn create_relations(
         &self,
         input: types::CreateRelationsInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::CreateRelationsOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.create_relations_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::CreateRelationsOutput> {
+        ::mcpdesc::__private::output(self.create_relations_with_content(input, cx))
     }
-    async fn create_relations_with_content(
+    fn create_relations_with_content(
         &self,
         input: types::CreateRelationsInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::CreateRelationsOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::create_relations::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::CreateRelationsInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::CreateRelationsOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::CreateRelationsOutput>> {
+        self.book.respond_typed(tools::create_relations::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl AddObservations for ExampleServer {
-    async fn add_observations(
+    fn add_observations(
         &self,
         input: types::AddObservationsInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::AddObservationsOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.add_observations_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::AddObservationsOutput> {
+        ::mcpdesc::__private::output(self.add_observations_with_content(input, cx))
     }
-    async fn add_observations_with_content(
+    fn add_observations_with_content(
         &self,
         input: types::AddObservationsInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::AddObservationsOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::add_observations::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::AddObservationsInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::AddObservationsOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::AddObservationsOutput>> {
+        self.book.respond_typed(tools::add_observations::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl DeleteEntities for ExampleServer {
-    async fn delete_entities(
+    fn delete_entities(
         &self,
         input: types::DeleteEntitiesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::DeleteEntitiesOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.delete_entities_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::DeleteEntitiesOutput> {
+        ::mcpdesc::__private::output(self.delete_entities_with_content(input, cx))
     }
-    async fn delete_entities_with_content(
+    fn delete_entities_with_content(
         &self,
         input: types::DeleteEntitiesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::DeleteEntitiesOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::delete_entities::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::DeleteEntitiesInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::DeleteEntitiesOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::DeleteEntitiesOutput>> {
+        self.book.respond_typed(tools::delete_entities::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl DeleteObservations for ExampleServer {
-    async fn delete_observations(
+    fn delete_observations(
         &self,
         input: types::DeleteObservationsInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::DeleteObservationsOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.delete_observations_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::DeleteObservationsOutput> {
+        ::mcpdesc::__private::output(self.delete_observations_with_content(input, cx))
     }
-    async fn delete_observations_with_content(
+    fn delete_observations_with_content(
         &self,
         input: types::DeleteObservationsInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::DeleteObservationsOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::delete_observations::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::DeleteObservationsInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::DeleteObservationsOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::DeleteObservationsOutput>> {
+        self.book.respond_typed(tools::delete_observations::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl DeleteRelations for ExampleServer {
-    async fn delete_relations(
+    fn delete_relations(
         &self,
         input: types::DeleteRelationsInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::DeleteRelationsOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.delete_relations_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::DeleteRelationsOutput> {
+        ::mcpdesc::__private::output(self.delete_relations_with_content(input, cx))
     }
-    async fn delete_relations_with_content(
+    fn delete_relations_with_content(
         &self,
         input: types::DeleteRelationsInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::DeleteRelationsOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::delete_relations::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::DeleteRelationsInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::DeleteRelationsOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::DeleteRelationsOutput>> {
+        self.book.respond_typed(tools::delete_relations::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl ReadGraph for ExampleServer {
-    async fn read_graph(
+    fn read_graph(
         &self,
         input: types::ReadGraphInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::ReadGraphOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(self.read_graph_with_content(input, cx).await?.output)
+    ) -> impl ::mcpdesc::ToolFuture<types::ReadGraphOutput> {
+        ::mcpdesc::__private::output(self.read_graph_with_content(input, cx))
     }
-    async fn read_graph_with_content(
+    fn read_graph_with_content(
         &self,
         input: types::ReadGraphInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ReadGraphOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::read_graph::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::ReadGraphInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::ReadGraphOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ReadGraphOutput>> {
+        self.book.respond_typed(tools::read_graph::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl SearchNodes for ExampleServer {
-    async fn search_nodes(
+    fn search_nodes(
         &self,
         input: types::SearchNodesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::SearchNodesOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(
-            self.search_nodes_with_content(input, cx).await?.output,
-        )
+    ) -> impl ::mcpdesc::ToolFuture<types::SearchNodesOutput> {
+        ::mcpdesc::__private::output(self.search_nodes_with_content(input, cx))
     }
-    async fn search_nodes_with_content(
+    fn search_nodes_with_content(
         &self,
         input: types::SearchNodesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::SearchNodesOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::search_nodes::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::SearchNodesInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::SearchNodesOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::SearchNodesOutput>> {
+        self.book.respond_typed(tools::search_nodes::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
 impl OpenNodes for ExampleServer {
-    async fn open_nodes(
+    fn open_nodes(
         &self,
         input: types::OpenNodesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<types::OpenNodesOutput, ::mcpdesc::ToolError> {
-        ::core::result::Result::Ok(self.open_nodes_with_content(input, cx).await?.output)
+    ) -> impl ::mcpdesc::ToolFuture<types::OpenNodesOutput> {
+        ::mcpdesc::__private::output(self.open_nodes_with_content(input, cx))
     }
-    async fn open_nodes_with_content(
+    fn open_nodes_with_content(
         &self,
         input: types::OpenNodesInput,
         cx: ::mcpdesc::Context,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::OpenNodesOutput>,
-        ::mcpdesc::ToolError,
-    > {
-        let args = ::mcpdesc::__private::serde_json::to_value(&input)
-            .map_err(|e| ::mcpdesc::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(
-                tools::open_nodes::NAME,
-                &args,
-                &::mcpdesc::testing::normalize::<types::OpenNodesInput>,
-                &cx,
-            )
-            .await?;
-        ::mcpdesc::mock::typed_result::<types::OpenNodesOutput>(result)
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::OpenNodesOutput>> {
+        self.book.respond_typed(tools::open_nodes::NAME, input, cx)
     }
 }
 /// Opt-in contract check: runs `server` through its router on the examples
@@ -2304,7 +1268,10 @@ pub fn check_against_examples<S: Server>(
 /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
 /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
 /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// Cloning is cheap; the clones share the session.
+/// A tool with `outputSchema` answers its typed `structuredContent`, checked
+/// against the schema (`{tool}_with_content` adds the content blocks and
+/// `_meta`); a tool without answers the whole result (a tool error is
+/// `CallError::Tool`). Cloning is cheap; the clones share the session.
 #[derive(Debug, Clone)]
 #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub struct Client {
@@ -2342,22 +1309,17 @@ impl Client {
     /// Calls the tool `create_entities`.
     ///
     /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn create_entities(
         &self,
         input: types::CreateEntitiesInput,
-    ) -> ::core::result::Result<types::CreateEntitiesOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::CreateEntitiesOutput> {
         self.inner.call_tool_output(&tools::create_entities::SPEC, input).await
     }
-    /// Calls the tool `create_entities` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `create_entities`: the typed output with the content blocks and the result `_meta`.
     pub async fn create_entities_with_content(
         &self,
         input: types::CreateEntitiesInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::CreateEntitiesOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::CreateEntitiesOutput>> {
         self.inner.call_tool_typed(&tools::create_entities::SPEC, input).await
     }
     /// Create Relations: Create multiple new relations between entities in the knowledge graph. Relations should be in active voice
@@ -2365,22 +1327,17 @@ impl Client {
     /// Calls the tool `create_relations`.
     ///
     /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn create_relations(
         &self,
         input: types::CreateRelationsInput,
-    ) -> ::core::result::Result<types::CreateRelationsOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::CreateRelationsOutput> {
         self.inner.call_tool_output(&tools::create_relations::SPEC, input).await
     }
-    /// Calls the tool `create_relations` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `create_relations`: the typed output with the content blocks and the result `_meta`.
     pub async fn create_relations_with_content(
         &self,
         input: types::CreateRelationsInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::CreateRelationsOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::CreateRelationsOutput>> {
         self.inner.call_tool_typed(&tools::create_relations::SPEC, input).await
     }
     /// Add Observations: Add new observations to existing entities in the knowledge graph
@@ -2388,22 +1345,17 @@ impl Client {
     /// Calls the tool `add_observations`.
     ///
     /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn add_observations(
         &self,
         input: types::AddObservationsInput,
-    ) -> ::core::result::Result<types::AddObservationsOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::AddObservationsOutput> {
         self.inner.call_tool_output(&tools::add_observations::SPEC, input).await
     }
-    /// Calls the tool `add_observations` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `add_observations`: the typed output with the content blocks and the result `_meta`.
     pub async fn add_observations_with_content(
         &self,
         input: types::AddObservationsInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::AddObservationsOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::AddObservationsOutput>> {
         self.inner.call_tool_typed(&tools::add_observations::SPEC, input).await
     }
     /// Delete Entities: Delete multiple entities and their associated relations from the knowledge graph
@@ -2411,22 +1363,17 @@ impl Client {
     /// Calls the tool `delete_entities`.
     ///
     /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn delete_entities(
         &self,
         input: types::DeleteEntitiesInput,
-    ) -> ::core::result::Result<types::DeleteEntitiesOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::DeleteEntitiesOutput> {
         self.inner.call_tool_output(&tools::delete_entities::SPEC, input).await
     }
-    /// Calls the tool `delete_entities` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `delete_entities`: the typed output with the content blocks and the result `_meta`.
     pub async fn delete_entities_with_content(
         &self,
         input: types::DeleteEntitiesInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::DeleteEntitiesOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::DeleteEntitiesOutput>> {
         self.inner.call_tool_typed(&tools::delete_entities::SPEC, input).await
     }
     /// Delete Observations: Delete specific observations from entities in the knowledge graph
@@ -2434,22 +1381,17 @@ impl Client {
     /// Calls the tool `delete_observations`.
     ///
     /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn delete_observations(
         &self,
         input: types::DeleteObservationsInput,
-    ) -> ::core::result::Result<types::DeleteObservationsOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::DeleteObservationsOutput> {
         self.inner.call_tool_output(&tools::delete_observations::SPEC, input).await
     }
-    /// Calls the tool `delete_observations` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `delete_observations`: the typed output with the content blocks and the result `_meta`.
     pub async fn delete_observations_with_content(
         &self,
         input: types::DeleteObservationsInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::DeleteObservationsOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::DeleteObservationsOutput>> {
         self.inner.call_tool_typed(&tools::delete_observations::SPEC, input).await
     }
     /// Delete Relations: Delete multiple relations from the knowledge graph
@@ -2457,22 +1399,17 @@ impl Client {
     /// Calls the tool `delete_relations`.
     ///
     /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn delete_relations(
         &self,
         input: types::DeleteRelationsInput,
-    ) -> ::core::result::Result<types::DeleteRelationsOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::DeleteRelationsOutput> {
         self.inner.call_tool_output(&tools::delete_relations::SPEC, input).await
     }
-    /// Calls the tool `delete_relations` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `delete_relations`: the typed output with the content blocks and the result `_meta`.
     pub async fn delete_relations_with_content(
         &self,
         input: types::DeleteRelationsInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::DeleteRelationsOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::DeleteRelationsOutput>> {
         self.inner.call_tool_typed(&tools::delete_relations::SPEC, input).await
     }
     /// Read Graph: Read the entire knowledge graph
@@ -2480,22 +1417,17 @@ impl Client {
     /// Calls the tool `read_graph`.
     ///
     /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn read_graph(
         &self,
         input: types::ReadGraphInput,
-    ) -> ::core::result::Result<types::ReadGraphOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::ReadGraphOutput> {
         self.inner.call_tool_output(&tools::read_graph::SPEC, input).await
     }
-    /// Calls the tool `read_graph` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `read_graph`: the typed output with the content blocks and the result `_meta`.
     pub async fn read_graph_with_content(
         &self,
         input: types::ReadGraphInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::ReadGraphOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ReadGraphOutput>> {
         self.inner.call_tool_typed(&tools::read_graph::SPEC, input).await
     }
     /// Search Nodes: Search for nodes in the knowledge graph based on a query
@@ -2503,22 +1435,17 @@ impl Client {
     /// Calls the tool `search_nodes`.
     ///
     /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn search_nodes(
         &self,
         input: types::SearchNodesInput,
-    ) -> ::core::result::Result<types::SearchNodesOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::SearchNodesOutput> {
         self.inner.call_tool_output(&tools::search_nodes::SPEC, input).await
     }
-    /// Calls the tool `search_nodes` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `search_nodes`: the typed output with the content blocks and the result `_meta`.
     pub async fn search_nodes_with_content(
         &self,
         input: types::SearchNodesInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::SearchNodesOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::SearchNodesOutput>> {
         self.inner.call_tool_typed(&tools::search_nodes::SPEC, input).await
     }
     /// Open Nodes: Open specific nodes in the knowledge graph by their names
@@ -2526,22 +1453,17 @@ impl Client {
     /// Calls the tool `open_nodes`.
     ///
     /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
-    ///
-    /// Returns the typed `structuredContent`, checked against the `outputSchema`.
     pub async fn open_nodes(
         &self,
         input: types::OpenNodesInput,
-    ) -> ::core::result::Result<types::OpenNodesOutput, ::mcpdesc::CallError> {
+    ) -> ::mcpdesc::CallResult<types::OpenNodesOutput> {
         self.inner.call_tool_output(&tools::open_nodes::SPEC, input).await
     }
-    /// Calls the tool `open_nodes` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`.
+    /// Calls the tool `open_nodes`: the typed output with the content blocks and the result `_meta`.
     pub async fn open_nodes_with_content(
         &self,
         input: types::OpenNodesInput,
-    ) -> ::core::result::Result<
-        ::mcpdesc::Typed<types::OpenNodesOutput>,
-        ::mcpdesc::CallError,
-    > {
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::OpenNodesOutput>> {
         self.inner.call_tool_typed(&tools::open_nodes::SPEC, input).await
     }
 }
@@ -2552,24 +1474,11 @@ mod example_tests {
     /// Tool Example `recorded-0` of `create_entities`.
     #[test]
     fn create_entities_example_recorded_0() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
-            types::CreateEntitiesInput,
-            types::CreateEntitiesOutput,
-        >(
-            &examples::create_entities::TOOL,
-            &examples::create_entities::EXAMPLES[0usize],
-        ) {
-            panic!("{e}");
-        }
+        examples::create_entities::ALL.check_example_with_output(0usize);
     }
     /// Tool Example `recorded-1` of `read_graph`.
     #[test]
     fn read_graph_example_recorded_1() {
-        if let ::core::result::Result::Err(e) = ::mcpdesc::testing::check_example_with_output::<
-            types::ReadGraphInput,
-            types::ReadGraphOutput,
-        >(&examples::read_graph::TOOL, &examples::read_graph::EXAMPLES[0usize]) {
-            panic!("{e}");
-        }
+        examples::read_graph::ALL.check_example_with_output(0usize);
     }
 }

@@ -183,8 +183,8 @@ fn macro_checks(router: impl Fn() -> mcpdesc::Router) -> Vec<(&'static str, Resu
             "add_example_two_and_three",
             implementation::check_example(
                 &router(),
-                &examples::add::TOOL,
-                &examples::add::EXAMPLES[0],
+                &examples::add::ALL.tool,
+                &examples::add::ALL.examples[0],
                 Compare::Exact,
             ),
         ),
@@ -192,8 +192,8 @@ fn macro_checks(router: impl Fn() -> mcpdesc::Router) -> Vec<(&'static str, Resu
             "greet_example_ada",
             implementation::check_example(
                 &router(),
-                &examples::greet::TOOL,
-                &examples::greet::EXAMPLES[0],
+                &examples::greet::ALL.tool,
+                &examples::greet::ALL.examples[0],
                 Compare::Exact,
             ),
         ),
@@ -201,8 +201,8 @@ fn macro_checks(router: impl Fn() -> mcpdesc::Router) -> Vec<(&'static str, Resu
             "greet_example_anyone",
             implementation::check_example(
                 &router(),
-                &examples::greet::TOOL,
-                &examples::greet::EXAMPLES[1],
+                &examples::greet::ALL.tool,
+                &examples::greet::ALL.examples[1],
                 Compare::Shape,
             ),
         ),
@@ -210,8 +210,8 @@ fn macro_checks(router: impl Fn() -> mcpdesc::Router) -> Vec<(&'static str, Resu
             "delete_note_interaction_confirmed",
             implementation::check_interaction_example(
                 &router(),
-                &examples::delete_note::TOOL,
-                &examples::delete_note::INTERACTION_EXAMPLES[0],
+                &examples::delete_note::ALL.tool,
+                &examples::delete_note::ALL.interaction_examples[0],
                 Compare::Exact,
             ),
         ),
@@ -259,8 +259,8 @@ fn the_right_implementation_passes_through_both_front_ends() {
     let router = notebook_right::router(right_builder::Server::new());
     implementation::check_example(
         &router,
-        &notebook_right::examples::add::TOOL,
-        &notebook_right::examples::add::EXAMPLES[0],
+        &notebook_right::examples::add::ALL.tool,
+        &notebook_right::examples::add::ALL.examples[0],
         Compare::Exact,
     )
     .unwrap();
@@ -270,9 +270,9 @@ fn the_right_implementation_passes_through_both_front_ends() {
 fn shape_is_what_lets_the_illustrative_example_pass() {
     // The right greeting is not the example's illustrative text: exactly, it differs.
     let router = notebook_macro::router(right_macro::Server::new());
-    let example = &notebook_macro::examples::greet::EXAMPLES[1];
+    let example = &notebook_macro::examples::greet::ALL.examples[1];
     assert_eq!(example.name, "anyone");
-    let tool = &notebook_macro::examples::greet::TOOL;
+    let tool = &notebook_macro::examples::greet::ALL.tool;
     let message = implementation::check_example(&router, tool, example, Compare::Exact)
         .expect_err("the example's text is illustrative");
     assert_parts(

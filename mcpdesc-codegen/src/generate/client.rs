@@ -82,7 +82,10 @@ pub fn emit(ir: &ModuleIr, settings: &Settings, diagnostics: &mut Vec<Diagnostic
         /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
         /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
         /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-        /// Cloning is cheap; the clones share the session.
+        /// A tool with `outputSchema` answers its typed `structuredContent`, checked
+        /// against the schema (`{tool}_with_content` adds the content blocks and
+        /// `_meta`); a tool without answers the whole result (a tool error is
+        /// `CallError::Tool`). Cloning is cheap; the clones share the session.
         #[derive(Debug, Clone)]
         #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
         pub struct Client {
@@ -160,42 +163,27 @@ fn tool_methods(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
         Some(output) => {
             let output = format_ident!("{}", output.type_name);
             let with_content = format_ident!("{}", tool.names.content_method);
-            let returns =
-                "Returns the typed `structuredContent`, checked against the `outputSchema`.";
             let content_doc = format!(
-                "Calls the tool `{name}` and returns the typed output with the content blocks (all of them, as sent) and the result `_meta`."
+                "Calls the tool `{name}`: the typed output with the content blocks and the result `_meta`."
             );
             quote! {
                 #(#[doc = #docs])*
-                ///
-                #[doc = #returns]
                 #deprecated
-                pub async fn #method(
-                    &self,
-                    input: types::#input,
-                ) -> ::core::result::Result<types::#output, #rt::CallError> {
+                pub async fn #method(&self, input: types::#input) -> #rt::CallResult<types::#output> {
                     self.inner.call_tool_output(&tools::#module::SPEC, input).await
                 }
 
                 #[doc = #content_doc]
                 #deprecated
-                pub async fn #with_content(
-                    &self,
-                    input: types::#input,
-                ) -> ::core::result::Result<#rt::Typed<types::#output>, #rt::CallError> {
+                pub async fn #with_content(&self, input: types::#input) -> #rt::CallResult<#rt::Typed<types::#output>> {
                     self.inner.call_tool_typed(&tools::#module::SPEC, input).await
                 }
             }
         }
         None => quote! {
             #(#[doc = #docs])*
-            ///
-            /// Returns the whole result (a tool error is `CallError::Tool`).
             #deprecated
-            pub async fn #method(
-                &self,
-                input: types::#input,
-            ) -> ::core::result::Result<#rt::ToolResult, #rt::CallError> {
+            pub async fn #method(&self, input: types::#input) -> #rt::CallResult<#rt::ToolResult> {
                 self.inner.call_tool(&tools::#module::SPEC, input).await
             }
         },

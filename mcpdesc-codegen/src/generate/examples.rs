@@ -5,12 +5,11 @@
 //! /// The Tool Examples and Tool Interaction Examples of the description, by tool.
 //! pub mod examples {
 //!     pub mod analyze_game {
-//!         pub const TOOL: ::mcpdesc::testing::ToolCase = ...;       // name, declaration, scope
-//!         pub const EXAMPLES: &[::mcpdesc::testing::Example] = &[...];   // name, pointer, JSON texts
-//!         pub const INTERACTION_EXAMPLES: &[::mcpdesc::testing::InteractionExample] = &[...];
-//!         pub fn input(name: &str) -> Option<Value>;                 // and result(name)
-//!         pub fn typed_input(name: &str) -> Option<Result<types::AnalyzeGameInput, serde_json::Error>>;
-//!         pub fn typed_output(name: &str) -> Option<Result<types::AnalyzeGameOutput, ...>>; // outputSchema only
+//!         // data: ALL.tool (name, declaration, scope), ALL.examples and
+//!         // ALL.interaction_examples (name, pointer, JSON texts); the accessors are
+//!         // generic, in the runtime: ALL.input(name), ALL.result(name),
+//!         // ALL.typed_input(name), ALL.typed_output(name) (outputSchema only)
+//!         pub const ALL: ::mcpdesc::testing::ToolExamples<types::AnalyzeGameInput, types::AnalyzeGameOutput> = ...;
 //!     }
 //!     pub fn book() -> ::mcpdesc::mock::ExampleBook;
 //! }
@@ -55,7 +54,7 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
     let modules = ir.tools.iter().map(|t| emit_tool_examples(&rt, t));
     let book_tools = ir.tools.iter().map(|t| {
         let m = format_ident!("{}", t.names.method_name);
-        quote!(.tool(#m::TOOL.tool, #m::TOOL.scope, #m::EXAMPLES, #m::INTERACTION_EXAMPLES))
+        quote!(.tool(#m::ALL.tool.tool, #m::ALL.tool.scope, #m::ALL.examples, #m::ALL.interaction_examples))
     });
     let book_primitives = primitive_examples::book_entries(ir);
     let primitive_modules = primitive_examples::emit_modules(&rt, ir);
@@ -66,8 +65,9 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
     };
     quote! {
         /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-        /// reuse in tests: JSON texts, `input(name)` / `result(name)` as JSON values and
-        /// typed accessors. Examples are illustrative, not promises of live behaviour.
+        /// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
+        /// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
+        /// are illustrative, not promises of live behaviour.
         pub mod examples {
             // A crate rarely reads every example.
             #![allow(dead_code)]
@@ -186,6 +186,20 @@ fn emit_mock(rt: &TokenStream, ir: &ModuleIr) -> TokenStream {
     }
 }
 
+/// `pub mod <tool> { ALL }`: the examples as static data, read through the generic
+/// accessors of `ALL` (`mcpdesc::testing::ToolExamples`, typed by the tool's input and
+/// output types; `NoOutput` without `outputSchema`).
+///
+/// ```text
+/// pub mod analyze_game {
+///     pub const ALL: ::mcpdesc::testing::ToolExamples<super::super::types::AnalyzeGameInput, super::super::types::AnalyzeGameOutput> =
+///         ::mcpdesc::testing::ToolExamples::new(
+///             &super::super::tools::analyze_game::SPEC,
+///             &[::mcpdesc::testing::Example { name, pointer, input: r#"..."#, result: r#"..."# }],
+///             &[], // interaction examples
+///         );
+/// }
+/// ```
 fn emit_tool_examples(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
     let module = format_ident!("{}", tool.names.method_name);
     let input_ty = format_ident!("{}", tool.input.type_name);
@@ -205,61 +219,33 @@ fn emit_tool_examples(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
         let result = raw_str(&e.result.to_string());
         quote!(#rt::testing::InteractionExample { name: #name, pointer: #pointer, input: #input, steps: #steps, result: #result })
     });
-    let typed_output = tool.output.as_ref().map(|o| {
-        let output_ty = format_ident!("{}", o.type_name);
-        quote! {
-            /// The `structuredContent` of the example `name` as the typed output (`None`
-            /// for an unknown name or a result without `structuredContent`).
-            pub fn typed_output(name: &str) -> ::core::option::Option<::core::result::Result<super::super::types::#output_ty, #rt::__private::serde_json::Error>> {
-                #rt::testing::typed(result(name).and_then(|r| r.get("structuredContent").cloned()))
-            }
+    let output_ty = match &tool.output {
+        Some(o) => {
+            let o = format_ident!("{}", o.type_name);
+            quote!(super::super::types::#o)
         }
-    });
+        None => quote!(#rt::testing::NoOutput),
+    };
     quote! {
         #[doc = #doc]
         pub mod #module {
-            /// The tool, for the checks of `mcpdesc::testing`.
-            pub const TOOL: #rt::testing::ToolCase = #rt::testing::ToolCase {
-                tool: super::super::tools::#module::NAME,
-                declaration: super::super::tools::#module::DECLARATION,
-                scope: super::super::tools::#module::SCOPE,
-            };
-            /// The Tool Examples, in the description's order.
-            pub const EXAMPLES: &[#rt::testing::Example] = &[#(#examples),*];
-            /// The Tool Interaction Examples, in the description's order.
-            pub const INTERACTION_EXAMPLES: &[#rt::testing::InteractionExample] = &[#(#interactions),*];
-
-            /// The `input` of the example `name` (Tool or interaction example).
-            pub fn input(name: &str) -> ::core::option::Option<#rt::__private::serde_json::Value> {
-                #rt::testing::example_input(EXAMPLES, INTERACTION_EXAMPLES, name)
-            }
-            /// The `result` of the example `name` (Tool or interaction example).
-            pub fn result(name: &str) -> ::core::option::Option<#rt::__private::serde_json::Value> {
-                #rt::testing::example_result(EXAMPLES, INTERACTION_EXAMPLES, name)
-            }
-            /// The `input` of the example `name` as the typed input.
-            pub fn typed_input(name: &str) -> ::core::option::Option<::core::result::Result<super::super::types::#input_ty, #rt::__private::serde_json::Error>> {
-                #rt::testing::typed(input(name))
-            }
-            #typed_output
+            /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
+            /// Interaction Examples (`ALL.interaction_examples`) in the description's
+            /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
+            /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+            pub const ALL: #rt::testing::ToolExamples<super::super::types::#input_ty, #output_ty> =
+                #rt::testing::ToolExamples::new(&super::super::tools::#module::SPEC, &[#(#examples),*], &[#(#interactions),*]);
         }
     }
 }
 
-/// `impl Tool for ExampleServer`.
+/// `impl Tool for ExampleServer`: each method one call of the book's generic
+/// `respond_input` / `respond_typed`.
 fn emit_impl(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
     let trait_name = format_ident!("{}", tool.names.trait_name);
     let method = format_ident!("{}", tool.names.method_name);
     let module = method.clone();
     let input = format_ident!("{}", tool.input.type_name);
-    let respond = quote! {
-        let args = #rt::__private::serde_json::to_value(&input)
-            .map_err(|e| #rt::ToolError::new(e.to_string()))?;
-        let result = self
-            .book
-            .respond(tools::#module::NAME, &args, &#rt::testing::normalize::<types::#input>, &cx)
-            .await?;
-    };
     match &tool.output {
         Some(output) => {
             let output = format_ident!("{}", output.type_name);
@@ -267,21 +253,12 @@ fn emit_impl(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
             quote! {
                 #[allow(deprecated)]
                 impl #trait_name for ExampleServer {
-                    async fn #method(
-                        &self,
-                        input: types::#input,
-                        cx: #rt::Context,
-                    ) -> ::core::result::Result<types::#output, #rt::ToolError> {
-                        ::core::result::Result::Ok(self.#with_content(input, cx).await?.output)
+                    fn #method(&self, input: types::#input, cx: #rt::Context) -> impl #rt::ToolFuture<types::#output> {
+                        #rt::__private::output(self.#with_content(input, cx))
                     }
 
-                    async fn #with_content(
-                        &self,
-                        input: types::#input,
-                        cx: #rt::Context,
-                    ) -> ::core::result::Result<#rt::Typed<types::#output>, #rt::ToolError> {
-                        #respond
-                        #rt::mock::typed_result::<types::#output>(result)
+                    fn #with_content(&self, input: types::#input, cx: #rt::Context) -> impl #rt::ToolFuture<#rt::Typed<types::#output>> {
+                        self.book.respond_typed(tools::#module::NAME, input, cx)
                     }
                 }
             }
@@ -289,13 +266,8 @@ fn emit_impl(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
         None => quote! {
             #[allow(deprecated)]
             impl #trait_name for ExampleServer {
-                async fn #method(
-                    &self,
-                    input: types::#input,
-                    cx: #rt::Context,
-                ) -> ::core::result::Result<#rt::ToolResult, #rt::ToolError> {
-                    #respond
-                    ::core::result::Result::Ok(result)
+                fn #method(&self, input: types::#input, cx: #rt::Context) -> impl #rt::ToolFuture<#rt::ToolResult> {
+                    self.book.respond_input(tools::#module::NAME, input, cx)
                 }
             }
         },

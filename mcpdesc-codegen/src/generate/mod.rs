@@ -97,6 +97,34 @@ pub enum GenerateError {
 /// description are not repeated in [`Generated::diagnostics`], which holds only what
 /// generation found.
 pub fn generate(desc: &Description, settings: &Settings) -> Result<Generated, GenerateError> {
+    generate_as(desc, settings, Rendering::Formatted)
+}
+
+/// [`generate`] without formatting: [`Generated::code`] is the token text on one line,
+/// for the `mcpdesc!` macro, which hands tokens to the compiler and has no reader
+/// (formatting and re-parsing the file was most of the macro's time on large
+/// descriptions). Same items, same diagnostics.
+pub fn generate_tokens(
+    desc: &Description,
+    settings: &Settings,
+) -> Result<Generated, GenerateError> {
+    generate_as(desc, settings, Rendering::Tokens)
+}
+
+/// How the emitted tokens become [`Generated::code`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rendering {
+    /// prettyplease, header comment, lint comments: a file for people.
+    Formatted,
+    /// The token text: for the compiler only.
+    Tokens,
+}
+
+fn generate_as(
+    desc: &Description,
+    settings: &Settings,
+    rendering: Rendering,
+) -> Result<Generated, GenerateError> {
     let doc = match desc.document() {
         Some(doc) if desc.is_valid() => doc,
         _ => {
@@ -113,7 +141,11 @@ pub fn generate(desc: &Description, settings: &Settings) -> Result<Generated, Ge
     let examples = examples::emit(&ir, settings);
     let client = client::emit(&ir, settings, &mut diagnostics);
     let tests = tests::emit(&ir, settings, &mut diagnostics);
-    let code = render(&ir, quote! { #types #server #examples #client #tests })?;
+    let items = quote! { #types #server #examples #client #tests };
+    let code = match rendering {
+        Rendering::Formatted => render(&ir, items)?,
+        Rendering::Tokens => escape::sanitize(items, ir.type_names.placeholders()).to_string(),
+    };
     locate(desc, &mut diagnostics);
     Ok(Generated {
         code,

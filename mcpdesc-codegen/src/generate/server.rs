@@ -17,36 +17,42 @@
 //!     pub const CAPABILITIES: Option<&str> = Some(r#"[{"logging":{}}]"#); // or None
 //!     pub fn server_info() -> ::mcpdesc::ServerInfo { ... }
 //! }
-//! /// Per-tool metadata: name, scope, annotations, execution, the resolved declaration.
+//! /// Per-tool metadata: the name, and the spec (scope, resolved declaration) as data.
 //! pub mod tools {
 //!     pub mod analyze_game {
 //!         pub const NAME: &str = "analyze_game";
-//!         pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[...];
-//!         pub const TITLE: Option<&str> = ...;            // DESCRIPTION likewise
-//!         pub const READ_ONLY_HINT: Option<bool> = Some(true);  // and the other hints
-//!         pub const TASK_SUPPORT: Option<&str> = None;
-//!         pub const DEPRECATED: bool = false;
-//!         pub const DECLARATION: &str = r#"{"name":"analyze_game",...}"#;
-//!         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(NAME, SCOPE, DECLARATION);
+//!         pub const SPEC: ::mcpdesc::ToolSpec =
+//!             ::mcpdesc::ToolSpec::new(NAME, &[...], r#"{"name":"analyze_game",...}"#);
 //!     }
 //! }
 //! /// Analyze Chess Game: Analyze a chess game from PGN notation ...
+//! // `impl ToolFuture<T>`: a `Send` future of `Result<T, ToolError>`; implement it with
+//! // `async fn analyze_game(&self, ...) -> Result<types::AnalyzeGameOutput, ToolError>`
 //! pub trait AnalyzeGame: Send + Sync {
 //!     fn analyze_game(&self, input: types::AnalyzeGameInput, cx: ::mcpdesc::Context)
-//!         -> impl Future<Output = Result<types::AnalyzeGameOutput, ::mcpdesc::ToolError>> + Send;
+//!         -> impl ::mcpdesc::ToolFuture<types::AnalyzeGameOutput>;
 //!     /// Override to return content blocks beside the typed output.
 //!     fn analyze_game_with_content(&self, input: ..., cx: ...)
-//!         -> impl Future<Output = Result<::mcpdesc::Typed<types::AnalyzeGameOutput>, ToolError>> + Send
-//!     { async move { Ok(::mcpdesc::Typed::new(self.analyze_game(input, cx).await?)) } }
+//!         -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::AnalyzeGameOutput>>
+//!     { ::mcpdesc::__private::typed(self.analyze_game(input, cx)) }
 //! }
 //! pub trait GetPlayerRating: Send + Sync {
 //!     fn get_player_rating(&self, input: types::GetPlayerRatingInput, cx: ::mcpdesc::Context)
-//!         -> impl Future<Output = Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>> + Send;
+//!         -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 //! }
 //! /// Implemented for every type that implements all tool traits.
 //! pub trait Server: AnalyzeGame + GetPlayerRating + Send + Sync + 'static {}
 //! impl<T: AnalyzeGame + GetPlayerRating + Send + Sync + 'static> Server for T {}
-//! pub fn router<S: Server>(server: S) -> ::mcpdesc::Router { ... }
+//! pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
+//!     let server = ::mcpdesc::__private::Arc::new(server);
+//!     ::mcpdesc::Router::new(info::server_info())
+//!         .security(info::SECURITY)
+//!         // one line per tool; the runtime's generic helper parses, calls, shapes
+//!         .tool(tools::analyze_game::SPEC, ::mcpdesc::__private::tool_output(&server,
+//!             |s, input, cx| async move { AnalyzeGame::analyze_game_with_content(&*s, input, cx).await }))
+//!         .tool(tools::get_player_rating::SPEC, ::mcpdesc::__private::tool_result(&server,
+//!             |s, input, cx| async move { GetPlayerRating::get_player_rating(&*s, input, cx).await }))
+//! }
 //! ```
 
 use proc_macro2::{Literal, TokenStream};
@@ -86,13 +92,6 @@ fn opt_str(value: &Option<String>) -> TokenStream {
     }
 }
 
-fn opt_bool(value: Option<bool>) -> TokenStream {
-    match value {
-        Some(b) => quote!(::core::option::Option::Some(#b)),
-        None => quote!(::core::option::Option::None),
-    }
-}
-
 /// Emits `info`, `tools` and the primitives' metadata modules, then (when the server
 /// side is generated, see [`Settings::side`]) the handler traits, `Server` and
 /// `router`.
@@ -119,8 +118,10 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
     quote! {
         #info
 
-        /// Per-tool metadata from the description: name, effective protocol scope,
-        /// annotations, execution, and the resolved declaration the router serves.
+        /// Per-tool metadata from the description: `NAME`, and `SPEC` with the
+        /// effective protocol scope (`SPEC.scope`) and the declaration the router serves
+        /// (`SPEC.declaration`, with `$componentRef`s substituted; read its members with
+        /// `SPEC.text("/title")`, `SPEC.flag("/annotations/readOnlyHint")`).
         pub mod tools {
             // A crate rarely reads every constant.
             #![allow(dead_code)]
@@ -192,21 +193,23 @@ fn emit_info(rt: &TokenStream, server: &ServerIr) -> TokenStream {
     }
 }
 
-/// `pub mod <method_name> { NAME, SCOPE, ..., SPEC }` inside `tools`.
+/// `pub mod <method_name> { NAME, SPEC }` inside `tools`: the facts of the tool are
+/// data (the scope and the resolved declaration inside `SPEC`), read through the
+/// runtime's `ToolSpec` accessors rather than one constant each.
+///
+/// ```text
+/// /// Metadata of the `analyze_game` tool.
+/// pub mod analyze_game {
+///     /// The tool's name on the wire.
+///     pub const NAME: &str = "analyze_game";
+///     /// What the router registers for this tool.
+///     pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(NAME, &[...], r#"{...}"#);
+/// }
+/// ```
 fn emit_tool_meta(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
     let module = format_ident!("{}", tool.names.method_name);
     let name = &tool.name;
     let scope = versions(rt, tool.scope);
-    let title = opt_str(&tool.title);
-    let description = opt_str(&tool.description);
-    let a = tool.annotations.as_ref();
-    let annotation_title = opt_str(&a.and_then(|a| a.title.clone()));
-    let read_only = opt_bool(a.and_then(|a| a.read_only_hint));
-    let destructive = opt_bool(a.and_then(|a| a.destructive_hint));
-    let idempotent = opt_bool(a.and_then(|a| a.idempotent_hint));
-    let open_world = opt_bool(a.and_then(|a| a.open_world_hint));
-    let task_support = opt_str(&tool.task_support);
-    let deprecated = tool.deprecated;
     let declaration = declaration_literal(&tool.declaration);
     let doc = format!("Metadata of the `{name}` tool.");
     quote! {
@@ -214,30 +217,8 @@ fn emit_tool_meta(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
         pub mod #module {
             /// The tool's name on the wire.
             pub const NAME: &str = #name;
-            /// The tool's effective protocol scope.
-            pub const SCOPE: &[#rt::ProtocolVersion] = #scope;
-            /// `title`.
-            pub const TITLE: ::core::option::Option<&str> = #title;
-            /// `description`.
-            pub const DESCRIPTION: ::core::option::Option<&str> = #description;
-            /// `annotations.title`.
-            pub const ANNOTATION_TITLE: ::core::option::Option<&str> = #annotation_title;
-            /// `annotations.readOnlyHint` (MCP default: false).
-            pub const READ_ONLY_HINT: ::core::option::Option<bool> = #read_only;
-            /// `annotations.destructiveHint` (MCP default: true).
-            pub const DESTRUCTIVE_HINT: ::core::option::Option<bool> = #destructive;
-            /// `annotations.idempotentHint` (MCP default: false).
-            pub const IDEMPOTENT_HINT: ::core::option::Option<bool> = #idempotent;
-            /// `annotations.openWorldHint` (MCP default: true).
-            pub const OPEN_WORLD_HINT: ::core::option::Option<bool> = #open_world;
-            /// `execution.taskSupport` (2025-11-25).
-            pub const TASK_SUPPORT: ::core::option::Option<&str> = #task_support;
-            /// `deprecated`.
-            pub const DEPRECATED: bool = #deprecated;
-            /// The declaration with `$componentRef`s substituted, as JSON.
-            pub const DECLARATION: &str = #declaration;
             /// What the router registers for this tool.
-            pub const SPEC: #rt::ToolSpec = #rt::ToolSpec::new(NAME, SCOPE, DECLARATION);
+            pub const SPEC: #rt::ToolSpec = #rt::ToolSpec::new(NAME, #scope, #declaration);
         }
     }
 }
@@ -309,32 +290,18 @@ fn emit_trait(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
         Some(output) => {
             let output = format_ident!("{}", output.type_name);
             let with_content = format_ident!("{}", tool.names.content_method);
-            let method_doc = format!("Handles `tools/call` for `{name}`: the typed output becomes `structuredContent` plus a text block with its JSON.");
+            let method_doc = format!("Handles `tools/call` for `{name}`: the output becomes `structuredContent` and a text block of its JSON.");
             quote! {
                 #(#[doc = #docs])*
                 #deprecated
                 #[allow(dead_code)]
                 pub trait #trait_name: Send + Sync {
                     #[doc = #method_doc]
-                    fn #method(
-                        &self,
-                        input: types::#input,
-                        cx: #rt::Context,
-                    ) -> impl ::core::future::Future<
-                        Output = ::core::result::Result<types::#output, #rt::ToolError>,
-                    > + Send;
+                    fn #method(&self, input: types::#input, cx: #rt::Context) -> impl #rt::ToolFuture<types::#output>;
 
-                    /// What the router calls. Override it to return content blocks beside the
-                    /// typed output (`Typed::new(output).with_content(...)`); by default it
-                    /// returns the output of the method above alone.
-                    fn #with_content(
-                        &self,
-                        input: types::#input,
-                        cx: #rt::Context,
-                    ) -> impl ::core::future::Future<
-                        Output = ::core::result::Result<#rt::Typed<types::#output>, #rt::ToolError>,
-                    > + Send {
-                        async move { ::core::result::Result::Ok(#rt::Typed::new(self.#method(input, cx).await?)) }
+                    /// What the router calls; override it to add content blocks (`Typed::with_content`).
+                    fn #with_content(&self, input: types::#input, cx: #rt::Context) -> impl #rt::ToolFuture<#rt::Typed<types::#output>> {
+                        #rt::__private::typed(self.#method(input, cx))
                     }
                 }
             }
@@ -348,13 +315,7 @@ fn emit_trait(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
                 #[allow(dead_code)]
                 pub trait #trait_name: Send + Sync {
                     #[doc = #method_doc]
-                    fn #method(
-                        &self,
-                        input: types::#input,
-                        cx: #rt::Context,
-                    ) -> impl ::core::future::Future<
-                        Output = ::core::result::Result<#rt::ToolResult, #rt::ToolError>,
-                    > + Send;
+                    fn #method(&self, input: types::#input, cx: #rt::Context) -> impl #rt::ToolFuture<#rt::ToolResult>;
                 }
             }
         }
@@ -406,31 +367,20 @@ fn emit_router(rt: &TokenStream, ir: &ModuleIr, settings: &Settings) -> TokenStr
     let registrations = ir.tools.iter().map(|tool| {
         let trait_name = format_ident!("{}", tool.names.trait_name);
         let module = format_ident!("{}", tool.names.method_name);
-        let input = format_ident!("{}", tool.input.type_name);
-        let call = match &tool.output {
-            Some(_) => {
-                let with_content = format_ident!("{}", tool.names.content_method);
-                quote! {
-                    let output = #trait_name::#with_content(&*server, input, cx).await?;
-                    #rt::ToolResult::from_typed(output)
-                }
-            }
-            None => {
-                let method = format_ident!("{}", tool.names.method_name);
-                quote!(#trait_name::#method(&*server, input, cx).await)
-            }
+        let (helper, method) = match &tool.output {
+            Some(_) => (
+                quote!(tool_output),
+                format_ident!("{}", tool.names.content_method),
+            ),
+            None => (
+                quote!(tool_result),
+                format_ident!("{}", tool.names.method_name),
+            ),
         };
         quote! {
-            .tool(tools::#module::SPEC, {
-                let server = #rt::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = #rt::__private::Arc::clone(&server);
-                    #rt::__private::boxed(async move {
-                        let input: types::#input = #rt::__private::parse_arguments(args)?;
-                        #call
-                    })
-                }
-            })
+            .tool(tools::#module::SPEC, #rt::__private::#helper(&server, |s, input, cx| async move {
+                #trait_name::#method(&*s, input, cx).await
+            }))
         }
     });
     let primitives = primitive_server::emit_registrations(ir, settings);

@@ -12,14 +12,14 @@
 //!     use super::*;
 //!     #[test]
 //!     fn analyze_game_example_basic() {
-//!         if let Err(e) = ::mcpdesc::testing::check_example_with_output::<types::AnalyzeGameInput, types::AnalyzeGameOutput>(
-//!             &examples::analyze_game::TOOL, &examples::analyze_game::EXAMPLES[0]) { panic!("{e}") }
+//!         // `check_example` for a tool without outputSchema; panics with the message
+//!         examples::analyze_game::ALL.check_example_with_output(0usize);
 //!     }
 //!     #[test]
 //!     fn prepare_release_interaction_approved_release() {
 //!         let router = ExampleServer::new().router();
-//!         if let Err(e) = ::mcpdesc::testing::check_interaction(&router, &examples::prepare_release::TOOL,
-//!             &examples::prepare_release::INTERACTION_EXAMPLES[0]) { panic!("{e}") }
+//!         ::mcpdesc::testing::expect(::mcpdesc::testing::check_interaction(&router,
+//!             &examples::prepare_release::ALL.tool, &examples::prepare_release::ALL.interaction_examples[0]));
 //!     }
 //! }
 //! ```
@@ -35,11 +35,11 @@
 //! ```text
 //!     #[test]
 //!     fn analyze_game_example_basic() {
-//!         if let Err(e) = ::mcpdesc::testing::check_example_with_output::<..>(..) { panic!("{e}") }
-//!         if let Err(e) = ::mcpdesc::implementation::check_example(
+//!         examples::analyze_game::ALL.check_example_with_output(0usize);
+//!         ::mcpdesc::testing::expect(::mcpdesc::implementation::check_example(
 //!             &super::router(crate::ChessServer::new()),
-//!             &examples::analyze_game::TOOL, &examples::analyze_game::EXAMPLES[0],
-//!             ::mcpdesc::implementation::Compare::Exact) { panic!("{e}") }
+//!             &examples::analyze_game::ALL.tool, &examples::analyze_game::ALL.examples[0],
+//!             ::mcpdesc::implementation::Compare::Exact));
 //!     }
 //! ```
 //!
@@ -78,9 +78,7 @@ impl Implementation {
         let router = &self.router;
         let function = format_ident!("{}", function);
         quote! {
-            if let ::core::result::Result::Err(e) = #rt::implementation::#function(&#router, #args, #compare) {
-                panic!("{e}");
-            }
+            #rt::testing::expect(#rt::implementation::#function(&#router, #args, #compare));
         }
     }
 }
@@ -188,13 +186,9 @@ pub fn emit(ir: &ModuleIr, settings: &Settings, diagnostics: &mut Vec<Diagnostic
     let mut tests = Vec::new();
     for (tool, (ex_names, ix_names)) in ir.tools.iter().zip(&names) {
         let module = format_ident!("{}", tool.names.method_name);
-        let input = format_ident!("{}", tool.input.type_name);
         let check = match &tool.output {
-            Some(o) => {
-                let output = format_ident!("{}", o.type_name);
-                quote!(#rt::testing::check_example_with_output::<types::#input, types::#output>)
-            }
-            None => quote!(#rt::testing::check_example::<types::#input>),
+            Some(_) => quote!(check_example_with_output),
+            None => quote!(check_example),
         };
         for (i, name) in ex_names.iter().enumerate() {
             let f = format_ident!("{}", name);
@@ -210,7 +204,7 @@ pub fn emit(ir: &ModuleIr, settings: &Settings, diagnostics: &mut Vec<Diagnostic
                 );
                 imp.check(
                     "check_example",
-                    quote!(&examples::#module::TOOL, &examples::#module::EXAMPLES[#i]),
+                    quote!(&examples::#module::ALL.tool, &examples::#module::ALL.examples[#i]),
                     compare,
                 )
             });
@@ -218,9 +212,7 @@ pub fn emit(ir: &ModuleIr, settings: &Settings, diagnostics: &mut Vec<Diagnostic
                 #[doc = #doc]
                 #[test]
                 fn #f() {
-                    if let ::core::result::Result::Err(e) = #check(&examples::#module::TOOL, &examples::#module::EXAMPLES[#i]) {
-                        panic!("{e}");
-                    }
+                    examples::#module::ALL.#check(#i);
                     #against
                 }
             });
@@ -246,7 +238,7 @@ pub fn emit(ir: &ModuleIr, settings: &Settings, diagnostics: &mut Vec<Diagnostic
                 );
                 imp.check(
                     "check_interaction_example",
-                    quote!(&examples::#module::TOOL, &examples::#module::INTERACTION_EXAMPLES[#i]),
+                    quote!(&examples::#module::ALL.tool, &examples::#module::ALL.interaction_examples[#i]),
                     compare,
                 )
             });
@@ -255,13 +247,11 @@ pub fn emit(ir: &ModuleIr, settings: &Settings, diagnostics: &mut Vec<Diagnostic
                 #[test]
                 fn #f() {
                     let router = ExampleServer::new().router();
-                    if let ::core::result::Result::Err(e) = #rt::testing::check_interaction(
+                    #rt::testing::expect(#rt::testing::check_interaction(
                         &router,
-                        &examples::#module::TOOL,
-                        &examples::#module::INTERACTION_EXAMPLES[#i],
-                    ) {
-                        panic!("{e}");
-                    }
+                        &examples::#module::ALL.tool,
+                        &examples::#module::ALL.interaction_examples[#i],
+                    ));
                     #against
                 }
             });
@@ -341,9 +331,7 @@ fn primitive_tests(
                 let server = ExampleServer::new()
                     .select_example(#target, #example_name)
                     .unwrap_or_else(|e| panic!("{e}"));
-                if let ::core::result::Result::Err(e) = #check {
-                    panic!("{e}");
-                }
+                #rt::testing::expect(#check);
                 #against
             }
         });

@@ -2,7 +2,8 @@
 //! generator or break the other tools' types.
 //!
 //! ```text
-//! for each prepared schema (a root and its hoisted definitions, self-contained):
+//! one TypeSpace with every schema: converts → done (the usual case: typify runs once)
+//! otherwise, for each prepared schema (a root and its hoisted definitions, self-contained):
 //!     trial conversion in a scratch TypeSpace
 //!       ├─ ok                          → keep
 //!       ├─ fails, ok without defaults  → keep without `default`s (warning)
@@ -72,10 +73,12 @@ fn typify_settings(settings: &Settings) -> TypeSpaceSettings {
 }
 
 /// Converts `defs` in a fresh space; `Ok` holds the space.
+/// Converts `defs` in one space and renders it (rendering can panic too, so a failure
+/// is attributed to these definitions); the space and its code as text.
 fn convert(
     settings: &TypeSpaceSettings,
     defs: &[(String, Value)],
-) -> Result<TypeSpace, (bool, String)> {
+) -> Result<(TypeSpace, String), (bool, String)> {
     let schemas = defs
         .iter()
         .map(|(name, v)| {
@@ -87,11 +90,10 @@ fn convert(
     match isolate::catch(|| {
         let mut space = TypeSpace::new(settings);
         space.add_ref_types(schemas)?;
-        // Rendering can panic too; do it here so a failure is attributed to this unit.
-        let _ = space.to_stream();
-        Ok::<_, typify::Error>(space)
+        let code = space.to_stream().to_string();
+        Ok::<_, typify::Error>((space, code))
     }) {
-        Ok(Ok(space)) => Ok(space),
+        Ok(Ok(converted)) => Ok(converted),
         Ok(Err(e)) => Err((false, e.to_string())),
         Err(panic) => Err((true, panic)),
     }
@@ -133,6 +135,11 @@ struct Pass {
 fn pass(settings: Settings, mut units: Vec<Unit>, placeholders: &Placeholders) -> Pass {
     let ts = typify_settings(&settings);
     let mut diagnostics = Vec::new();
+    // Fast path: the whole module converts at once (the usual case), so no unit needs
+    // its trial conversion; typify runs once, not twice per schema.
+    if let Ok(converted) = whole(&ts, &units) {
+        return finish(converted, units, diagnostics);
+    }
     for unit in &mut units {
         if trial(&ts, &unit.prepared) {
             continue;
@@ -167,23 +174,8 @@ fn pass(settings: Settings, mut units: Vec<Unit>, placeholders: &Placeholders) -
         unit.prepared = unit.prepared.fallback();
     }
 
-    let whole = |units: &[Unit]| {
-        let mut defs: Vec<(String, Value)> = units
-            .iter()
-            .flat_map(|u| u.prepared.typify_defs())
-            .map(|(n, v)| (n.to_owned(), v.clone()))
-            .collect();
-        // Shorter names first: a definition named like a type that typify derives from a
-        // shorter name (`GetOutput` + property `input` → `GetOutputInput`) is then
-        // converted after it, which shows as a duplicate instead of a silent reuse.
-        defs.sort_by(|a, b| (a.0.len(), &a.0).cmp(&(b.0.len(), &b.0)));
-        // A definition shared by several schemas (`ir::share_definitions`) is in each
-        // of their units, identical: it is converted once.
-        defs.dedup();
-        convert(&ts, &defs)
-    };
-    let space = match whole(&units) {
-        Ok(space) => space,
+    let converted = match whole(&ts, &units) {
+        Ok(converted) => converted,
         Err((_, message)) => {
             // Every unit converted alone, so this is an interaction typify does not
             // handle; degrade everything rather than emit nothing.
@@ -200,8 +192,8 @@ fn pass(settings: Settings, mut units: Vec<Unit>, placeholders: &Placeholders) -
                 ));
                 unit.prepared = unit.prepared.fallback();
             }
-            match whole(&units) {
-                Ok(space) => space,
+            match whole(&ts, &units) {
+                Ok(converted) => converted,
                 Err((_, message)) => {
                     return Pass {
                         units,
@@ -214,6 +206,32 @@ fn pass(settings: Settings, mut units: Vec<Unit>, placeholders: &Placeholders) -
             }
         }
     };
+    finish(converted, units, diagnostics)
+}
+
+/// One space of every unit's definitions.
+fn whole(ts: &TypeSpaceSettings, units: &[Unit]) -> Result<(TypeSpace, String), (bool, String)> {
+    let mut defs: Vec<(String, Value)> = units
+        .iter()
+        .flat_map(|u| u.prepared.typify_defs())
+        .map(|(n, v)| (n.to_owned(), v.clone()))
+        .collect();
+    // Shorter names first: a definition named like a type that typify derives from a
+    // shorter name (`GetOutput` + property `input` → `GetOutputInput`) is then
+    // converted after it, which shows as a duplicate instead of a silent reuse.
+    defs.sort_by(|a, b| (a.0.len(), &a.0).cmp(&(b.0.len(), &b.0)));
+    // A definition shared by several schemas (`ir::share_definitions`) is in each
+    // of their units, identical: it is converted once.
+    defs.dedup();
+    convert(ts, &defs)
+}
+
+/// The pass's result from the converted space: its code and the names defined twice.
+fn finish(
+    (space, code): (TypeSpace, String),
+    units: Vec<Unit>,
+    diagnostics: Vec<Diagnostic>,
+) -> Pass {
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for name in type_names(&space) {
         *counts.entry(name).or_default() += 1;
@@ -224,7 +242,7 @@ fn pass(settings: Settings, mut units: Vec<Unit>, placeholders: &Placeholders) -
         .map(|(name, _)| name)
         .collect();
     Pass {
-        code: space.to_stream().to_string(),
+        code,
         uses_serde_json: space.uses_serde_json(),
         units,
         diagnostics,

@@ -314,15 +314,11 @@ fn server_items_follow_the_tools() {
     assert!(code.contains("fn get_user("), "{code}");
     assert!(code.contains("fn get_user_with_content("), "{code}");
     assert!(
-        code.contains(
-            "Output = ::core::result::Result<types::GetUserOutput, ::mcpdesc::ToolError>"
-        ),
+        code.contains("-> impl ::mcpdesc::ToolFuture<types::GetUserOutput>;"),
         "{code}"
     );
     assert!(
-        code.contains(
-            "Output = ::core::result::Result<::mcpdesc::ToolResult, ::mcpdesc::ToolError>"
-        ),
+        code.contains("-> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;"),
         "{code}"
     );
     // Docs from title, description and annotations; deprecated tools are deprecated.
@@ -340,16 +336,23 @@ fn server_items_follow_the_tools() {
         code.contains("pub fn router<S: Server>(server: S) -> ::mcpdesc::Router"),
         "{code}"
     );
-    // Metadata constants.
-    assert!(code.contains("pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(\n            \"optional\",\n        );")
-        || code.contains("pub const TASK_SUPPORT: ::core::option::Option<&str> = ::core::option::Option::Some(\"optional\");"), "{code}");
+    // Metadata: the name, and the spec holding the scope and the served declaration,
+    // which keeps the schemas, the execution and the deprecation.
+    assert!(code.contains("pub const NAME: &str = \"old\";"), "{code}");
     assert!(
-        code.contains("pub const DEPRECATED: bool = true;"),
+        code.contains("&[::mcpdesc::ProtocolVersion::V2025_11_25],"),
         "{code}"
     );
-    // The served declaration keeps the schemas and drops nothing the router needs.
+    assert!(code.contains(r#"{"name":"get-user","#), "{code}");
     assert!(
-        code.contains(r#"pub const DECLARATION: &str = r#"{"name":"get-user""#),
+        code.contains(r#""execution":{"taskSupport":"optional"}"#),
+        "{code}"
+    );
+    assert!(code.contains(r#""deprecated":true"#), "{code}");
+    // One registration per tool, through the runtime's generic helpers.
+    assert!(
+        code.contains("::mcpdesc::__private::tool_output(")
+            && code.contains("::mcpdesc::__private::tool_result("),
         "{code}"
     );
 }
