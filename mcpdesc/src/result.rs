@@ -293,6 +293,15 @@ impl<T> From<T> for Typed<T> {
     }
 }
 
+/// What a tool's handler method returns: a `Send` future of its output or a
+/// [`ToolError`]. Generated handler traits declare
+/// `fn analyze_game(&self, input: ..., cx: Context) -> impl ToolFuture<Output>`; an
+/// implementation writes `async fn analyze_game(&self, ...) -> Result<Output, ToolError>`
+/// (or returns any `Send` future with that output).
+pub trait ToolFuture<T>: std::future::Future<Output = Result<T, ToolError>> + Send {}
+
+impl<T, F> ToolFuture<T> for F where F: std::future::Future<Output = Result<T, ToolError>> + Send {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -360,12 +369,3 @@ mod tests {
         );
     }
 }
-
-/// What a tool's handler method returns: a `Send` future of its output or a
-/// [`ToolError`]. Generated handler traits declare
-/// `fn analyze_game(&self, input: ..., cx: Context) -> impl ToolFuture<Output>`; an
-/// implementation writes `async fn analyze_game(&self, ...) -> Result<Output, ToolError>`
-/// (or returns any `Send` future with that output).
-pub trait ToolFuture<T>: std::future::Future<Output = Result<T, ToolError>> + Send {}
-
-impl<T, F> ToolFuture<T> for F where F: std::future::Future<Output = Result<T, ToolError>> + Send {}
