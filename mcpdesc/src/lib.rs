@@ -138,7 +138,7 @@ pub use notifications::{LogLevel, Notifier};
 pub use primitives::{CompletionHandler, PromptHandler, ResourceHandler, ResourceTemplateHandler};
 pub use prompts::{PromptMessage, PromptResult, PromptSpec};
 pub use resources::{CacheScope, ResourceResult, ResourceSpec, ResourceTemplateSpec};
-pub use result::{ToolFuture, ToolResult, Typed};
+pub use result::{RequestFuture, ToolFuture, ToolResult, Typed};
 pub use router::{Handler, Router, ServerInfo, ToolSpec};
 /// The cancellation token of a call (see [`Context::cancelled`]); the type rmcp
 /// cancels when the client sends `notifications/cancelled`.
@@ -274,6 +274,108 @@ pub mod __private {
             let call = parse_arguments::<I>(args).map(|input| call(Arc::clone(&server), input, cx));
             Box::pin(async move { call?.await })
         }
+    }
+
+    /// The router's handler of a prompt: the arguments parsed into `A` (a failure is
+    /// "Invalid params"), then `call(server, arguments, cx)`.
+    pub fn prompt_handler<S, A, F, Fut>(
+        server: &Arc<S>,
+        call: F,
+    ) -> impl Fn(
+        serde_json::Map<String, serde_json::Value>,
+        crate::Context,
+    ) -> crate::BoxFuture<'static, Result<crate::PromptResult, crate::RequestError>>
+           + Send
+           + Sync
+           + 'static
+    where
+        S: Send + Sync + 'static,
+        A: serde::de::DeserializeOwned,
+        F: Fn(Arc<S>, A, crate::Context) -> Fut + Send + Sync + 'static,
+        Fut: ::core::future::Future<Output = Result<crate::PromptResult, crate::RequestError>>
+            + Send
+            + 'static,
+    {
+        let server = Arc::clone(server);
+        move |args, cx| {
+            let call = parse_request::<A>(serde_json::Value::Object(args))
+                .map(|arguments| call(Arc::clone(&server), arguments, cx));
+            Box::pin(async move { call?.await })
+        }
+    }
+
+    /// The router's handler of a resource: `call(server, cx)`.
+    pub fn resource_handler<S, F, Fut>(
+        server: &Arc<S>,
+        call: F,
+    ) -> impl Fn(
+        String,
+        crate::Context,
+    ) -> crate::BoxFuture<'static, Result<crate::ResourceResult, crate::RequestError>>
+           + Send
+           + Sync
+           + 'static
+    where
+        S: Send + Sync + 'static,
+        F: Fn(Arc<S>, crate::Context) -> Fut + Send + Sync + 'static,
+        Fut: ::core::future::Future<Output = Result<crate::ResourceResult, crate::RequestError>>
+            + Send
+            + 'static,
+    {
+        let server = Arc::clone(server);
+        move |_uri, cx| Box::pin(call(Arc::clone(&server), cx))
+    }
+
+    /// The router's handler of a resource template: the URI's variables parsed into
+    /// `V`, then `call(server, uri, variables, cx)`.
+    pub fn template_handler<S, V, F, Fut>(
+        server: &Arc<S>,
+        call: F,
+    ) -> impl Fn(
+        String,
+        serde_json::Value,
+        crate::Context,
+    ) -> crate::BoxFuture<'static, Result<crate::ResourceResult, crate::RequestError>>
+           + Send
+           + Sync
+           + 'static
+    where
+        S: Send + Sync + 'static,
+        V: serde::de::DeserializeOwned,
+        F: Fn(Arc<S>, String, V, crate::Context) -> Fut + Send + Sync + 'static,
+        Fut: ::core::future::Future<Output = Result<crate::ResourceResult, crate::RequestError>>
+            + Send
+            + 'static,
+    {
+        let server = Arc::clone(server);
+        move |uri, variables, cx| {
+            let call = parse_request::<V>(variables)
+                .map(|variables| call(Arc::clone(&server), uri, variables, cx));
+            Box::pin(async move { call?.await })
+        }
+    }
+
+    /// The router's handler of a completion target: `call(server, request, cx)`.
+    pub fn completion_handler<S, F, Fut>(
+        server: &Arc<S>,
+        call: F,
+    ) -> impl Fn(
+        crate::CompletionRequest,
+        crate::Context,
+    )
+        -> crate::BoxFuture<'static, Result<crate::CompletionResult, crate::RequestError>>
+           + Send
+           + Sync
+           + 'static
+    where
+        S: Send + Sync + 'static,
+        F: Fn(Arc<S>, crate::CompletionRequest, crate::Context) -> Fut + Send + Sync + 'static,
+        Fut: ::core::future::Future<Output = Result<crate::CompletionResult, crate::RequestError>>
+            + Send
+            + 'static,
+    {
+        let server = Arc::clone(server);
+        move |request, cx| Box::pin(call(Arc::clone(&server), request, cx))
     }
 
     /// The default `{tool}_with_content` of a generated handler trait: the output of

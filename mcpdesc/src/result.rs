@@ -302,6 +302,19 @@ pub trait ToolFuture<T>: std::future::Future<Output = Result<T, ToolError>> + Se
 
 impl<T, F> ToolFuture<T> for F where F: std::future::Future<Output = Result<T, ToolError>> + Send {}
 
+/// What a prompt's, resource's, resource template's or completion's handler method
+/// returns: a `Send` future of its answer or a [`crate::RequestError`] (the JSON-RPC
+/// error of the request). Implement it with `async fn`.
+pub trait RequestFuture<T>:
+    std::future::Future<Output = Result<T, crate::RequestError>> + Send
+{
+}
+
+impl<T, F> RequestFuture<T> for F where
+    F: std::future::Future<Output = Result<T, crate::RequestError>> + Send
+{
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

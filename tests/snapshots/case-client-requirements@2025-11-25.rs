@@ -153,17 +153,17 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
-/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
-/// are illustrative, not promises of live behaviour.
+/// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
+/// Examples (`ALL.examples`) and Tool Interaction Examples
+/// (`ALL.interaction_examples`) in the description's order, with accessors:
+/// `ALL.input(name)` / `ALL.result(name)` as JSON values,
+/// `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples are
+/// illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `summarize_shelf` tool.
     pub mod summarize_shelf {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::SummarizeShelfInput,
             ::mcpdesc::testing::NoOutput,

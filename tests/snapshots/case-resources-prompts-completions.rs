@@ -123,25 +123,11 @@ pub mod prompts {
     pub mod recommend {
         /// `name`.
         pub const NAME: &str = "recommend";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Recommends a book for a reader.",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"recommend","description":"Recommends a book for a reader.","arguments":[{"name":"reader","required":true},{"name":"genre"}]}"#;
         /// What the router registers for this prompt.
         pub const SPEC: ::mcpdesc::PromptSpec = ::mcpdesc::PromptSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"recommend","description":"Recommends a book for a reader.","arguments":[{"name":"reader","required":true},{"name":"genre"}]}"#,
         );
     }
 }
@@ -153,29 +139,11 @@ pub mod resources {
     pub mod catalogue {
         /// `uri`: what `resources/read` asks for.
         pub const URI: &str = "shelf://catalogue";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "text/plain",
-        );
-        /// `name`.
-        pub const NAME: &str = "catalogue";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uri":"shelf://catalogue","name":"catalogue","mimeType":"text/plain"}"#;
         /// What the router registers for this resource.
         pub const SPEC: ::mcpdesc::ResourceSpec = ::mcpdesc::ResourceSpec::new(
             URI,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"uri":"shelf://catalogue","name":"catalogue","mimeType":"text/plain"}"#,
         );
     }
 }
@@ -187,29 +155,11 @@ pub mod resource_templates {
     pub mod book {
         /// `uriTemplate` (RFC 6570).
         pub const URI_TEMPLATE: &str = "shelf://books/{isbn}";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "application/json",
-        );
-        /// `name`.
-        pub const NAME: &str = "book";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uriTemplate":"shelf://books/{isbn}","name":"book","mimeType":"application/json"}"#;
         /// What the router registers for this resource template.
         pub const SPEC: ::mcpdesc::ResourceTemplateSpec = ::mcpdesc::ResourceTemplateSpec::new(
             URI_TEMPLATE,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"uriTemplate":"shelf://books/{isbn}","name":"book","mimeType":"application/json"}"#,
         );
     }
 }
@@ -223,20 +173,13 @@ pub trait RecommendPrompt: Send + Sync {
         &self,
         arguments: types::RecommendArguments,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::RequestError>,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::PromptResult>;
     /// Handles `completion/complete` for an argument of the prompt `recommend`: the router checked that `request.argument` is one of its arguments.
     fn complete_recommend(
         &self,
         request: ::mcpdesc::CompletionRequest,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::CompletionResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::CompletionResult>;
 }
 /// The `catalogue` resource.
 ///
@@ -247,12 +190,7 @@ pub trait CatalogueResource: Send + Sync {
     fn read_catalogue(
         &self,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
 }
 /// The `book` resource template.
 ///
@@ -265,23 +203,13 @@ pub trait BookTemplate: Send + Sync {
         uri: ::std::string::String,
         variables: types::BookVariables,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
     /// Handles `completion/complete` for an argument of the resource template `book`: the router checked that `request.argument` is one of its variables.
     fn complete_book(
         &self,
         request: ::mcpdesc::CompletionRequest,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::CompletionResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::CompletionResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -302,79 +230,59 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         .security(info::SECURITY)
         .prompt(
             prompts::recommend::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let arguments: types::RecommendArguments = ::mcpdesc::__private::parse_request(
-                            ::mcpdesc::__private::serde_json::Value::Object(args),
-                        )?;
-                        RecommendPrompt::get_recommend(&*server, arguments, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::prompt_handler(
+                &server,
+                |s, arguments: types::RecommendArguments, cx| async move {
+                    RecommendPrompt::get_recommend(&*s, arguments, cx).await
+                },
+            ),
         )
         .completion(
             ::mcpdesc::CompletionTarget::prompt(prompts::recommend::NAME),
-            prompts::recommend::SCOPE,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |request, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        RecommendPrompt::complete_recommend(&*server, request, cx).await
-                    })
-                }
-            },
+            prompts::recommend::SPEC.scope,
+            ::mcpdesc::__private::completion_handler(
+                &server,
+                |s, request, cx| async move {
+                    RecommendPrompt::complete_recommend(&*s, request, cx).await
+                },
+            ),
         )
         .resource(
             resources::catalogue::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |_uri, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        CatalogueResource::read_catalogue(&*server, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::resource_handler(
+                &server,
+                |s, cx| async move { CatalogueResource::read_catalogue(&*s, cx).await },
+            ),
         )
         .resource_template(
             resource_templates::book::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |uri, variables, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let variables: types::BookVariables = ::mcpdesc::__private::parse_request(
-                            variables,
-                        )?;
-                        BookTemplate::read_book(&*server, uri, variables, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::template_handler(
+                &server,
+                |s, uri, variables: types::BookVariables, cx| async move {
+                    BookTemplate::read_book(&*s, uri, variables, cx).await
+                },
+            ),
         )
         .completion(
             ::mcpdesc::CompletionTarget::resource_template(
                 resource_templates::book::URI_TEMPLATE,
             ),
-            resource_templates::book::SCOPE,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |request, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        BookTemplate::complete_book(&*server, request, cx).await
-                    })
-                }
-            },
+            resource_templates::book::SPEC.scope,
+            ::mcpdesc::__private::completion_handler(
+                &server,
+                |s, request, cx| async move {
+                    BookTemplate::complete_book(&*s, request, cx).await
+                },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
-/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
-/// are illustrative, not promises of live behaviour.
+/// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
+/// Examples (`ALL.examples`) and Tool Interaction Examples
+/// (`ALL.interaction_examples`) in the description's order, with accessors:
+/// `ALL.input(name)` / `ALL.result(name)` as JSON values,
+/// `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples are
+/// illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Every example of the description (tools, prompts, resources, resource
@@ -383,18 +291,18 @@ pub mod examples {
         ::mcpdesc::mock::ExampleBook::new()
             .prompt(
                 super::prompts::recommend::NAME,
-                super::prompts::recommend::SCOPE,
+                super::prompts::recommend::SPEC.scope,
                 super::prompt_examples::recommend::EXAMPLES,
                 super::prompt_examples::recommend::COMPLETION_EXAMPLES,
             )
             .resource(
                 super::resources::catalogue::URI,
-                super::resources::catalogue::SCOPE,
+                super::resources::catalogue::SPEC.scope,
                 super::resource_examples::catalogue::EXAMPLES,
             )
             .resource_template(
                 super::resource_templates::book::URI_TEMPLATE,
-                super::resource_templates::book::SCOPE,
+                super::resource_templates::book::SPEC.scope,
                 super::resource_template_examples::book::EXAMPLES,
                 super::resource_template_examples::book::COMPLETION_EXAMPLES,
             )
@@ -720,7 +628,7 @@ impl Client {
         self.inner
             .complete(
                 &::mcpdesc::CompletionTarget::prompt(prompts::recommend::NAME),
-                prompts::recommend::SCOPE,
+                prompts::recommend::SPEC.scope,
                 &request,
             )
             .await
@@ -750,7 +658,7 @@ impl Client {
                 &::mcpdesc::CompletionTarget::resource_template(
                     resource_templates::book::URI_TEMPLATE,
                 ),
-                resource_templates::book::SCOPE,
+                resource_templates::book::SPEC.scope,
                 &request,
             )
             .await
@@ -777,7 +685,7 @@ mod example_tests {
             >(
                 &router(server),
                 prompts::recommend::NAME,
-                prompts::recommend::SCOPE,
+                prompts::recommend::SPEC.scope,
                 &prompt_examples::recommend::EXAMPLES[0usize],
             ),
         );
@@ -797,7 +705,7 @@ mod example_tests {
             ::mcpdesc::testing::check_completion_example(
                 &router(server),
                 &::mcpdesc::CompletionTarget::prompt(prompts::recommend::NAME),
-                prompts::recommend::SCOPE,
+                prompts::recommend::SPEC.scope,
                 &prompt_examples::recommend::COMPLETION_EXAMPLES[0usize],
             ),
         );
@@ -817,7 +725,7 @@ mod example_tests {
             ::mcpdesc::testing::check_resource_example(
                 &router(server),
                 resources::catalogue::URI,
-                resources::catalogue::SCOPE,
+                resources::catalogue::SPEC.scope,
                 &resource_examples::catalogue::EXAMPLES[0usize],
             ),
         );
@@ -839,7 +747,7 @@ mod example_tests {
             >(
                 &router(server),
                 resource_templates::book::URI_TEMPLATE,
-                resource_templates::book::SCOPE,
+                resource_templates::book::SPEC.scope,
                 &resource_template_examples::book::EXAMPLES[0usize],
             ),
         );
@@ -863,7 +771,7 @@ mod example_tests {
                 &::mcpdesc::CompletionTarget::resource_template(
                     resource_templates::book::URI_TEMPLATE,
                 ),
-                resource_templates::book::SCOPE,
+                resource_templates::book::SPEC.scope,
                 &resource_template_examples::book::COMPLETION_EXAMPLES[0usize],
             ),
         );

@@ -353,28 +353,14 @@ pub mod prompts {
     pub mod opening_study {
         /// `name`.
         pub const NAME: &str = "opening_study";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Opening Study Plan",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Ask for a study plan of an opening of the catalogue, for one side",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"opening_study","title":"Opening Study Plan","description":"Ask for a study plan of an opening of the catalogue, for one side","arguments":[{"name":"eco","title":"ECO code","description":"The opening's ECO code, as in chess://openings/{eco} (such as C60)","required":true},{"name":"color","title":"Color","description":"Study as white or black (default: white)"}],"tags":["analysis","chess"]}"#;
         /// What the router registers for this prompt.
         pub const SPEC: ::mcpdesc::PromptSpec = ::mcpdesc::PromptSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"name":"opening_study","title":"Opening Study Plan","description":"Ask for a study plan of an opening of the catalogue, for one side","arguments":[{"name":"eco","title":"ECO code","description":"The opening's ECO code, as in chess://openings/{eco} (such as C60)","required":true},{"name":"color","title":"Color","description":"Study as white or black (default: white)"}],"tags":["analysis","chess"]}"#,
         );
     }
 }
@@ -386,34 +372,14 @@ pub mod resources {
     pub mod rating_pools {
         /// `uri`: what `resources/read` asks for.
         pub const URI: &str = "chess://rating-pools";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "application/json",
-        );
-        /// `name`.
-        pub const NAME: &str = "rating_pools";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Rating Pools",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "The rating pools, the time controls each covers (by estimated game minutes) and the starting rating of a new player",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uri":"chess://rating-pools","name":"rating_pools","title":"Rating Pools","description":"The rating pools, the time controls each covers (by estimated game minutes) and the starting rating of a new player","mimeType":"application/json","tags":["rating"]}"#;
         /// What the router registers for this resource.
         pub const SPEC: ::mcpdesc::ResourceSpec = ::mcpdesc::ResourceSpec::new(
             URI,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"uri":"chess://rating-pools","name":"rating_pools","title":"Rating Pools","description":"The rating pools, the time controls each covers (by estimated game minutes) and the starting rating of a new player","mimeType":"application/json","tags":["rating"]}"#,
         );
     }
 }
@@ -425,49 +391,29 @@ pub mod resource_templates {
     pub mod opening {
         /// `uriTemplate` (RFC 6570).
         pub const URI_TEMPLATE: &str = "chess://openings/{eco}";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "application/json",
-        );
-        /// `name`.
-        pub const NAME: &str = "opening";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Opening",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "An opening of the server's catalogue by ECO code: its name and main line",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uriTemplate":"chess://openings/{eco}","name":"opening","title":"Opening","description":"An opening of the server's catalogue by ECO code: its name and main line","mimeType":"application/json","tags":["chess"]}"#;
         /// What the router registers for this resource template.
         pub const SPEC: ::mcpdesc::ResourceTemplateSpec = ::mcpdesc::ResourceTemplateSpec::new(
             URI_TEMPLATE,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"uriTemplate":"chess://openings/{eco}","name":"opening","title":"Opening","description":"An opening of the server's catalogue by ECO code: its name and main line","mimeType":"application/json","tags":["chess"]}"#,
         );
     }
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
-/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
-/// are illustrative, not promises of live behaviour.
+/// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
+/// Examples (`ALL.examples`) and Tool Interaction Examples
+/// (`ALL.interaction_examples`) in the description's order, with accessors:
+/// `ALL.input(name)` / `ALL.result(name)` as JSON values,
+/// `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples are
+/// illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `analyze_game` tool.
     pub mod analyze_game {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::AnalyzeGameInput,
             super::super::types::AnalyzeGameOutput,
@@ -492,10 +438,7 @@ pub mod examples {
     }
     /// Examples of the `get_player_rating` tool.
     pub mod get_player_rating {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::GetPlayerRatingInput,
             ::mcpdesc::testing::NoOutput,
@@ -514,10 +457,7 @@ pub mod examples {
     }
     /// Examples of the `record_game_result` tool.
     pub mod record_game_result {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::RecordGameResultInput,
             ::mcpdesc::testing::NoOutput,
@@ -558,18 +498,18 @@ pub mod examples {
             )
             .prompt(
                 super::prompts::opening_study::NAME,
-                super::prompts::opening_study::SCOPE,
+                super::prompts::opening_study::SPEC.scope,
                 super::prompt_examples::opening_study::EXAMPLES,
                 super::prompt_examples::opening_study::COMPLETION_EXAMPLES,
             )
             .resource(
                 super::resources::rating_pools::URI,
-                super::resources::rating_pools::SCOPE,
+                super::resources::rating_pools::SPEC.scope,
                 super::resource_examples::rating_pools::EXAMPLES,
             )
             .resource_template(
                 super::resource_templates::opening::URI_TEMPLATE,
-                super::resource_templates::opening::SCOPE,
+                super::resource_templates::opening::SPEC.scope,
                 super::resource_template_examples::opening::EXAMPLES,
                 super::resource_template_examples::opening::COMPLETION_EXAMPLES,
             )
@@ -789,7 +729,7 @@ impl Client {
         self.inner
             .complete(
                 &::mcpdesc::CompletionTarget::prompt(prompts::opening_study::NAME),
-                prompts::opening_study::SCOPE,
+                prompts::opening_study::SPEC.scope,
                 &request,
             )
             .await
@@ -823,7 +763,7 @@ impl Client {
                 &::mcpdesc::CompletionTarget::resource_template(
                     resource_templates::opening::URI_TEMPLATE,
                 ),
-                resource_templates::opening::SCOPE,
+                resource_templates::opening::SPEC.scope,
                 &request,
             )
             .await

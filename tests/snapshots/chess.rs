@@ -403,28 +403,14 @@ pub mod prompts {
     pub mod opening_study {
         /// `name`.
         pub const NAME: &str = "opening_study";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Opening Study Plan",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Ask for a study plan of an opening of the catalogue, for one side",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"opening_study","title":"Opening Study Plan","description":"Ask for a study plan of an opening of the catalogue, for one side","arguments":[{"name":"eco","title":"ECO code","description":"The opening's ECO code, as in chess://openings/{eco} (such as C60)","required":true},{"name":"color","title":"Color","description":"Study as white or black (default: white)"}],"tags":["analysis","chess"]}"#;
         /// What the router registers for this prompt.
         pub const SPEC: ::mcpdesc::PromptSpec = ::mcpdesc::PromptSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"name":"opening_study","title":"Opening Study Plan","description":"Ask for a study plan of an opening of the catalogue, for one side","arguments":[{"name":"eco","title":"ECO code","description":"The opening's ECO code, as in chess://openings/{eco} (such as C60)","required":true},{"name":"color","title":"Color","description":"Study as white or black (default: white)"}],"tags":["analysis","chess"]}"#,
         );
     }
 }
@@ -436,34 +422,14 @@ pub mod resources {
     pub mod rating_pools {
         /// `uri`: what `resources/read` asks for.
         pub const URI: &str = "chess://rating-pools";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "application/json",
-        );
-        /// `name`.
-        pub const NAME: &str = "rating_pools";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Rating Pools",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "The rating pools, the time controls each covers (by estimated game minutes) and the starting rating of a new player",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uri":"chess://rating-pools","name":"rating_pools","title":"Rating Pools","description":"The rating pools, the time controls each covers (by estimated game minutes) and the starting rating of a new player","mimeType":"application/json","tags":["rating"]}"#;
         /// What the router registers for this resource.
         pub const SPEC: ::mcpdesc::ResourceSpec = ::mcpdesc::ResourceSpec::new(
             URI,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"uri":"chess://rating-pools","name":"rating_pools","title":"Rating Pools","description":"The rating pools, the time controls each covers (by estimated game minutes) and the starting rating of a new player","mimeType":"application/json","tags":["rating"]}"#,
         );
     }
 }
@@ -475,34 +441,14 @@ pub mod resource_templates {
     pub mod opening {
         /// `uriTemplate` (RFC 6570).
         pub const URI_TEMPLATE: &str = "chess://openings/{eco}";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "application/json",
-        );
-        /// `name`.
-        pub const NAME: &str = "opening";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Opening",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "An opening of the server's catalogue by ECO code: its name and main line",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uriTemplate":"chess://openings/{eco}","name":"opening","title":"Opening","description":"An opening of the server's catalogue by ECO code: its name and main line","mimeType":"application/json","tags":["chess"]}"#;
         /// What the router registers for this resource template.
         pub const SPEC: ::mcpdesc::ResourceTemplateSpec = ::mcpdesc::ResourceTemplateSpec::new(
             URI_TEMPLATE,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"uriTemplate":"chess://openings/{eco}","name":"opening","title":"Opening","description":"An opening of the server's catalogue by ECO code: its name and main line","mimeType":"application/json","tags":["chess"]}"#,
         );
     }
 }
@@ -516,20 +462,13 @@ pub trait OpeningStudyPrompt: Send + Sync {
         &self,
         arguments: types::OpeningStudyArguments,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::RequestError>,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::PromptResult>;
     /// Handles `completion/complete` for an argument of the prompt `opening_study`: the router checked that `request.argument` is one of its arguments.
     fn complete_opening_study(
         &self,
         request: ::mcpdesc::CompletionRequest,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::CompletionResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::CompletionResult>;
 }
 /// Rating Pools: The rating pools, the time controls each covers (by estimated game minutes) and the starting rating of a new player
 ///
@@ -540,12 +479,7 @@ pub trait RatingPoolsResource: Send + Sync {
     fn read_rating_pools(
         &self,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
 }
 /// Opening: An opening of the server's catalogue by ECO code: its name and main line
 ///
@@ -558,23 +492,13 @@ pub trait OpeningTemplate: Send + Sync {
         uri: ::std::string::String,
         variables: types::OpeningVariables,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
     /// Handles `completion/complete` for an argument of the resource template `opening`: the router checked that `request.argument` is one of its variables.
     fn complete_opening(
         &self,
         request: ::mcpdesc::CompletionRequest,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::CompletionResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::CompletionResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -623,89 +547,66 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         )
         .prompt(
             prompts::opening_study::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let arguments: types::OpeningStudyArguments = ::mcpdesc::__private::parse_request(
-                            ::mcpdesc::__private::serde_json::Value::Object(args),
-                        )?;
-                        OpeningStudyPrompt::get_opening_study(&*server, arguments, cx)
-                            .await
-                    })
-                }
-            },
+            ::mcpdesc::__private::prompt_handler(
+                &server,
+                |s, arguments: types::OpeningStudyArguments, cx| async move {
+                    OpeningStudyPrompt::get_opening_study(&*s, arguments, cx).await
+                },
+            ),
         )
         .completion(
             ::mcpdesc::CompletionTarget::prompt(prompts::opening_study::NAME),
-            prompts::opening_study::SCOPE,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |request, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        OpeningStudyPrompt::complete_opening_study(&*server, request, cx)
-                            .await
-                    })
-                }
-            },
+            prompts::opening_study::SPEC.scope,
+            ::mcpdesc::__private::completion_handler(
+                &server,
+                |s, request, cx| async move {
+                    OpeningStudyPrompt::complete_opening_study(&*s, request, cx).await
+                },
+            ),
         )
         .resource(
             resources::rating_pools::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |_uri, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        RatingPoolsResource::read_rating_pools(&*server, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::resource_handler(
+                &server,
+                |s, cx| async move {
+                    RatingPoolsResource::read_rating_pools(&*s, cx).await
+                },
+            ),
         )
         .resource_template(
             resource_templates::opening::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |uri, variables, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let variables: types::OpeningVariables = ::mcpdesc::__private::parse_request(
-                            variables,
-                        )?;
-                        OpeningTemplate::read_opening(&*server, uri, variables, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::template_handler(
+                &server,
+                |s, uri, variables: types::OpeningVariables, cx| async move {
+                    OpeningTemplate::read_opening(&*s, uri, variables, cx).await
+                },
+            ),
         )
         .completion(
             ::mcpdesc::CompletionTarget::resource_template(
                 resource_templates::opening::URI_TEMPLATE,
             ),
-            resource_templates::opening::SCOPE,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |request, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        OpeningTemplate::complete_opening(&*server, request, cx).await
-                    })
-                }
-            },
+            resource_templates::opening::SPEC.scope,
+            ::mcpdesc::__private::completion_handler(
+                &server,
+                |s, request, cx| async move {
+                    OpeningTemplate::complete_opening(&*s, request, cx).await
+                },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
-/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
-/// are illustrative, not promises of live behaviour.
+/// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
+/// Examples (`ALL.examples`) and Tool Interaction Examples
+/// (`ALL.interaction_examples`) in the description's order, with accessors:
+/// `ALL.input(name)` / `ALL.result(name)` as JSON values,
+/// `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples are
+/// illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `analyze_game` tool.
     pub mod analyze_game {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::AnalyzeGameInput,
             super::super::types::AnalyzeGameOutput,
@@ -730,10 +631,7 @@ pub mod examples {
     }
     /// Examples of the `get_player_rating` tool.
     pub mod get_player_rating {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::GetPlayerRatingInput,
             ::mcpdesc::testing::NoOutput,
@@ -752,10 +650,7 @@ pub mod examples {
     }
     /// Examples of the `record_game_result` tool.
     pub mod record_game_result {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::RecordGameResultInput,
             ::mcpdesc::testing::NoOutput,
@@ -796,18 +691,18 @@ pub mod examples {
             )
             .prompt(
                 super::prompts::opening_study::NAME,
-                super::prompts::opening_study::SCOPE,
+                super::prompts::opening_study::SPEC.scope,
                 super::prompt_examples::opening_study::EXAMPLES,
                 super::prompt_examples::opening_study::COMPLETION_EXAMPLES,
             )
             .resource(
                 super::resources::rating_pools::URI,
-                super::resources::rating_pools::SCOPE,
+                super::resources::rating_pools::SPEC.scope,
                 super::resource_examples::rating_pools::EXAMPLES,
             )
             .resource_template(
                 super::resource_templates::opening::URI_TEMPLATE,
-                super::resource_templates::opening::SCOPE,
+                super::resource_templates::opening::SPEC.scope,
                 super::resource_template_examples::opening::EXAMPLES,
                 super::resource_template_examples::opening::COMPLETION_EXAMPLES,
             )
@@ -1224,7 +1119,7 @@ impl Client {
         self.inner
             .complete(
                 &::mcpdesc::CompletionTarget::prompt(prompts::opening_study::NAME),
-                prompts::opening_study::SCOPE,
+                prompts::opening_study::SPEC.scope,
                 &request,
             )
             .await
@@ -1258,7 +1153,7 @@ impl Client {
                 &::mcpdesc::CompletionTarget::resource_template(
                     resource_templates::opening::URI_TEMPLATE,
                 ),
-                resource_templates::opening::SCOPE,
+                resource_templates::opening::SPEC.scope,
                 &request,
             )
             .await
@@ -1305,7 +1200,7 @@ mod example_tests {
             >(
                 &router(server),
                 prompts::opening_study::NAME,
-                prompts::opening_study::SCOPE,
+                prompts::opening_study::SPEC.scope,
                 &prompt_examples::opening_study::EXAMPLES[0usize],
             ),
         );
@@ -1325,7 +1220,7 @@ mod example_tests {
             ::mcpdesc::testing::check_completion_example(
                 &router(server),
                 &::mcpdesc::CompletionTarget::prompt(prompts::opening_study::NAME),
-                prompts::opening_study::SCOPE,
+                prompts::opening_study::SPEC.scope,
                 &prompt_examples::opening_study::COMPLETION_EXAMPLES[0usize],
             ),
         );
@@ -1345,7 +1240,7 @@ mod example_tests {
             ::mcpdesc::testing::check_completion_example(
                 &router(server),
                 &::mcpdesc::CompletionTarget::prompt(prompts::opening_study::NAME),
-                prompts::opening_study::SCOPE,
+                prompts::opening_study::SPEC.scope,
                 &prompt_examples::opening_study::COMPLETION_EXAMPLES[1usize],
             ),
         );
@@ -1365,7 +1260,7 @@ mod example_tests {
             ::mcpdesc::testing::check_resource_example(
                 &router(server),
                 resources::rating_pools::URI,
-                resources::rating_pools::SCOPE,
+                resources::rating_pools::SPEC.scope,
                 &resource_examples::rating_pools::EXAMPLES[0usize],
             ),
         );
@@ -1389,7 +1284,7 @@ mod example_tests {
             >(
                 &router(server),
                 resource_templates::opening::URI_TEMPLATE,
-                resource_templates::opening::SCOPE,
+                resource_templates::opening::SPEC.scope,
                 &resource_template_examples::opening::EXAMPLES[0usize],
             ),
         );
@@ -1413,7 +1308,7 @@ mod example_tests {
                 &::mcpdesc::CompletionTarget::resource_template(
                     resource_templates::opening::URI_TEMPLATE,
                 ),
-                resource_templates::opening::SCOPE,
+                resource_templates::opening::SPEC.scope,
                 &resource_template_examples::opening::COMPLETION_EXAMPLES[0usize],
             ),
         );

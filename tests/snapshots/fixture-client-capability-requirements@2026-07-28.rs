@@ -141,27 +141,11 @@ pub mod resource_templates {
     pub mod workspace_file {
         /// `uriTemplate` (RFC 6570).
         pub const URI_TEMPLATE: &str = "workspace://{path}";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `name`.
-        pub const NAME: &str = "workspace_file";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uriTemplate":"workspace://{path}","name":"workspace_file","protocolVersions":["2026-07-28"],"clientRequirements":{"elicitation":{"form":{}}}}"#;
         /// What the router registers for this resource template.
         pub const SPEC: ::mcpdesc::ResourceTemplateSpec = ::mcpdesc::ResourceTemplateSpec::new(
             URI_TEMPLATE,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"uriTemplate":"workspace://{path}","name":"workspace_file","protocolVersions":["2026-07-28"],"clientRequirements":{"elicitation":{"form":{}}}}"#,
         );
     }
 }
@@ -176,12 +160,7 @@ pub trait WorkspaceFileTemplate: Send + Sync {
         uri: ::std::string::String,
         variables: types::WorkspaceFileVariables,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -207,38 +186,27 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         )
         .resource_template(
             resource_templates::workspace_file::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |uri, variables, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let variables: types::WorkspaceFileVariables = ::mcpdesc::__private::parse_request(
-                            variables,
-                        )?;
-                        WorkspaceFileTemplate::read_workspace_file(
-                                &*server,
-                                uri,
-                                variables,
-                                cx,
-                            )
-                            .await
-                    })
-                }
-            },
+            ::mcpdesc::__private::template_handler(
+                &server,
+                |s, uri, variables: types::WorkspaceFileVariables, cx| async move {
+                    WorkspaceFileTemplate::read_workspace_file(&*s, uri, variables, cx)
+                        .await
+                },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
-/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
-/// are illustrative, not promises of live behaviour.
+/// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
+/// Examples (`ALL.examples`) and Tool Interaction Examples
+/// (`ALL.interaction_examples`) in the description's order, with accessors:
+/// `ALL.input(name)` / `ALL.result(name)` as JSON values,
+/// `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples are
+/// illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `rebuild` tool.
     pub mod rebuild {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::RebuildInput,
             ::mcpdesc::testing::NoOutput,
@@ -260,7 +228,7 @@ pub mod examples {
             )
             .resource_template(
                 super::resource_templates::workspace_file::URI_TEMPLATE,
-                super::resource_templates::workspace_file::SCOPE,
+                super::resource_templates::workspace_file::SPEC.scope,
                 super::resource_template_examples::workspace_file::EXAMPLES,
                 super::resource_template_examples::workspace_file::COMPLETION_EXAMPLES,
             )

@@ -111,23 +111,11 @@ pub mod prompts {
     pub mod legacy_sampling {
         /// `name`.
         pub const NAME: &str = "legacy_sampling";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"legacy_sampling","clientRequirements":{"sampling":{"context":{}},"extensions":{"io.modelcontextprotocol/future-capability":{}}}}"#;
         /// What the router registers for this prompt.
         pub const SPEC: ::mcpdesc::PromptSpec = ::mcpdesc::PromptSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"name":"legacy_sampling","clientRequirements":{"sampling":{"context":{}},"extensions":{"io.modelcontextprotocol/future-capability":{}}}}"#,
         );
     }
 }
@@ -139,27 +127,11 @@ pub mod resources {
     pub mod current_workspace {
         /// `uri`: what `resources/read` asks for.
         pub const URI: &str = "workspace://current";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `name`.
-        pub const NAME: &str = "current_workspace";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uri":"workspace://current","name":"current_workspace","clientRequirements":{"roots":{}}}"#;
         /// What the router registers for this resource.
         pub const SPEC: ::mcpdesc::ResourceSpec = ::mcpdesc::ResourceSpec::new(
             URI,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"uri":"workspace://current","name":"current_workspace","clientRequirements":{"roots":{}}}"#,
         );
     }
 }
@@ -173,9 +145,7 @@ pub trait LegacySamplingPrompt: Send + Sync {
         &self,
         arguments: types::LegacySamplingArguments,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::RequestError>,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::PromptResult>;
 }
 /// The `current_workspace` resource.
 ///
@@ -186,12 +156,7 @@ pub trait CurrentWorkspaceResource: Send + Sync {
     fn read_current_workspace(
         &self,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -211,42 +176,30 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         .security(info::SECURITY)
         .prompt(
             prompts::legacy_sampling::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let arguments: types::LegacySamplingArguments = ::mcpdesc::__private::parse_request(
-                            ::mcpdesc::__private::serde_json::Value::Object(args),
-                        )?;
-                        LegacySamplingPrompt::get_legacy_sampling(
-                                &*server,
-                                arguments,
-                                cx,
-                            )
-                            .await
-                    })
-                }
-            },
+            ::mcpdesc::__private::prompt_handler(
+                &server,
+                |s, arguments: types::LegacySamplingArguments, cx| async move {
+                    LegacySamplingPrompt::get_legacy_sampling(&*s, arguments, cx).await
+                },
+            ),
         )
         .resource(
             resources::current_workspace::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |_uri, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        CurrentWorkspaceResource::read_current_workspace(&*server, cx)
-                            .await
-                    })
-                }
-            },
+            ::mcpdesc::__private::resource_handler(
+                &server,
+                |s, cx| async move {
+                    CurrentWorkspaceResource::read_current_workspace(&*s, cx).await
+                },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
-/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
-/// are illustrative, not promises of live behaviour.
+/// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
+/// Examples (`ALL.examples`) and Tool Interaction Examples
+/// (`ALL.interaction_examples`) in the description's order, with accessors:
+/// `ALL.input(name)` / `ALL.result(name)` as JSON values,
+/// `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples are
+/// illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Every example of the description (tools, prompts, resources, resource
@@ -255,13 +208,13 @@ pub mod examples {
         ::mcpdesc::mock::ExampleBook::new()
             .prompt(
                 super::prompts::legacy_sampling::NAME,
-                super::prompts::legacy_sampling::SCOPE,
+                super::prompts::legacy_sampling::SPEC.scope,
                 super::prompt_examples::legacy_sampling::EXAMPLES,
                 super::prompt_examples::legacy_sampling::COMPLETION_EXAMPLES,
             )
             .resource(
                 super::resources::current_workspace::URI,
-                super::resources::current_workspace::SCOPE,
+                super::resources::current_workspace::SPEC.scope,
                 super::resource_examples::current_workspace::EXAMPLES,
             )
     }

@@ -120,27 +120,11 @@ pub mod resource_templates {
     pub mod repository_issue {
         /// `uriTemplate` (RFC 6570).
         pub const URI_TEMPLATE: &str = "repo://{owner}/{repository}/issues/{issue}";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `name`.
-        pub const NAME: &str = "repository_issue";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_03_26,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uriTemplate":"repo://{owner}/{repository}/issues/{issue}","name":"repository_issue"}"#;
         /// What the router registers for this resource template.
         pub const SPEC: ::mcpdesc::ResourceTemplateSpec = ::mcpdesc::ResourceTemplateSpec::new(
             URI_TEMPLATE,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_03_26],
+            r#"{"uriTemplate":"repo://{owner}/{repository}/issues/{issue}","name":"repository_issue"}"#,
         );
     }
 }
@@ -155,23 +139,13 @@ pub trait RepositoryIssueTemplate: Send + Sync {
         uri: ::std::string::String,
         variables: types::RepositoryIssueVariables,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
     /// Handles `completion/complete` for an argument of the resource template `repository_issue`: the router checked that `request.argument` is one of its variables.
     fn complete_repository_issue(
         &self,
         request: ::mcpdesc::CompletionRequest,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::CompletionResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::CompletionResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -190,50 +164,40 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         .security(info::SECURITY)
         .resource_template(
             resource_templates::repository_issue::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |uri, variables, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let variables: types::RepositoryIssueVariables = ::mcpdesc::__private::parse_request(
+            ::mcpdesc::__private::template_handler(
+                &server,
+                |s, uri, variables: types::RepositoryIssueVariables, cx| async move {
+                    RepositoryIssueTemplate::read_repository_issue(
+                            &*s,
+                            uri,
                             variables,
-                        )?;
-                        RepositoryIssueTemplate::read_repository_issue(
-                                &*server,
-                                uri,
-                                variables,
-                                cx,
-                            )
-                            .await
-                    })
-                }
-            },
+                            cx,
+                        )
+                        .await
+                },
+            ),
         )
         .completion(
             ::mcpdesc::CompletionTarget::resource_template(
                 resource_templates::repository_issue::URI_TEMPLATE,
             ),
-            resource_templates::repository_issue::SCOPE,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |request, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        RepositoryIssueTemplate::complete_repository_issue(
-                                &*server,
-                                request,
-                                cx,
-                            )
-                            .await
-                    })
-                }
-            },
+            resource_templates::repository_issue::SPEC.scope,
+            ::mcpdesc::__private::completion_handler(
+                &server,
+                |s, request, cx| async move {
+                    RepositoryIssueTemplate::complete_repository_issue(&*s, request, cx)
+                        .await
+                },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
-/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
-/// are illustrative, not promises of live behaviour.
+/// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
+/// Examples (`ALL.examples`) and Tool Interaction Examples
+/// (`ALL.interaction_examples`) in the description's order, with accessors:
+/// `ALL.input(name)` / `ALL.result(name)` as JSON values,
+/// `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples are
+/// illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Every example of the description (tools, prompts, resources, resource
@@ -242,7 +206,7 @@ pub mod examples {
         ::mcpdesc::mock::ExampleBook::new()
             .resource_template(
                 super::resource_templates::repository_issue::URI_TEMPLATE,
-                super::resource_templates::repository_issue::SCOPE,
+                super::resource_templates::repository_issue::SPEC.scope,
                 super::resource_template_examples::repository_issue::EXAMPLES,
                 super::resource_template_examples::repository_issue::COMPLETION_EXAMPLES,
             )
@@ -467,7 +431,7 @@ impl Client {
                 &::mcpdesc::CompletionTarget::resource_template(
                     resource_templates::repository_issue::URI_TEMPLATE,
                 ),
-                resource_templates::repository_issue::SCOPE,
+                resource_templates::repository_issue::SPEC.scope,
                 &request,
             )
             .await
@@ -496,7 +460,7 @@ mod example_tests {
                 &::mcpdesc::CompletionTarget::resource_template(
                     resource_templates::repository_issue::URI_TEMPLATE,
                 ),
-                resource_templates::repository_issue::SCOPE,
+                resource_templates::repository_issue::SPEC.scope,
                 &resource_template_examples::repository_issue::COMPLETION_EXAMPLES[0usize],
             ),
         );

@@ -144,23 +144,11 @@ pub mod prompts {
     pub mod summarize {
         /// `name`.
         pub const NAME: &str = "summarize";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"summarize","_meta":{"com.example/category":"summary"}}"#;
         /// What the router registers for this prompt.
         pub const SPEC: ::mcpdesc::PromptSpec = ::mcpdesc::PromptSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"name":"summarize","_meta":{"com.example/category":"summary"}}"#,
         );
     }
 }
@@ -172,27 +160,11 @@ pub mod resources {
     pub mod status {
         /// `uri`: what `resources/read` asks for.
         pub const URI: &str = "example:///status";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `name`.
-        pub const NAME: &str = "status";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uri":"example:///status","name":"status","_meta":{"com.example/classification":"public"}}"#;
         /// What the router registers for this resource.
         pub const SPEC: ::mcpdesc::ResourceSpec = ::mcpdesc::ResourceSpec::new(
             URI,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"uri":"example:///status","name":"status","_meta":{"com.example/classification":"public"}}"#,
         );
     }
 }
@@ -204,27 +176,11 @@ pub mod resource_templates {
     pub mod item {
         /// `uriTemplate` (RFC 6570).
         pub const URI_TEMPLATE: &str = "example:///items/{id}";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `name`.
-        pub const NAME: &str = "item";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uriTemplate":"example:///items/{id}","name":"item","_meta":{"com.example/stability":"experimental"}}"#;
         /// What the router registers for this resource template.
         pub const SPEC: ::mcpdesc::ResourceTemplateSpec = ::mcpdesc::ResourceTemplateSpec::new(
             URI_TEMPLATE,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"uriTemplate":"example:///items/{id}","name":"item","_meta":{"com.example/stability":"experimental"}}"#,
         );
     }
 }
@@ -238,9 +194,7 @@ pub trait SummarizePrompt: Send + Sync {
         &self,
         arguments: types::SummarizeArguments,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::RequestError>,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::PromptResult>;
 }
 /// The `status` resource.
 ///
@@ -251,12 +205,7 @@ pub trait StatusResource: Send + Sync {
     fn read_status(
         &self,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
 }
 /// The `item` resource template.
 ///
@@ -269,12 +218,7 @@ pub trait ItemTemplate: Send + Sync {
         uri: ::std::string::String,
         variables: types::ItemVariables,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -302,59 +246,42 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         )
         .prompt(
             prompts::summarize::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let arguments: types::SummarizeArguments = ::mcpdesc::__private::parse_request(
-                            ::mcpdesc::__private::serde_json::Value::Object(args),
-                        )?;
-                        SummarizePrompt::get_summarize(&*server, arguments, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::prompt_handler(
+                &server,
+                |s, arguments: types::SummarizeArguments, cx| async move {
+                    SummarizePrompt::get_summarize(&*s, arguments, cx).await
+                },
+            ),
         )
         .resource(
             resources::status::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |_uri, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        StatusResource::read_status(&*server, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::resource_handler(
+                &server,
+                |s, cx| async move { StatusResource::read_status(&*s, cx).await },
+            ),
         )
         .resource_template(
             resource_templates::item::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |uri, variables, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let variables: types::ItemVariables = ::mcpdesc::__private::parse_request(
-                            variables,
-                        )?;
-                        ItemTemplate::read_item(&*server, uri, variables, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::template_handler(
+                &server,
+                |s, uri, variables: types::ItemVariables, cx| async move {
+                    ItemTemplate::read_item(&*s, uri, variables, cx).await
+                },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
-/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
-/// are illustrative, not promises of live behaviour.
+/// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
+/// Examples (`ALL.examples`) and Tool Interaction Examples
+/// (`ALL.interaction_examples`) in the description's order, with accessors:
+/// `ALL.input(name)` / `ALL.result(name)` as JSON values,
+/// `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples are
+/// illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `status` tool.
     pub mod status {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::StatusInput,
             ::mcpdesc::testing::NoOutput,
@@ -383,18 +310,18 @@ pub mod examples {
             )
             .prompt(
                 super::prompts::summarize::NAME,
-                super::prompts::summarize::SCOPE,
+                super::prompts::summarize::SPEC.scope,
                 super::prompt_examples::summarize::EXAMPLES,
                 super::prompt_examples::summarize::COMPLETION_EXAMPLES,
             )
             .resource(
                 super::resources::status::URI,
-                super::resources::status::SCOPE,
+                super::resources::status::SPEC.scope,
                 super::resource_examples::status::EXAMPLES,
             )
             .resource_template(
                 super::resource_templates::item::URI_TEMPLATE,
-                super::resource_templates::item::SCOPE,
+                super::resource_templates::item::SPEC.scope,
                 super::resource_template_examples::item::EXAMPLES,
                 super::resource_template_examples::item::COMPLETION_EXAMPLES,
             )
@@ -715,7 +642,7 @@ mod example_tests {
             ::mcpdesc::testing::check_resource_example(
                 &router(server),
                 resources::status::URI,
-                resources::status::SCOPE,
+                resources::status::SPEC.scope,
                 &resource_examples::status::EXAMPLES[0usize],
             ),
         );

@@ -126,23 +126,11 @@ pub mod prompts {
     pub mod team_lead {
         /// `name`.
         pub const NAME: &str = "team_lead";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"protocolVersions":["2026-07-28"],"name":"team_lead","arguments":[{"name":"department","required":true},{"name":"name","required":true}]}"#;
         /// What the router registers for this prompt.
         pub const SPEC: ::mcpdesc::PromptSpec = ::mcpdesc::PromptSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"protocolVersions":["2026-07-28"],"name":"team_lead","arguments":[{"name":"department","required":true},{"name":"name","required":true}]}"#,
         );
     }
 }
@@ -154,27 +142,11 @@ pub mod resource_templates {
     pub mod repository_issue {
         /// `uriTemplate` (RFC 6570).
         pub const URI_TEMPLATE: &str = "repo://{owner}/{repository}/issues/{issue}";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `name`.
-        pub const NAME: &str = "repository_issue";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"protocolVersions":["2026-07-28"],"uriTemplate":"repo://{owner}/{repository}/issues/{issue}","name":"repository_issue"}"#;
         /// What the router registers for this resource template.
         pub const SPEC: ::mcpdesc::ResourceTemplateSpec = ::mcpdesc::ResourceTemplateSpec::new(
             URI_TEMPLATE,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"protocolVersions":["2026-07-28"],"uriTemplate":"repo://{owner}/{repository}/issues/{issue}","name":"repository_issue"}"#,
         );
     }
 }
@@ -188,20 +160,13 @@ pub trait TeamLeadPrompt: Send + Sync {
         &self,
         arguments: types::TeamLeadArguments,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::RequestError>,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::PromptResult>;
     /// Handles `completion/complete` for an argument of the prompt `team_lead`: the router checked that `request.argument` is one of its arguments.
     fn complete_team_lead(
         &self,
         request: ::mcpdesc::CompletionRequest,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::CompletionResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::CompletionResult>;
 }
 /// The `repository_issue` resource template.
 ///
@@ -214,23 +179,13 @@ pub trait RepositoryIssueTemplate: Send + Sync {
         uri: ::std::string::String,
         variables: types::RepositoryIssueVariables,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
     /// Handles `completion/complete` for an argument of the resource template `repository_issue`: the router checked that `request.argument` is one of its variables.
     fn complete_repository_issue(
         &self,
         request: ::mcpdesc::CompletionRequest,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::CompletionResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::CompletionResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -249,78 +204,59 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         .security(info::SECURITY)
         .prompt(
             prompts::team_lead::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let arguments: types::TeamLeadArguments = ::mcpdesc::__private::parse_request(
-                            ::mcpdesc::__private::serde_json::Value::Object(args),
-                        )?;
-                        TeamLeadPrompt::get_team_lead(&*server, arguments, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::prompt_handler(
+                &server,
+                |s, arguments: types::TeamLeadArguments, cx| async move {
+                    TeamLeadPrompt::get_team_lead(&*s, arguments, cx).await
+                },
+            ),
         )
         .completion(
             ::mcpdesc::CompletionTarget::prompt(prompts::team_lead::NAME),
-            prompts::team_lead::SCOPE,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |request, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        TeamLeadPrompt::complete_team_lead(&*server, request, cx).await
-                    })
-                }
-            },
+            prompts::team_lead::SPEC.scope,
+            ::mcpdesc::__private::completion_handler(
+                &server,
+                |s, request, cx| async move {
+                    TeamLeadPrompt::complete_team_lead(&*s, request, cx).await
+                },
+            ),
         )
         .resource_template(
             resource_templates::repository_issue::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |uri, variables, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let variables: types::RepositoryIssueVariables = ::mcpdesc::__private::parse_request(
+            ::mcpdesc::__private::template_handler(
+                &server,
+                |s, uri, variables: types::RepositoryIssueVariables, cx| async move {
+                    RepositoryIssueTemplate::read_repository_issue(
+                            &*s,
+                            uri,
                             variables,
-                        )?;
-                        RepositoryIssueTemplate::read_repository_issue(
-                                &*server,
-                                uri,
-                                variables,
-                                cx,
-                            )
-                            .await
-                    })
-                }
-            },
+                            cx,
+                        )
+                        .await
+                },
+            ),
         )
         .completion(
             ::mcpdesc::CompletionTarget::resource_template(
                 resource_templates::repository_issue::URI_TEMPLATE,
             ),
-            resource_templates::repository_issue::SCOPE,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |request, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        RepositoryIssueTemplate::complete_repository_issue(
-                                &*server,
-                                request,
-                                cx,
-                            )
-                            .await
-                    })
-                }
-            },
+            resource_templates::repository_issue::SPEC.scope,
+            ::mcpdesc::__private::completion_handler(
+                &server,
+                |s, request, cx| async move {
+                    RepositoryIssueTemplate::complete_repository_issue(&*s, request, cx)
+                        .await
+                },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
-/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
-/// are illustrative, not promises of live behaviour.
+/// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
+/// Examples (`ALL.examples`) and Tool Interaction Examples
+/// (`ALL.interaction_examples`) in the description's order, with accessors:
+/// `ALL.input(name)` / `ALL.result(name)` as JSON values,
+/// `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples are
+/// illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Every example of the description (tools, prompts, resources, resource
@@ -329,13 +265,13 @@ pub mod examples {
         ::mcpdesc::mock::ExampleBook::new()
             .prompt(
                 super::prompts::team_lead::NAME,
-                super::prompts::team_lead::SCOPE,
+                super::prompts::team_lead::SPEC.scope,
                 super::prompt_examples::team_lead::EXAMPLES,
                 super::prompt_examples::team_lead::COMPLETION_EXAMPLES,
             )
             .resource_template(
                 super::resource_templates::repository_issue::URI_TEMPLATE,
-                super::resource_templates::repository_issue::SCOPE,
+                super::resource_templates::repository_issue::SPEC.scope,
                 super::resource_template_examples::repository_issue::EXAMPLES,
                 super::resource_template_examples::repository_issue::COMPLETION_EXAMPLES,
             )
@@ -618,7 +554,7 @@ impl Client {
         self.inner
             .complete(
                 &::mcpdesc::CompletionTarget::prompt(prompts::team_lead::NAME),
-                prompts::team_lead::SCOPE,
+                prompts::team_lead::SPEC.scope,
                 &request,
             )
             .await
@@ -645,7 +581,7 @@ impl Client {
                 &::mcpdesc::CompletionTarget::resource_template(
                     resource_templates::repository_issue::URI_TEMPLATE,
                 ),
-                resource_templates::repository_issue::SCOPE,
+                resource_templates::repository_issue::SPEC.scope,
                 &request,
             )
             .await
@@ -670,7 +606,7 @@ mod example_tests {
             ::mcpdesc::testing::check_completion_example(
                 &router(server),
                 &::mcpdesc::CompletionTarget::prompt(prompts::team_lead::NAME),
-                prompts::team_lead::SCOPE,
+                prompts::team_lead::SPEC.scope,
                 &prompt_examples::team_lead::COMPLETION_EXAMPLES[0usize],
             ),
         );
@@ -694,7 +630,7 @@ mod example_tests {
                 &::mcpdesc::CompletionTarget::resource_template(
                     resource_templates::repository_issue::URI_TEMPLATE,
                 ),
-                resource_templates::repository_issue::SCOPE,
+                resource_templates::repository_issue::SPEC.scope,
                 &resource_template_examples::repository_issue::COMPLETION_EXAMPLES[0usize],
             ),
         );

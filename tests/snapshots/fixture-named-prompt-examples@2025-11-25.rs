@@ -111,23 +111,11 @@ pub mod prompts {
     pub mod greeting {
         /// `name`.
         pub const NAME: &str = "greeting";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"greeting","protocolVersions":["2025-11-25"]}"#;
         /// What the router registers for this prompt.
         pub const SPEC: ::mcpdesc::PromptSpec = ::mcpdesc::PromptSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"greeting","protocolVersions":["2025-11-25"]}"#,
         );
     }
 }
@@ -141,9 +129,7 @@ pub trait GreetingPrompt: Send + Sync {
         &self,
         arguments: types::GreetingArguments,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::RequestError>,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::PromptResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -162,24 +148,21 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         .security(info::SECURITY)
         .prompt(
             prompts::greeting::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let arguments: types::GreetingArguments = ::mcpdesc::__private::parse_request(
-                            ::mcpdesc::__private::serde_json::Value::Object(args),
-                        )?;
-                        GreetingPrompt::get_greeting(&*server, arguments, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::prompt_handler(
+                &server,
+                |s, arguments: types::GreetingArguments, cx| async move {
+                    GreetingPrompt::get_greeting(&*s, arguments, cx).await
+                },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
-/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
-/// are illustrative, not promises of live behaviour.
+/// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
+/// Examples (`ALL.examples`) and Tool Interaction Examples
+/// (`ALL.interaction_examples`) in the description's order, with accessors:
+/// `ALL.input(name)` / `ALL.result(name)` as JSON values,
+/// `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples are
+/// illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Every example of the description (tools, prompts, resources, resource
@@ -188,7 +171,7 @@ pub mod examples {
         ::mcpdesc::mock::ExampleBook::new()
             .prompt(
                 super::prompts::greeting::NAME,
-                super::prompts::greeting::SCOPE,
+                super::prompts::greeting::SPEC.scope,
                 super::prompt_examples::greeting::EXAMPLES,
                 super::prompt_examples::greeting::COMPLETION_EXAMPLES,
             )
@@ -413,7 +396,7 @@ mod example_tests {
             >(
                 &router(server),
                 prompts::greeting::NAME,
-                prompts::greeting::SCOPE,
+                prompts::greeting::SPEC.scope,
                 &prompt_examples::greeting::EXAMPLES[0usize],
             ),
         );

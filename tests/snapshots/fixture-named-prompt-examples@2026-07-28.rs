@@ -118,46 +118,22 @@ pub mod prompts {
     pub mod greeting {
         /// `name`.
         pub const NAME: &str = "greeting";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"greeting","protocolVersions":["2026-07-28"]}"#;
         /// What the router registers for this prompt.
         pub const SPEC: ::mcpdesc::PromptSpec = ::mcpdesc::PromptSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"name":"greeting","protocolVersions":["2026-07-28"]}"#,
         );
     }
     /// Metadata of the `city_briefing` prompt.
     pub mod city_briefing {
         /// `name`.
         pub const NAME: &str = "city_briefing";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"city_briefing","protocolVersions":["2026-07-28"],"arguments":[{"name":"city","required":true},{"name":"audience"}]}"#;
         /// What the router registers for this prompt.
         pub const SPEC: ::mcpdesc::PromptSpec = ::mcpdesc::PromptSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"name":"city_briefing","protocolVersions":["2026-07-28"],"arguments":[{"name":"city","required":true},{"name":"audience"}]}"#,
         );
     }
 }
@@ -171,9 +147,7 @@ pub trait GreetingPrompt: Send + Sync {
         &self,
         arguments: types::GreetingArguments,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::RequestError>,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::PromptResult>;
 }
 /// The `city_briefing` prompt.
 ///
@@ -185,9 +159,7 @@ pub trait CityBriefingPrompt: Send + Sync {
         &self,
         arguments: types::CityBriefingArguments,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::RequestError>,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::PromptResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -206,40 +178,30 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         .security(info::SECURITY)
         .prompt(
             prompts::greeting::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let arguments: types::GreetingArguments = ::mcpdesc::__private::parse_request(
-                            ::mcpdesc::__private::serde_json::Value::Object(args),
-                        )?;
-                        GreetingPrompt::get_greeting(&*server, arguments, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::prompt_handler(
+                &server,
+                |s, arguments: types::GreetingArguments, cx| async move {
+                    GreetingPrompt::get_greeting(&*s, arguments, cx).await
+                },
+            ),
         )
         .prompt(
             prompts::city_briefing::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let arguments: types::CityBriefingArguments = ::mcpdesc::__private::parse_request(
-                            ::mcpdesc::__private::serde_json::Value::Object(args),
-                        )?;
-                        CityBriefingPrompt::get_city_briefing(&*server, arguments, cx)
-                            .await
-                    })
-                }
-            },
+            ::mcpdesc::__private::prompt_handler(
+                &server,
+                |s, arguments: types::CityBriefingArguments, cx| async move {
+                    CityBriefingPrompt::get_city_briefing(&*s, arguments, cx).await
+                },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
-/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
-/// are illustrative, not promises of live behaviour.
+/// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
+/// Examples (`ALL.examples`) and Tool Interaction Examples
+/// (`ALL.interaction_examples`) in the description's order, with accessors:
+/// `ALL.input(name)` / `ALL.result(name)` as JSON values,
+/// `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples are
+/// illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Every example of the description (tools, prompts, resources, resource
@@ -248,13 +210,13 @@ pub mod examples {
         ::mcpdesc::mock::ExampleBook::new()
             .prompt(
                 super::prompts::greeting::NAME,
-                super::prompts::greeting::SCOPE,
+                super::prompts::greeting::SPEC.scope,
                 super::prompt_examples::greeting::EXAMPLES,
                 super::prompt_examples::greeting::COMPLETION_EXAMPLES,
             )
             .prompt(
                 super::prompts::city_briefing::NAME,
-                super::prompts::city_briefing::SCOPE,
+                super::prompts::city_briefing::SPEC.scope,
                 super::prompt_examples::city_briefing::EXAMPLES,
                 super::prompt_examples::city_briefing::COMPLETION_EXAMPLES,
             )
@@ -534,7 +496,7 @@ mod example_tests {
             >(
                 &router(server),
                 prompts::greeting::NAME,
-                prompts::greeting::SCOPE,
+                prompts::greeting::SPEC.scope,
                 &prompt_examples::greeting::EXAMPLES[0usize],
             ),
         );
@@ -556,7 +518,7 @@ mod example_tests {
             >(
                 &router(server),
                 prompts::city_briefing::NAME,
-                prompts::city_briefing::SCOPE,
+                prompts::city_briefing::SPEC.scope,
                 &prompt_examples::city_briefing::EXAMPLES[0usize],
             ),
         );

@@ -108,58 +108,22 @@ pub mod resources {
     pub mod source_directory {
         /// `uri`: what `resources/read` asks for.
         pub const URI: &str = "file:///project/src/";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "inode/directory",
-        );
-        /// `name`.
-        pub const NAME: &str = "source_directory";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"protocolVersions":["2025-11-25"],"uri":"file:///project/src/","name":"source_directory","mimeType":"inode/directory"}"#;
         /// What the router registers for this resource.
         pub const SPEC: ::mcpdesc::ResourceSpec = ::mcpdesc::ResourceSpec::new(
             URI,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"protocolVersions":["2025-11-25"],"uri":"file:///project/src/","name":"source_directory","mimeType":"inode/directory"}"#,
         );
     }
     /// Metadata of the `pixel` resource.
     pub mod pixel {
         /// `uri`: what `resources/read` asks for.
         pub const URI: &str = "asset:///pixel.bin";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "application/octet-stream",
-        );
-        /// `name`.
-        pub const NAME: &str = "pixel";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uri":"asset:///pixel.bin","name":"pixel","mimeType":"application/octet-stream","size":3,"protocolVersions":["2025-11-25"]}"#;
         /// What the router registers for this resource.
         pub const SPEC: ::mcpdesc::ResourceSpec = ::mcpdesc::ResourceSpec::new(
             URI,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"uri":"asset:///pixel.bin","name":"pixel","mimeType":"application/octet-stream","size":3,"protocolVersions":["2025-11-25"]}"#,
         );
     }
 }
@@ -172,12 +136,7 @@ pub trait SourceDirectoryResource: Send + Sync {
     fn read_source_directory(
         &self,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
 }
 /// The `pixel` resource.
 ///
@@ -188,12 +147,7 @@ pub trait PixelResource: Send + Sync {
     fn read_pixel(
         &self,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -212,34 +166,28 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         .security(info::SECURITY)
         .resource(
             resources::source_directory::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |_uri, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        SourceDirectoryResource::read_source_directory(&*server, cx)
-                            .await
-                    })
-                }
-            },
+            ::mcpdesc::__private::resource_handler(
+                &server,
+                |s, cx| async move {
+                    SourceDirectoryResource::read_source_directory(&*s, cx).await
+                },
+            ),
         )
         .resource(
             resources::pixel::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |_uri, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        PixelResource::read_pixel(&*server, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::resource_handler(
+                &server,
+                |s, cx| async move { PixelResource::read_pixel(&*s, cx).await },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
-/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
-/// are illustrative, not promises of live behaviour.
+/// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
+/// Examples (`ALL.examples`) and Tool Interaction Examples
+/// (`ALL.interaction_examples`) in the description's order, with accessors:
+/// `ALL.input(name)` / `ALL.result(name)` as JSON values,
+/// `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples are
+/// illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Every example of the description (tools, prompts, resources, resource
@@ -248,12 +196,12 @@ pub mod examples {
         ::mcpdesc::mock::ExampleBook::new()
             .resource(
                 super::resources::source_directory::URI,
-                super::resources::source_directory::SCOPE,
+                super::resources::source_directory::SPEC.scope,
                 super::resource_examples::source_directory::EXAMPLES,
             )
             .resource(
                 super::resources::pixel::URI,
-                super::resources::pixel::SCOPE,
+                super::resources::pixel::SPEC.scope,
                 super::resource_examples::pixel::EXAMPLES,
             )
     }
@@ -485,7 +433,7 @@ mod example_tests {
             ::mcpdesc::testing::check_resource_example(
                 &router(server),
                 resources::source_directory::URI,
-                resources::source_directory::SCOPE,
+                resources::source_directory::SPEC.scope,
                 &resource_examples::source_directory::EXAMPLES[0usize],
             ),
         );
@@ -505,7 +453,7 @@ mod example_tests {
             ::mcpdesc::testing::check_resource_example(
                 &router(server),
                 resources::pixel::URI,
-                resources::pixel::SCOPE,
+                resources::pixel::SPEC.scope,
                 &resource_examples::pixel::EXAMPLES[0usize],
             ),
         );

@@ -114,29 +114,11 @@ pub mod resources {
     pub mod source_directory {
         /// `uri`: what `resources/read` asks for.
         pub const URI: &str = "file:///project/src/";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "inode/directory",
-        );
-        /// `name`.
-        pub const NAME: &str = "source_directory";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"protocolVersions":["2026-07-28"],"uri":"file:///project/src/","name":"source_directory","mimeType":"inode/directory"}"#;
         /// What the router registers for this resource.
         pub const SPEC: ::mcpdesc::ResourceSpec = ::mcpdesc::ResourceSpec::new(
             URI,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"protocolVersions":["2026-07-28"],"uri":"file:///project/src/","name":"source_directory","mimeType":"inode/directory"}"#,
         );
     }
 }
@@ -148,29 +130,11 @@ pub mod resource_templates {
     pub mod game_detail {
         /// `uriTemplate` (RFC 6570).
         pub const URI_TEMPLATE: &str = "chess://games/{game_id}";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "application/json",
-        );
-        /// `name`.
-        pub const NAME: &str = "game_detail";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"protocolVersions":["2026-07-28"],"uriTemplate":"chess://games/{game_id}","name":"game_detail","mimeType":"application/json"}"#;
         /// What the router registers for this resource template.
         pub const SPEC: ::mcpdesc::ResourceTemplateSpec = ::mcpdesc::ResourceTemplateSpec::new(
             URI_TEMPLATE,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"protocolVersions":["2026-07-28"],"uriTemplate":"chess://games/{game_id}","name":"game_detail","mimeType":"application/json"}"#,
         );
     }
 }
@@ -183,12 +147,7 @@ pub trait SourceDirectoryResource: Send + Sync {
     fn read_source_directory(
         &self,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
 }
 /// The `game_detail` resource template.
 ///
@@ -201,12 +160,7 @@ pub trait GameDetailTemplate: Send + Sync {
         uri: ::std::string::String,
         variables: types::GameDetailVariables,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -226,43 +180,30 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         .security(info::SECURITY)
         .resource(
             resources::source_directory::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |_uri, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        SourceDirectoryResource::read_source_directory(&*server, cx)
-                            .await
-                    })
-                }
-            },
+            ::mcpdesc::__private::resource_handler(
+                &server,
+                |s, cx| async move {
+                    SourceDirectoryResource::read_source_directory(&*s, cx).await
+                },
+            ),
         )
         .resource_template(
             resource_templates::game_detail::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |uri, variables, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let variables: types::GameDetailVariables = ::mcpdesc::__private::parse_request(
-                            variables,
-                        )?;
-                        GameDetailTemplate::read_game_detail(
-                                &*server,
-                                uri,
-                                variables,
-                                cx,
-                            )
-                            .await
-                    })
-                }
-            },
+            ::mcpdesc::__private::template_handler(
+                &server,
+                |s, uri, variables: types::GameDetailVariables, cx| async move {
+                    GameDetailTemplate::read_game_detail(&*s, uri, variables, cx).await
+                },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
-/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
-/// are illustrative, not promises of live behaviour.
+/// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
+/// Examples (`ALL.examples`) and Tool Interaction Examples
+/// (`ALL.interaction_examples`) in the description's order, with accessors:
+/// `ALL.input(name)` / `ALL.result(name)` as JSON values,
+/// `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples are
+/// illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Every example of the description (tools, prompts, resources, resource
@@ -271,12 +212,12 @@ pub mod examples {
         ::mcpdesc::mock::ExampleBook::new()
             .resource(
                 super::resources::source_directory::URI,
-                super::resources::source_directory::SCOPE,
+                super::resources::source_directory::SPEC.scope,
                 super::resource_examples::source_directory::EXAMPLES,
             )
             .resource_template(
                 super::resource_templates::game_detail::URI_TEMPLATE,
-                super::resource_templates::game_detail::SCOPE,
+                super::resource_templates::game_detail::SPEC.scope,
                 super::resource_template_examples::game_detail::EXAMPLES,
                 super::resource_template_examples::game_detail::COMPLETION_EXAMPLES,
             )
@@ -531,7 +472,7 @@ mod example_tests {
             ::mcpdesc::testing::check_resource_example(
                 &router(server),
                 resources::source_directory::URI,
-                resources::source_directory::SCOPE,
+                resources::source_directory::SPEC.scope,
                 &resource_examples::source_directory::EXAMPLES[0usize],
             ),
         );
@@ -555,7 +496,7 @@ mod example_tests {
             >(
                 &router(server),
                 resource_templates::game_detail::URI_TEMPLATE,
-                resource_templates::game_detail::SCOPE,
+                resource_templates::game_detail::SPEC.scope,
                 &resource_template_examples::game_detail::EXAMPLES[0usize],
             ),
         );

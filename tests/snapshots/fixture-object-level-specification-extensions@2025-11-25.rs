@@ -152,23 +152,11 @@ pub mod prompts {
     pub mod summarize {
         /// `name`.
         pub const NAME: &str = "summarize";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"summarize","arguments":[{"name":"style","x-example-default-source":"profile"}],"x-example-owner":"prompts"}"#;
         /// What the router registers for this prompt.
         pub const SPEC: ::mcpdesc::PromptSpec = ::mcpdesc::PromptSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"summarize","arguments":[{"name":"style","x-example-default-source":"profile"}],"x-example-owner":"prompts"}"#,
         );
     }
 }
@@ -180,27 +168,11 @@ pub mod resource_templates {
     pub mod resource_template {
         /// `uriTemplate` (RFC 6570).
         pub const URI_TEMPLATE: &str = "test://resource/{id}";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `name`.
-        pub const NAME: &str = "resource-template";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uriTemplate":"test://resource/{id}","name":"resource-template","x-example-owner":"docs"}"#;
         /// What the router registers for this resource template.
         pub const SPEC: ::mcpdesc::ResourceTemplateSpec = ::mcpdesc::ResourceTemplateSpec::new(
             URI_TEMPLATE,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"uriTemplate":"test://resource/{id}","name":"resource-template","x-example-owner":"docs"}"#,
         );
     }
 }
@@ -214,9 +186,7 @@ pub trait SummarizePrompt: Send + Sync {
         &self,
         arguments: types::SummarizeArguments,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::RequestError>,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::PromptResult>;
 }
 /// The `resource-template` resource template.
 ///
@@ -229,12 +199,7 @@ pub trait ResourceTemplateTemplate: Send + Sync {
         uri: ::std::string::String,
         variables: types::ResourceTemplateVariables,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -262,53 +227,41 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         )
         .prompt(
             prompts::summarize::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let arguments: types::SummarizeArguments = ::mcpdesc::__private::parse_request(
-                            ::mcpdesc::__private::serde_json::Value::Object(args),
-                        )?;
-                        SummarizePrompt::get_summarize(&*server, arguments, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::prompt_handler(
+                &server,
+                |s, arguments: types::SummarizeArguments, cx| async move {
+                    SummarizePrompt::get_summarize(&*s, arguments, cx).await
+                },
+            ),
         )
         .resource_template(
             resource_templates::resource_template::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |uri, variables, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let variables: types::ResourceTemplateVariables = ::mcpdesc::__private::parse_request(
+            ::mcpdesc::__private::template_handler(
+                &server,
+                |s, uri, variables: types::ResourceTemplateVariables, cx| async move {
+                    ResourceTemplateTemplate::read_resource_template(
+                            &*s,
+                            uri,
                             variables,
-                        )?;
-                        ResourceTemplateTemplate::read_resource_template(
-                                &*server,
-                                uri,
-                                variables,
-                                cx,
-                            )
-                            .await
-                    })
-                }
-            },
+                            cx,
+                        )
+                        .await
+                },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
-/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
-/// are illustrative, not promises of live behaviour.
+/// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
+/// Examples (`ALL.examples`) and Tool Interaction Examples
+/// (`ALL.interaction_examples`) in the description's order, with accessors:
+/// `ALL.input(name)` / `ALL.result(name)` as JSON values,
+/// `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples are
+/// illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `search` tool.
     pub mod search {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::SearchInput,
             ::mcpdesc::testing::NoOutput,
@@ -337,13 +290,13 @@ pub mod examples {
             )
             .prompt(
                 super::prompts::summarize::NAME,
-                super::prompts::summarize::SCOPE,
+                super::prompts::summarize::SPEC.scope,
                 super::prompt_examples::summarize::EXAMPLES,
                 super::prompt_examples::summarize::COMPLETION_EXAMPLES,
             )
             .resource_template(
                 super::resource_templates::resource_template::URI_TEMPLATE,
-                super::resource_templates::resource_template::SCOPE,
+                super::resource_templates::resource_template::SPEC.scope,
                 super::resource_template_examples::resource_template::EXAMPLES,
                 super::resource_template_examples::resource_template::COMPLETION_EXAMPLES,
             )

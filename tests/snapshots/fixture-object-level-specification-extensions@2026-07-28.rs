@@ -152,23 +152,11 @@ pub mod prompts {
     pub mod summarize {
         /// `name`.
         pub const NAME: &str = "summarize";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"summarize","arguments":[{"name":"style","x-example-default-source":"profile"}],"x-example-owner":"prompts"}"#;
         /// What the router registers for this prompt.
         pub const SPEC: ::mcpdesc::PromptSpec = ::mcpdesc::PromptSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"name":"summarize","arguments":[{"name":"style","x-example-default-source":"profile"}],"x-example-owner":"prompts"}"#,
         );
     }
 }
@@ -180,27 +168,11 @@ pub mod resources {
     pub mod resource {
         /// `uri`: what `resources/read` asks for.
         pub const URI: &str = "test://resource";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `name`.
-        pub const NAME: &str = "resource";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"protocolVersions":["2026-07-28"],"uri":"test://resource","name":"resource","x-example-owner":"docs"}"#;
         /// What the router registers for this resource.
         pub const SPEC: ::mcpdesc::ResourceSpec = ::mcpdesc::ResourceSpec::new(
             URI,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"protocolVersions":["2026-07-28"],"uri":"test://resource","name":"resource","x-example-owner":"docs"}"#,
         );
     }
 }
@@ -212,27 +184,11 @@ pub mod resource_templates {
     pub mod resource_template {
         /// `uriTemplate` (RFC 6570).
         pub const URI_TEMPLATE: &str = "test://resource/{id}";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `name`.
-        pub const NAME: &str = "resource-template";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2026_07_28,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uriTemplate":"test://resource/{id}","name":"resource-template","x-example-owner":"docs"}"#;
         /// What the router registers for this resource template.
         pub const SPEC: ::mcpdesc::ResourceTemplateSpec = ::mcpdesc::ResourceTemplateSpec::new(
             URI_TEMPLATE,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2026_07_28],
+            r#"{"uriTemplate":"test://resource/{id}","name":"resource-template","x-example-owner":"docs"}"#,
         );
     }
 }
@@ -246,9 +202,7 @@ pub trait SummarizePrompt: Send + Sync {
         &self,
         arguments: types::SummarizeArguments,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::RequestError>,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::PromptResult>;
 }
 /// The `resource` resource.
 ///
@@ -259,12 +213,7 @@ pub trait ResourceResource: Send + Sync {
     fn read_resource(
         &self,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
 }
 /// The `resource-template` resource template.
 ///
@@ -277,12 +226,7 @@ pub trait ResourceTemplateTemplate: Send + Sync {
         uri: ::std::string::String,
         variables: types::ResourceTemplateVariables,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -311,65 +255,48 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         )
         .prompt(
             prompts::summarize::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let arguments: types::SummarizeArguments = ::mcpdesc::__private::parse_request(
-                            ::mcpdesc::__private::serde_json::Value::Object(args),
-                        )?;
-                        SummarizePrompt::get_summarize(&*server, arguments, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::prompt_handler(
+                &server,
+                |s, arguments: types::SummarizeArguments, cx| async move {
+                    SummarizePrompt::get_summarize(&*s, arguments, cx).await
+                },
+            ),
         )
         .resource(
             resources::resource::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |_uri, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        ResourceResource::read_resource(&*server, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::resource_handler(
+                &server,
+                |s, cx| async move { ResourceResource::read_resource(&*s, cx).await },
+            ),
         )
         .resource_template(
             resource_templates::resource_template::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |uri, variables, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let variables: types::ResourceTemplateVariables = ::mcpdesc::__private::parse_request(
+            ::mcpdesc::__private::template_handler(
+                &server,
+                |s, uri, variables: types::ResourceTemplateVariables, cx| async move {
+                    ResourceTemplateTemplate::read_resource_template(
+                            &*s,
+                            uri,
                             variables,
-                        )?;
-                        ResourceTemplateTemplate::read_resource_template(
-                                &*server,
-                                uri,
-                                variables,
-                                cx,
-                            )
-                            .await
-                    })
-                }
-            },
+                            cx,
+                        )
+                        .await
+                },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
-/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
-/// are illustrative, not promises of live behaviour.
+/// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
+/// Examples (`ALL.examples`) and Tool Interaction Examples
+/// (`ALL.interaction_examples`) in the description's order, with accessors:
+/// `ALL.input(name)` / `ALL.result(name)` as JSON values,
+/// `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples are
+/// illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `search` tool.
     pub mod search {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::SearchInput,
             ::mcpdesc::testing::NoOutput,
@@ -391,18 +318,18 @@ pub mod examples {
             )
             .prompt(
                 super::prompts::summarize::NAME,
-                super::prompts::summarize::SCOPE,
+                super::prompts::summarize::SPEC.scope,
                 super::prompt_examples::summarize::EXAMPLES,
                 super::prompt_examples::summarize::COMPLETION_EXAMPLES,
             )
             .resource(
                 super::resources::resource::URI,
-                super::resources::resource::SCOPE,
+                super::resources::resource::SPEC.scope,
                 super::resource_examples::resource::EXAMPLES,
             )
             .resource_template(
                 super::resource_templates::resource_template::URI_TEMPLATE,
-                super::resource_templates::resource_template::SCOPE,
+                super::resource_templates::resource_template::SPEC.scope,
                 super::resource_template_examples::resource_template::EXAMPLES,
                 super::resource_template_examples::resource_template::COMPLETION_EXAMPLES,
             )
@@ -725,7 +652,7 @@ mod example_tests {
             ::mcpdesc::testing::check_resource_example(
                 &router(server),
                 resources::resource::URI,
-                resources::resource::SCOPE,
+                resources::resource::SPEC.scope,
                 &resource_examples::resource::EXAMPLES[0usize],
             ),
         );

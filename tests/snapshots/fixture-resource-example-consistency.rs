@@ -108,58 +108,22 @@ pub mod resources {
     pub mod items {
         /// `uri`: what `resources/read` asks for.
         pub const URI: &str = "collection:///items";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "application/json",
-        );
-        /// `name`.
-        pub const NAME: &str = "items";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uri":"collection:///items","name":"items","mimeType":"application/json","size":100}"#;
         /// What the router registers for this resource.
         pub const SPEC: ::mcpdesc::ResourceSpec = ::mcpdesc::ResourceSpec::new(
             URI,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"uri":"collection:///items","name":"items","mimeType":"application/json","size":100}"#,
         );
     }
     /// Metadata of the `single` resource.
     pub mod single {
         /// `uri`: what `resources/read` asks for.
         pub const URI: &str = "test://single";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "application/json",
-        );
-        /// `name`.
-        pub const NAME: &str = "single";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uri":"test://single","name":"single","mimeType":"application/json","size":100}"#;
         /// What the router registers for this resource.
         pub const SPEC: ::mcpdesc::ResourceSpec = ::mcpdesc::ResourceSpec::new(
             URI,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"uri":"test://single","name":"single","mimeType":"application/json","size":100}"#,
         );
     }
 }
@@ -172,12 +136,7 @@ pub trait ItemsResource: Send + Sync {
     fn read_items(
         &self,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
 }
 /// The `single` resource.
 ///
@@ -188,12 +147,7 @@ pub trait SingleResource: Send + Sync {
     fn read_single(
         &self,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -212,33 +166,26 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         .security(info::SECURITY)
         .resource(
             resources::items::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |_uri, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        ItemsResource::read_items(&*server, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::resource_handler(
+                &server,
+                |s, cx| async move { ItemsResource::read_items(&*s, cx).await },
+            ),
         )
         .resource(
             resources::single::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |_uri, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        SingleResource::read_single(&*server, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::resource_handler(
+                &server,
+                |s, cx| async move { SingleResource::read_single(&*s, cx).await },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
-/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
-/// are illustrative, not promises of live behaviour.
+/// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
+/// Examples (`ALL.examples`) and Tool Interaction Examples
+/// (`ALL.interaction_examples`) in the description's order, with accessors:
+/// `ALL.input(name)` / `ALL.result(name)` as JSON values,
+/// `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples are
+/// illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Every example of the description (tools, prompts, resources, resource
@@ -247,12 +194,12 @@ pub mod examples {
         ::mcpdesc::mock::ExampleBook::new()
             .resource(
                 super::resources::items::URI,
-                super::resources::items::SCOPE,
+                super::resources::items::SPEC.scope,
                 super::resource_examples::items::EXAMPLES,
             )
             .resource(
                 super::resources::single::URI,
-                super::resources::single::SCOPE,
+                super::resources::single::SPEC.scope,
                 super::resource_examples::single::EXAMPLES,
             )
     }
@@ -484,7 +431,7 @@ mod example_tests {
             ::mcpdesc::testing::check_resource_example(
                 &router(server),
                 resources::items::URI,
-                resources::items::SCOPE,
+                resources::items::SPEC.scope,
                 &resource_examples::items::EXAMPLES[0usize],
             ),
         );
@@ -504,7 +451,7 @@ mod example_tests {
             ::mcpdesc::testing::check_resource_example(
                 &router(server),
                 resources::single::URI,
-                resources::single::SCOPE,
+                resources::single::SPEC.scope,
                 &resource_examples::single::EXAMPLES[0usize],
             ),
         );

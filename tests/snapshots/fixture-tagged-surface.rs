@@ -137,27 +137,11 @@ pub mod resources {
     pub mod home {
         /// `uri`: what `resources/read` asks for.
         pub const URI: &str = "docs://home";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `name`.
-        pub const NAME: &str = "home";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uri":"docs://home","name":"home","tags":["reference"]}"#;
         /// What the router registers for this resource.
         pub const SPEC: ::mcpdesc::ResourceSpec = ::mcpdesc::ResourceSpec::new(
             URI,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_06_18],
+            r#"{"uri":"docs://home","name":"home","tags":["reference"]}"#,
         );
     }
 }
@@ -170,12 +154,7 @@ pub trait HomeResource: Send + Sync {
     fn read_home(
         &self,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -203,29 +182,24 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         )
         .resource(
             resources::home::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |_uri, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        HomeResource::read_home(&*server, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::resource_handler(
+                &server,
+                |s, cx| async move { HomeResource::read_home(&*s, cx).await },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
-/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
-/// are illustrative, not promises of live behaviour.
+/// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
+/// Examples (`ALL.examples`) and Tool Interaction Examples
+/// (`ALL.interaction_examples`) in the description's order, with accessors:
+/// `ALL.input(name)` / `ALL.result(name)` as JSON values,
+/// `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples are
+/// illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `search_docs` tool.
     pub mod search_docs {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::SearchDocsInput,
             ::mcpdesc::testing::NoOutput,
@@ -247,7 +221,7 @@ pub mod examples {
             )
             .resource(
                 super::resources::home::URI,
-                super::resources::home::SCOPE,
+                super::resources::home::SPEC.scope,
                 super::resource_examples::home::EXAMPLES,
             )
     }

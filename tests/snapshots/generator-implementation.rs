@@ -217,25 +217,11 @@ pub mod prompts {
     pub mod welcome {
         /// `name`.
         pub const NAME: &str = "welcome";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Welcomes a reader.",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"welcome","description":"Welcomes a reader.","arguments":[{"name":"reader","required":true}]}"#;
         /// What the router registers for this prompt.
         pub const SPEC: ::mcpdesc::PromptSpec = ::mcpdesc::PromptSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"welcome","description":"Welcomes a reader.","arguments":[{"name":"reader","required":true}]}"#,
         );
     }
 }
@@ -247,29 +233,11 @@ pub mod resources {
     pub mod count {
         /// `uri`: what `resources/read` asks for.
         pub const URI: &str = "notes://count";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "text/plain",
-        );
-        /// `name`.
-        pub const NAME: &str = "count";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uri":"notes://count","name":"count","mimeType":"text/plain"}"#;
         /// What the router registers for this resource.
         pub const SPEC: ::mcpdesc::ResourceSpec = ::mcpdesc::ResourceSpec::new(
             URI,
-            SCOPE,
-            DECLARATION,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"uri":"notes://count","name":"count","mimeType":"text/plain"}"#,
         );
     }
 }
@@ -283,9 +251,7 @@ pub trait WelcomePrompt: Send + Sync {
         &self,
         arguments: types::WelcomeArguments,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::RequestError>,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::PromptResult>;
 }
 /// The `count` resource.
 ///
@@ -296,12 +262,7 @@ pub trait CountResource: Send + Sync {
     fn read_count(
         &self,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -345,44 +306,33 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         )
         .prompt(
             prompts::welcome::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let arguments: types::WelcomeArguments = ::mcpdesc::__private::parse_request(
-                            ::mcpdesc::__private::serde_json::Value::Object(args),
-                        )?;
-                        WelcomePrompt::get_welcome(&*server, arguments, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::prompt_handler(
+                &server,
+                |s, arguments: types::WelcomeArguments, cx| async move {
+                    WelcomePrompt::get_welcome(&*s, arguments, cx).await
+                },
+            ),
         )
         .resource(
             resources::count::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |_uri, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        CountResource::read_count(&*server, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::resource_handler(
+                &server,
+                |s, cx| async move { CountResource::read_count(&*s, cx).await },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
-/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
-/// are illustrative, not promises of live behaviour.
+/// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
+/// Examples (`ALL.examples`) and Tool Interaction Examples
+/// (`ALL.interaction_examples`) in the description's order, with accessors:
+/// `ALL.input(name)` / `ALL.result(name)` as JSON values,
+/// `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples are
+/// illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `add` tool.
     pub mod add {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::AddInput,
             super::super::types::AddOutput,
@@ -401,10 +351,7 @@ pub mod examples {
     }
     /// Examples of the `greet` tool.
     pub mod greet {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::GreetInput,
             ::mcpdesc::testing::NoOutput,
@@ -429,10 +376,7 @@ pub mod examples {
     }
     /// Examples of the `delete_note` tool.
     pub mod delete_note {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::DeleteNoteInput,
             ::mcpdesc::testing::NoOutput,
@@ -474,13 +418,13 @@ pub mod examples {
             )
             .prompt(
                 super::prompts::welcome::NAME,
-                super::prompts::welcome::SCOPE,
+                super::prompts::welcome::SPEC.scope,
                 super::prompt_examples::welcome::EXAMPLES,
                 super::prompt_examples::welcome::COMPLETION_EXAMPLES,
             )
             .resource(
                 super::resources::count::URI,
-                super::resources::count::SCOPE,
+                super::resources::count::SPEC.scope,
                 super::resource_examples::count::EXAMPLES,
             )
     }
@@ -873,7 +817,7 @@ mod example_tests {
             >(
                 &router(server),
                 prompts::welcome::NAME,
-                prompts::welcome::SCOPE,
+                prompts::welcome::SPEC.scope,
                 &prompt_examples::welcome::EXAMPLES[0usize],
             ),
         );
@@ -881,7 +825,7 @@ mod example_tests {
             ::mcpdesc::implementation::check_prompt_example(
                 &super::router(crate::notebook_right::Server::new()),
                 prompts::welcome::NAME,
-                prompts::welcome::SCOPE,
+                prompts::welcome::SPEC.scope,
                 &prompt_examples::welcome::EXAMPLES[0usize],
                 ::mcpdesc::implementation::Compare::Exact,
             ),
@@ -902,7 +846,7 @@ mod example_tests {
             ::mcpdesc::testing::check_resource_example(
                 &router(server),
                 resources::count::URI,
-                resources::count::SCOPE,
+                resources::count::SPEC.scope,
                 &resource_examples::count::EXAMPLES[0usize],
             ),
         );
@@ -910,7 +854,7 @@ mod example_tests {
             ::mcpdesc::implementation::check_resource_example(
                 &super::router(crate::notebook_right::Server::new()),
                 resources::count::URI,
-                resources::count::SCOPE,
+                resources::count::SPEC.scope,
                 &resource_examples::count::EXAMPLES[0usize],
                 ::mcpdesc::implementation::Compare::Exact,
             ),

@@ -163,52 +163,28 @@ pub mod prompts {
     pub mod analyze_game {
         /// `name`.
         pub const NAME: &str = "analyze_game";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Analyze Position",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "A positional analysis prompt (named like the tool).",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"analyze_game","title":"Analyze Position","description":"A positional analysis prompt (named like the tool).","arguments":[{"name":"fen","title":"FEN","description":"Position in Forsyth-Edwards Notation","required":true},{"name":"type","description":"A Rust keyword as an argument name"},{"name":"perspective.side","description":"A dotted argument name"}]}"#;
         /// What the router registers for this prompt.
         pub const SPEC: ::mcpdesc::PromptSpec = ::mcpdesc::PromptSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"name":"analyze_game","title":"Analyze Position","description":"A positional analysis prompt (named like the tool).","arguments":[{"name":"fen","title":"FEN","description":"Position in Forsyth-Edwards Notation","required":true},{"name":"type","description":"A Rust keyword as an argument name"},{"name":"perspective.side","description":"A dotted argument name"}]}"#,
         );
     }
     /// Metadata of the `greeting` prompt.
     pub mod greeting {
         /// `name`.
         pub const NAME: &str = "greeting";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = true;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"greeting","deprecated":true}"#;
         /// What the router registers for this prompt.
         pub const SPEC: ::mcpdesc::PromptSpec = ::mcpdesc::PromptSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"name":"greeting","deprecated":true}"#,
         );
     }
 }
@@ -220,92 +196,42 @@ pub mod resources {
     pub mod board {
         /// `uri`: what `resources/read` asks for.
         pub const URI: &str = "chess://leaderboard/classical";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "application/json",
-        );
-        /// `name`.
-        pub const NAME: &str = "board";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Classical Leaderboard",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uri":"chess://leaderboard/classical","name":"board","title":"Classical Leaderboard","mimeType":"application/json","annotations":{"audience":["user"],"priority":0.5}}"#;
         /// What the router registers for this resource.
         pub const SPEC: ::mcpdesc::ResourceSpec = ::mcpdesc::ResourceSpec::new(
             URI,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"uri":"chess://leaderboard/classical","name":"board","title":"Classical Leaderboard","mimeType":"application/json","annotations":{"audience":["user"],"priority":0.5}}"#,
         );
     }
     /// Metadata of the `board` resource.
     pub mod board_2 {
         /// `uri`: what `resources/read` asks for.
         pub const URI: &str = "chess://leaderboard/blitz";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "application/json",
-        );
-        /// `name`.
-        pub const NAME: &str = "board";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uri":"chess://leaderboard/blitz","name":"board","mimeType":"application/json"}"#;
         /// What the router registers for this resource.
         pub const SPEC: ::mcpdesc::ResourceSpec = ::mcpdesc::ResourceSpec::new(
             URI,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"uri":"chess://leaderboard/blitz","name":"board","mimeType":"application/json"}"#,
         );
     }
     /// Metadata of the `rules` resource.
     pub mod rules {
         /// `uri`: what `resources/read` asks for.
         pub const URI: &str = "chess://rules";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "application/octet-stream",
-        );
-        /// `name`.
-        pub const NAME: &str = "rules";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uri":"chess://rules","name":"rules","mimeType":"application/octet-stream"}"#;
         /// What the router registers for this resource.
         pub const SPEC: ::mcpdesc::ResourceSpec = ::mcpdesc::ResourceSpec::new(
             URI,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"uri":"chess://rules","name":"rules","mimeType":"application/octet-stream"}"#,
         );
     }
 }
@@ -317,103 +243,57 @@ pub mod resource_templates {
     pub mod game_detail {
         /// `uriTemplate` (RFC 6570).
         pub const URI_TEMPLATE: &str = "chess://games/{game_id}";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "application/json",
-        );
-        /// `name`.
-        pub const NAME: &str = "game_detail";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Game Detail",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uriTemplate":"chess://games/{game_id}","name":"game_detail","title":"Game Detail","mimeType":"application/json"}"#;
         /// What the router registers for this resource template.
         pub const SPEC: ::mcpdesc::ResourceTemplateSpec = ::mcpdesc::ResourceTemplateSpec::new(
             URI_TEMPLATE,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"uriTemplate":"chess://games/{game_id}","name":"game_detail","title":"Game Detail","mimeType":"application/json"}"#,
         );
     }
     /// Metadata of the `search` resource template.
     pub mod search {
         /// `uriTemplate` (RFC 6570).
         pub const URI_TEMPLATE: &str = "search://{+base}{?q,lang}";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `name`.
-        pub const NAME: &str = "search";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uriTemplate":"search://{+base}{?q,lang}","name":"search"}"#;
         /// What the router registers for this resource template.
         pub const SPEC: ::mcpdesc::ResourceTemplateSpec = ::mcpdesc::ResourceTemplateSpec::new(
             URI_TEMPLATE,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"uriTemplate":"search://{+base}{?q,lang}","name":"search"}"#,
         );
     }
     /// Metadata of the `board` resource template.
     pub mod board {
         /// `uriTemplate` (RFC 6570).
         pub const URI_TEMPLATE: &str = "chess://boards/{owner}/{board}";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `name`.
-        pub const NAME: &str = "board";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uriTemplate":"chess://boards/{owner}/{board}","name":"board"}"#;
         /// What the router registers for this resource template.
         pub const SPEC: ::mcpdesc::ResourceTemplateSpec = ::mcpdesc::ResourceTemplateSpec::new(
             URI_TEMPLATE,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"uriTemplate":"chess://boards/{owner}/{board}","name":"board"}"#,
         );
     }
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
-/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
-/// are illustrative, not promises of live behaviour.
+/// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
+/// Examples (`ALL.examples`) and Tool Interaction Examples
+/// (`ALL.interaction_examples`) in the description's order, with accessors:
+/// `ALL.input(name)` / `ALL.result(name)` as JSON values,
+/// `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples are
+/// illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `analyze_game` tool.
     pub mod analyze_game {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::AnalyzeGameInput,
             ::mcpdesc::testing::NoOutput,
@@ -442,46 +322,46 @@ pub mod examples {
             )
             .prompt(
                 super::prompts::analyze_game::NAME,
-                super::prompts::analyze_game::SCOPE,
+                super::prompts::analyze_game::SPEC.scope,
                 super::prompt_examples::analyze_game::EXAMPLES,
                 super::prompt_examples::analyze_game::COMPLETION_EXAMPLES,
             )
             .prompt(
                 super::prompts::greeting::NAME,
-                super::prompts::greeting::SCOPE,
+                super::prompts::greeting::SPEC.scope,
                 super::prompt_examples::greeting::EXAMPLES,
                 super::prompt_examples::greeting::COMPLETION_EXAMPLES,
             )
             .resource(
                 super::resources::board::URI,
-                super::resources::board::SCOPE,
+                super::resources::board::SPEC.scope,
                 super::resource_examples::board::EXAMPLES,
             )
             .resource(
                 super::resources::board_2::URI,
-                super::resources::board_2::SCOPE,
+                super::resources::board_2::SPEC.scope,
                 super::resource_examples::board_2::EXAMPLES,
             )
             .resource(
                 super::resources::rules::URI,
-                super::resources::rules::SCOPE,
+                super::resources::rules::SPEC.scope,
                 super::resource_examples::rules::EXAMPLES,
             )
             .resource_template(
                 super::resource_templates::game_detail::URI_TEMPLATE,
-                super::resource_templates::game_detail::SCOPE,
+                super::resource_templates::game_detail::SPEC.scope,
                 super::resource_template_examples::game_detail::EXAMPLES,
                 super::resource_template_examples::game_detail::COMPLETION_EXAMPLES,
             )
             .resource_template(
                 super::resource_templates::search::URI_TEMPLATE,
-                super::resource_templates::search::SCOPE,
+                super::resource_templates::search::SPEC.scope,
                 super::resource_template_examples::search::EXAMPLES,
                 super::resource_template_examples::search::COMPLETION_EXAMPLES,
             )
             .resource_template(
                 super::resource_templates::board::URI_TEMPLATE,
-                super::resource_templates::board::SCOPE,
+                super::resource_templates::board::SPEC.scope,
                 super::resource_template_examples::board::EXAMPLES,
                 super::resource_template_examples::board::COMPLETION_EXAMPLES,
             )
@@ -792,7 +672,7 @@ impl Client {
         self.inner
             .complete(
                 &::mcpdesc::CompletionTarget::prompt(prompts::analyze_game::NAME),
-                prompts::analyze_game::SCOPE,
+                prompts::analyze_game::SPEC.scope,
                 &request,
             )
             .await
@@ -846,7 +726,7 @@ impl Client {
                 &::mcpdesc::CompletionTarget::resource_template(
                     resource_templates::game_detail::URI_TEMPLATE,
                 ),
-                resource_templates::game_detail::SCOPE,
+                resource_templates::game_detail::SPEC.scope,
                 &request,
             )
             .await

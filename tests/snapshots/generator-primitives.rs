@@ -175,52 +175,28 @@ pub mod prompts {
     pub mod analyze_game {
         /// `name`.
         pub const NAME: &str = "analyze_game";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Analyze Position",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "A positional analysis prompt (named like the tool).",
-        );
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"analyze_game","title":"Analyze Position","description":"A positional analysis prompt (named like the tool).","arguments":[{"name":"fen","title":"FEN","description":"Position in Forsyth-Edwards Notation","required":true},{"name":"type","description":"A Rust keyword as an argument name"},{"name":"perspective.side","description":"A dotted argument name"}]}"#;
         /// What the router registers for this prompt.
         pub const SPEC: ::mcpdesc::PromptSpec = ::mcpdesc::PromptSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"name":"analyze_game","title":"Analyze Position","description":"A positional analysis prompt (named like the tool).","arguments":[{"name":"fen","title":"FEN","description":"Position in Forsyth-Edwards Notation","required":true},{"name":"type","description":"A Rust keyword as an argument name"},{"name":"perspective.side","description":"A dotted argument name"}]}"#,
         );
     }
     /// Metadata of the `greeting` prompt.
     pub mod greeting {
         /// `name`.
         pub const NAME: &str = "greeting";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = true;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"greeting","deprecated":true}"#;
         /// What the router registers for this prompt.
         pub const SPEC: ::mcpdesc::PromptSpec = ::mcpdesc::PromptSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"name":"greeting","deprecated":true}"#,
         );
     }
 }
@@ -232,92 +208,42 @@ pub mod resources {
     pub mod board {
         /// `uri`: what `resources/read` asks for.
         pub const URI: &str = "chess://leaderboard/classical";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "application/json",
-        );
-        /// `name`.
-        pub const NAME: &str = "board";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Classical Leaderboard",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uri":"chess://leaderboard/classical","name":"board","title":"Classical Leaderboard","mimeType":"application/json","annotations":{"audience":["user"],"priority":0.5}}"#;
         /// What the router registers for this resource.
         pub const SPEC: ::mcpdesc::ResourceSpec = ::mcpdesc::ResourceSpec::new(
             URI,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"uri":"chess://leaderboard/classical","name":"board","title":"Classical Leaderboard","mimeType":"application/json","annotations":{"audience":["user"],"priority":0.5}}"#,
         );
     }
     /// Metadata of the `board` resource.
     pub mod board_2 {
         /// `uri`: what `resources/read` asks for.
         pub const URI: &str = "chess://leaderboard/blitz";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "application/json",
-        );
-        /// `name`.
-        pub const NAME: &str = "board";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uri":"chess://leaderboard/blitz","name":"board","mimeType":"application/json"}"#;
         /// What the router registers for this resource.
         pub const SPEC: ::mcpdesc::ResourceSpec = ::mcpdesc::ResourceSpec::new(
             URI,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"uri":"chess://leaderboard/blitz","name":"board","mimeType":"application/json"}"#,
         );
     }
     /// Metadata of the `rules` resource.
     pub mod rules {
         /// `uri`: what `resources/read` asks for.
         pub const URI: &str = "chess://rules";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "application/octet-stream",
-        );
-        /// `name`.
-        pub const NAME: &str = "rules";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uri":"chess://rules","name":"rules","mimeType":"application/octet-stream"}"#;
         /// What the router registers for this resource.
         pub const SPEC: ::mcpdesc::ResourceSpec = ::mcpdesc::ResourceSpec::new(
             URI,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"uri":"chess://rules","name":"rules","mimeType":"application/octet-stream"}"#,
         );
     }
 }
@@ -329,88 +255,42 @@ pub mod resource_templates {
     pub mod game_detail {
         /// `uriTemplate` (RFC 6570).
         pub const URI_TEMPLATE: &str = "chess://games/{game_id}";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "application/json",
-        );
-        /// `name`.
-        pub const NAME: &str = "game_detail";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "Game Detail",
-        );
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uriTemplate":"chess://games/{game_id}","name":"game_detail","title":"Game Detail","mimeType":"application/json"}"#;
         /// What the router registers for this resource template.
         pub const SPEC: ::mcpdesc::ResourceTemplateSpec = ::mcpdesc::ResourceTemplateSpec::new(
             URI_TEMPLATE,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"uriTemplate":"chess://games/{game_id}","name":"game_detail","title":"Game Detail","mimeType":"application/json"}"#,
         );
     }
     /// Metadata of the `search` resource template.
     pub mod search {
         /// `uriTemplate` (RFC 6570).
         pub const URI_TEMPLATE: &str = "search://{+base}{?q,lang}";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `name`.
-        pub const NAME: &str = "search";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uriTemplate":"search://{+base}{?q,lang}","name":"search"}"#;
         /// What the router registers for this resource template.
         pub const SPEC: ::mcpdesc::ResourceTemplateSpec = ::mcpdesc::ResourceTemplateSpec::new(
             URI_TEMPLATE,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"uriTemplate":"search://{+base}{?q,lang}","name":"search"}"#,
         );
     }
     /// Metadata of the `board` resource template.
     pub mod board {
         /// `uriTemplate` (RFC 6570).
         pub const URI_TEMPLATE: &str = "chess://boards/{owner}/{board}";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `name`.
-        pub const NAME: &str = "board";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uriTemplate":"chess://boards/{owner}/{board}","name":"board"}"#;
         /// What the router registers for this resource template.
         pub const SPEC: ::mcpdesc::ResourceTemplateSpec = ::mcpdesc::ResourceTemplateSpec::new(
             URI_TEMPLATE,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"uriTemplate":"chess://boards/{owner}/{board}","name":"board"}"#,
         );
     }
 }
@@ -424,20 +304,13 @@ pub trait AnalyzeGamePrompt: Send + Sync {
         &self,
         arguments: types::AnalyzeGameArguments,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::RequestError>,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::PromptResult>;
     /// Handles `completion/complete` for an argument of the prompt `analyze_game`: the router checked that `request.argument` is one of its arguments.
     fn complete_analyze_game(
         &self,
         request: ::mcpdesc::CompletionRequest,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::CompletionResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::CompletionResult>;
 }
 /// The `greeting` prompt.
 ///
@@ -450,9 +323,7 @@ pub trait GreetingPrompt: Send + Sync {
         &self,
         arguments: types::GreetingArguments,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::RequestError>,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::PromptResult>;
 }
 /// Classical Leaderboard
 ///
@@ -463,12 +334,7 @@ pub trait BoardResource: Send + Sync {
     fn read_board(
         &self,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
 }
 /// The `board` resource.
 ///
@@ -479,12 +345,7 @@ pub trait Board2Resource: Send + Sync {
     fn read_board_2(
         &self,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
 }
 /// The `rules` resource.
 ///
@@ -495,12 +356,7 @@ pub trait RulesResource: Send + Sync {
     fn read_rules(
         &self,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
 }
 /// Game Detail
 ///
@@ -513,23 +369,13 @@ pub trait GameDetailTemplate: Send + Sync {
         uri: ::std::string::String,
         variables: types::GameDetailVariables,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
     /// Handles `completion/complete` for an argument of the resource template `game_detail`: the router checked that `request.argument` is one of its variables.
     fn complete_game_detail(
         &self,
         request: ::mcpdesc::CompletionRequest,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::CompletionResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::CompletionResult>;
 }
 /// The `search` resource template.
 ///
@@ -542,12 +388,7 @@ pub trait SearchTemplate: Send + Sync {
         uri: ::std::string::String,
         variables: ::std::string::String,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
 }
 /// The `board` resource template.
 ///
@@ -560,12 +401,7 @@ pub trait BoardTemplate: Send + Sync {
         uri: ::std::string::String,
         variables: types::BoardVariables,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
 }
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
@@ -597,165 +433,105 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         )
         .prompt(
             prompts::analyze_game::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let arguments: types::AnalyzeGameArguments = ::mcpdesc::__private::parse_request(
-                            ::mcpdesc::__private::serde_json::Value::Object(args),
-                        )?;
-                        AnalyzeGamePrompt::get_analyze_game(&*server, arguments, cx)
-                            .await
-                    })
-                }
-            },
+            ::mcpdesc::__private::prompt_handler(
+                &server,
+                |s, arguments: types::AnalyzeGameArguments, cx| async move {
+                    AnalyzeGamePrompt::get_analyze_game(&*s, arguments, cx).await
+                },
+            ),
         )
         .completion(
             ::mcpdesc::CompletionTarget::prompt(prompts::analyze_game::NAME),
-            prompts::analyze_game::SCOPE,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |request, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        AnalyzeGamePrompt::complete_analyze_game(&*server, request, cx)
-                            .await
-                    })
-                }
-            },
+            prompts::analyze_game::SPEC.scope,
+            ::mcpdesc::__private::completion_handler(
+                &server,
+                |s, request, cx| async move {
+                    AnalyzeGamePrompt::complete_analyze_game(&*s, request, cx).await
+                },
+            ),
         )
         .prompt(
             prompts::greeting::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let arguments: types::GreetingArguments = ::mcpdesc::__private::parse_request(
-                            ::mcpdesc::__private::serde_json::Value::Object(args),
-                        )?;
-                        GreetingPrompt::get_greeting(&*server, arguments, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::prompt_handler(
+                &server,
+                |s, arguments: types::GreetingArguments, cx| async move {
+                    GreetingPrompt::get_greeting(&*s, arguments, cx).await
+                },
+            ),
         )
         .resource(
             resources::board::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |_uri, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        BoardResource::read_board(&*server, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::resource_handler(
+                &server,
+                |s, cx| async move { BoardResource::read_board(&*s, cx).await },
+            ),
         )
         .resource(
             resources::board_2::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |_uri, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        Board2Resource::read_board_2(&*server, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::resource_handler(
+                &server,
+                |s, cx| async move { Board2Resource::read_board_2(&*s, cx).await },
+            ),
         )
         .resource(
             resources::rules::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |_uri, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        RulesResource::read_rules(&*server, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::resource_handler(
+                &server,
+                |s, cx| async move { RulesResource::read_rules(&*s, cx).await },
+            ),
         )
         .resource_template(
             resource_templates::game_detail::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |uri, variables, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let variables: types::GameDetailVariables = ::mcpdesc::__private::parse_request(
-                            variables,
-                        )?;
-                        GameDetailTemplate::read_game_detail(
-                                &*server,
-                                uri,
-                                variables,
-                                cx,
-                            )
-                            .await
-                    })
-                }
-            },
+            ::mcpdesc::__private::template_handler(
+                &server,
+                |s, uri, variables: types::GameDetailVariables, cx| async move {
+                    GameDetailTemplate::read_game_detail(&*s, uri, variables, cx).await
+                },
+            ),
         )
         .completion(
             ::mcpdesc::CompletionTarget::resource_template(
                 resource_templates::game_detail::URI_TEMPLATE,
             ),
-            resource_templates::game_detail::SCOPE,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |request, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        GameDetailTemplate::complete_game_detail(&*server, request, cx)
-                            .await
-                    })
-                }
-            },
+            resource_templates::game_detail::SPEC.scope,
+            ::mcpdesc::__private::completion_handler(
+                &server,
+                |s, request, cx| async move {
+                    GameDetailTemplate::complete_game_detail(&*s, request, cx).await
+                },
+            ),
         )
         .resource_template(
             resource_templates::search::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |uri, variables, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let variables: ::std::string::String = ::mcpdesc::__private::parse_request(
-                            variables,
-                        )?;
-                        SearchTemplate::read_search(&*server, uri, variables, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::template_handler(
+                &server,
+                |s, uri, variables: ::std::string::String, cx| async move {
+                    SearchTemplate::read_search(&*s, uri, variables, cx).await
+                },
+            ),
         )
         .resource_template(
             resource_templates::board::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |uri, variables, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let variables: types::BoardVariables = ::mcpdesc::__private::parse_request(
-                            variables,
-                        )?;
-                        BoardTemplate::read_board(&*server, uri, variables, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::template_handler(
+                &server,
+                |s, uri, variables: types::BoardVariables, cx| async move {
+                    BoardTemplate::read_board(&*s, uri, variables, cx).await
+                },
+            ),
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
-/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
-/// are illustrative, not promises of live behaviour.
+/// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
+/// Examples (`ALL.examples`) and Tool Interaction Examples
+/// (`ALL.interaction_examples`) in the description's order, with accessors:
+/// `ALL.input(name)` / `ALL.result(name)` as JSON values,
+/// `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples are
+/// illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `analyze_game` tool.
     pub mod analyze_game {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::AnalyzeGameInput,
             ::mcpdesc::testing::NoOutput,
@@ -784,46 +560,46 @@ pub mod examples {
             )
             .prompt(
                 super::prompts::analyze_game::NAME,
-                super::prompts::analyze_game::SCOPE,
+                super::prompts::analyze_game::SPEC.scope,
                 super::prompt_examples::analyze_game::EXAMPLES,
                 super::prompt_examples::analyze_game::COMPLETION_EXAMPLES,
             )
             .prompt(
                 super::prompts::greeting::NAME,
-                super::prompts::greeting::SCOPE,
+                super::prompts::greeting::SPEC.scope,
                 super::prompt_examples::greeting::EXAMPLES,
                 super::prompt_examples::greeting::COMPLETION_EXAMPLES,
             )
             .resource(
                 super::resources::board::URI,
-                super::resources::board::SCOPE,
+                super::resources::board::SPEC.scope,
                 super::resource_examples::board::EXAMPLES,
             )
             .resource(
                 super::resources::board_2::URI,
-                super::resources::board_2::SCOPE,
+                super::resources::board_2::SPEC.scope,
                 super::resource_examples::board_2::EXAMPLES,
             )
             .resource(
                 super::resources::rules::URI,
-                super::resources::rules::SCOPE,
+                super::resources::rules::SPEC.scope,
                 super::resource_examples::rules::EXAMPLES,
             )
             .resource_template(
                 super::resource_templates::game_detail::URI_TEMPLATE,
-                super::resource_templates::game_detail::SCOPE,
+                super::resource_templates::game_detail::SPEC.scope,
                 super::resource_template_examples::game_detail::EXAMPLES,
                 super::resource_template_examples::game_detail::COMPLETION_EXAMPLES,
             )
             .resource_template(
                 super::resource_templates::search::URI_TEMPLATE,
-                super::resource_templates::search::SCOPE,
+                super::resource_templates::search::SPEC.scope,
                 super::resource_template_examples::search::EXAMPLES,
                 super::resource_template_examples::search::COMPLETION_EXAMPLES,
             )
             .resource_template(
                 super::resource_templates::board::URI_TEMPLATE,
-                super::resource_templates::board::SCOPE,
+                super::resource_templates::board::SPEC.scope,
                 super::resource_template_examples::board::EXAMPLES,
                 super::resource_template_examples::board::COMPLETION_EXAMPLES,
             )
@@ -1369,7 +1145,7 @@ impl Client {
         self.inner
             .complete(
                 &::mcpdesc::CompletionTarget::prompt(prompts::analyze_game::NAME),
-                prompts::analyze_game::SCOPE,
+                prompts::analyze_game::SPEC.scope,
                 &request,
             )
             .await
@@ -1423,7 +1199,7 @@ impl Client {
                 &::mcpdesc::CompletionTarget::resource_template(
                     resource_templates::game_detail::URI_TEMPLATE,
                 ),
-                resource_templates::game_detail::SCOPE,
+                resource_templates::game_detail::SPEC.scope,
                 &request,
             )
             .await
@@ -1464,7 +1240,7 @@ mod example_tests {
             >(
                 &router(server),
                 prompts::analyze_game::NAME,
-                prompts::analyze_game::SCOPE,
+                prompts::analyze_game::SPEC.scope,
                 &prompt_examples::analyze_game::EXAMPLES[0usize],
             ),
         );
@@ -1486,7 +1262,7 @@ mod example_tests {
             >(
                 &router(server),
                 prompts::analyze_game::NAME,
-                prompts::analyze_game::SCOPE,
+                prompts::analyze_game::SPEC.scope,
                 &prompt_examples::analyze_game::EXAMPLES[1usize],
             ),
         );
@@ -1506,7 +1282,7 @@ mod example_tests {
             ::mcpdesc::testing::check_completion_example(
                 &router(server),
                 &::mcpdesc::CompletionTarget::prompt(prompts::analyze_game::NAME),
-                prompts::analyze_game::SCOPE,
+                prompts::analyze_game::SPEC.scope,
                 &prompt_examples::analyze_game::COMPLETION_EXAMPLES[0usize],
             ),
         );
@@ -1528,7 +1304,7 @@ mod example_tests {
             >(
                 &router(server),
                 prompts::greeting::NAME,
-                prompts::greeting::SCOPE,
+                prompts::greeting::SPEC.scope,
                 &prompt_examples::greeting::EXAMPLES[0usize],
             ),
         );
@@ -1548,7 +1324,7 @@ mod example_tests {
             ::mcpdesc::testing::check_resource_example(
                 &router(server),
                 resources::board::URI,
-                resources::board::SCOPE,
+                resources::board::SPEC.scope,
                 &resource_examples::board::EXAMPLES[0usize],
             ),
         );
@@ -1568,7 +1344,7 @@ mod example_tests {
             ::mcpdesc::testing::check_resource_example(
                 &router(server),
                 resources::board::URI,
-                resources::board::SCOPE,
+                resources::board::SPEC.scope,
                 &resource_examples::board::EXAMPLES[1usize],
             ),
         );
@@ -1588,7 +1364,7 @@ mod example_tests {
             ::mcpdesc::testing::check_resource_example(
                 &router(server),
                 resources::rules::URI,
-                resources::rules::SCOPE,
+                resources::rules::SPEC.scope,
                 &resource_examples::rules::EXAMPLES[0usize],
             ),
         );
@@ -1612,7 +1388,7 @@ mod example_tests {
             >(
                 &router(server),
                 resource_templates::game_detail::URI_TEMPLATE,
-                resource_templates::game_detail::SCOPE,
+                resource_templates::game_detail::SPEC.scope,
                 &resource_template_examples::game_detail::EXAMPLES[0usize],
             ),
         );
@@ -1636,7 +1412,7 @@ mod example_tests {
                 &::mcpdesc::CompletionTarget::resource_template(
                     resource_templates::game_detail::URI_TEMPLATE,
                 ),
-                resource_templates::game_detail::SCOPE,
+                resource_templates::game_detail::SPEC.scope,
                 &resource_template_examples::game_detail::COMPLETION_EXAMPLES[0usize],
             ),
         );
@@ -1658,7 +1434,7 @@ mod example_tests {
             >(
                 &router(server),
                 resource_templates::search::URI_TEMPLATE,
-                resource_templates::search::SCOPE,
+                resource_templates::search::SPEC.scope,
                 &resource_template_examples::search::EXAMPLES[0usize],
             ),
         );
@@ -1680,7 +1456,7 @@ mod example_tests {
             >(
                 &router(server),
                 resource_templates::board::URI_TEMPLATE,
-                resource_templates::board::SCOPE,
+                resource_templates::board::SPEC.scope,
                 &resource_template_examples::board::EXAMPLES[0usize],
             ),
         );

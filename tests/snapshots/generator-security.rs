@@ -236,24 +236,14 @@ pub mod prompts {
     pub mod game_review {
         /// `name`.
         pub const NAME: &str = "game_review";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"name":"game_review","arguments":[{"name":"game","required":true}],"security":[{"sso":[]}]}"#;
         /// What the router registers for this prompt.
         pub const SPEC: ::mcpdesc::PromptSpec = ::mcpdesc::PromptSpec::new(
             NAME,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"name":"game_review","arguments":[{"name":"game","required":true}],"security":[{"sso":[]}]}"#,
         );
     }
 }
@@ -265,30 +255,14 @@ pub mod resources {
     pub mod leaderboard {
         /// `uri`: what `resources/read` asks for.
         pub const URI: &str = "games://leaderboard";
-        /// `mimeType`.
-        pub const MIME_TYPE: ::core::option::Option<&str> = ::core::option::Option::Some(
-            "application/json",
-        );
-        /// `name`.
-        pub const NAME: &str = "leaderboard";
-        /// The effective protocol scope.
-        pub const SCOPE: &[::mcpdesc::ProtocolVersion] = &[
-            ::mcpdesc::ProtocolVersion::V2025_06_18,
-            ::mcpdesc::ProtocolVersion::V2025_11_25,
-        ];
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::None;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = false;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = r#"{"uri":"games://leaderboard","name":"leaderboard","mimeType":"application/json","security":[{},{"games-oauth":["games:read"]}]}"#;
         /// What the router registers for this resource.
         pub const SPEC: ::mcpdesc::ResourceSpec = ::mcpdesc::ResourceSpec::new(
             URI,
-            SCOPE,
-            DECLARATION,
+            &[
+                ::mcpdesc::ProtocolVersion::V2025_06_18,
+                ::mcpdesc::ProtocolVersion::V2025_11_25,
+            ],
+            r#"{"uri":"games://leaderboard","name":"leaderboard","mimeType":"application/json","security":[{},{"games-oauth":["games:read"]}]}"#,
         );
     }
 }
@@ -302,9 +276,7 @@ pub trait GameReviewPrompt: Send + Sync {
         &self,
         arguments: types::GameReviewArguments,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::RequestError>,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::PromptResult>;
 }
 /// The `leaderboard` resource.
 ///
@@ -315,12 +287,7 @@ pub trait LeaderboardResource: Send + Sync {
     fn read_leaderboard(
         &self,
         cx: ::mcpdesc::Context,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::mcpdesc::ResourceResult,
-            ::mcpdesc::RequestError,
-        >,
-    > + Send;
+    ) -> impl ::mcpdesc::RequestFuture<::mcpdesc::ResourceResult>;
 }
 /// Verifies the credentials of the description's security schemes, one method
 /// per scheme a Security Requirement names. `router(server)` needs it, like a
@@ -455,30 +422,21 @@ fn handlers_router<S: Handlers>(
         )
         .prompt(
             prompts::game_review::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |args, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        let arguments: types::GameReviewArguments = ::mcpdesc::__private::parse_request(
-                            ::mcpdesc::__private::serde_json::Value::Object(args),
-                        )?;
-                        GameReviewPrompt::get_game_review(&*server, arguments, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::prompt_handler(
+                &server,
+                |s, arguments: types::GameReviewArguments, cx| async move {
+                    GameReviewPrompt::get_game_review(&*s, arguments, cx).await
+                },
+            ),
         )
         .resource(
             resources::leaderboard::SPEC,
-            {
-                let server = ::mcpdesc::__private::Arc::clone(&server);
-                move |_uri, cx| {
-                    let server = ::mcpdesc::__private::Arc::clone(&server);
-                    ::mcpdesc::__private::boxed(async move {
-                        LeaderboardResource::read_leaderboard(&*server, cx).await
-                    })
-                }
-            },
+            ::mcpdesc::__private::resource_handler(
+                &server,
+                |s, cx| async move {
+                    LeaderboardResource::read_leaderboard(&*s, cx).await
+                },
+            ),
         )
 }
 /// A router that serves the description with `server`'s trait methods: the
@@ -557,17 +515,17 @@ pub fn router_behind_gateway<S: Handlers>(server: S) -> ::mcpdesc::Router {
     handlers_router(::mcpdesc::__private::Arc::new(server)).without_authentication()
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
-/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
-/// are illustrative, not promises of live behaviour.
+/// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
+/// Examples (`ALL.examples`) and Tool Interaction Examples
+/// (`ALL.interaction_examples`) in the description's order, with accessors:
+/// `ALL.input(name)` / `ALL.result(name)` as JSON values,
+/// `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples are
+/// illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `list_games` tool.
     pub mod list_games {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::ListGamesInput,
             ::mcpdesc::testing::NoOutput,
@@ -586,10 +544,7 @@ pub mod examples {
     }
     /// Examples of the `record_game` tool.
     pub mod record_game {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::RecordGameInput,
             ::mcpdesc::testing::NoOutput,
@@ -608,10 +563,7 @@ pub mod examples {
     }
     /// Examples of the `server_status` tool.
     pub mod server_status {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::ServerStatusInput,
             ::mcpdesc::testing::NoOutput,
@@ -645,13 +597,13 @@ pub mod examples {
             )
             .prompt(
                 super::prompts::game_review::NAME,
-                super::prompts::game_review::SCOPE,
+                super::prompts::game_review::SPEC.scope,
                 super::prompt_examples::game_review::EXAMPLES,
                 super::prompt_examples::game_review::COMPLETION_EXAMPLES,
             )
             .resource(
                 super::resources::leaderboard::URI,
-                super::resources::leaderboard::SCOPE,
+                super::resources::leaderboard::SPEC.scope,
                 super::resource_examples::leaderboard::EXAMPLES,
             )
     }

@@ -790,17 +790,17 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
         )
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-/// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
-/// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
-/// are illustrative, not promises of live behaviour.
+/// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
+/// Examples (`ALL.examples`) and Tool Interaction Examples
+/// (`ALL.interaction_examples`) in the description's order, with accessors:
+/// `ALL.input(name)` / `ALL.result(name)` as JSON values,
+/// `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples are
+/// illustrative, not promises of live behaviour.
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `create_entities` tool.
     pub mod create_entities {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::CreateEntitiesInput,
             super::super::types::CreateEntitiesOutput,
@@ -819,10 +819,7 @@ pub mod examples {
     }
     /// Examples of the `create_relations` tool.
     pub mod create_relations {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::CreateRelationsInput,
             super::super::types::CreateRelationsOutput,
@@ -834,10 +831,7 @@ pub mod examples {
     }
     /// Examples of the `add_observations` tool.
     pub mod add_observations {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::AddObservationsInput,
             super::super::types::AddObservationsOutput,
@@ -849,10 +843,7 @@ pub mod examples {
     }
     /// Examples of the `delete_entities` tool.
     pub mod delete_entities {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::DeleteEntitiesInput,
             super::super::types::DeleteEntitiesOutput,
@@ -864,10 +855,7 @@ pub mod examples {
     }
     /// Examples of the `delete_observations` tool.
     pub mod delete_observations {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::DeleteObservationsInput,
             super::super::types::DeleteObservationsOutput,
@@ -879,10 +867,7 @@ pub mod examples {
     }
     /// Examples of the `delete_relations` tool.
     pub mod delete_relations {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::DeleteRelationsInput,
             super::super::types::DeleteRelationsOutput,
@@ -894,10 +879,7 @@ pub mod examples {
     }
     /// Examples of the `read_graph` tool.
     pub mod read_graph {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::ReadGraphInput,
             super::super::types::ReadGraphOutput,
@@ -916,10 +898,7 @@ pub mod examples {
     }
     /// Examples of the `search_nodes` tool.
     pub mod search_nodes {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::SearchNodesInput,
             super::super::types::SearchNodesOutput,
@@ -931,10 +910,7 @@ pub mod examples {
     }
     /// Examples of the `open_nodes` tool.
     pub mod open_nodes {
-        /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-        /// Interaction Examples (`ALL.interaction_examples`) in the description's
-        /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-        /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::OpenNodesInput,
             super::super::types::OpenNodesOutput,

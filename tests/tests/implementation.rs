@@ -220,7 +220,7 @@ fn macro_checks(router: impl Fn() -> mcpdesc::Router) -> Vec<(&'static str, Resu
             implementation::check_prompt_example(
                 &router(),
                 prompts::welcome::NAME,
-                prompts::welcome::SCOPE,
+                prompts::welcome::SPEC.scope,
                 &prompt_examples::welcome::EXAMPLES[0],
                 Compare::Exact,
             ),
@@ -230,7 +230,7 @@ fn macro_checks(router: impl Fn() -> mcpdesc::Router) -> Vec<(&'static str, Resu
             implementation::check_resource_example(
                 &router(),
                 resources::count::URI,
-                resources::count::SCOPE,
+                resources::count::SPEC.scope,
                 &resource_examples::count::EXAMPLES[0],
                 Compare::Exact,
             ),

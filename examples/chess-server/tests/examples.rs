@@ -85,7 +85,7 @@ fn every_prompt_resource_and_completion_example_is_reproduced() {
             testing::check_prompt_example::<types::OpeningStudyArguments>(
                 &router,
                 prompts::opening_study::NAME,
-                prompts::opening_study::SCOPE,
+                prompts::opening_study::SPEC.scope,
                 e,
             ),
         );
@@ -95,7 +95,7 @@ fn every_prompt_resource_and_completion_example_is_reproduced() {
         check(testing::check_completion_example(
             &router,
             &prompt,
-            prompts::opening_study::SCOPE,
+            prompts::opening_study::SPEC.scope,
             e,
         ));
     }
@@ -103,7 +103,7 @@ fn every_prompt_resource_and_completion_example_is_reproduced() {
         check(testing::check_resource_example(
             &router,
             resources::rating_pools::URI,
-            resources::rating_pools::SCOPE,
+            resources::rating_pools::SPEC.scope,
             e,
         ));
     }
@@ -111,7 +111,7 @@ fn every_prompt_resource_and_completion_example_is_reproduced() {
         check(testing::check_template_example::<types::OpeningVariables>(
             &router,
             resource_templates::opening::URI_TEMPLATE,
-            resource_templates::opening::SCOPE,
+            resource_templates::opening::SPEC.scope,
             e,
         ));
     }
@@ -120,7 +120,7 @@ fn every_prompt_resource_and_completion_example_is_reproduced() {
         check(testing::check_completion_example(
             &router,
             &template,
-            resource_templates::opening::SCOPE,
+            resource_templates::opening::SPEC.scope,
             e,
         ));
     }

@@ -256,7 +256,7 @@ fn primitive_methods(
                 c,
                 "prompt",
                 target,
-                quote!(prompts::#m::SCOPE),
+                quote!(prompts::#m::SPEC.scope),
                 taken,
                 diagnostics,
             ));
@@ -344,7 +344,7 @@ fn primitive_methods(
                 c,
                 "resource template",
                 target,
-                quote!(resource_templates::#m::SCOPE),
+                quote!(resource_templates::#m::SPEC.scope),
                 taken,
                 diagnostics,
             ));

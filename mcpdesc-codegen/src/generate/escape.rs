@@ -148,6 +148,16 @@ fn doc_attribute(stream: TokenStream, placeholders: &Placeholders) -> TokenStrea
     stream
         .into_iter()
         .map(|tree| match tree {
+            // No tab, CR, marker, bidi or control character, no code fence: `doc_text`
+            // would return it unchanged.
+            TokenTree::Literal(lit)
+                if {
+                    let text = lit.to_string();
+                    plainly_safe(&text) && !text.contains("```") && !text.contains("~~~")
+                } =>
+            {
+                TokenTree::Literal(lit)
+            }
             TokenTree::Literal(lit) => match string_value(&lit) {
                 Some(value) => {
                     let text = placeholders.restore(&value, json_inner);
@@ -177,7 +187,18 @@ fn string_value(lit: &Literal) -> Option<String> {
     }
 }
 
+/// Whether a literal's source text can need no change: printable ASCII (no marker, no
+/// bidi or control character), and no escape sequence that could encode one (raw
+/// strings have none). Most literals are such; they skip decoding.
+fn plainly_safe(text: &str) -> bool {
+    text.bytes().all(|b| (0x20..0x7f).contains(&b))
+        && (text.starts_with('r') || !text.contains('\\'))
+}
+
 fn literal(lit: Literal, placeholders: &Placeholders) -> Literal {
+    if plainly_safe(&lit.to_string()) {
+        return lit;
+    }
     let Some(value) = string_value(&lit) else {
         return lit;
     };

@@ -65,9 +65,12 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
     };
     quote! {
         /// The description's Tool Examples and Tool Interaction Examples, by tool, for
-        /// reuse in tests: JSON texts, and `ALL.input(name)` / `ALL.result(name)` as JSON
-        /// values and `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples
-        /// are illustrative, not promises of live behaviour.
+        /// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
+        /// Examples (`ALL.examples`) and Tool Interaction Examples
+        /// (`ALL.interaction_examples`) in the description's order, with accessors:
+        /// `ALL.input(name)` / `ALL.result(name)` as JSON values,
+        /// `ALL.typed_input(name)` / `ALL.typed_output(name)` typed. Examples are
+        /// illustrative, not promises of live behaviour.
         pub mod examples {
             // A crate rarely reads every example.
             #![allow(dead_code)]
@@ -229,10 +232,7 @@ fn emit_tool_examples(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
     quote! {
         #[doc = #doc]
         pub mod #module {
-            /// The tool (`ALL.tool`), its Tool Examples (`ALL.examples`) and Tool
-            /// Interaction Examples (`ALL.interaction_examples`) in the description's
-            /// order, with accessors: `ALL.input(name)`, `ALL.result(name)`,
-            /// `ALL.typed_input(name)`, `ALL.typed_output(name)`.
+            /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
             pub const ALL: #rt::testing::ToolExamples<super::super::types::#input_ty, #output_ty> =
                 #rt::testing::ToolExamples::new(&super::super::tools::#module::SPEC, &[#(#examples),*], &[#(#interactions),*]);
         }

@@ -155,7 +155,7 @@ pub fn book_entries(ir: &ModuleIr) -> TokenStream {
         out.extend(quote! {
             .prompt(
                 super::prompts::#m::NAME,
-                super::prompts::#m::SCOPE,
+                super::prompts::#m::SPEC.scope,
                 super::prompt_examples::#m::EXAMPLES,
                 super::prompt_examples::#m::COMPLETION_EXAMPLES,
             )
@@ -166,7 +166,7 @@ pub fn book_entries(ir: &ModuleIr) -> TokenStream {
         out.extend(quote! {
             .resource(
                 super::resources::#m::URI,
-                super::resources::#m::SCOPE,
+                super::resources::#m::SPEC.scope,
                 super::resource_examples::#m::EXAMPLES,
             )
         });
@@ -176,7 +176,7 @@ pub fn book_entries(ir: &ModuleIr) -> TokenStream {
         out.extend(quote! {
             .resource_template(
                 super::resource_templates::#m::URI_TEMPLATE,
-                super::resource_templates::#m::SCOPE,
+                super::resource_templates::#m::SPEC.scope,
                 super::resource_template_examples::#m::EXAMPLES,
                 super::resource_template_examples::#m::COMPLETION_EXAMPLES,
             )

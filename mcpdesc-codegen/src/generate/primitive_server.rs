@@ -18,9 +18,10 @@
 //!     /// Variables of the `game_detail` resource template (`chess://games/{game_id}`).
 //!     pub struct GameDetailVariables { pub game_id: ::std::string::String }
 //! }
-//! pub mod prompts { pub mod city_briefing { NAME, SCOPE, TITLE, DESCRIPTION, DEPRECATED, DECLARATION, SPEC } }
-//! pub mod resources { pub mod leaderboard { URI, NAME, SCOPE, ..., MIME_TYPE, SPEC } }
-//! pub mod resource_templates { pub mod game_detail { URI_TEMPLATE, NAME, SCOPE, ..., SPEC } }
+//! // SPEC holds the scope and the resolved declaration (title, description, mimeType, ...)
+//! pub mod prompts { pub mod city_briefing { NAME, SPEC } }
+//! pub mod resources { pub mod leaderboard { URI, SPEC } }
+//! pub mod resource_templates { pub mod game_detail { URI_TEMPLATE, SPEC } }
 //! pub trait CityBriefingPrompt: Send + Sync {
 //!     fn get_city_briefing(&self, arguments: types::CityBriefingArguments, cx: ::mcpdesc::Context)
 //!         -> impl Future<Output = Result<::mcpdesc::PromptResult, ::mcpdesc::RequestError>> + Send;
@@ -49,13 +50,6 @@ use super::primitives::{CommonIr, FieldIr, PromptIr, ResourceIr, TemplateIr};
 use super::server::{declaration_literal, runtime, versions};
 use super::ModuleIr;
 use crate::settings::Settings;
-
-fn opt_str(value: &Option<String>) -> TokenStream {
-    match value {
-        Some(s) => quote!(::core::option::Option::Some(#s)),
-        None => quote!(::core::option::Option::None),
-    }
-}
 
 /// The trait names of every prompt, resource and template, for the `Server` bounds.
 pub fn trait_idents(ir: &ModuleIr) -> Vec<syn::Ident> {
@@ -188,9 +182,7 @@ fn complete_method(rt: &TokenStream, c: &CommonIr, kind: &str) -> TokenStream {
             &self,
             request: #rt::CompletionRequest,
             cx: #rt::Context,
-        ) -> impl ::core::future::Future<
-            Output = ::core::result::Result<#rt::CompletionResult, #rt::RequestError>,
-        > + Send;
+        ) -> impl #rt::RequestFuture<#rt::CompletionResult>;
     }
 }
 
@@ -216,9 +208,7 @@ fn prompt_trait(rt: &TokenStream, p: &PromptIr) -> TokenStream {
                 &self,
                 arguments: types::#ty,
                 cx: #rt::Context,
-            ) -> impl ::core::future::Future<
-                Output = ::core::result::Result<#rt::PromptResult, #rt::RequestError>,
-            > + Send;
+            ) -> impl #rt::RequestFuture<#rt::PromptResult>;
             #complete
         }
     }
@@ -244,9 +234,7 @@ fn resource_trait(rt: &TokenStream, r: &ResourceIr) -> TokenStream {
             fn #method(
                 &self,
                 cx: #rt::Context,
-            ) -> impl ::core::future::Future<
-                Output = ::core::result::Result<#rt::ResourceResult, #rt::RequestError>,
-            > + Send;
+            ) -> impl #rt::RequestFuture<#rt::ResourceResult>;
         }
     }
 }
@@ -299,36 +287,19 @@ fn template_trait(rt: &TokenStream, t: &TemplateIr) -> TokenStream {
                 uri: ::std::string::String,
                 variables: #variables,
                 cx: #rt::Context,
-            ) -> impl ::core::future::Future<
-                Output = ::core::result::Result<#rt::ResourceResult, #rt::RequestError>,
-            > + Send;
+            ) -> impl #rt::RequestFuture<#rt::ResourceResult>;
             #complete
         }
     }
 }
 
-/// The constants every metadata module has.
-fn common_consts(rt: &TokenStream, c: &CommonIr) -> TokenStream {
-    let name = &c.name;
+/// The scope and declaration arguments of a primitive's `Spec::new(KEY, scope,
+/// declaration)`: the facts of the declaration (title, description, MIME type,
+/// deprecation) are read from the declaration, not repeated as constants.
+fn spec_args(rt: &TokenStream, c: &CommonIr) -> TokenStream {
     let scope = versions(rt, c.scope);
-    let title = opt_str(&c.title);
-    let description = opt_str(&c.description);
-    let deprecated = c.deprecated;
     let declaration = declaration_literal(&c.declaration);
-    quote! {
-        /// `name`.
-        pub const NAME: &str = #name;
-        /// The effective protocol scope.
-        pub const SCOPE: &[#rt::ProtocolVersion] = #scope;
-        /// `title`.
-        pub const TITLE: ::core::option::Option<&str> = #title;
-        /// `description`.
-        pub const DESCRIPTION: ::core::option::Option<&str> = #description;
-        /// `deprecated`.
-        pub const DEPRECATED: bool = #deprecated;
-        /// The declaration with `$componentRef`s substituted, as JSON.
-        pub const DECLARATION: &str = #declaration;
-    }
+    quote!(#scope, #declaration)
 }
 
 /// Emits the metadata modules, and the handler traits when the server side is
@@ -341,13 +312,15 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
         let metas = p.prompts.iter().map(|x| {
             let module = format_ident!("{}", x.common.names.snake);
             let doc = format!("Metadata of the `{}` prompt.", x.common.name);
-            let common = common_consts(&rt, &x.common);
+            let name = &x.common.name;
+            let args = spec_args(&rt, &x.common);
             quote! {
                 #[doc = #doc]
                 pub mod #module {
-                    #common
+                    /// `name`.
+                    pub const NAME: &str = #name;
                     /// What the router registers for this prompt.
-                    pub const SPEC: #rt::PromptSpec = #rt::PromptSpec::new(NAME, SCOPE, DECLARATION);
+                    pub const SPEC: #rt::PromptSpec = #rt::PromptSpec::new(NAME, #args);
                 }
             }
         });
@@ -365,19 +338,15 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
         let metas = p.resources.iter().map(|x| {
             let module = format_ident!("{}", x.common.names.snake);
             let doc = format!("Metadata of the `{}` resource.", x.common.name);
-            let common = common_consts(&rt, &x.common);
+            let args = spec_args(&rt, &x.common);
             let uri = &x.uri;
-            let mime = opt_str(&x.mime_type);
             quote! {
                 #[doc = #doc]
                 pub mod #module {
                     /// `uri`: what `resources/read` asks for.
                     pub const URI: &str = #uri;
-                    /// `mimeType`.
-                    pub const MIME_TYPE: ::core::option::Option<&str> = #mime;
-                    #common
                     /// What the router registers for this resource.
-                    pub const SPEC: #rt::ResourceSpec = #rt::ResourceSpec::new(URI, SCOPE, DECLARATION);
+                    pub const SPEC: #rt::ResourceSpec = #rt::ResourceSpec::new(URI, #args);
                 }
             }
         });
@@ -395,20 +364,16 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
         let metas = p.resource_templates.iter().map(|x| {
             let module = format_ident!("{}", x.common.names.snake);
             let doc = format!("Metadata of the `{}` resource template.", x.common.name);
-            let common = common_consts(&rt, &x.common);
+            let args = spec_args(&rt, &x.common);
             let uri_template = &x.uri_template;
-            let mime = opt_str(&x.mime_type);
             quote! {
                 #[doc = #doc]
                 pub mod #module {
                     /// `uriTemplate` (RFC 6570).
                     pub const URI_TEMPLATE: &str = #uri_template;
-                    /// `mimeType`.
-                    pub const MIME_TYPE: ::core::option::Option<&str> = #mime;
-                    #common
                     /// What the router registers for this resource template.
                     pub const SPEC: #rt::ResourceTemplateSpec =
-                        #rt::ResourceTemplateSpec::new(URI_TEMPLATE, SCOPE, DECLARATION);
+                        #rt::ResourceTemplateSpec::new(URI_TEMPLATE, #args);
                 }
             }
         });
@@ -437,16 +402,17 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
     out
 }
 
-/// Wraps a handler body into the registration closure every primitive uses.
-fn registration(rt: &TokenStream, params: TokenStream, body: TokenStream) -> TokenStream {
+/// `::mcpdesc::__private::{helper}(&server, |s, {params}, cx| async move { body })`:
+/// the runtime's generic handler does the rest (parsing, boxing).
+fn registration(
+    rt: &TokenStream,
+    helper: &str,
+    params: TokenStream,
+    body: TokenStream,
+) -> TokenStream {
+    let helper = format_ident!("{}", helper);
     quote! {
-        {
-            let server = #rt::__private::Arc::clone(&server);
-            move |#params| {
-                let server = #rt::__private::Arc::clone(&server);
-                #rt::__private::boxed(async move { #body })
-            }
-        }
+        #rt::__private::#helper(&server, |s, #params cx| async move { #body })
     }
 }
 
@@ -463,26 +429,23 @@ pub fn emit_registrations(ir: &ModuleIr, settings: &Settings) -> TokenStream {
         let ty = format_ident!("{}", c.names.type_name.as_deref().unwrap_or("Arguments"));
         let handler = registration(
             &rt,
-            quote!(args, cx),
-            quote! {
-                let arguments: types::#ty = #rt::__private::parse_request(
-                    #rt::__private::serde_json::Value::Object(args),
-                )?;
-                #trait_name::#method(&*server, arguments, cx).await
-            },
+            "prompt_handler",
+            quote!(arguments: types::#ty,),
+            quote!(#trait_name::#method(&*s, arguments, cx).await),
         );
         out.extend(quote!(.prompt(prompts::#module::SPEC, #handler)));
         if !p.completion_examples.is_empty() {
             let complete = format_ident!("complete_{}", c.names.snake);
             let handler = registration(
                 &rt,
-                quote!(request, cx),
-                quote!(#trait_name::#complete(&*server, request, cx).await),
+                "completion_handler",
+                quote!(request,),
+                quote!(#trait_name::#complete(&*s, request, cx).await),
             );
             out.extend(quote! {
                 .completion(
                     #rt::CompletionTarget::prompt(prompts::#module::NAME),
-                    prompts::#module::SCOPE,
+                    prompts::#module::SPEC.scope,
                     #handler,
                 )
             });
@@ -495,8 +458,9 @@ pub fn emit_registrations(ir: &ModuleIr, settings: &Settings) -> TokenStream {
         let method = format_ident!("read_{}", c.names.snake);
         let handler = registration(
             &rt,
-            quote!(_uri, cx),
-            quote!(#trait_name::#method(&*server, cx).await),
+            "resource_handler",
+            TokenStream::new(),
+            quote!(#trait_name::#method(&*s, cx).await),
         );
         out.extend(quote!(.resource(resources::#module::SPEC, #handler)));
     }
@@ -508,24 +472,23 @@ pub fn emit_registrations(ir: &ModuleIr, settings: &Settings) -> TokenStream {
         let ty = variables_type(t);
         let handler = registration(
             &rt,
-            quote!(uri, variables, cx),
-            quote! {
-                let variables: #ty = #rt::__private::parse_request(variables)?;
-                #trait_name::#method(&*server, uri, variables, cx).await
-            },
+            "template_handler",
+            quote!(uri, variables: #ty,),
+            quote!(#trait_name::#method(&*s, uri, variables, cx).await),
         );
         out.extend(quote!(.resource_template(resource_templates::#module::SPEC, #handler)));
         if !t.completion_examples.is_empty() {
             let complete = format_ident!("complete_{}", c.names.snake);
             let handler = registration(
                 &rt,
-                quote!(request, cx),
-                quote!(#trait_name::#complete(&*server, request, cx).await),
+                "completion_handler",
+                quote!(request,),
+                quote!(#trait_name::#complete(&*s, request, cx).await),
             );
             out.extend(quote! {
                 .completion(
                     #rt::CompletionTarget::resource_template(resource_templates::#module::URI_TEMPLATE),
-                    resource_templates::#module::SCOPE,
+                    resource_templates::#module::SPEC.scope,
                     #handler,
                 )
             });

@@ -98,7 +98,13 @@ pub fn emit(
     ir.refresh_type_names(settings);
 
     let typify_items: TokenStream = built.code.parse().unwrap_or_default();
-    let typify_items = plain_options(typify_items);
+    // Parsing the types into syn is the costly part of the pass; without the attribute
+    // there is nothing to remove.
+    let typify_items = if built.code.contains("deserialize_with") {
+        plain_options(typify_items)
+    } else {
+        typify_items
+    };
     let allows = ALLOWED_LINTS.iter().map(|(lint, _)| {
         let path: syn::Path = syn::parse_str(lint).expect("lint names are paths");
         quote! { #![allow(#path)] }
