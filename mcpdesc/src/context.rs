@@ -225,6 +225,27 @@ impl Context {
         }
     }
 
+    /// The context of one served request: client requests to `peer`, cancelled with
+    /// `cancellation`, notifications through `notifier` (what the chain of `with_*`
+    /// calls builds, without a cancellation token made only to be replaced).
+    #[cfg(feature = "rmcp")]
+    pub(crate) fn for_request(
+        version: ProtocolVersion,
+        peer: Arc<dyn ClientPeer>,
+        cancellation: CancellationToken,
+        notifier: Arc<dyn Notifier>,
+    ) -> Self {
+        Context {
+            version,
+            peer: Some(peer),
+            cancellation,
+            notifier: Some(notifier),
+            progress: None,
+            log_level: None,
+            auth: None,
+        }
+    }
+
     /// The same context, cancelled when `token` is.
     pub fn with_cancellation(mut self, token: CancellationToken) -> Self {
         self.cancellation = token;

@@ -145,45 +145,94 @@ impl ToolResult {
     /// - `isError` and result `_meta` are kept (the base MCP `Result` has `_meta` in
     ///   every version).
     pub fn to_wire(&self, version: ProtocolVersion) -> Value {
+        self.clone().shape(version).into_wire(version)
+    }
+
+    /// The result with the rules of [`ToolResult::to_wire`] applied for `version`, not
+    /// yet written as JSON: the rmcp adapter builds its result type from it directly,
+    /// without a JSON detour, and `to_wire` writes it out.
+    pub(crate) fn shape(self, version: ProtocolVersion) -> Shaped {
+        let is_error = self.is_error_result();
+        let has_text = self.content.iter().any(|c| matches!(c, Content::Text(_)));
+        let mut content: Vec<ShapedBlock> = self
+            .content
+            .into_iter()
+            .map(|block| block.shape(version))
+            .collect();
+        let mut structured_content = None;
+        if let Some(structured) = self.structured_content {
+            let sendable = !is_error
+                && version.has_structured_content()
+                && (structured.is_object() || version.allows_any_structured_content());
+            if sendable {
+                structured_content = Some(structured);
+            } else if !is_error && !has_text {
+                content.push(ShapedBlock::Text(structured.to_string()));
+            }
+        }
+        Shaped {
+            content,
+            structured_content,
+            is_error: self.is_error,
+            meta: self.meta,
+        }
+    }
+}
+
+/// A [`ToolResult`] shaped for one protocol version ([`ToolResult::shape`]).
+#[derive(Debug)]
+pub(crate) struct Shaped {
+    pub(crate) content: Vec<ShapedBlock>,
+    pub(crate) structured_content: Option<Value>,
+    pub(crate) is_error: Option<bool>,
+    pub(crate) meta: Option<Meta>,
+}
+
+/// One content block of a [`Shaped`] result.
+#[derive(Debug)]
+pub(crate) enum ShapedBlock {
+    /// A text block with no annotations and no `_meta` (the usual block, and the one
+    /// typed outputs produce): `{"type": "text", "text": ...}` in every version.
+    Text(String),
+    /// Any other block, in its wire JSON for the version.
+    Wire(Value),
+}
+
+impl ShapedBlock {
+    /// The block's wire JSON.
+    pub(crate) fn into_wire(self) -> Value {
+        match self {
+            ShapedBlock::Text(text) => {
+                let mut map = Map::new();
+                map.insert("type".into(), Value::from("text"));
+                map.insert("text".into(), Value::String(text));
+                Value::Object(map)
+            }
+            ShapedBlock::Wire(value) => value,
+        }
+    }
+}
+
+impl Shaped {
+    /// The result's wire JSON, members in MCP order: `resultType` (2026-07-28 only),
+    /// `content`, `structuredContent`, `isError`, `_meta`.
+    fn into_wire(self, version: ProtocolVersion) -> Value {
         let mut map = Map::new();
         if version.has_result_type() {
             map.insert("resultType".into(), Value::from("complete"));
         }
-        let mut content: Vec<Value> = self.content.iter().map(|c| c.to_wire(version)).collect();
-        if let Some(structured) = &self.structured_content {
-            let sendable = !self.is_error_result()
-                && version.has_structured_content()
-                && (structured.is_object() || version.allows_any_structured_content());
-            if sendable {
-                map.insert("structuredContent".into(), structured.clone());
-            } else if !self.is_error_result()
-                && !self.content.iter().any(|c| matches!(c, Content::Text(_)))
-            {
-                content.push(Content::text(structured.to_string()).to_wire(version));
-            }
+        let content = self.content.into_iter().map(ShapedBlock::into_wire);
+        map.insert("content".into(), Value::Array(content.collect()));
+        if let Some(structured) = self.structured_content {
+            map.insert("structuredContent".into(), structured);
         }
-        map.insert("content".into(), Value::Array(content));
         if let Some(is_error) = self.is_error {
             map.insert("isError".into(), Value::Bool(is_error));
         }
-        if let Some(meta) = &self.meta {
-            map.insert("_meta".into(), Value::Object(meta.clone()));
+        if let Some(meta) = self.meta {
+            map.insert("_meta".into(), Value::Object(meta));
         }
-        // Keep the MCP member order readable: resultType, content, structuredContent, ...
-        let order = [
-            "resultType",
-            "content",
-            "structuredContent",
-            "isError",
-            "_meta",
-        ];
-        let mut ordered = Map::new();
-        for key in order {
-            if let Some(value) = map.remove(key) {
-                ordered.insert(key.into(), value);
-            }
-        }
-        Value::Object(ordered)
+        Value::Object(map)
     }
 }
 

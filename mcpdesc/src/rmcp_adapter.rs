@@ -33,6 +33,7 @@ use serde_json::{json, Value};
 use crate::auth;
 use crate::client_capabilities;
 use crate::input_rounds::{InputRequired, InputRounds};
+use crate::result::ShapedBlock;
 use crate::{
     BoxFuture, ClientError, ClientPeer, Context, Error, LogLevel, Notifier, ProtocolError,
     ProtocolVersion, Router, ToolListings, ToolResult,
@@ -216,19 +217,27 @@ impl McpServer {
 
     /// The [`Context`] of a `tools/call`: client requests through `peer`, the
     /// call's cancellation token, its progress token and the client's log level.
+    ///
+    /// `rounds` carries client input in MCP 2026-07-28; otherwise client requests go
+    /// to the request's rmcp client.
     fn context(
         &self,
         version: ProtocolVersion,
-        peer: Arc<dyn ClientPeer>,
+        rounds: Option<Arc<InputRounds>>,
         context: &RequestContext<RoleServer>,
         auth: Option<CallAuth>,
     ) -> Context {
-        let notifier = Arc::new(RmcpNotifier {
+        let client = Arc::new(RequestClient(RmcpClientPeer {
             peer: context.peer.clone(),
-        });
-        let mut cx = Context::with_peer(version, peer)
-            .with_cancellation(context.ct.clone())
-            .with_notifier(notifier)
+            version,
+            capabilities: ClientCapabilities::Rmcp(context.client_capabilities()),
+        }));
+        let peer: Arc<dyn ClientPeer> = match rounds {
+            Some(rounds) => rounds,
+            None => client.clone(),
+        };
+        let notifier: Arc<dyn Notifier> = client;
+        let mut cx = Context::for_request(version, peer, context.ct.clone(), notifier)
             .with_log_level(self.log_level(version, context));
         if let Some(token) = context.meta.get_progress_token() {
             if let Ok(token) = serde_json::to_value(token) {
@@ -246,15 +255,19 @@ impl McpServer {
     /// Checks the effective Security Requirement of `target` (see [`crate::auth`])
     /// before anything of the request runs: what the caller authenticated, for the
     /// handler's [`Context`], or the JSON-RPC error [`auth::FORBIDDEN_CODE`].
+    ///
+    /// `target` is only built when security is enforced (it allocates, and a trusted
+    /// transport needs none).
     fn authorize(
         &self,
-        target: auth::Target,
+        target: impl FnOnce() -> auth::Target,
         version: ProtocolVersion,
         context: &RequestContext<RoleServer>,
     ) -> Result<Option<CallAuth>, ErrorData> {
         if self.trusted || !self.router.enforces_security() {
             return Ok(None);
         }
+        let target = target();
         let (authentication, choice) = match request_security(context) {
             Some((authentication, choice)) => (authentication, choice),
             None => (Arc::default(), auth::TransportChoice::default()),
@@ -295,15 +308,7 @@ impl McpServer {
         context: &RequestContext<RoleServer>,
         auth: Option<CallAuth>,
     ) -> Context {
-        let capabilities = context
-            .client_capabilities()
-            .and_then(|c| serde_json::to_value(c).ok());
-        let peer = Arc::new(RmcpClientPeer {
-            peer: context.peer.clone(),
-            version,
-            capabilities,
-        });
-        self.context(version, peer, context, auth)
+        self.context(version, None, context, auth)
     }
 }
 
@@ -644,7 +649,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<m::GetPromptResponse, ErrorData> {
         let version = negotiated(&context)?;
-        let target = auth::Target::Prompt(request.name.clone());
+        let target = || auth::Target::Prompt(request.name.clone());
         let auth = self.authorize(target, version, &context)?;
         let cx = self.primitive_context(version, &context, auth);
         let result = self
@@ -684,7 +689,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<m::ReadResourceResponse, ErrorData> {
         let version = negotiated(&context)?;
-        let target = auth::Target::Resource(request.uri.clone());
+        let target = || auth::Target::Resource(request.uri.clone());
         let auth = self.authorize(target, version, &context)?;
         let cx = self.primitive_context(version, &context, auth);
         let result = self
@@ -717,7 +722,8 @@ impl ServerHandler for McpServer {
         if let Some(arguments) = request.context.and_then(|c| c.arguments) {
             completion.context = arguments.into_iter().collect();
         }
-        let auth = self.authorize(auth::Target::Completion(target.clone()), version, &context)?;
+        let completion_target = || auth::Target::Completion(target.clone());
+        let auth = self.authorize(completion_target, version, &context)?;
         let cx = self.primitive_context(version, &context, auth);
         let result = self
             .router
@@ -734,13 +740,10 @@ impl ServerHandler for McpServer {
     ) -> Result<m::CallToolResponse, ErrorData> {
         let version = negotiated(&context)?;
         let auth = self.authorize(
-            auth::Target::Tool(request.name.to_string()),
+            || auth::Target::Tool(request.name.to_string()),
             version,
             &context,
         )?;
-        let capabilities = context
-            .client_capabilities()
-            .and_then(|c| serde_json::to_value(c).ok());
         let arguments = request.arguments.map(Value::Object);
         // From 2026-07-28 on there are no server-to-client requests during a call:
         // client input goes through input-required results, and the handler is
@@ -751,22 +754,14 @@ impl ServerHandler for McpServer {
                 arguments.as_ref(),
                 request.request_state.as_deref(),
                 request.input_responses.unwrap_or_default(),
-                capabilities.clone(),
+                capabilities_json(context.client_capabilities().as_ref()),
             )
             .map_err(|message| ErrorData::invalid_params(message, None))?;
             Some(Arc::new(rounds))
         } else {
             None
         };
-        let peer: Arc<dyn ClientPeer> = match &rounds {
-            Some(rounds) => rounds.clone(),
-            None => Arc::new(RmcpClientPeer {
-                peer: context.peer.clone(),
-                version,
-                capabilities,
-            }),
-        };
-        let cx = self.context(version, peer, &context, auth);
+        let cx = self.context(version, rounds.clone(), &context, auth);
         let result = self
             .router
             .call_tool(&request.name, arguments, cx)
@@ -779,16 +774,32 @@ impl ServerHandler for McpServer {
     }
 }
 
-/// A tool result as rmcp's completed `tools/call` response for `version`.
+/// A tool result as rmcp's completed `tools/call` response for `version`: the result
+/// shaped as [`ToolResult::to_wire`] shapes it, built as rmcp's type directly (plain
+/// text blocks, the structured output and `_meta` are moved, not written to JSON and
+/// parsed back; only other content blocks go through their wire JSON).
 fn to_complete(
     result: ToolResult,
     version: ProtocolVersion,
 ) -> Result<m::CallToolResponse, ErrorData> {
-    let wire = result.to_wire(version);
-    let result: m::CallToolResult = serde_json::from_value(wire).map_err(|e| {
+    let shaped = result.shape(version);
+    let cannot_send = |e: serde_json::Error| {
         ErrorData::internal_error(format!("the tool result cannot be sent: {e}"), None)
-    })?;
-    Ok(m::CallToolResponse::Complete(result))
+    };
+    let mut content = Vec::with_capacity(shaped.content.len());
+    for block in shaped.content {
+        content.push(match block {
+            ShapedBlock::Text(text) => m::ContentBlock::text(text),
+            ShapedBlock::Wire(wire) => serde_json::from_value(wire).map_err(cannot_send)?,
+        });
+    }
+    let mut complete = m::CallToolResult::default();
+    complete.result_type = version.has_result_type().then_some(m::ResultType::COMPLETE);
+    complete.content = content;
+    complete.structured_content = shaped.structured_content;
+    complete.is_error = shaped.is_error;
+    complete.meta = shaped.meta.map(m::MetaObject);
+    Ok(m::CallToolResponse::Complete(complete))
 }
 
 /// The requests a round left unanswered as rmcp's input-required result.
@@ -817,8 +828,25 @@ fn to_input_required(input: InputRequired) -> Result<m::InputRequiredResult, Err
 pub struct RmcpClientPeer {
     peer: Peer<RoleServer>,
     version: ProtocolVersion,
-    /// The client's capabilities as JSON, when known.
-    capabilities: Option<Value>,
+    /// The client's capabilities, when known.
+    capabilities: ClientCapabilities,
+}
+
+/// The client's declared capabilities as an [`RmcpClientPeer`] got them. The adapter
+/// keeps rmcp's type and writes it as JSON only when a handler sends a client request:
+/// most calls send none, and the conversion was a cost of every call.
+#[derive(Debug, Clone)]
+enum ClientCapabilities {
+    /// As JSON ([`RmcpClientPeer::new`]).
+    Json(Option<Value>),
+    /// As rmcp read them for the request (its `_meta`, else the session's
+    /// `initialize`).
+    Rmcp(Option<m::ClientCapabilities>),
+}
+
+/// rmcp's client capabilities as JSON.
+fn capabilities_json(capabilities: Option<&m::ClientCapabilities>) -> Option<Value> {
+    capabilities.and_then(|c| serde_json::to_value(c).ok())
 }
 
 impl RmcpClientPeer {
@@ -832,7 +860,7 @@ impl RmcpClientPeer {
         RmcpClientPeer {
             peer,
             version,
-            capabilities,
+            capabilities: ClientCapabilities::Json(capabilities),
         }
     }
 
@@ -843,7 +871,15 @@ impl RmcpClientPeer {
                 self.version
             )));
         }
-        client_capabilities::require(self.capabilities.as_ref(), method, capability)
+        match &self.capabilities {
+            ClientCapabilities::Json(declared) => {
+                client_capabilities::require(declared.as_ref(), method, capability)
+            }
+            ClientCapabilities::Rmcp(declared) => {
+                let declared = capabilities_json(declared.as_ref());
+                client_capabilities::require(declared.as_ref(), method, capability)
+            }
+        }
     }
 }
 
@@ -942,27 +978,136 @@ impl Notifier for RmcpNotifier {
         method: &'static str,
         params: Value,
     ) -> BoxFuture<'_, Result<(), ClientError>> {
-        Box::pin(async move {
-            let sent = match method {
-                "notifications/progress" => {
-                    let params: m::ProgressNotificationParam = from_json(method, params)?;
-                    self.peer.notify_progress(params).await
-                }
-                // rmcp deprecates logging for MCP 2026-07-28 (SEP-2577); the
-                // versions before it have the notification.
-                #[allow(deprecated)]
-                "notifications/message" => {
-                    let params: m::LoggingMessageNotificationParam = from_json(method, params)?;
-                    self.peer.notify_logging_message(params).await
-                }
-                _ => {
-                    return Err(ClientError::InvalidRequest {
-                        method,
-                        message: "not a notification a handler sends".into(),
-                    })
-                }
-            };
-            sent.map_err(|e| service_error(method, e))
-        })
+        notify_peer(&self.peer, method, params)
+    }
+}
+
+/// The client of one served request, for its client requests ([`ClientPeer`], as
+/// [`RmcpClientPeer`]) and its notifications ([`Notifier`], as [`RmcpNotifier`]): one
+/// allocation and one `Peer` clone per request rather than one of each per role.
+#[derive(Debug)]
+struct RequestClient(RmcpClientPeer);
+
+impl ClientPeer for RequestClient {
+    fn elicit(&self, params: Value) -> BoxFuture<'_, Result<Value, ClientError>> {
+        self.0.elicit(params)
+    }
+
+    fn create_message(&self, params: Value) -> BoxFuture<'_, Result<Value, ClientError>> {
+        self.0.create_message(params)
+    }
+
+    fn list_roots(&self) -> BoxFuture<'_, Result<Value, ClientError>> {
+        self.0.list_roots()
+    }
+}
+
+impl Notifier for RequestClient {
+    fn notify(
+        &self,
+        method: &'static str,
+        params: Value,
+    ) -> BoxFuture<'_, Result<(), ClientError>> {
+        notify_peer(&self.0.peer, method, params)
+    }
+}
+
+/// Sends a handler's notification (`notifications/progress` or
+/// `notifications/message`) to the client behind `peer`.
+fn notify_peer<'a>(
+    peer: &'a Peer<RoleServer>,
+    method: &'static str,
+    params: Value,
+) -> BoxFuture<'a, Result<(), ClientError>> {
+    Box::pin(async move {
+        let sent = match method {
+            "notifications/progress" => {
+                let params: m::ProgressNotificationParam = from_json(method, params)?;
+                peer.notify_progress(params).await
+            }
+            // rmcp deprecates logging for MCP 2026-07-28 (SEP-2577); the
+            // versions before it have the notification.
+            #[allow(deprecated)]
+            "notifications/message" => {
+                let params: m::LoggingMessageNotificationParam = from_json(method, params)?;
+                peer.notify_logging_message(params).await
+            }
+            _ => {
+                return Err(ClientError::InvalidRequest {
+                    method,
+                    message: "not a notification a handler sends".into(),
+                })
+            }
+        };
+        sent.map_err(|e| service_error(method, e))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Annotations, Content, Meta};
+
+    fn meta(key: &str) -> Meta {
+        let mut meta = Meta::new();
+        meta.insert(key.into(), json!(1));
+        meta
+    }
+
+    /// Results that take every branch of the shaping: plain and annotated text, other
+    /// block kinds (audio and links that some versions lack), structured content that
+    /// is and is not an object, errors, `_meta`.
+    fn results() -> Vec<ToolResult> {
+        let annotations = Annotations {
+            priority: Some(0.5),
+            last_modified: Some("2025-01-01T00:00:00Z".into()),
+            ..Default::default()
+        };
+        vec![
+            ToolResult::text("plain"),
+            ToolResult::structured(json!({"greeting": "Hello", "length": 5})),
+            ToolResult::structured(json!([1, 2])),
+            ToolResult::structured(json!("text")),
+            ToolResult {
+                content: vec![],
+                structured_content: Some(json!([1])),
+                ..Default::default()
+            },
+            ToolResult::error("bad input"),
+            ToolResult {
+                structured_content: Some(json!({"kept": false})),
+                ..ToolResult::error("an error never carries structuredContent")
+            },
+            ToolResult::new(vec![
+                Content::text("annotated").with_annotations(annotations.clone()),
+                Content::text("with meta").with_meta(meta("block")),
+                Content::image("aGk=", "image/png"),
+                Content::audio("aGk=", "audio/wav").with_annotations(annotations),
+                Content::resource_link("file:///a.txt", "a"),
+                Content::embedded_text("file:///b.txt", "b", Some("text/plain")),
+            ])
+            .with_meta(meta("result")),
+            ToolResult {
+                is_error: Some(false),
+                ..ToolResult::structured(json!({"n": 1}))
+            },
+        ]
+    }
+
+    /// Building rmcp's result directly gives what parsing the wire JSON gave before.
+    #[test]
+    fn the_direct_result_equals_the_wire_json_parsed() {
+        for result in results() {
+            for &version in ProtocolVersion::ALL {
+                let direct = match to_complete(result.clone(), version).unwrap() {
+                    m::CallToolResponse::Complete(r) => r,
+                    other => panic!("not complete: {other:?}"),
+                };
+                let wire = result.to_wire(version);
+                let parsed: m::CallToolResult = serde_json::from_value(wire.clone()).unwrap();
+                assert_eq!(direct, parsed, "{result:?} in {version}");
+                assert_eq!(serde_json::to_value(&direct).unwrap(), wire, "{version}");
+            }
+        }
     }
 }

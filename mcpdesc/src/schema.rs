@@ -55,6 +55,11 @@ pub(crate) fn compile_legacy(schema: &Value) -> Result<Validator, String> {
 /// [`MAX_VIOLATIONS`] + 1 (one more than are listed, so that a caller can tell the
 /// list was cut). The root is the empty pointer.
 pub(crate) fn violation_pairs(validator: &Validator, instance: &Value) -> Vec<(String, String)> {
+    // Most instances are valid: `is_valid` stops at the first failure and builds no
+    // error values, which `iter_errors` does for every keyword it visits.
+    if validator.is_valid(instance) {
+        return Vec::new();
+    }
     validator
         .iter_errors(instance)
         .take(MAX_VIOLATIONS + 1)
