@@ -3,7 +3,8 @@
 //! `cargo bench -p mcpdesc-codegen --bench phases` runs the phases of
 //! `mcpdesc_codegen::generate` one after the other (load and validate, the IR, the
 //! types through typify, each emitter, the token pass, parsing the file, formatting it)
-//! on synthetic descriptions of 200 and 1,000 tools, and prints each phase's share, so
+//! on synthetic descriptions of 200, 1,000 and 5,000 tools (`MCPDESC_BENCH_SIZES` to
+//! choose), and prints each phase's share, so
 //! that the profile of the side-by-side benchmark's ratio can be read phase by phase.
 
 use std::time::{Duration, Instant};
@@ -19,7 +20,11 @@ fn main() {
         max_bytes: 1024 * 1024 * 1024,
         ..Limits::default()
     };
-    for n in [200, 1_000] {
+    let sizes: Vec<usize> = std::env::var("MCPDESC_BENCH_SIZES")
+        .ok()
+        .map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![200, 1_000, 5_000]);
+    for n in sizes {
         let text = support::description(n);
         let settings = Settings::new();
         let mut phases: Vec<(&str, Duration)> = Vec::new();

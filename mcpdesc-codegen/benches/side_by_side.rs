@@ -8,8 +8,10 @@
 //! - **mcpdesc**: the whole pipeline of `Builder::new(path)`'s default settings (load,
 //!   validate, generate: types, metadata, traits, router, examples, mock, client, tests,
 //!   formatting);
-//! - the ratio of times and of bytes, the time per tool, and the bytes of each part of
-//!   the generated file (so that a growth shows where it happens).
+//! - the ratio of times and of bytes, the time per tool, the bytes of the description's
+//!   data the file carries in raw string literals (resolved declarations, example JSON;
+//!   typify's output has no such data) and the ratio of the rest ("code x"), and the
+//!   bytes of each part of the generated file (so that a growth shows where it happens).
 //!
 //! Descriptions: the shared real-world corpus (`../shared/conformance/real-world`, or
 //! `MCPDESC_SHARED_DIR`), when present; the repository's own larger descriptions; and
@@ -54,7 +56,7 @@ fn main() {
     }
 
     println!(
-        "{:<30} {:>5} {:>10} {:>10} {:>6} {:>9} {:>10} {:>10} {:>6}",
+        "{:<30} {:>5} {:>10} {:>10} {:>6} {:>9} {:>10} {:>10} {:>6} {:>9} {:>6}",
         "description",
         "tools",
         "typify ms",
@@ -63,7 +65,9 @@ fn main() {
         "ms/tool",
         "typify B",
         "mcpdesc B",
-        "x"
+        "x",
+        "data B",
+        "code x"
     );
     let mut totals = (Duration::ZERO, Duration::ZERO, 0usize, 0usize);
     let mut parts_of: Vec<(String, Vec<(&'static str, usize)>)> = Vec::new();
@@ -93,8 +97,9 @@ fn main() {
                 .expect("the benchmark's descriptions are valid")
                 .code
         });
+        let data = raw_string_bytes(&ours_code);
         println!(
-            "{:<30} {:>5} {:>10.1} {:>10.1} {:>6.2} {:>9.3} {:>10} {:>10} {:>6.2}",
+            "{:<30} {:>5} {:>10.1} {:>10.1} {:>6.2} {:>9.3} {:>10} {:>10} {:>6.2} {:>9} {:>6.2}",
             name,
             tools,
             ms(typify_time),
@@ -104,6 +109,8 @@ fn main() {
             typify_code.len(),
             ours_code.len(),
             ours_code.len() as f64 / typify_code.len().max(1) as f64,
+            data,
+            (ours_code.len() - data) as f64 / typify_code.len().max(1) as f64,
         );
         totals.0 += typify_time;
         totals.1 += ours_time;
@@ -125,7 +132,8 @@ fn main() {
     );
     println!();
     println!("bytes of each part of the generated file:");
-    let names: Vec<&str> = PARTS.iter().map(|(_, n)| *n).collect();
+    let mut names: Vec<&str> = PARTS.iter().map(|(_, n)| *n).collect();
+    names.dedup();
     print!("{:<30}", "description");
     for n in &names {
         print!(" {n:>9}");
@@ -139,6 +147,32 @@ fn main() {
         }
         println!();
     }
+}
+
+/// The bytes inside raw string literals (`r#"..."#`): the description's data the
+/// generated file carries (resolved declarations, example JSON), which typify's types
+/// do not. "code x" is the ratio without them.
+fn raw_string_bytes(code: &str) -> usize {
+    let mut total = 0;
+    let mut rest = code;
+    while let Some(at) = rest.find("r#") {
+        let after = &rest[at + 1..];
+        let hashes = after.bytes().take_while(|b| *b == b'#').count();
+        if !after[hashes..].starts_with('"') {
+            rest = &rest[at + 2..];
+            continue;
+        }
+        let body = &after[hashes + 1..];
+        let close = format!("\"{}", "#".repeat(hashes));
+        match body.find(&close) {
+            Some(end) => {
+                total += end;
+                rest = &body[end + close.len()..];
+            }
+            None => break,
+        }
+    }
+    total
 }
 
 fn ms(d: Duration) -> f64 {
