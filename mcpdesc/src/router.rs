@@ -51,7 +51,8 @@ pub struct ToolSpec {
 
 impl ToolSpec {
     /// The declaration as JSON (`Value::Null` if it is not JSON, which
-    /// [`Router::tool`] reports).
+    /// [`Router::tool`] reports). This and the member accessors below parse the text
+    /// on each call: they are for reading metadata, not for a hot path.
     pub fn declaration_value(&self) -> Value {
         serde_json::from_str(self.declaration).unwrap_or(Value::Null)
     }
