@@ -8,6 +8,8 @@
 //! - **mcpdesc**: the whole pipeline of `Builder::new(path)`'s default settings (load,
 //!   validate, generate: types, metadata, traits, router, examples, mock, client, tests,
 //!   formatting);
+//! - the time of the `mcpdesc!` macro's path (`generate_tokens`: the same items, not
+//!   formatted) and its ratio;
 //! - the ratio of times and of bytes, the time per tool, the bytes of the description's
 //!   data the file carries in raw string literals (resolved declarations, example JSON;
 //!   typify's output has no such data) and the ratio of the rest ("code x"), and the
@@ -56,7 +58,7 @@ fn main() {
     }
 
     println!(
-        "{:<30} {:>5} {:>10} {:>10} {:>6} {:>9} {:>10} {:>10} {:>6} {:>9} {:>6}",
+        "{:<30} {:>5} {:>10} {:>10} {:>6} {:>9} {:>10} {:>10} {:>6} {:>9} {:>6} {:>9} {:>6}",
         "description",
         "tools",
         "typify ms",
@@ -67,7 +69,9 @@ fn main() {
         "mcpdesc B",
         "x",
         "data B",
-        "code x"
+        "code x",
+        "macro ms",
+        "x"
     );
     let mut totals = (Duration::ZERO, Duration::ZERO, 0usize, 0usize);
     let mut parts_of: Vec<(String, Vec<(&'static str, usize)>)> = Vec::new();
@@ -97,9 +101,21 @@ fn main() {
                 .expect("the benchmark's descriptions are valid")
                 .code
         });
+        // The `mcpdesc!` macro's path: the same items as tokens, not formatted.
+        let (macro_time, _) = best_of(runs, || {
+            let desc = Description::from_text(
+                &format!("{name}.json"),
+                text.clone(),
+                Some(Format::Json),
+                &limits,
+            );
+            mcpdesc_codegen::generate_tokens(&desc, &Settings::new())
+                .expect("the benchmark's descriptions are valid")
+                .code
+        });
         let data = raw_string_bytes(&ours_code);
         println!(
-            "{:<30} {:>5} {:>10.1} {:>10.1} {:>6.2} {:>9.3} {:>10} {:>10} {:>6.2} {:>9} {:>6.2}",
+            "{:<30} {:>5} {:>10.1} {:>10.1} {:>6.2} {:>9.3} {:>10} {:>10} {:>6.2} {:>9} {:>6.2} {:>9.1} {:>6.2}",
             name,
             tools,
             ms(typify_time),
@@ -111,6 +127,8 @@ fn main() {
             ours_code.len() as f64 / typify_code.len().max(1) as f64,
             data,
             (ours_code.len() - data) as f64 / typify_code.len().max(1) as f64,
+            ms(macro_time),
+            macro_time.as_secs_f64() / typify_time.as_secs_f64(),
         );
         totals.0 += typify_time;
         totals.1 += ours_time;
