@@ -105,6 +105,7 @@ mod notifications;
 pub mod primitives;
 pub mod projection;
 pub mod prompts;
+mod request_examples;
 pub mod resources;
 mod result;
 mod router;

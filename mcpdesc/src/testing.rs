@@ -31,6 +31,7 @@ use crate::mock::ExampleBook;
 use crate::{Content, Context, ProtocolVersion, Router, ToolResult};
 
 pub use crate::difference::{first_difference, Difference};
+pub use crate::request_examples::{NoArguments, RequestExamples};
 pub use crate::scripted::ScriptedClient;
 pub use crate::tool_examples::{expect, NoOutput, ToolExamples};
 

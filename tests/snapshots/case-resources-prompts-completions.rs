@@ -292,128 +292,109 @@ pub mod examples {
             .prompt(
                 super::prompts::recommend::NAME,
                 super::prompts::recommend::SPEC.scope,
-                super::prompt_examples::recommend::EXAMPLES,
-                super::prompt_examples::recommend::COMPLETION_EXAMPLES,
+                super::prompt_examples::recommend::ALL.examples,
+                super::prompt_examples::recommend::ALL.completion_examples,
             )
             .resource(
                 super::resources::catalogue::URI,
                 super::resources::catalogue::SPEC.scope,
-                super::resource_examples::catalogue::EXAMPLES,
+                super::resource_examples::catalogue::ALL.examples,
             )
             .resource_template(
                 super::resource_templates::book::URI_TEMPLATE,
                 super::resource_templates::book::SPEC.scope,
-                super::resource_template_examples::book::EXAMPLES,
-                super::resource_template_examples::book::COMPLETION_EXAMPLES,
+                super::resource_template_examples::book::ALL.examples,
+                super::resource_template_examples::book::ALL.completion_examples,
             )
     }
 }
 /// The description's Prompt Examples and prompt completion examples, by
-/// prompt. Examples are illustrative, not promises of live behaviour.
+/// prompt (`request` is the `arguments`; `ALL.arguments(name)`,
+/// `ALL.typed_arguments(name)`, `ALL.result(name)`). Examples are
+/// illustrative, not promises of live behaviour.
 pub mod prompt_examples {
     #![allow(dead_code)]
     /// Examples of the `recommend` prompt.
     pub mod recommend {
-        /// The Prompt Examples, in name order; `request` is the `arguments`.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "for-ada",
-                pointer: "/prompts/0/examples/for-ada",
-                request: r#"{"reader":"ada","genre":"science fiction"}"#,
-                result: r#"{"description":"A recommendation for ada","messages":[{"role":"user","content":{"type":"text","text":"Recommend a science fiction book for ada."}}]}"#,
-            },
-        ];
-        /// The completion examples, in name order.
-        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "genre-s",
-                pointer: "/prompts/0/completionExamples/genre-s",
-                request: r#"{"argument":{"name":"genre","value":"s"},"context":{"arguments":{"reader":"ada"}}}"#,
-                result: r#"{"completion":{"values":["science fiction","satire"]}}"#,
-            },
-        ];
-        /// The `arguments` of the example `name` (`{}` when it has none).
-        pub fn arguments(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
-        }
-        /// The `arguments` of the example `name` as the typed arguments.
-        pub fn typed_arguments(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::RecommendArguments,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(arguments(name))
-        }
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            super::super::types::RecommendArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "for-ada",
+                    pointer: "/prompts/0/examples/for-ada",
+                    request: r#"{"reader":"ada","genre":"science fiction"}"#,
+                    result: r#"{"description":"A recommendation for ada","messages":[{"role":"user","content":{"type":"text","text":"Recommend a science fiction book for ada."}}]}"#,
+                },
+            ],
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "genre-s",
+                    pointer: "/prompts/0/completionExamples/genre-s",
+                    request: r#"{"argument":{"name":"genre","value":"s"},"context":{"arguments":{"reader":"ada"}}}"#,
+                    result: r#"{"completion":{"values":["science fiction","satire"]}}"#,
+                },
+            ],
+        );
     }
 }
-/// The description's Resource Examples, by resource.
+/// The description's Resource Examples, by resource (`request` is the
+/// resource's URI; `ALL.result(name)`).
 pub mod resource_examples {
     #![allow(dead_code)]
     /// Examples of the `catalogue` resource.
     pub mod catalogue {
-        /// The Resource Examples, in name order; `request` is the resource's URI.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "today",
-                pointer: "/resources/0/examples/today",
-                request: r#""shelf://catalogue""#,
-                result: r#"{"contents":[{"uri":"shelf://catalogue","mimeType":"text/plain","text":"Dune\nEmma\n"}]}"#,
-            },
-        ];
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            ::mcpdesc::testing::NoArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "today",
+                    pointer: "/resources/0/examples/today",
+                    request: r#""shelf://catalogue""#,
+                    result: r#"{"contents":[{"uri":"shelf://catalogue","mimeType":"text/plain","text":"Dune\nEmma\n"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
 }
 /// The description's Resource Template Examples and template completion
-/// examples, by resource template.
+/// examples, by resource template (`request` is the `uri`; `ALL.uri(name)`,
+/// `ALL.result(name)`).
 pub mod resource_template_examples {
     #![allow(dead_code)]
     /// Examples of the `book` resource template.
     pub mod book {
-        /// The Resource Template Examples, in name order; `request` is the `uri`.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "dune",
-                pointer: "/resourceTemplates/0/examples/dune",
-                request: r#""shelf://books/9780441013593""#,
-                result: r#"{"contents":[{"uri":"shelf://books/9780441013593","mimeType":"application/json","text":"{\"title\":\"Dune\"}"}]}"#,
-            },
-        ];
-        /// The completion examples, in name order.
-        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "isbn-prefix",
-                pointer: "/resourceTemplates/0/completionExamples/isbn-prefix",
-                request: r#"{"argument":{"name":"isbn","value":"978044"}}"#,
-                result: r#"{"completion":{"values":["9780441013593"],"total":1,"hasMore":false}}"#,
-            },
-        ];
-        /// The `uri` of the example `name`.
-        pub fn uri(name: &str) -> ::core::option::Option<::std::string::String> {
-            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
-                .and_then(|uri| uri.as_str().map(::std::string::String::from))
-        }
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            ::mcpdesc::testing::NoArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "dune",
+                    pointer: "/resourceTemplates/0/examples/dune",
+                    request: r#""shelf://books/9780441013593""#,
+                    result: r#"{"contents":[{"uri":"shelf://books/9780441013593","mimeType":"application/json","text":"{\"title\":\"Dune\"}"}]}"#,
+                },
+            ],
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "isbn-prefix",
+                    pointer: "/resourceTemplates/0/completionExamples/isbn-prefix",
+                    request: r#"{"argument":{"name":"isbn","value":"978044"}}"#,
+                    result: r#"{"completion":{"values":["9780441013593"],"total":1,"hasMore":false}}"#,
+                },
+            ],
+        );
     }
 }
 /// A deterministic **mock** of the described server that replays the
@@ -686,7 +667,7 @@ mod example_tests {
                 &router(server),
                 prompts::recommend::NAME,
                 prompts::recommend::SPEC.scope,
-                &prompt_examples::recommend::EXAMPLES[0usize],
+                &prompt_examples::recommend::ALL.examples[0usize],
             ),
         );
     }
@@ -706,7 +687,7 @@ mod example_tests {
                 &router(server),
                 &::mcpdesc::CompletionTarget::prompt(prompts::recommend::NAME),
                 prompts::recommend::SPEC.scope,
-                &prompt_examples::recommend::COMPLETION_EXAMPLES[0usize],
+                &prompt_examples::recommend::ALL.completion_examples[0usize],
             ),
         );
     }
@@ -726,7 +707,7 @@ mod example_tests {
                 &router(server),
                 resources::catalogue::URI,
                 resources::catalogue::SPEC.scope,
-                &resource_examples::catalogue::EXAMPLES[0usize],
+                &resource_examples::catalogue::ALL.examples[0usize],
             ),
         );
     }
@@ -748,7 +729,7 @@ mod example_tests {
                 &router(server),
                 resource_templates::book::URI_TEMPLATE,
                 resource_templates::book::SPEC.scope,
-                &resource_template_examples::book::EXAMPLES[0usize],
+                &resource_template_examples::book::ALL.examples[0usize],
             ),
         );
     }
@@ -772,7 +753,7 @@ mod example_tests {
                     resource_templates::book::URI_TEMPLATE,
                 ),
                 resource_templates::book::SPEC.scope,
-                &resource_template_examples::book::COMPLETION_EXAMPLES[0usize],
+                &resource_template_examples::book::ALL.completion_examples[0usize],
             ),
         );
     }

@@ -499,134 +499,115 @@ pub mod examples {
             .prompt(
                 super::prompts::opening_study::NAME,
                 super::prompts::opening_study::SPEC.scope,
-                super::prompt_examples::opening_study::EXAMPLES,
-                super::prompt_examples::opening_study::COMPLETION_EXAMPLES,
+                super::prompt_examples::opening_study::ALL.examples,
+                super::prompt_examples::opening_study::ALL.completion_examples,
             )
             .resource(
                 super::resources::rating_pools::URI,
                 super::resources::rating_pools::SPEC.scope,
-                super::resource_examples::rating_pools::EXAMPLES,
+                super::resource_examples::rating_pools::ALL.examples,
             )
             .resource_template(
                 super::resource_templates::opening::URI_TEMPLATE,
                 super::resource_templates::opening::SPEC.scope,
-                super::resource_template_examples::opening::EXAMPLES,
-                super::resource_template_examples::opening::COMPLETION_EXAMPLES,
+                super::resource_template_examples::opening::ALL.examples,
+                super::resource_template_examples::opening::ALL.completion_examples,
             )
     }
 }
 /// The description's Prompt Examples and prompt completion examples, by
-/// prompt. Examples are illustrative, not promises of live behaviour.
+/// prompt (`request` is the `arguments`; `ALL.arguments(name)`,
+/// `ALL.typed_arguments(name)`, `ALL.result(name)`). Examples are
+/// illustrative, not promises of live behaviour.
 pub mod prompt_examples {
     #![allow(dead_code)]
     /// Examples of the `opening_study` prompt.
     pub mod opening_study {
-        /// The Prompt Examples, in name order; `request` is the `arguments`.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "ruy-lopez-white",
-                pointer: "/prompts/0/examples/ruy-lopez-white",
-                request: r#"{"eco":"C60","color":"white"}"#,
-                result: r#"{"description":"Study plan: Ruy Lopez as White","messages":[{"role":"user","content":{"type":"text","text":"Build a study plan for the Ruy Lopez (ECO C60: 1. e4 e5 2. Nf3 Nc6 3. Bb5) as White: the main ideas, typical middlegame plans and two model games to replay."}},{"role":"user","content":{"type":"resource","resource":{"uri":"chess://openings/C60","mimeType":"application/json","text":"{\"eco\":\"C60\",\"name\":\"Ruy Lopez\",\"moves\":\"1. e4 e5 2. Nf3 Nc6 3. Bb5\"}"}}}]}"#,
-            },
-        ];
-        /// The completion examples, in name order.
-        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "color-b",
-                pointer: "/prompts/0/completionExamples/color-b",
-                request: r#"{"argument":{"name":"color","value":"b"},"context":{"arguments":{"eco":"C60"}}}"#,
-                result: r#"{"completion":{"values":["black"],"total":1,"hasMore":false}}"#,
-            },
-            ::mcpdesc::testing::RequestExample {
-                name: "eco-b",
-                pointer: "/prompts/0/completionExamples/eco-b",
-                request: r#"{"argument":{"name":"eco","value":"B"}}"#,
-                result: r#"{"completion":{"values":["B01","B10","B20"],"total":3,"hasMore":false}}"#,
-            },
-        ];
-        /// The `arguments` of the example `name` (`{}` when it has none).
-        pub fn arguments(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
-        }
-        /// The `arguments` of the example `name` as the typed arguments.
-        pub fn typed_arguments(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::OpeningStudyArguments,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(arguments(name))
-        }
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            super::super::types::OpeningStudyArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "ruy-lopez-white",
+                    pointer: "/prompts/0/examples/ruy-lopez-white",
+                    request: r#"{"eco":"C60","color":"white"}"#,
+                    result: r#"{"description":"Study plan: Ruy Lopez as White","messages":[{"role":"user","content":{"type":"text","text":"Build a study plan for the Ruy Lopez (ECO C60: 1. e4 e5 2. Nf3 Nc6 3. Bb5) as White: the main ideas, typical middlegame plans and two model games to replay."}},{"role":"user","content":{"type":"resource","resource":{"uri":"chess://openings/C60","mimeType":"application/json","text":"{\"eco\":\"C60\",\"name\":\"Ruy Lopez\",\"moves\":\"1. e4 e5 2. Nf3 Nc6 3. Bb5\"}"}}}]}"#,
+                },
+            ],
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "color-b",
+                    pointer: "/prompts/0/completionExamples/color-b",
+                    request: r#"{"argument":{"name":"color","value":"b"},"context":{"arguments":{"eco":"C60"}}}"#,
+                    result: r#"{"completion":{"values":["black"],"total":1,"hasMore":false}}"#,
+                },
+                ::mcpdesc::testing::RequestExample {
+                    name: "eco-b",
+                    pointer: "/prompts/0/completionExamples/eco-b",
+                    request: r#"{"argument":{"name":"eco","value":"B"}}"#,
+                    result: r#"{"completion":{"values":["B01","B10","B20"],"total":3,"hasMore":false}}"#,
+                },
+            ],
+        );
     }
 }
-/// The description's Resource Examples, by resource.
+/// The description's Resource Examples, by resource (`request` is the
+/// resource's URI; `ALL.result(name)`).
 pub mod resource_examples {
     #![allow(dead_code)]
     /// Examples of the `rating_pools` resource.
     pub mod rating_pools {
-        /// The Resource Examples, in name order; `request` is the resource's URI.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "all-pools",
-                pointer: "/resources/0/examples/all-pools",
-                request: r#""chess://rating-pools""#,
-                result: r#"{"contents":[{"uri":"chess://rating-pools","mimeType":"application/json","text":"{\"initialRating\":1500,\"estimate\":\"base minutes + 40 * increment seconds / 60\",\"pools\":[{\"name\":\"bullet\",\"under\":3},{\"name\":\"blitz\",\"under\":10},{\"name\":\"rapid\",\"under\":60},{\"name\":\"classical\",\"under\":null}]}"}]}"#,
-            },
-        ];
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            ::mcpdesc::testing::NoArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "all-pools",
+                    pointer: "/resources/0/examples/all-pools",
+                    request: r#""chess://rating-pools""#,
+                    result: r#"{"contents":[{"uri":"chess://rating-pools","mimeType":"application/json","text":"{\"initialRating\":1500,\"estimate\":\"base minutes + 40 * increment seconds / 60\",\"pools\":[{\"name\":\"bullet\",\"under\":3},{\"name\":\"blitz\",\"under\":10},{\"name\":\"rapid\",\"under\":60},{\"name\":\"classical\",\"under\":null}]}"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
 }
 /// The description's Resource Template Examples and template completion
-/// examples, by resource template.
+/// examples, by resource template (`request` is the `uri`; `ALL.uri(name)`,
+/// `ALL.result(name)`).
 pub mod resource_template_examples {
     #![allow(dead_code)]
     /// Examples of the `opening` resource template.
     pub mod opening {
-        /// The Resource Template Examples, in name order; `request` is the `uri`.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "ruy-lopez",
-                pointer: "/resourceTemplates/0/examples/ruy-lopez",
-                request: r#""chess://openings/C60""#,
-                result: r#"{"contents":[{"uri":"chess://openings/C60","mimeType":"application/json","text":"{\"eco\":\"C60\",\"name\":\"Ruy Lopez\",\"moves\":\"1. e4 e5 2. Nf3 Nc6 3. Bb5\"}"}]}"#,
-            },
-        ];
-        /// The completion examples, in name order.
-        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "eco-c",
-                pointer: "/resourceTemplates/0/completionExamples/eco-c",
-                request: r#"{"argument":{"name":"eco","value":"C"}}"#,
-                result: r#"{"completion":{"values":["C00","C42","C50","C60"],"total":4,"hasMore":false}}"#,
-            },
-        ];
-        /// The `uri` of the example `name`.
-        pub fn uri(name: &str) -> ::core::option::Option<::std::string::String> {
-            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
-                .and_then(|uri| uri.as_str().map(::std::string::String::from))
-        }
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            ::mcpdesc::testing::NoArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "ruy-lopez",
+                    pointer: "/resourceTemplates/0/examples/ruy-lopez",
+                    request: r#""chess://openings/C60""#,
+                    result: r#"{"contents":[{"uri":"chess://openings/C60","mimeType":"application/json","text":"{\"eco\":\"C60\",\"name\":\"Ruy Lopez\",\"moves\":\"1. e4 e5 2. Nf3 Nc6 3. Bb5\"}"}]}"#,
+                },
+            ],
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "eco-c",
+                    pointer: "/resourceTemplates/0/completionExamples/eco-c",
+                    request: r#"{"argument":{"name":"eco","value":"C"}}"#,
+                    result: r#"{"completion":{"values":["C00","C42","C50","C60"],"total":4,"hasMore":false}}"#,
+                },
+            ],
+        );
     }
 }
 /// A typed client of `chess-server`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).

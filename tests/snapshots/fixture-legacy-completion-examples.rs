@@ -207,39 +207,35 @@ pub mod examples {
             .resource_template(
                 super::resource_templates::repository_issue::URI_TEMPLATE,
                 super::resource_templates::repository_issue::SPEC.scope,
-                super::resource_template_examples::repository_issue::EXAMPLES,
-                super::resource_template_examples::repository_issue::COMPLETION_EXAMPLES,
+                super::resource_template_examples::repository_issue::ALL.examples,
+                super::resource_template_examples::repository_issue::ALL
+                    .completion_examples,
             )
     }
 }
 /// The description's Resource Template Examples and template completion
-/// examples, by resource template.
+/// examples, by resource template (`request` is the `uri`; `ALL.uri(name)`,
+/// `ALL.result(name)`).
 pub mod resource_template_examples {
     #![allow(dead_code)]
     /// Examples of the `repository_issue` resource template.
     pub mod repository_issue {
-        /// The Resource Template Examples, in name order; `request` is the `uri`.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
-        /// The completion examples, in name order.
-        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "issue-prefix",
-                pointer: "/resourceTemplates/0/completionExamples/issue-prefix",
-                request: r#"{"argument":{"name":"issue","value":"12"}}"#,
-                result: r#"{"completion":{"values":["120","121","129"],"hasMore":true,"total":14}}"#,
-            },
-        ];
-        /// The `uri` of the example `name`.
-        pub fn uri(name: &str) -> ::core::option::Option<::std::string::String> {
-            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
-                .and_then(|uri| uri.as_str().map(::std::string::String::from))
-        }
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            ::mcpdesc::testing::NoArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[],
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "issue-prefix",
+                    pointer: "/resourceTemplates/0/completionExamples/issue-prefix",
+                    request: r#"{"argument":{"name":"issue","value":"12"}}"#,
+                    result: r#"{"completion":{"values":["120","121","129"],"hasMore":true,"total":14}}"#,
+                },
+            ],
+        );
     }
 }
 /// A deterministic **mock** of the described server that replays the
@@ -461,7 +457,8 @@ mod example_tests {
                     resource_templates::repository_issue::URI_TEMPLATE,
                 ),
                 resource_templates::repository_issue::SPEC.scope,
-                &resource_template_examples::repository_issue::COMPLETION_EXAMPLES[0usize],
+                &resource_template_examples::repository_issue::ALL
+                    .completion_examples[0usize],
             ),
         );
     }

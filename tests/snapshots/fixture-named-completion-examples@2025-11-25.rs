@@ -266,87 +266,67 @@ pub mod examples {
             .prompt(
                 super::prompts::team_lead::NAME,
                 super::prompts::team_lead::SPEC.scope,
-                super::prompt_examples::team_lead::EXAMPLES,
-                super::prompt_examples::team_lead::COMPLETION_EXAMPLES,
+                super::prompt_examples::team_lead::ALL.examples,
+                super::prompt_examples::team_lead::ALL.completion_examples,
             )
             .resource_template(
                 super::resource_templates::repository_issue::URI_TEMPLATE,
                 super::resource_templates::repository_issue::SPEC.scope,
-                super::resource_template_examples::repository_issue::EXAMPLES,
-                super::resource_template_examples::repository_issue::COMPLETION_EXAMPLES,
+                super::resource_template_examples::repository_issue::ALL.examples,
+                super::resource_template_examples::repository_issue::ALL
+                    .completion_examples,
             )
     }
 }
 /// The description's Prompt Examples and prompt completion examples, by
-/// prompt. Examples are illustrative, not promises of live behaviour.
+/// prompt (`request` is the `arguments`; `ALL.arguments(name)`,
+/// `ALL.typed_arguments(name)`, `ALL.result(name)`). Examples are
+/// illustrative, not promises of live behaviour.
 pub mod prompt_examples {
     #![allow(dead_code)]
     /// Examples of the `team_lead` prompt.
     pub mod team_lead {
-        /// The Prompt Examples, in name order; `request` is the `arguments`.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
-        /// The completion examples, in name order.
-        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "engineering-a",
-                pointer: "/prompts/0/completionExamples/engineering-a",
-                request: r#"{"argument":{"name":"name","value":"a"},"context":{"arguments":{"department":"engineering"}}}"#,
-                result: r#"{"completion":{"values":["Ada","Alan"],"total":2,"hasMore":false}}"#,
-            },
-        ];
-        /// The `arguments` of the example `name` (`{}` when it has none).
-        pub fn arguments(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
-        }
-        /// The `arguments` of the example `name` as the typed arguments.
-        pub fn typed_arguments(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::TeamLeadArguments,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(arguments(name))
-        }
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            super::super::types::TeamLeadArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[],
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "engineering-a",
+                    pointer: "/prompts/0/completionExamples/engineering-a",
+                    request: r#"{"argument":{"name":"name","value":"a"},"context":{"arguments":{"department":"engineering"}}}"#,
+                    result: r#"{"completion":{"values":["Ada","Alan"],"total":2,"hasMore":false}}"#,
+                },
+            ],
+        );
     }
 }
 /// The description's Resource Template Examples and template completion
-/// examples, by resource template.
+/// examples, by resource template (`request` is the `uri`; `ALL.uri(name)`,
+/// `ALL.result(name)`).
 pub mod resource_template_examples {
     #![allow(dead_code)]
     /// Examples of the `repository_issue` resource template.
     pub mod repository_issue {
-        /// The Resource Template Examples, in name order; `request` is the `uri`.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
-        /// The completion examples, in name order.
-        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "issue-prefix",
-                pointer: "/resourceTemplates/0/completionExamples/issue-prefix",
-                request: r#"{"argument":{"name":"issue","value":"12"}}"#,
-                result: r#"{"completion":{"values":["120","121","129"],"hasMore":true,"total":14}}"#,
-            },
-        ];
-        /// The `uri` of the example `name`.
-        pub fn uri(name: &str) -> ::core::option::Option<::std::string::String> {
-            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
-                .and_then(|uri| uri.as_str().map(::std::string::String::from))
-        }
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            ::mcpdesc::testing::NoArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[],
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "issue-prefix",
+                    pointer: "/resourceTemplates/0/completionExamples/issue-prefix",
+                    request: r#"{"argument":{"name":"issue","value":"12"}}"#,
+                    result: r#"{"completion":{"values":["120","121","129"],"hasMore":true,"total":14}}"#,
+                },
+            ],
+        );
     }
 }
 /// A deterministic **mock** of the described server that replays the
@@ -607,7 +587,7 @@ mod example_tests {
                 &router(server),
                 &::mcpdesc::CompletionTarget::prompt(prompts::team_lead::NAME),
                 prompts::team_lead::SPEC.scope,
-                &prompt_examples::team_lead::COMPLETION_EXAMPLES[0usize],
+                &prompt_examples::team_lead::ALL.completion_examples[0usize],
             ),
         );
     }
@@ -631,7 +611,8 @@ mod example_tests {
                     resource_templates::repository_issue::URI_TEMPLATE,
                 ),
                 resource_templates::repository_issue::SPEC.scope,
-                &resource_template_examples::repository_issue::COMPLETION_EXAMPLES[0usize],
+                &resource_template_examples::repository_issue::ALL
+                    .completion_examples[0usize],
             ),
         );
     }

@@ -172,51 +172,35 @@ pub mod examples {
             .prompt(
                 super::prompts::greeting::NAME,
                 super::prompts::greeting::SPEC.scope,
-                super::prompt_examples::greeting::EXAMPLES,
-                super::prompt_examples::greeting::COMPLETION_EXAMPLES,
+                super::prompt_examples::greeting::ALL.examples,
+                super::prompt_examples::greeting::ALL.completion_examples,
             )
     }
 }
 /// The description's Prompt Examples and prompt completion examples, by
-/// prompt. Examples are illustrative, not promises of live behaviour.
+/// prompt (`request` is the `arguments`; `ALL.arguments(name)`,
+/// `ALL.typed_arguments(name)`, `ALL.result(name)`). Examples are
+/// illustrative, not promises of live behaviour.
 pub mod prompt_examples {
     #![allow(dead_code)]
     /// Examples of the `greeting` prompt.
     pub mod greeting {
-        /// The Prompt Examples, in name order; `request` is the `arguments`.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "default",
-                pointer: "/prompts/1/examples/default",
-                request: r#"{}"#,
-                result: r#"{"messages":[{"role":"assistant","content":{"type":"text","text":"Hello."}}]}"#,
-            },
-        ];
-        /// The completion examples, in name order.
-        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
-        /// The `arguments` of the example `name` (`{}` when it has none).
-        pub fn arguments(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
-        }
-        /// The `arguments` of the example `name` as the typed arguments.
-        pub fn typed_arguments(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::GreetingArguments,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(arguments(name))
-        }
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            super::super::types::GreetingArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "default",
+                    pointer: "/prompts/1/examples/default",
+                    request: r#"{}"#,
+                    result: r#"{"messages":[{"role":"assistant","content":{"type":"text","text":"Hello."}}]}"#,
+                },
+            ],
+            &[],
+        );
     }
 }
 /// A deterministic **mock** of the described server that replays the
@@ -397,7 +381,7 @@ mod example_tests {
                 &router(server),
                 prompts::greeting::NAME,
                 prompts::greeting::SPEC.scope,
-                &prompt_examples::greeting::EXAMPLES[0usize],
+                &prompt_examples::greeting::ALL.examples[0usize],
             ),
         );
     }

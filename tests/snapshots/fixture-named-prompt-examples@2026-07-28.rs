@@ -211,94 +211,60 @@ pub mod examples {
             .prompt(
                 super::prompts::greeting::NAME,
                 super::prompts::greeting::SPEC.scope,
-                super::prompt_examples::greeting::EXAMPLES,
-                super::prompt_examples::greeting::COMPLETION_EXAMPLES,
+                super::prompt_examples::greeting::ALL.examples,
+                super::prompt_examples::greeting::ALL.completion_examples,
             )
             .prompt(
                 super::prompts::city_briefing::NAME,
                 super::prompts::city_briefing::SPEC.scope,
-                super::prompt_examples::city_briefing::EXAMPLES,
-                super::prompt_examples::city_briefing::COMPLETION_EXAMPLES,
+                super::prompt_examples::city_briefing::ALL.examples,
+                super::prompt_examples::city_briefing::ALL.completion_examples,
             )
     }
 }
 /// The description's Prompt Examples and prompt completion examples, by
-/// prompt. Examples are illustrative, not promises of live behaviour.
+/// prompt (`request` is the `arguments`; `ALL.arguments(name)`,
+/// `ALL.typed_arguments(name)`, `ALL.result(name)`). Examples are
+/// illustrative, not promises of live behaviour.
 pub mod prompt_examples {
     #![allow(dead_code)]
     /// Examples of the `greeting` prompt.
     pub mod greeting {
-        /// The Prompt Examples, in name order; `request` is the `arguments`.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "default",
-                pointer: "/prompts/0/examples/default",
-                request: r#"{}"#,
-                result: r#"{"resultType":"complete","messages":[{"role":"assistant","content":{"type":"text","text":"Hello."}}]}"#,
-            },
-        ];
-        /// The completion examples, in name order.
-        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
-        /// The `arguments` of the example `name` (`{}` when it has none).
-        pub fn arguments(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
-        }
-        /// The `arguments` of the example `name` as the typed arguments.
-        pub fn typed_arguments(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::GreetingArguments,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(arguments(name))
-        }
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            super::super::types::GreetingArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "default",
+                    pointer: "/prompts/0/examples/default",
+                    request: r#"{}"#,
+                    result: r#"{"resultType":"complete","messages":[{"role":"assistant","content":{"type":"text","text":"Hello."}}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `city_briefing` prompt.
     pub mod city_briefing {
-        /// The Prompt Examples, in name order; `request` is the `arguments`.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "paris-engineering",
-                pointer: "/prompts/2/examples/paris-engineering",
-                request: r#"{"city":"Paris","audience":"engineering"}"#,
-                result: r#"{"resultType":"complete","description":"Engineering briefing for Paris","messages":[{"role":"user","content":{"type":"text","text":"Summarize current engineering considerations for Paris."}},{"role":"assistant","content":{"type":"resource_link","uri":"briefing://paris/engineering","name":"Paris engineering briefing","mimeType":"text/markdown"}}]}"#,
-            },
-        ];
-        /// The completion examples, in name order.
-        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
-        /// The `arguments` of the example `name` (`{}` when it has none).
-        pub fn arguments(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
-        }
-        /// The `arguments` of the example `name` as the typed arguments.
-        pub fn typed_arguments(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::CityBriefingArguments,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(arguments(name))
-        }
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            super::super::types::CityBriefingArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "paris-engineering",
+                    pointer: "/prompts/2/examples/paris-engineering",
+                    request: r#"{"city":"Paris","audience":"engineering"}"#,
+                    result: r#"{"resultType":"complete","description":"Engineering briefing for Paris","messages":[{"role":"user","content":{"type":"text","text":"Summarize current engineering considerations for Paris."}},{"role":"assistant","content":{"type":"resource_link","uri":"briefing://paris/engineering","name":"Paris engineering briefing","mimeType":"text/markdown"}}]}"#,
+                },
+            ],
+            &[],
+        );
     }
 }
 /// A deterministic **mock** of the described server that replays the
@@ -497,7 +463,7 @@ mod example_tests {
                 &router(server),
                 prompts::greeting::NAME,
                 prompts::greeting::SPEC.scope,
-                &prompt_examples::greeting::EXAMPLES[0usize],
+                &prompt_examples::greeting::ALL.examples[0usize],
             ),
         );
     }
@@ -519,7 +485,7 @@ mod example_tests {
                 &router(server),
                 prompts::city_briefing::NAME,
                 prompts::city_briefing::SPEC.scope,
-                &prompt_examples::city_briefing::EXAMPLES[0usize],
+                &prompt_examples::city_briefing::ALL.examples[0usize],
             ),
         );
     }

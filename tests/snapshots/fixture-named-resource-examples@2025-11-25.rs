@@ -197,53 +197,56 @@ pub mod examples {
             .resource(
                 super::resources::source_directory::URI,
                 super::resources::source_directory::SPEC.scope,
-                super::resource_examples::source_directory::EXAMPLES,
+                super::resource_examples::source_directory::ALL.examples,
             )
             .resource(
                 super::resources::pixel::URI,
                 super::resources::pixel::SPEC.scope,
-                super::resource_examples::pixel::EXAMPLES,
+                super::resource_examples::pixel::ALL.examples,
             )
     }
 }
-/// The description's Resource Examples, by resource.
+/// The description's Resource Examples, by resource (`request` is the
+/// resource's URI; `ALL.result(name)`).
 pub mod resource_examples {
     #![allow(dead_code)]
     /// Examples of the `source_directory` resource.
     pub mod source_directory {
-        /// The Resource Examples, in name order; `request` is the resource's URI.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "two-files",
-                pointer: "/resources/0/examples/two-files",
-                request: r#""file:///project/src/""#,
-                result: r#"{"contents":[{"uri":"file:///project/src/","mimeType":"inode/directory","text":"main.rs\nlib.rs\n"},{"uri":"file:///project/src/main.rs","mimeType":"text/x-rust","text":"fn main() {}\n","_meta":{"captured":true}},{"uri":"file:///project/src/lib.rs","mimeType":"text/x-rust","text":"pub fn answer() -> u8 { 42 }\n"}],"_meta":{"snapshot":"example"}}"#,
-            },
-        ];
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            ::mcpdesc::testing::NoArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "two-files",
+                    pointer: "/resources/0/examples/two-files",
+                    request: r#""file:///project/src/""#,
+                    result: r#"{"contents":[{"uri":"file:///project/src/","mimeType":"inode/directory","text":"main.rs\nlib.rs\n"},{"uri":"file:///project/src/main.rs","mimeType":"text/x-rust","text":"fn main() {}\n","_meta":{"captured":true}},{"uri":"file:///project/src/lib.rs","mimeType":"text/x-rust","text":"pub fn answer() -> u8 { 42 }\n"}],"_meta":{"snapshot":"example"}}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `pixel` resource.
     pub mod pixel {
-        /// The Resource Examples, in name order; `request` is the resource's URI.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "three-bytes",
-                pointer: "/resources/2/examples/three-bytes",
-                request: r#""asset:///pixel.bin""#,
-                result: r#"{"contents":[{"uri":"asset:///pixel.bin","mimeType":"application/octet-stream","blob":"AAEC"}]}"#,
-            },
-        ];
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            ::mcpdesc::testing::NoArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "three-bytes",
+                    pointer: "/resources/2/examples/three-bytes",
+                    request: r#""asset:///pixel.bin""#,
+                    result: r#"{"contents":[{"uri":"asset:///pixel.bin","mimeType":"application/octet-stream","blob":"AAEC"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
 }
 /// A deterministic **mock** of the described server that replays the
@@ -434,7 +437,7 @@ mod example_tests {
                 &router(server),
                 resources::source_directory::URI,
                 resources::source_directory::SPEC.scope,
-                &resource_examples::source_directory::EXAMPLES[0usize],
+                &resource_examples::source_directory::ALL.examples[0usize],
             ),
         );
     }
@@ -454,7 +457,7 @@ mod example_tests {
                 &router(server),
                 resources::pixel::URI,
                 resources::pixel::SPEC.scope,
-                &resource_examples::pixel::EXAMPLES[0usize],
+                &resource_examples::pixel::ALL.examples[0usize],
             ),
         );
     }

@@ -213,66 +213,63 @@ pub mod examples {
             .resource(
                 super::resources::source_directory::URI,
                 super::resources::source_directory::SPEC.scope,
-                super::resource_examples::source_directory::EXAMPLES,
+                super::resource_examples::source_directory::ALL.examples,
             )
             .resource_template(
                 super::resource_templates::game_detail::URI_TEMPLATE,
                 super::resource_templates::game_detail::SPEC.scope,
-                super::resource_template_examples::game_detail::EXAMPLES,
-                super::resource_template_examples::game_detail::COMPLETION_EXAMPLES,
+                super::resource_template_examples::game_detail::ALL.examples,
+                super::resource_template_examples::game_detail::ALL.completion_examples,
             )
     }
 }
-/// The description's Resource Examples, by resource.
+/// The description's Resource Examples, by resource (`request` is the
+/// resource's URI; `ALL.result(name)`).
 pub mod resource_examples {
     #![allow(dead_code)]
     /// Examples of the `source_directory` resource.
     pub mod source_directory {
-        /// The Resource Examples, in name order; `request` is the resource's URI.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "two-files",
-                pointer: "/resources/1/examples/two-files",
-                request: r#""file:///project/src/""#,
-                result: r#"{"resultType":"complete","ttlMs":60000,"cacheScope":"private","contents":[{"uri":"file:///project/src/","mimeType":"inode/directory","text":"main.rs\nlib.rs\n"},{"uri":"file:///project/src/main.rs","mimeType":"text/x-rust","text":"fn main() {}\n"},{"uri":"file:///project/src/lib.rs","mimeType":"text/x-rust","text":"pub fn answer() -> u8 { 42 }\n"}]}"#,
-            },
-        ];
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            ::mcpdesc::testing::NoArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "two-files",
+                    pointer: "/resources/1/examples/two-files",
+                    request: r#""file:///project/src/""#,
+                    result: r#"{"resultType":"complete","ttlMs":60000,"cacheScope":"private","contents":[{"uri":"file:///project/src/","mimeType":"inode/directory","text":"main.rs\nlib.rs\n"},{"uri":"file:///project/src/main.rs","mimeType":"text/x-rust","text":"fn main() {}\n"},{"uri":"file:///project/src/lib.rs","mimeType":"text/x-rust","text":"pub fn answer() -> u8 { 42 }\n"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
 }
 /// The description's Resource Template Examples and template completion
-/// examples, by resource template.
+/// examples, by resource template (`request` is the `uri`; `ALL.uri(name)`,
+/// `ALL.result(name)`).
 pub mod resource_template_examples {
     #![allow(dead_code)]
     /// Examples of the `game_detail` resource template.
     pub mod game_detail {
-        /// The Resource Template Examples, in name order; `request` is the `uri`.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "sample-game",
-                pointer: "/resourceTemplates/0/examples/sample-game",
-                request: r#""chess://games/example-1234""#,
-                result: r#"{"resultType":"complete","ttlMs":300000,"cacheScope":"public","contents":[{"uri":"chess://games/example-1234","mimeType":"application/json","text":"{\"id\":\"example-1234\",\"result\":\"1-0\"}"}]}"#,
-            },
-        ];
-        /// The completion examples, in name order.
-        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
-        /// The `uri` of the example `name`.
-        pub fn uri(name: &str) -> ::core::option::Option<::std::string::String> {
-            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
-                .and_then(|uri| uri.as_str().map(::std::string::String::from))
-        }
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            ::mcpdesc::testing::NoArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "sample-game",
+                    pointer: "/resourceTemplates/0/examples/sample-game",
+                    request: r#""chess://games/example-1234""#,
+                    result: r#"{"resultType":"complete","ttlMs":300000,"cacheScope":"public","contents":[{"uri":"chess://games/example-1234","mimeType":"application/json","text":"{\"id\":\"example-1234\",\"result\":\"1-0\"}"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
 }
 /// A deterministic **mock** of the described server that replays the
@@ -473,7 +470,7 @@ mod example_tests {
                 &router(server),
                 resources::source_directory::URI,
                 resources::source_directory::SPEC.scope,
-                &resource_examples::source_directory::EXAMPLES[0usize],
+                &resource_examples::source_directory::ALL.examples[0usize],
             ),
         );
     }
@@ -497,7 +494,7 @@ mod example_tests {
                 &router(server),
                 resource_templates::game_detail::URI_TEMPLATE,
                 resource_templates::game_detail::SPEC.scope,
-                &resource_template_examples::game_detail::EXAMPLES[0usize],
+                &resource_template_examples::game_detail::ALL.examples[0usize],
             ),
         );
     }

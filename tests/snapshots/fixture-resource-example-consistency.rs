@@ -195,53 +195,56 @@ pub mod examples {
             .resource(
                 super::resources::items::URI,
                 super::resources::items::SPEC.scope,
-                super::resource_examples::items::EXAMPLES,
+                super::resource_examples::items::ALL.examples,
             )
             .resource(
                 super::resources::single::URI,
                 super::resources::single::SPEC.scope,
-                super::resource_examples::single::EXAMPLES,
+                super::resource_examples::single::ALL.examples,
             )
     }
 }
-/// The description's Resource Examples, by resource.
+/// The description's Resource Examples, by resource (`request` is the
+/// resource's URI; `ALL.result(name)`).
 pub mod resource_examples {
     #![allow(dead_code)]
     /// Examples of the `items` resource.
     pub mod items {
-        /// The Resource Examples, in name order; `request` is the resource's URI.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "collection-snapshot",
-                pointer: "/resources/0/examples/collection-snapshot",
-                request: r#""collection:///items""#,
-                result: r#"{"contents":[{"uri":"collection:///items/one","mimeType":"application/vnd.example.item+json","text":"{\"id\":1}"}]}"#,
-            },
-        ];
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            ::mcpdesc::testing::NoArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "collection-snapshot",
+                    pointer: "/resources/0/examples/collection-snapshot",
+                    request: r#""collection:///items""#,
+                    result: r#"{"contents":[{"uri":"collection:///items/one","mimeType":"application/vnd.example.item+json","text":"{\"id\":1}"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `single` resource.
     pub mod single {
-        /// The Resource Examples, in name order; `request` is the resource's URI.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "different-observation",
-                pointer: "/resources/1/examples/different-observation",
-                request: r#""test://single""#,
-                result: r#"{"contents":[{"uri":"test://single","mimeType":"text/plain","text":"short"}]}"#,
-            },
-        ];
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            ::mcpdesc::testing::NoArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "different-observation",
+                    pointer: "/resources/1/examples/different-observation",
+                    request: r#""test://single""#,
+                    result: r#"{"contents":[{"uri":"test://single","mimeType":"text/plain","text":"short"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
 }
 /// A deterministic **mock** of the described server that replays the
@@ -432,7 +435,7 @@ mod example_tests {
                 &router(server),
                 resources::items::URI,
                 resources::items::SPEC.scope,
-                &resource_examples::items::EXAMPLES[0usize],
+                &resource_examples::items::ALL.examples[0usize],
             ),
         );
     }
@@ -452,7 +455,7 @@ mod example_tests {
                 &router(server),
                 resources::single::URI,
                 resources::single::SPEC.scope,
-                &resource_examples::single::EXAMPLES[0usize],
+                &resource_examples::single::ALL.examples[0usize],
             ),
         );
     }

@@ -419,78 +419,64 @@ pub mod examples {
             .prompt(
                 super::prompts::welcome::NAME,
                 super::prompts::welcome::SPEC.scope,
-                super::prompt_examples::welcome::EXAMPLES,
-                super::prompt_examples::welcome::COMPLETION_EXAMPLES,
+                super::prompt_examples::welcome::ALL.examples,
+                super::prompt_examples::welcome::ALL.completion_examples,
             )
             .resource(
                 super::resources::count::URI,
                 super::resources::count::SPEC.scope,
-                super::resource_examples::count::EXAMPLES,
+                super::resource_examples::count::ALL.examples,
             )
     }
 }
 /// The description's Prompt Examples and prompt completion examples, by
-/// prompt. Examples are illustrative, not promises of live behaviour.
+/// prompt (`request` is the `arguments`; `ALL.arguments(name)`,
+/// `ALL.typed_arguments(name)`, `ALL.result(name)`). Examples are
+/// illustrative, not promises of live behaviour.
 pub mod prompt_examples {
     #![allow(dead_code)]
     /// Examples of the `welcome` prompt.
     pub mod welcome {
-        /// The Prompt Examples, in name order; `request` is the `arguments`.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "for-ada",
-                pointer: "/prompts/0/examples/for-ada",
-                request: r#"{"reader":"Ada"}"#,
-                result: r#"{"messages":[{"role":"user","content":{"type":"text","text":"Welcome, Ada."}}]}"#,
-            },
-        ];
-        /// The completion examples, in name order.
-        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
-        /// The `arguments` of the example `name` (`{}` when it has none).
-        pub fn arguments(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
-        }
-        /// The `arguments` of the example `name` as the typed arguments.
-        pub fn typed_arguments(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::WelcomeArguments,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(arguments(name))
-        }
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            super::super::types::WelcomeArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "for-ada",
+                    pointer: "/prompts/0/examples/for-ada",
+                    request: r#"{"reader":"Ada"}"#,
+                    result: r#"{"messages":[{"role":"user","content":{"type":"text","text":"Welcome, Ada."}}]}"#,
+                },
+            ],
+            &[],
+        );
     }
 }
-/// The description's Resource Examples, by resource.
+/// The description's Resource Examples, by resource (`request` is the
+/// resource's URI; `ALL.result(name)`).
 pub mod resource_examples {
     #![allow(dead_code)]
     /// Examples of the `count` resource.
     pub mod count {
-        /// The Resource Examples, in name order; `request` is the resource's URI.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "empty",
-                pointer: "/resources/0/examples/empty",
-                request: r#""notes://count""#,
-                result: r#"{"contents":[{"uri":"notes://count","mimeType":"text/plain","text":"0"}]}"#,
-            },
-        ];
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            ::mcpdesc::testing::NoArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "empty",
+                    pointer: "/resources/0/examples/empty",
+                    request: r#""notes://count""#,
+                    result: r#"{"contents":[{"uri":"notes://count","mimeType":"text/plain","text":"0"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
 }
 /// A deterministic **mock** of the described server that replays the
@@ -818,7 +804,7 @@ mod example_tests {
                 &router(server),
                 prompts::welcome::NAME,
                 prompts::welcome::SPEC.scope,
-                &prompt_examples::welcome::EXAMPLES[0usize],
+                &prompt_examples::welcome::ALL.examples[0usize],
             ),
         );
         ::mcpdesc::testing::expect(
@@ -826,7 +812,7 @@ mod example_tests {
                 &super::router(crate::notebook_right::Server::new()),
                 prompts::welcome::NAME,
                 prompts::welcome::SPEC.scope,
-                &prompt_examples::welcome::EXAMPLES[0usize],
+                &prompt_examples::welcome::ALL.examples[0usize],
                 ::mcpdesc::implementation::Compare::Exact,
             ),
         );
@@ -847,7 +833,7 @@ mod example_tests {
                 &router(server),
                 resources::count::URI,
                 resources::count::SPEC.scope,
-                &resource_examples::count::EXAMPLES[0usize],
+                &resource_examples::count::ALL.examples[0usize],
             ),
         );
         ::mcpdesc::testing::expect(
@@ -855,7 +841,7 @@ mod example_tests {
                 &super::router(crate::notebook_right::Server::new()),
                 resources::count::URI,
                 resources::count::SPEC.scope,
-                &resource_examples::count::EXAMPLES[0usize],
+                &resource_examples::count::ALL.examples[0usize],
                 ::mcpdesc::implementation::Compare::Exact,
             ),
         );

@@ -323,284 +323,234 @@ pub mod examples {
             .prompt(
                 super::prompts::analyze_game::NAME,
                 super::prompts::analyze_game::SPEC.scope,
-                super::prompt_examples::analyze_game::EXAMPLES,
-                super::prompt_examples::analyze_game::COMPLETION_EXAMPLES,
+                super::prompt_examples::analyze_game::ALL.examples,
+                super::prompt_examples::analyze_game::ALL.completion_examples,
             )
             .prompt(
                 super::prompts::greeting::NAME,
                 super::prompts::greeting::SPEC.scope,
-                super::prompt_examples::greeting::EXAMPLES,
-                super::prompt_examples::greeting::COMPLETION_EXAMPLES,
+                super::prompt_examples::greeting::ALL.examples,
+                super::prompt_examples::greeting::ALL.completion_examples,
             )
             .resource(
                 super::resources::board::URI,
                 super::resources::board::SPEC.scope,
-                super::resource_examples::board::EXAMPLES,
+                super::resource_examples::board::ALL.examples,
             )
             .resource(
                 super::resources::board_2::URI,
                 super::resources::board_2::SPEC.scope,
-                super::resource_examples::board_2::EXAMPLES,
+                super::resource_examples::board_2::ALL.examples,
             )
             .resource(
                 super::resources::rules::URI,
                 super::resources::rules::SPEC.scope,
-                super::resource_examples::rules::EXAMPLES,
+                super::resource_examples::rules::ALL.examples,
             )
             .resource_template(
                 super::resource_templates::game_detail::URI_TEMPLATE,
                 super::resource_templates::game_detail::SPEC.scope,
-                super::resource_template_examples::game_detail::EXAMPLES,
-                super::resource_template_examples::game_detail::COMPLETION_EXAMPLES,
+                super::resource_template_examples::game_detail::ALL.examples,
+                super::resource_template_examples::game_detail::ALL.completion_examples,
             )
             .resource_template(
                 super::resource_templates::search::URI_TEMPLATE,
                 super::resource_templates::search::SPEC.scope,
-                super::resource_template_examples::search::EXAMPLES,
-                super::resource_template_examples::search::COMPLETION_EXAMPLES,
+                super::resource_template_examples::search::ALL.examples,
+                super::resource_template_examples::search::ALL.completion_examples,
             )
             .resource_template(
                 super::resource_templates::board::URI_TEMPLATE,
                 super::resource_templates::board::SPEC.scope,
-                super::resource_template_examples::board::EXAMPLES,
-                super::resource_template_examples::board::COMPLETION_EXAMPLES,
+                super::resource_template_examples::board::ALL.examples,
+                super::resource_template_examples::board::ALL.completion_examples,
             )
     }
 }
 /// The description's Prompt Examples and prompt completion examples, by
-/// prompt. Examples are illustrative, not promises of live behaviour.
+/// prompt (`request` is the `arguments`; `ALL.arguments(name)`,
+/// `ALL.typed_arguments(name)`, `ALL.result(name)`). Examples are
+/// illustrative, not promises of live behaviour.
 pub mod prompt_examples {
     #![allow(dead_code)]
     /// Examples of the `analyze_game` prompt.
     pub mod analyze_game {
-        /// The Prompt Examples, in name order; `request` is the `arguments`.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "endgame",
-                pointer: "/prompts/0/examples/endgame",
-                request: r#"{"fen":"8/8/8/8/8/8/8/K6k w - - 0 1","type":"endgame"}"#,
-                result: r#"{"description":"Endgame analysis","messages":[{"role":"user","content":{"type":"text","text":"Analyze the endgame 8/8/8/8/8/8/8/K6k w - - 0 1."}}]}"#,
-            },
-            ::mcpdesc::testing::RequestExample {
-                name: "from-black",
-                pointer: "/prompts/0/examples/from-black",
-                request: r#"{"fen":"8/8/8/8/8/8/8/K6k b - - 0 1","perspective.side":"black"}"#,
-                result: r#"{"messages":[{"role":"user","content":{"type":"text","text":"Analyze 8/8/8/8/8/8/8/K6k b - - 0 1 for black."}},{"role":"assistant","content":{"type":"resource_link","uri":"chess://leaderboard/classical","name":"classical_leaderboard"}}],"_meta":{"source":"example"}}"#,
-            },
-        ];
-        /// The completion examples, in name order.
-        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "type-prefix",
-                pointer: "/prompts/0/completionExamples/type-prefix",
-                request: r#"{"argument":{"name":"type","value":"end"},"context":{"arguments":{"fen":"8/8/8/8/8/8/8/K6k w - - 0 1"}}}"#,
-                result: r#"{"completion":{"values":["endgame"],"total":1,"hasMore":false}}"#,
-            },
-        ];
-        /// The `arguments` of the example `name` (`{}` when it has none).
-        pub fn arguments(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
-        }
-        /// The `arguments` of the example `name` as the typed arguments.
-        pub fn typed_arguments(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::AnalyzeGameArguments,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(arguments(name))
-        }
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            super::super::types::AnalyzeGameArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "endgame",
+                    pointer: "/prompts/0/examples/endgame",
+                    request: r#"{"fen":"8/8/8/8/8/8/8/K6k w - - 0 1","type":"endgame"}"#,
+                    result: r#"{"description":"Endgame analysis","messages":[{"role":"user","content":{"type":"text","text":"Analyze the endgame 8/8/8/8/8/8/8/K6k w - - 0 1."}}]}"#,
+                },
+                ::mcpdesc::testing::RequestExample {
+                    name: "from-black",
+                    pointer: "/prompts/0/examples/from-black",
+                    request: r#"{"fen":"8/8/8/8/8/8/8/K6k b - - 0 1","perspective.side":"black"}"#,
+                    result: r#"{"messages":[{"role":"user","content":{"type":"text","text":"Analyze 8/8/8/8/8/8/8/K6k b - - 0 1 for black."}},{"role":"assistant","content":{"type":"resource_link","uri":"chess://leaderboard/classical","name":"classical_leaderboard"}}],"_meta":{"source":"example"}}"#,
+                },
+            ],
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "type-prefix",
+                    pointer: "/prompts/0/completionExamples/type-prefix",
+                    request: r#"{"argument":{"name":"type","value":"end"},"context":{"arguments":{"fen":"8/8/8/8/8/8/8/K6k w - - 0 1"}}}"#,
+                    result: r#"{"completion":{"values":["endgame"],"total":1,"hasMore":false}}"#,
+                },
+            ],
+        );
     }
     /// Examples of the `greeting` prompt.
     pub mod greeting {
-        /// The Prompt Examples, in name order; `request` is the `arguments`.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "hello",
-                pointer: "/prompts/1/examples/hello",
-                request: r#"{}"#,
-                result: r#"{"messages":[{"role":"assistant","content":{"type":"text","text":"Hello."}}]}"#,
-            },
-        ];
-        /// The completion examples, in name order.
-        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
-        /// The `arguments` of the example `name` (`{}` when it has none).
-        pub fn arguments(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
-        }
-        /// The `arguments` of the example `name` as the typed arguments.
-        pub fn typed_arguments(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::GreetingArguments,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(arguments(name))
-        }
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            super::super::types::GreetingArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "hello",
+                    pointer: "/prompts/1/examples/hello",
+                    request: r#"{}"#,
+                    result: r#"{"messages":[{"role":"assistant","content":{"type":"text","text":"Hello."}}]}"#,
+                },
+            ],
+            &[],
+        );
     }
 }
-/// The description's Resource Examples, by resource.
+/// The description's Resource Examples, by resource (`request` is the
+/// resource's URI; `ALL.result(name)`).
 pub mod resource_examples {
     #![allow(dead_code)]
     /// Examples of the `board` resource.
     pub mod board {
-        /// The Resource Examples, in name order; `request` is the resource's URI.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "empty",
-                pointer: "/resources/0/examples/empty",
-                request: r#""chess://leaderboard/classical""#,
-                result: r#"{"contents":[{"uri":"chess://leaderboard/classical","mimeType":"application/json","text":"[]"}]}"#,
-            },
-            ::mcpdesc::testing::RequestExample {
-                name: "two-players",
-                pointer: "/resources/0/examples/two-players",
-                request: r#""chess://leaderboard/classical""#,
-                result: r#"{"contents":[{"uri":"chess://leaderboard/classical","mimeType":"application/json","text":"[{\"name\":\"A\"},{\"name\":\"B\"}]"}]}"#,
-            },
-        ];
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            ::mcpdesc::testing::NoArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "empty",
+                    pointer: "/resources/0/examples/empty",
+                    request: r#""chess://leaderboard/classical""#,
+                    result: r#"{"contents":[{"uri":"chess://leaderboard/classical","mimeType":"application/json","text":"[]"}]}"#,
+                },
+                ::mcpdesc::testing::RequestExample {
+                    name: "two-players",
+                    pointer: "/resources/0/examples/two-players",
+                    request: r#""chess://leaderboard/classical""#,
+                    result: r#"{"contents":[{"uri":"chess://leaderboard/classical","mimeType":"application/json","text":"[{\"name\":\"A\"},{\"name\":\"B\"}]"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `board` resource.
     pub mod board_2 {
-        /// The Resource Examples, in name order; `request` is the resource's URI.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            ::mcpdesc::testing::NoArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(&[], &[]);
     }
     /// Examples of the `rules` resource.
     pub mod rules {
-        /// The Resource Examples, in name order; `request` is the resource's URI.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "binary",
-                pointer: "/resources/2/examples/binary",
-                request: r#""chess://rules""#,
-                result: r#"{"contents":[{"uri":"chess://rules","mimeType":"application/octet-stream","blob":"AAEC"}]}"#,
-            },
-        ];
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            ::mcpdesc::testing::NoArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "binary",
+                    pointer: "/resources/2/examples/binary",
+                    request: r#""chess://rules""#,
+                    result: r#"{"contents":[{"uri":"chess://rules","mimeType":"application/octet-stream","blob":"AAEC"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
 }
 /// The description's Resource Template Examples and template completion
-/// examples, by resource template.
+/// examples, by resource template (`request` is the `uri`; `ALL.uri(name)`,
+/// `ALL.result(name)`).
 pub mod resource_template_examples {
     #![allow(dead_code)]
     /// Examples of the `game_detail` resource template.
     pub mod game_detail {
-        /// The Resource Template Examples, in name order; `request` is the `uri`.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "one",
-                pointer: "/resourceTemplates/0/examples/one",
-                request: r#""chess://games/game%201""#,
-                result: r#"{"contents":[{"uri":"chess://games/game%201","mimeType":"application/json","text":"{\"id\":\"game 1\"}"}],"_meta":{"source":"example"}}"#,
-            },
-        ];
-        /// The completion examples, in name order.
-        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "game-prefix",
-                pointer: "/resourceTemplates/0/completionExamples/game-prefix",
-                request: r#"{"argument":{"name":"game_id","value":"game"}}"#,
-                result: r#"{"completion":{"values":["game 1","game 2"],"total":2,"hasMore":false}}"#,
-            },
-        ];
-        /// The `uri` of the example `name`.
-        pub fn uri(name: &str) -> ::core::option::Option<::std::string::String> {
-            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
-                .and_then(|uri| uri.as_str().map(::std::string::String::from))
-        }
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            ::mcpdesc::testing::NoArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "one",
+                    pointer: "/resourceTemplates/0/examples/one",
+                    request: r#""chess://games/game%201""#,
+                    result: r#"{"contents":[{"uri":"chess://games/game%201","mimeType":"application/json","text":"{\"id\":\"game 1\"}"}],"_meta":{"source":"example"}}"#,
+                },
+            ],
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "game-prefix",
+                    pointer: "/resourceTemplates/0/completionExamples/game-prefix",
+                    request: r#"{"argument":{"name":"game_id","value":"game"}}"#,
+                    result: r#"{"completion":{"values":["game 1","game 2"],"total":2,"hasMore":false}}"#,
+                },
+            ],
+        );
     }
     /// Examples of the `search` resource template.
     pub mod search {
-        /// The Resource Template Examples, in name order; `request` is the `uri`.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "docs",
-                pointer: "/resourceTemplates/1/examples/docs",
-                request: r#""search://docs/api?q=mcp&lang=en""#,
-                result: r#"{"contents":[{"uri":"search://docs/api?q=mcp&lang=en","text":"3 hits"}]}"#,
-            },
-        ];
-        /// The completion examples, in name order.
-        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
-        /// The `uri` of the example `name`.
-        pub fn uri(name: &str) -> ::core::option::Option<::std::string::String> {
-            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
-                .and_then(|uri| uri.as_str().map(::std::string::String::from))
-        }
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            ::mcpdesc::testing::NoArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "docs",
+                    pointer: "/resourceTemplates/1/examples/docs",
+                    request: r#""search://docs/api?q=mcp&lang=en""#,
+                    result: r#"{"contents":[{"uri":"search://docs/api?q=mcp&lang=en","text":"3 hits"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
     /// Examples of the `board` resource template.
     pub mod board {
-        /// The Resource Template Examples, in name order; `request` is the `uri`.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[
-            ::mcpdesc::testing::RequestExample {
-                name: "mine",
-                pointer: "/resourceTemplates/2/examples/mine",
-                request: r#""chess://boards/me/main""#,
-                result: r#"{"contents":[{"uri":"chess://boards/me/main","text":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}]}"#,
-            },
-        ];
-        /// The completion examples, in name order.
-        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
-        /// The `uri` of the example `name`.
-        pub fn uri(name: &str) -> ::core::option::Option<::std::string::String> {
-            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
-                .and_then(|uri| uri.as_str().map(::std::string::String::from))
-        }
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            ::mcpdesc::testing::NoArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(
+            &[
+                ::mcpdesc::testing::RequestExample {
+                    name: "mine",
+                    pointer: "/resourceTemplates/2/examples/mine",
+                    request: r#""chess://boards/me/main""#,
+                    result: r#"{"contents":[{"uri":"chess://boards/me/main","text":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}]}"#,
+                },
+            ],
+            &[],
+        );
     }
 }
 /// A typed client of `generator-primitives`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).

@@ -598,64 +598,44 @@ pub mod examples {
             .prompt(
                 super::prompts::game_review::NAME,
                 super::prompts::game_review::SPEC.scope,
-                super::prompt_examples::game_review::EXAMPLES,
-                super::prompt_examples::game_review::COMPLETION_EXAMPLES,
+                super::prompt_examples::game_review::ALL.examples,
+                super::prompt_examples::game_review::ALL.completion_examples,
             )
             .resource(
                 super::resources::leaderboard::URI,
                 super::resources::leaderboard::SPEC.scope,
-                super::resource_examples::leaderboard::EXAMPLES,
+                super::resource_examples::leaderboard::ALL.examples,
             )
     }
 }
 /// The description's Prompt Examples and prompt completion examples, by
-/// prompt. Examples are illustrative, not promises of live behaviour.
+/// prompt (`request` is the `arguments`; `ALL.arguments(name)`,
+/// `ALL.typed_arguments(name)`, `ALL.result(name)`). Examples are
+/// illustrative, not promises of live behaviour.
 pub mod prompt_examples {
     #![allow(dead_code)]
     /// Examples of the `game_review` prompt.
     pub mod game_review {
-        /// The Prompt Examples, in name order; `request` is the `arguments`.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
-        /// The completion examples, in name order.
-        pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
-        /// The `arguments` of the example `name` (`{}` when it has none).
-        pub fn arguments(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_request(EXAMPLES, name)
-        }
-        /// The `arguments` of the example `name` as the typed arguments.
-        pub fn typed_arguments(
-            name: &str,
-        ) -> ::core::option::Option<
-            ::core::result::Result<
-                super::super::types::GameReviewArguments,
-                ::mcpdesc::__private::serde_json::Error,
-            >,
-        > {
-            ::mcpdesc::testing::typed(arguments(name))
-        }
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            super::super::types::GameReviewArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(&[], &[]);
     }
 }
-/// The description's Resource Examples, by resource.
+/// The description's Resource Examples, by resource (`request` is the
+/// resource's URI; `ALL.result(name)`).
 pub mod resource_examples {
     #![allow(dead_code)]
     /// Examples of the `leaderboard` resource.
     pub mod leaderboard {
-        /// The Resource Examples, in name order; `request` is the resource's URI.
-        pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[];
-        /// The `result` of the example `name`.
-        pub fn result(
-            name: &str,
-        ) -> ::core::option::Option<::mcpdesc::__private::serde_json::Value> {
-            ::mcpdesc::testing::request_example_result(EXAMPLES, name)
-        }
+        /// The examples (`ALL.examples`) and completion examples
+        /// (`ALL.completion_examples`) in name order, with accessors (see
+        /// `mcpdesc::testing::RequestExamples`).
+        pub const ALL: ::mcpdesc::testing::RequestExamples<
+            ::mcpdesc::testing::NoArguments,
+        > = ::mcpdesc::testing::RequestExamples::new(&[], &[]);
     }
 }
 /// A deterministic **mock** of the described server that replays the

@@ -80,7 +80,7 @@ fn every_prompt_resource_and_completion_example_is_reproduced() {
         outcome.unwrap_or_else(|e| panic!("{e}"));
         checked += 1;
     };
-    for e in prompt_examples::opening_study::EXAMPLES {
+    for e in prompt_examples::opening_study::ALL.examples {
         check(
             testing::check_prompt_example::<types::OpeningStudyArguments>(
                 &router,
@@ -91,7 +91,7 @@ fn every_prompt_resource_and_completion_example_is_reproduced() {
         );
     }
     let prompt = CompletionTarget::prompt(prompts::opening_study::NAME);
-    for e in prompt_examples::opening_study::COMPLETION_EXAMPLES {
+    for e in prompt_examples::opening_study::ALL.completion_examples {
         check(testing::check_completion_example(
             &router,
             &prompt,
@@ -99,7 +99,7 @@ fn every_prompt_resource_and_completion_example_is_reproduced() {
             e,
         ));
     }
-    for e in resource_examples::rating_pools::EXAMPLES {
+    for e in resource_examples::rating_pools::ALL.examples {
         check(testing::check_resource_example(
             &router,
             resources::rating_pools::URI,
@@ -107,7 +107,7 @@ fn every_prompt_resource_and_completion_example_is_reproduced() {
             e,
         ));
     }
-    for e in resource_template_examples::opening::EXAMPLES {
+    for e in resource_template_examples::opening::ALL.examples {
         check(testing::check_template_example::<types::OpeningVariables>(
             &router,
             resource_templates::opening::URI_TEMPLATE,
@@ -116,7 +116,7 @@ fn every_prompt_resource_and_completion_example_is_reproduced() {
         ));
     }
     let template = CompletionTarget::resource_template(resource_templates::opening::URI_TEMPLATE);
-    for e in resource_template_examples::opening::COMPLETION_EXAMPLES {
+    for e in resource_template_examples::opening::ALL.completion_examples {
         check(testing::check_completion_example(
             &router,
             &template,

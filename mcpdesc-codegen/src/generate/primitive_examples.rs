@@ -4,13 +4,14 @@
 //! ```text
 //! pub mod prompt_examples {
 //!     pub mod city_briefing {
-//!         pub const EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[...];            // name, pointer, request, result
-//!         pub const COMPLETION_EXAMPLES: &[::mcpdesc::testing::RequestExample] = &[...];
-//!         pub fn arguments(name: &str) -> Option<Value>;   // and result(name), typed_arguments(name)
+//!         // ALL.examples, ALL.completion_examples (name, pointer, request, result);
+//!         // ALL.arguments(name), ALL.typed_arguments(name), ALL.result(name)
+//!         pub const ALL: ::mcpdesc::testing::RequestExamples<types::CityBriefingArguments> =
+//!             ::mcpdesc::testing::RequestExamples::new(&[...], &[...]);
 //!     }
 //! }
-//! pub mod resource_examples { pub mod leaderboard { EXAMPLES, result(name) } }
-//! pub mod resource_template_examples { pub mod game_detail { EXAMPLES, COMPLETION_EXAMPLES, uri(name), result(name) } }
+//! pub mod resource_examples { pub mod leaderboard { ALL } }             // ALL.result(name)
+//! pub mod resource_template_examples { pub mod game_detail { ALL } }    // ALL.uri(name), ALL.result(name)
 //! impl CityBriefingPrompt for ExampleServer { .. }   // answers from the book
 //! ```
 //!
@@ -46,41 +47,45 @@ fn module_ident(c: &CommonIr) -> syn::Ident {
 pub fn emit_modules(rt: &TokenStream, ir: &ModuleIr) -> TokenStream {
     let p = &ir.primitives;
     let mut out = TokenStream::new();
-    let result_fn = quote! {
-        /// The `result` of the example `name`.
-        pub fn result(name: &str) -> ::core::option::Option<#rt::__private::serde_json::Value> {
-            #rt::testing::request_example_result(EXAMPLES, name)
-        }
-    };
+    // Each item is one constant; the accessors are the runtime's
+    // (`mcpdesc::testing::RequestExamples`).
+    let all =
+        |args: TokenStream, examples: &[RequestExampleIr], completions: &[RequestExampleIr]| {
+            let examples = stored(rt, examples);
+            let completions = stored(rt, completions);
+            quote! {
+                /// The examples (`ALL.examples`) and completion examples
+                /// (`ALL.completion_examples`) in name order, with accessors (see
+                /// `mcpdesc::testing::RequestExamples`).
+                pub const ALL: #rt::testing::RequestExamples<#args> =
+                    #rt::testing::RequestExamples::new(&[#(#examples),*], &[#(#completions),*]);
+            }
+        };
     if !p.prompts.is_empty() {
         let modules = p.prompts.iter().map(|x| {
             let module = module_ident(&x.common);
             let doc = format!("Examples of the `{}` prompt.", x.common.name);
-            let ty = format_ident!("{}", x.common.names.type_name.as_deref().unwrap_or("Arguments"));
-            let examples = stored(rt, &x.examples);
-            let completions = stored(rt, &x.completion_examples);
+            let ty = format_ident!(
+                "{}",
+                x.common.names.type_name.as_deref().unwrap_or("Arguments")
+            );
+            let all = all(
+                quote!(super::super::types::#ty),
+                &x.examples,
+                &x.completion_examples,
+            );
             quote! {
                 #[doc = #doc]
                 pub mod #module {
-                    /// The Prompt Examples, in name order; `request` is the `arguments`.
-                    pub const EXAMPLES: &[#rt::testing::RequestExample] = &[#(#examples),*];
-                    /// The completion examples, in name order.
-                    pub const COMPLETION_EXAMPLES: &[#rt::testing::RequestExample] = &[#(#completions),*];
-                    /// The `arguments` of the example `name` (`{}` when it has none).
-                    pub fn arguments(name: &str) -> ::core::option::Option<#rt::__private::serde_json::Value> {
-                        #rt::testing::request_example_request(EXAMPLES, name)
-                    }
-                    /// The `arguments` of the example `name` as the typed arguments.
-                    pub fn typed_arguments(name: &str) -> ::core::option::Option<::core::result::Result<super::super::types::#ty, #rt::__private::serde_json::Error>> {
-                        #rt::testing::typed(arguments(name))
-                    }
-                    #result_fn
+                    #all
                 }
             }
         });
         out.extend(quote! {
             /// The description's Prompt Examples and prompt completion examples, by
-            /// prompt. Examples are illustrative, not promises of live behaviour.
+            /// prompt (`request` is the `arguments`; `ALL.arguments(name)`,
+            /// `ALL.typed_arguments(name)`, `ALL.result(name)`). Examples are
+            /// illustrative, not promises of live behaviour.
             pub mod prompt_examples {
                 // A crate rarely reads every example.
                 #![allow(dead_code)]
@@ -92,18 +97,17 @@ pub fn emit_modules(rt: &TokenStream, ir: &ModuleIr) -> TokenStream {
         let modules = p.resources.iter().map(|x| {
             let module = module_ident(&x.common);
             let doc = format!("Examples of the `{}` resource.", x.common.name);
-            let examples = stored(rt, &x.examples);
+            let all = all(quote!(#rt::testing::NoArguments), &x.examples, &[]);
             quote! {
                 #[doc = #doc]
                 pub mod #module {
-                    /// The Resource Examples, in name order; `request` is the resource's URI.
-                    pub const EXAMPLES: &[#rt::testing::RequestExample] = &[#(#examples),*];
-                    #result_fn
+                    #all
                 }
             }
         });
         out.extend(quote! {
-            /// The description's Resource Examples, by resource.
+            /// The description's Resource Examples, by resource (`request` is the
+            /// resource's URI; `ALL.result(name)`).
             pub mod resource_examples {
                 // A crate rarely reads every example.
                 #![allow(dead_code)]
@@ -115,27 +119,22 @@ pub fn emit_modules(rt: &TokenStream, ir: &ModuleIr) -> TokenStream {
         let modules = p.resource_templates.iter().map(|x| {
             let module = module_ident(&x.common);
             let doc = format!("Examples of the `{}` resource template.", x.common.name);
-            let examples = stored(rt, &x.examples);
-            let completions = stored(rt, &x.completion_examples);
+            let all = all(
+                quote!(#rt::testing::NoArguments),
+                &x.examples,
+                &x.completion_examples,
+            );
             quote! {
                 #[doc = #doc]
                 pub mod #module {
-                    /// The Resource Template Examples, in name order; `request` is the `uri`.
-                    pub const EXAMPLES: &[#rt::testing::RequestExample] = &[#(#examples),*];
-                    /// The completion examples, in name order.
-                    pub const COMPLETION_EXAMPLES: &[#rt::testing::RequestExample] = &[#(#completions),*];
-                    /// The `uri` of the example `name`.
-                    pub fn uri(name: &str) -> ::core::option::Option<::std::string::String> {
-                        #rt::testing::request_example_request(EXAMPLES, name)
-                            .and_then(|uri| uri.as_str().map(::std::string::String::from))
-                    }
-                    #result_fn
+                    #all
                 }
             }
         });
         out.extend(quote! {
             /// The description's Resource Template Examples and template completion
-            /// examples, by resource template.
+            /// examples, by resource template (`request` is the `uri`; `ALL.uri(name)`,
+            /// `ALL.result(name)`).
             pub mod resource_template_examples {
                 // A crate rarely reads every example.
                 #![allow(dead_code)]
@@ -156,8 +155,8 @@ pub fn book_entries(ir: &ModuleIr) -> TokenStream {
             .prompt(
                 super::prompts::#m::NAME,
                 super::prompts::#m::SPEC.scope,
-                super::prompt_examples::#m::EXAMPLES,
-                super::prompt_examples::#m::COMPLETION_EXAMPLES,
+                super::prompt_examples::#m::ALL.examples,
+                super::prompt_examples::#m::ALL.completion_examples,
             )
         });
     }
@@ -167,7 +166,7 @@ pub fn book_entries(ir: &ModuleIr) -> TokenStream {
             .resource(
                 super::resources::#m::URI,
                 super::resources::#m::SPEC.scope,
-                super::resource_examples::#m::EXAMPLES,
+                super::resource_examples::#m::ALL.examples,
             )
         });
     }
@@ -177,8 +176,8 @@ pub fn book_entries(ir: &ModuleIr) -> TokenStream {
             .resource_template(
                 super::resource_templates::#m::URI_TEMPLATE,
                 super::resource_templates::#m::SPEC.scope,
-                super::resource_template_examples::#m::EXAMPLES,
-                super::resource_template_examples::#m::COMPLETION_EXAMPLES,
+                super::resource_template_examples::#m::ALL.examples,
+                super::resource_template_examples::#m::ALL.completion_examples,
             )
         });
     }

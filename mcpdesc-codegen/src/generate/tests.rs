@@ -347,10 +347,10 @@ fn primitive_tests(
                 &c.name,
                 e,
                 quote!(#rt::mock::Target::Prompt(::std::string::String::from(prompts::#m::NAME))),
-                quote!(#rt::testing::check_prompt_example::<types::#ty>(&router(server), prompts::#m::NAME, prompts::#m::SPEC.scope, &prompt_examples::#m::EXAMPLES[#i])),
+                quote!(#rt::testing::check_prompt_example::<types::#ty>(&router(server), prompts::#m::NAME, prompts::#m::SPEC.scope, &prompt_examples::#m::ALL.examples[#i])),
                 (
                     "check_prompt_example",
-                    quote!(prompts::#m::NAME, prompts::#m::SPEC.scope, &prompt_examples::#m::EXAMPLES[#i]),
+                    quote!(prompts::#m::NAME, prompts::#m::SPEC.scope, &prompt_examples::#m::ALL.examples[#i]),
                 ),
             );
         }
@@ -361,10 +361,10 @@ fn primitive_tests(
                 &c.name,
                 e,
                 quote!(#rt::mock::Target::Completion(#rt::CompletionTarget::prompt(prompts::#m::NAME))),
-                quote!(#rt::testing::check_completion_example(&router(server), &#rt::CompletionTarget::prompt(prompts::#m::NAME), prompts::#m::SPEC.scope, &prompt_examples::#m::COMPLETION_EXAMPLES[#i])),
+                quote!(#rt::testing::check_completion_example(&router(server), &#rt::CompletionTarget::prompt(prompts::#m::NAME), prompts::#m::SPEC.scope, &prompt_examples::#m::ALL.completion_examples[#i])),
                 (
                     "check_completion_example",
-                    quote!(&#rt::CompletionTarget::prompt(prompts::#m::NAME), prompts::#m::SPEC.scope, &prompt_examples::#m::COMPLETION_EXAMPLES[#i]),
+                    quote!(&#rt::CompletionTarget::prompt(prompts::#m::NAME), prompts::#m::SPEC.scope, &prompt_examples::#m::ALL.completion_examples[#i]),
                 ),
             );
         }
@@ -379,10 +379,10 @@ fn primitive_tests(
                 &c.name,
                 e,
                 quote!(#rt::mock::Target::Resource(::std::string::String::from(resources::#m::URI))),
-                quote!(#rt::testing::check_resource_example(&router(server), resources::#m::URI, resources::#m::SPEC.scope, &resource_examples::#m::EXAMPLES[#i])),
+                quote!(#rt::testing::check_resource_example(&router(server), resources::#m::URI, resources::#m::SPEC.scope, &resource_examples::#m::ALL.examples[#i])),
                 (
                     "check_resource_example",
-                    quote!(resources::#m::URI, resources::#m::SPEC.scope, &resource_examples::#m::EXAMPLES[#i]),
+                    quote!(resources::#m::URI, resources::#m::SPEC.scope, &resource_examples::#m::ALL.examples[#i]),
                 ),
             );
         }
@@ -404,10 +404,10 @@ fn primitive_tests(
                 &c.name,
                 e,
                 quote!(#rt::mock::Target::ResourceTemplate(::std::string::String::from(resource_templates::#m::URI_TEMPLATE))),
-                quote!(#rt::testing::check_template_example::<#ty>(&router(server), resource_templates::#m::URI_TEMPLATE, resource_templates::#m::SPEC.scope, &resource_template_examples::#m::EXAMPLES[#i])),
+                quote!(#rt::testing::check_template_example::<#ty>(&router(server), resource_templates::#m::URI_TEMPLATE, resource_templates::#m::SPEC.scope, &resource_template_examples::#m::ALL.examples[#i])),
                 (
                     "check_template_example",
-                    quote!(resource_templates::#m::URI_TEMPLATE, resource_templates::#m::SPEC.scope, &resource_template_examples::#m::EXAMPLES[#i]),
+                    quote!(resource_templates::#m::URI_TEMPLATE, resource_templates::#m::SPEC.scope, &resource_template_examples::#m::ALL.examples[#i]),
                 ),
             );
         }
@@ -418,10 +418,10 @@ fn primitive_tests(
                 &c.name,
                 e,
                 quote!(#rt::mock::Target::Completion(#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE))),
-                quote!(#rt::testing::check_completion_example(&router(server), &#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE), resource_templates::#m::SPEC.scope, &resource_template_examples::#m::COMPLETION_EXAMPLES[#i])),
+                quote!(#rt::testing::check_completion_example(&router(server), &#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE), resource_templates::#m::SPEC.scope, &resource_template_examples::#m::ALL.completion_examples[#i])),
                 (
                     "check_completion_example",
-                    quote!(&#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE), resource_templates::#m::SPEC.scope, &resource_template_examples::#m::COMPLETION_EXAMPLES[#i]),
+                    quote!(&#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE), resource_templates::#m::SPEC.scope, &resource_template_examples::#m::ALL.completion_examples[#i]),
                 ),
             );
         }
