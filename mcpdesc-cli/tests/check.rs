@@ -743,25 +743,36 @@ fn ctrl_c_stops_the_check_and_the_server() {
         stderr.contains("interrupted; the server was stopped"),
         "{stderr}"
     );
-    // Gone, or a zombie waiting for a reaper: either way no longer running.
+    // Gone, or a zombie waiting for a reaper: either way no longer running. `check`
+    // sends SIGKILL to the group as it exits; on a loaded machine the kernel may take a
+    // moment to run the dying process's exit, so it is given a few seconds (a server
+    // that survived would still be there after them).
     let pid = std::fs::read_to_string(&pid_file)
         .unwrap()
         .trim()
         .to_owned();
-    let state = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|stat| {
-            stat.rsplit(')')
-                .next()
-                .unwrap_or("")
-                .split_whitespace()
-                .next()
-                .unwrap_or("")
-                .to_owned()
-        })
-        .unwrap_or_default();
+    let state_of = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map(|stat| {
+                stat.rsplit(')')
+                    .next()
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .to_owned()
+            })
+            .unwrap_or_default()
+    };
+    let stopped = Instant::now();
+    let mut state = state_of();
+    while !(state.is_empty() || state == "Z") && stopped.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(20));
+        state = state_of();
+    }
     assert!(
         state.is_empty() || state == "Z",
-        "the server {pid} is in state {state}"
+        "the server {pid} is in state {state} 5 s after check exited"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
