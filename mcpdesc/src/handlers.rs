@@ -29,12 +29,11 @@ where
     Fut:
         ::core::future::Future<Output = Result<crate::Typed<O>, crate::ToolError>> + Send + 'static,
 {
-    let server = Arc::clone(server);
-    move |args, cx| {
-        let call =
-            crate::parse_arguments::<I>(args).map(|input| call(Arc::clone(&server), input, cx));
-        Box::pin(async move { crate::ToolResult::from_typed(call?.await?) })
-    }
+    // The same handler as `tool_result`, with the typed output shaped into a result.
+    tool_result(server, move |server, input, cx| {
+        let output = call(server, input, cx);
+        async move { crate::ToolResult::from_typed(output.await?) }
+    })
 }
 
 /// [`tool_output`] for a tool without `outputSchema`: the trait method returns the
