@@ -29,6 +29,7 @@
 //! | [`shared_conformance`] | `$MCPDESC_SHARED_DIR/conformance`, default `<repo>/../shared/conformance` | a checkout of the shared inputs beside the repository, or `MCPDESC_SHARED_DIR` |
 //! | [`node`] | `node` and `npm` on `PATH` (Node.js 18 or newer) | installing Node.js |
 //! | [`npm_package`] | `tests/e2e/node_modules/<package>`, pinned by `tests/e2e/package-lock.json` | Node.js; installed here with `npm ci` when missing |
+//! | [`program`] | an external program (nginx, chromium, a Python interpreter with a package...) on `PATH` or at a path | installing it (`.ci/setup.d/` installs each one CI needs) |
 //!
 //! The file is included by path from the tests of several crates, so it depends on the
 //! standard library only.
@@ -46,6 +47,8 @@ use std::time::{Duration, Instant};
 pub const REQUIRE_CORPUS: &str = "MCPDESC_REQUIRE_CORPUS";
 /// Makes a missing Node.js (or npm package) a failure when set to `1`.
 pub const REQUIRE_NODE: &str = "MCPDESC_REQUIRE_NODE";
+/// Makes a missing external program ([`program`]) a failure when set to `1`.
+pub const REQUIRE_TOOLS: &str = "MCPDESC_REQUIRE_TOOLS";
 /// The folder holding the shared inputs (`conformance/` inside it), instead of
 /// `<repo>/../shared`.
 pub const SHARED_DIR: &str = "MCPDESC_SHARED_DIR";
@@ -148,6 +151,38 @@ pub fn npm_package(test: &str, package: &str) -> Option<PathBuf> {
     None
 }
 
+/// The path of an external program the test runs (`nginx`, `chromium`, ...), or `None`
+/// (with a notice naming `how` to install it) when `candidates` has none that runs with
+/// `probe` as its arguments. A candidate with a `/` is a path, else it is looked up on
+/// `PATH`. Panics instead of skipping under `MCPDESC_REQUIRE_TOOLS=1`, which `.ci/run`
+/// sets after its `.ci/setup.d/` scripts installed every program the tests need.
+pub fn program(test: &str, candidates: &[&str], probe: &[&str], how: &str) -> Option<PathBuf> {
+    for candidate in candidates {
+        let path = if candidate.contains('/') {
+            PathBuf::from(candidate)
+        } else {
+            match std::env::var_os("PATH").and_then(|paths| {
+                std::env::split_paths(&paths)
+                    .map(|dir| dir.join(candidate))
+                    .find(|p| p.is_file())
+            }) {
+                Some(path) => path,
+                None => continue,
+            }
+        };
+        let shown = path.to_string_lossy().into_owned();
+        if run(&shown, probe, Path::new("."), Duration::from_secs(60)).is_ok() {
+            return Some(path);
+        }
+    }
+    missing(
+        REQUIRE_TOOLS,
+        test,
+        &format!("none of {} runs ({how})", candidates.join(", ")),
+    );
+    None
+}
+
 /// The value of the first `"version": "..."` after `anchor` in a JSON text (a lockfile
 /// entry or a package manifest; std only, so no JSON parser).
 fn version_after(text: &str, anchor: &str) -> Option<String> {
@@ -235,11 +270,13 @@ fn npm_ci(dir: &Path) -> Result<(), String> {
 fn run(program: &str, args: &[&str], dir: &Path, limit: Duration) -> Result<String, String> {
     let shown = format!("`{program} {}`", args.join(" "));
     // Files, not pipes: nothing waits on a pipe that a grandchild holds open.
-    let scratch = std::env::temp_dir().join(format!(
-        "mcpdesc-prereq-{}-{program}-{}",
-        std::process::id(),
-        args.join("-")
-    ));
+    // One flat folder name, whatever the program's path and arguments hold.
+    let name: String = format!("{program}-{}", args.join("-"))
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+        .collect();
+    let scratch =
+        std::env::temp_dir().join(format!("mcpdesc-prereq-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&scratch).map_err(|e| format!("{shown}: {e}"))?;
     let (out, err) = (scratch.join("stdout"), scratch.join("stderr"));
     let result = (|| {
