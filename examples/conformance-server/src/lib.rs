@@ -15,18 +15,18 @@ pub mod contract {
 use std::time::Duration;
 
 use contract::types::{
-    JsonSchema202012ToolInput, TemplateDataVariables, TestAudioContentInput,
-    TestElicitationInput, TestElicitationSep1034DefaultsInput, TestElicitationSep1330EnumsInput,
+    JsonSchema202012ToolInput, TemplateDataVariables, TestAudioContentInput, TestElicitationInput,
+    TestElicitationSep1034DefaultsInput, TestElicitationSep1330EnumsInput,
     TestEmbeddedResourceInput, TestErrorHandlingInput, TestImageContentInput,
     TestMultipleContentTypesInput, TestPromptWithArgumentsArguments,
-    TestPromptWithEmbeddedResourceArguments, TestPromptWithImageArguments,
-    TestReconnectionInput, TestSamplingInput, TestSimplePromptArguments, TestSimpleTextInput,
-    TestToolWithLoggingInput, TestToolWithProgressInput,
+    TestPromptWithEmbeddedResourceArguments, TestPromptWithImageArguments, TestReconnectionInput,
+    TestSamplingInput, TestSimplePromptArguments, TestSimpleTextInput, TestToolWithLoggingInput,
+    TestToolWithProgressInput,
 };
 use mcpdesc::{
-    BlobResourceContents, CompletionRequest, CompletionResult, Content, Context,
-    EmbeddedResource, LogLevel, PromptMessage, PromptResult, RequestError, ResourceContents,
-    ResourceResult, Role, TextResourceContents, ToolError, ToolResult,
+    BlobResourceContents, CompletionRequest, CompletionResult, Content, Context, EmbeddedResource,
+    LogLevel, PromptMessage, PromptResult, RequestError, ResourceContents, ResourceResult, Role,
+    TextResourceContents, ToolError, ToolResult,
 };
 use serde_json::{json, Value};
 
@@ -68,7 +68,9 @@ impl contract::TestSimpleText for ConformanceServer {
         _: TestSimpleTextInput,
         _: Context,
     ) -> Result<ToolResult, ToolError> {
-        Ok(ToolResult::text("This is a simple text response for testing."))
+        Ok(ToolResult::text(
+            "This is a simple text response for testing.",
+        ))
     }
 }
 
@@ -218,7 +220,11 @@ impl contract::TestElicitation for ConformanceServer {
 }
 
 /// Elicits `schema` and reports the answer as the two SEP scenarios expect.
-async fn elicit_completed(cx: &Context, message: &str, schema: Value) -> Result<ToolResult, ToolError> {
+async fn elicit_completed(
+    cx: &Context,
+    message: &str,
+    schema: Value,
+) -> Result<ToolResult, ToolError> {
     let answer = cx
         .elicit_form(message, schema)
         .await
@@ -400,7 +406,9 @@ impl contract::StaticBinaryResource for ConformanceServer {
 impl contract::WatchedResourceResource for ConformanceServer {
     async fn read_watched_resource(&self, cx: Context) -> Result<ResourceResult, RequestError> {
         // Reading it counts as a change, so a subscribed client hears of it.
-        cx.changes().resource_updated("test://watched-resource").await;
+        cx.changes()
+            .resource_updated("test://watched-resource")
+            .await;
         Ok(ResourceResult::text(
             "test://watched-resource",
             "text/plain",
@@ -418,6 +426,10 @@ impl contract::TemplateDataTemplate for ConformanceServer {
     ) -> Result<ResourceResult, RequestError> {
         let id = variables.id;
         let text = json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")});
-        Ok(ResourceResult::text(uri, "application/json", text.to_string()))
+        Ok(ResourceResult::text(
+            uri,
+            "application/json",
+            text.to_string(),
+        ))
     }
 }
