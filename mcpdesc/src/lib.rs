@@ -113,6 +113,7 @@ mod router;
 mod schema;
 mod scripted;
 mod subscriptions;
+pub mod tasks;
 pub mod testing;
 mod tool_examples;
 mod uri_template;
@@ -144,6 +145,7 @@ pub use resources::{CacheScope, ResourceResult, ResourceSpec, ResourceTemplateSp
 pub use result::{RequestFuture, ToolFuture, ToolResult, Typed};
 pub use router::{Handler, Router, ServerInfo, ToolSpec};
 pub use subscriptions::ChangeNotifier;
+pub use tasks::{TaskLimits, TaskSupport};
 /// The cancellation token of a call (see [`Context::cancelled`]); the type rmcp
 /// cancels when the client sends `notifications/cancelled`.
 pub use tokio_util::sync::CancellationToken;

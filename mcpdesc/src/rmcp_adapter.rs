@@ -35,6 +35,8 @@ use crate::client_capabilities;
 use crate::input_rounds::{InputRequired, InputRounds};
 use crate::result::ShapedBlock;
 use crate::subscriptions::SessionLink;
+use crate::tasks::store::TaskStore;
+use crate::tasks::{wire, TaskLimits, TaskSupport};
 use crate::{
     BoxFuture, ClientError, ClientPeer, Context, Error, LogLevel, Notifier, ProtocolError,
     ProtocolVersion, Router, ToolListings, ToolResult,
@@ -109,6 +111,8 @@ pub struct McpServer {
     /// The transport is trusted (stdio): the description's security is not
     /// enforced.
     trusted: bool,
+    /// The bounds of each session's tasks.
+    task_limits: TaskLimits,
 }
 
 /// What one MCP session remembers between requests.
@@ -120,6 +124,8 @@ struct Session {
     /// client and its `resources/subscribe` URIs. Set when the session is first
     /// met; dropped with the session, which takes it out of the registry.
     link: OnceLock<Arc<SessionLink>>,
+    /// The session's tasks, made at the first task request.
+    tasks: OnceLock<Arc<TaskStore>>,
 }
 
 impl McpServer {
@@ -131,7 +137,23 @@ impl McpServer {
             router,
             session: Arc::default(),
             trusted: false,
+            task_limits: TaskLimits::default(),
         }
+    }
+
+    /// The same handler with other bounds on each session's tasks (MCP 2025-11-25
+    /// task-augmented calls; see [`TaskLimits`] for the defaults).
+    pub fn task_limits(mut self, limits: TaskLimits) -> Self {
+        self.task_limits = limits;
+        self
+    }
+
+    /// This session's task store.
+    pub(crate) fn task_store(&self) -> Arc<TaskStore> {
+        self.session
+            .tasks
+            .get_or_init(|| Arc::new(TaskStore::new(self.task_limits.clone())))
+            .clone()
     }
 
     /// The same handler for a transport whose peer is trusted and which carries no
@@ -146,7 +168,6 @@ impl McpServer {
         self
     }
 
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn shared_router(&self) -> Arc<Router> {
         self.router.clone()
     }
@@ -170,6 +191,7 @@ impl McpServer {
             listings: self.listings.clone(),
             session: Arc::default(),
             trusted: self.trusted,
+            task_limits: self.task_limits.clone(),
         }
     }
 
@@ -192,8 +214,14 @@ impl McpServer {
 
     /// The server capabilities of `version`, as rmcp's type.
     fn capabilities(&self, version: ProtocolVersion) -> m::ServerCapabilities {
-        // The router's capabilities are native MCP JSON; rmcp's type reads them all.
-        serde_json::from_value(self.router.capabilities(version)).unwrap_or_default()
+        // The router's capabilities are native MCP JSON; rmcp's type reads them all
+        // but `tasks`, which rides in `experimental` to the transport, where
+        // `tasks::wire::outbound` moves it back.
+        let mut native = self.router.capabilities(version);
+        if let Some(tasks) = native.as_object_mut().and_then(|c| c.remove("tasks")) {
+            native["experimental"][wire::CAPABILITY_KEY] = tasks;
+        }
+        serde_json::from_value(native).unwrap_or_default()
     }
 
     /// This session in the router's change registry, registered on first use with
@@ -241,7 +269,7 @@ impl McpServer {
     ///
     /// `rounds` carries client input in MCP 2026-07-28; otherwise client requests go
     /// to the request's rmcp client.
-    fn context(
+    pub(crate) fn context(
         &self,
         version: ProtocolVersion,
         rounds: Option<Arc<InputRounds>>,
@@ -305,7 +333,7 @@ impl McpServer {
     ///
     /// `target` is only built when security is enforced (it allocates, and a trusted
     /// transport needs none).
-    fn authorize(
+    pub(crate) fn authorize(
         &self,
         target: impl FnOnce() -> auth::Target,
         version: ProtocolVersion,
@@ -378,7 +406,7 @@ fn request_security(
 /// Whether `context` is a streamable HTTP request without a session
 /// (`Mcp-Session-Id`): the server runs stateless.
 #[cfg(feature = "http")]
-fn stateless_http(context: &RequestContext<RoleServer>) -> bool {
+pub(crate) fn stateless_http(context: &RequestContext<RoleServer>) -> bool {
     context
         .extensions
         .get::<http::request::Parts>()
@@ -386,7 +414,7 @@ fn stateless_http(context: &RequestContext<RoleServer>) -> bool {
 }
 
 #[cfg(not(feature = "http"))]
-fn stateless_http(_context: &RequestContext<RoleServer>) -> bool {
+pub(crate) fn stateless_http(_context: &RequestContext<RoleServer>) -> bool {
     false
 }
 
@@ -535,10 +563,13 @@ pub async fn serve_stdio(router: Router) -> Result<(), Error> {
     }
     // stdio carries no credentials and its peer started this process: security is
     // not enforced there (see `crate::auth`).
+    // Through the task rewrites (`tasks::wire`): rmcp 3.11 parses only the
+    // 2026-07-28 form of tasks.
+    let (read, write) = rmcp::transport::stdio();
     let running = McpServer::new(router)
         .trusted_transport()
         .into_service()
-        .serve(rmcp::transport::stdio())
+        .serve(crate::tasks::routed(read, write))
         .await
         .map_err(|e| Error::Initialize(e.to_string()))?;
     match running.waiting().await {
@@ -560,7 +591,9 @@ pub(crate) fn to_rmcp_version(version: ProtocolVersion) -> m::ProtocolVersion {
 
 /// The protocol version of the request: the one negotiated at `initialize`, or the one
 /// a 2026-07-28 request names in its `_meta`.
-fn negotiated(context: &RequestContext<RoleServer>) -> Result<ProtocolVersion, ErrorData> {
+pub(crate) fn negotiated(
+    context: &RequestContext<RoleServer>,
+) -> Result<ProtocolVersion, ErrorData> {
     let version = context.protocol_version().ok_or_else(|| {
         ErrorData::invalid_request("no MCP protocol version was negotiated", None)
     })?;
@@ -569,7 +602,7 @@ fn negotiated(context: &RequestContext<RoleServer>) -> Result<ProtocolVersion, E
     })
 }
 
-fn to_error_data(error: ProtocolError) -> ErrorData {
+pub(crate) fn to_error_data(error: ProtocolError) -> ErrorData {
     ErrorData::new(m::ErrorCode(error.code), error.message, error.data)
 }
 
@@ -826,6 +859,14 @@ impl ServerHandler for McpServer {
         Ok(())
     }
 
+    async fn on_custom_request(
+        &self,
+        request: m::CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<m::CustomResult, ErrorData> {
+        self.task_request(request, context).await
+    }
+
     async fn call_tool(
         &self,
         request: m::CallToolRequestParams,
@@ -837,6 +878,19 @@ impl ServerHandler for McpServer {
             version,
             &context,
         )?;
+        // A task-augmented call arrives as a custom request (`tasks::wire`); a plain
+        // call of a tool that only runs as a task is refused.
+        if self.router.task_support(&request.name, version).ok() == Some(TaskSupport::Required) {
+            return Err(ErrorData::new(
+                m::ErrorCode::METHOD_NOT_FOUND,
+                format!(
+                    "the tool `{}` runs only as a task (its execution.taskSupport is \
+                     required): call it with `task`",
+                    request.name
+                ),
+                None,
+            ));
+        }
         let arguments = request.arguments.map(Value::Object);
         // From 2026-07-28 on there are no server-to-client requests during a call:
         // client input goes through input-required results, and the handler is

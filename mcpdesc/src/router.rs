@@ -417,7 +417,34 @@ impl Router {
             tools: self.serves_tools(version),
             ..self.primitives.served(version)
         };
-        self.capabilities.advertised(version, served)
+        let mut advertised = self.capabilities.advertised(version, served);
+        // Core tasks (MCP 2025-11-25): advertised when a tool of the version runs as
+        // a task; the declaration's own `tasks` is not what decides it.
+        if self.serves_tasks(version) {
+            advertised["tasks"] = crate::tasks::capability();
+        }
+        advertised
+    }
+
+    /// The `execution.taskSupport` of the tool `name` in `version` (always
+    /// [`TaskSupport::Forbidden`](crate::TaskSupport) outside MCP 2025-11-25); an
+    /// unknown tool is the error a call of it would get.
+    pub fn task_support(
+        &self,
+        name: &str,
+        version: ProtocolVersion,
+    ) -> Result<crate::TaskSupport, ProtocolError> {
+        let entry = self.find(name, version)?;
+        Ok(crate::TaskSupport::of(&entry.declaration, version))
+    }
+
+    /// Whether a tool of `version` runs as a task (`optional` or `required`): the
+    /// server then serves `tasks/*` and advertises the `tasks` capability.
+    pub fn serves_tasks(&self, version: ProtocolVersion) -> bool {
+        self.tools.iter().any(|t| {
+            t.scope.contains(version)
+                && crate::TaskSupport::of(&t.declaration, version).allows_task()
+        })
     }
 
     /// Whether the description declares the `logging` capability for `version`
