@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use rmcp::model as m;
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{json, Value};
 
 use super::store::{Outcome, Refusal, TaskStore};
@@ -32,7 +32,13 @@ impl McpServer {
             method,
             wire::CALL | wire::GET | wire::CANCEL | "tasks/result" | "tasks/list"
         );
-        if !known || !self.router().serves_tasks(version) {
+        let serves = self.router().serves_tasks(version);
+        if method == wire::CALL && !serves {
+            // A server without the `tasks` capability ignores the augmentation
+            // (MCP 2025-11-25): the plain call.
+            return self.plain_call(params, context).await;
+        }
+        if !known || !serves {
             return Err(ErrorData::new(
                 m::ErrorCode::METHOD_NOT_FOUND,
                 format!(
@@ -64,6 +70,22 @@ impl McpServer {
             _ => task_result(&store, task_id(&params)?).await?,
         };
         Ok(m::CustomResult::new(answer))
+    }
+
+    /// The `tools/call` of `params` without its `task`, answered as usual.
+    async fn plain_call(
+        &self,
+        params: Value,
+        context: RequestContext<RoleServer>,
+    ) -> Result<m::CustomResult, ErrorData> {
+        let request: m::CallToolRequestParams = serde_json::from_value(params)
+            .map_err(|e| ErrorData::invalid_params(format!("invalid tools/call: {e}"), None))?;
+        let response = ServerHandler::call_tool(self, request, context).await?;
+        serde_json::to_value(m::ServerResult::from(response))
+            .map(m::CustomResult::new)
+            .map_err(|e| {
+                ErrorData::internal_error(format!("the tool result cannot be sent: {e}"), None)
+            })
     }
 
     /// Starts the tool of a task-augmented `tools/call` in the background; the
