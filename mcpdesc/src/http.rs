@@ -466,16 +466,24 @@ impl App {
             }
             parts.extensions.insert(security);
         }
-        let listing = match (&self.listings, &parts.method) {
-            (Some(_), &Method::POST) => tools_list_request(&parts.headers, &body),
+        let listing = match parts.method {
+            Method::POST => self
+                .listings
+                .as_ref()
+                .and_then(|_| tools_list_request(&parts.headers, &body))
+                .or_else(|| initialize_request(&body)),
             _ => None,
         };
+        // MCP 2025-11-25 tasks through rmcp (`tasks::wire`), after the gate saw the
+        // request as the client sent it.
+        let body = match crate::tasks::wire::inbound(&body) {
+            Some(rewritten) => Bytes::from(rewritten),
+            None => body,
+        };
         let response = (self.service)(Request::from_parts(parts, Full::new(body))).await;
-        match (listing, &self.listings) {
-            (Some(target), Some(listings)) => {
-                restore_in_response(response, target, listings.clone()).await
-            }
-            _ => response,
+        match listing {
+            Some(target) => restore_in_response(response, target, self.listings.clone()).await,
+            None => response,
         }
     }
 }
@@ -528,11 +536,29 @@ async fn read_body(
     Ok(collected.freeze())
 }
 
-/// A `tools/list` request whose answer needs the write-back.
+/// A `tools/list` request whose answer needs the write-back, or an `initialize`
+/// whose answer may carry the `tasks` capability (`tasks::wire::outbound`).
 #[derive(Debug, Clone, PartialEq)]
 struct ListingRequest {
     id: Value,
     version: ProtocolVersion,
+    initialize: bool,
+}
+
+/// The id of an `initialize` request body.
+fn initialize_request(body: &[u8]) -> Option<ListingRequest> {
+    if !body.windows(10).any(|w| w == b"initialize") {
+        return None;
+    }
+    let message: Value = serde_json::from_slice(body).ok()?;
+    if message.get("method")?.as_str()? != "initialize" {
+        return None;
+    }
+    Some(ListingRequest {
+        id: message.get("id")?.clone(),
+        version: ProtocolVersion::V2025_11_25,
+        initialize: true,
+    })
 }
 
 /// The id and protocol version of a `tools/list` request body: the version the
@@ -558,14 +584,18 @@ fn tools_list_request(headers: &HeaderMap, body: &[u8]) -> Option<ListingRequest
         Some(name) => name.parse().ok()?,
         None => ProtocolVersion::V2025_03_26,
     };
-    Some(ListingRequest { id, version })
+    Some(ListingRequest {
+        id,
+        version,
+        initialize: false,
+    })
 }
 
 /// Completes the answer to `target` in a JSON body or an SSE stream.
 async fn restore_in_response(
     response: Response<HttpBody>,
     target: ListingRequest,
-    listings: ToolListings,
+    listings: Option<ToolListings>,
 ) -> Response<HttpBody> {
     let content_type = response
         .headers()
@@ -580,7 +610,7 @@ async fn restore_in_response(
             Ok(collected) => collected.to_bytes(),
             Err(never) => match never {},
         };
-        let bytes = restore_message(&bytes, &target, &listings).unwrap_or(bytes);
+        let bytes = restore_message(&bytes, &target, listings.as_ref()).unwrap_or(bytes);
         parts.headers.remove(header::CONTENT_LENGTH);
         Response::from_parts(parts, Full::new(bytes).boxed())
     } else if content_type.starts_with("text/event-stream") {
@@ -600,14 +630,17 @@ async fn restore_in_response(
 fn restore_message(
     bytes: &[u8],
     target: &ListingRequest,
-    listings: &ToolListings,
+    listings: Option<&ToolListings>,
 ) -> Option<Bytes> {
     let mut message: Value = serde_json::from_slice(bytes).ok()?;
     if message.get("id") != Some(&target.id) {
         return None;
     }
+    if target.initialize {
+        return crate::tasks::wire::outbound(bytes).map(Bytes::from);
+    }
     let result = message.get_mut("result")?;
-    if !listings.restore(target.version, result) {
+    if !listings?.restore(target.version, result) {
         return None;
     }
     serde_json::to_vec(&message).ok().map(Bytes::from)
@@ -621,7 +654,7 @@ struct SseRestore {
     /// Bytes of events not yet complete.
     buffer: BytesMut,
     /// The request to answer; `None` once done.
-    target: Option<(ListingRequest, ToolListings)>,
+    target: Option<(ListingRequest, Option<ToolListings>)>,
 }
 
 impl SseRestore {
@@ -654,7 +687,7 @@ impl SseRestore {
         let (target, listings) = self.target.as_ref()?;
         let data = line.strip_prefix(b"data:")?;
         let data = data.strip_prefix(b" ").unwrap_or(data).trim_ascii_end();
-        let message = restore_message(data, target, listings)?;
+        let message = restore_message(data, target, listings.as_ref())?;
         self.target = None;
         let mut restored = Vec::with_capacity(message.len() + 7);
         restored.extend_from_slice(b"data: ");
