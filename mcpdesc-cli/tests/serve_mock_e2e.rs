@@ -169,6 +169,8 @@ fn typescript_client_gets_the_example_results_from_serve_mock() {
     let mut all = vec![
         root().join("examples/chess/chess.mcpdesc.json"),
         root().join("tests/fixtures/generator/primitives.mcpdesc.json"),
+        // One forbidden, one optional and one required tool (MCP 2025-11-25 tasks).
+        root().join("mcpdesc-cli/tests/fixtures/tasks.mcpdesc.json"),
     ];
     for folder in ["expected-valid", "expected-warning"] {
         all.extend(files(&root().join("tests/conformance").join(folder)));
@@ -246,6 +248,7 @@ fn typescript_client_gets_the_example_results_from_serve_mock() {
     let mut must = vec![
         "chess.mcpdesc.json",
         "primitives.mcpdesc.json",
+        "tasks.mcpdesc.json",
         "bookshelf.json",
         "interaction-examples.json",
         "resources-prompts-completions.json",

@@ -15,8 +15,9 @@
 //!   `resources/subscribe` and sends what the implementation announces through
 //!   [`ChangeNotifier`](crate::ChangeNotifier). From 2026-07-28 on they are not
 //!   (that revision delivers them through `subscriptions/listen`, not served yet).
-//!   `tasks` and `extensions` are not advertised: the server does not implement
-//!   them.
+//!   A declared `tasks` or `extensions` is not advertised from here: `tasks` follows
+//!   the tools' `execution.taskSupport` ([`Router::capabilities`](crate::Router)
+//!   adds it), `extensions` are not implemented.
 //! - `tools`, `prompts`, `resources` and `completions` are advertised whenever the
 //!   router serves one in the version (a tool; a prompt; a resource or resource
 //!   template; a completion handler, from MCP 2025-03-26 on), even when the

@@ -43,6 +43,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
+  CallToolResultSchema,
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   ListRootsRequestSchema,
@@ -175,10 +176,71 @@ try {
   const ajv2020 = new Ajv2020({ strict: false });
   const ajv7 = new AjvDraft7({ strict: false });
   const ajvFor = (schema) => (/draft-07/.test(schema?.$schema ?? "") ? ajv7 : ajv2020);
+  // MCP 2025-11-25 tasks: a tool whose execution.taskSupport is optional or required
+  // is also called with `client.experimental.tasks.callToolStream`, which must yield
+  // taskCreated first and then the result (a tool error fails the task: the stream
+  // ends with an error and tasks/result still gives the tool's result); a required
+  // tool's plain call must be refused with -32601, and so must a task-augmented call
+  // of a forbidden tool on a server with the tasks capability.
+  const taskSupport = (name) =>
+    listed.find((t) => t.name === name)?.execution?.taskSupport ?? "forbidden";
+  const tasksServed = Boolean(client.getServerCapabilities()?.tasks?.requests?.tools?.call);
+  async function callAsTask(call, label) {
+    const messages = [];
+    for await (const message of client.experimental.tasks.callToolStream(
+      { name: call.tool, arguments: call.arguments },
+      CallToolResultSchema,
+      { task: { ttl: 60000 } },
+    )) {
+      messages.push(message);
+    }
+    const types = messages.map((m) => m.type);
+    check(`${label} as a task: taskCreated first`, types[0] === "taskCreated", JSON.stringify(types));
+    const last = messages[messages.length - 1];
+    const ended = call.expectError ? last?.type === "error" : last?.type === "result";
+    check(`${label} as a task: ends with ${call.expectError ? "an error" : "the result"}`, ended, JSON.stringify(messages));
+    const taskId = messages[0]?.task?.taskId;
+    const result =
+      last?.type === "result"
+        ? last.result
+        : await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    // tasks/result ties the result to its task in `_meta`; the rest is the tool's.
+    const { "io.modelcontextprotocol/related-task": related, ...meta } = result._meta ?? {};
+    check(`${label} as a task: the result names its task`, related?.taskId === taskId, JSON.stringify(result._meta));
+    const { _meta, ...rest } = result;
+    return Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest;
+  }
+  async function refused(label, params) {
+    try {
+      const result = await client.request({ method: "tools/call", params }, CallToolResultSchema);
+      check(label, false, `answered ${JSON.stringify(result)}`);
+    } catch (e) {
+      check(label, e?.code === -32601, String(e));
+    }
+  }
   for (const call of plan.calls) {
     const label = `tools/call ${call.tool} (${call.label})`;
     try {
-      const result = await client.callTool({ name: call.tool, arguments: call.arguments });
+      const support = taskSupport(call.tool);
+      const params = { name: call.tool, arguments: call.arguments };
+      let result;
+      if (support === "required") {
+        await refused(`${label}: the plain call is refused with -32601`, params);
+        result = await callAsTask(call, label);
+      } else {
+        result = await client.callTool(params);
+        if (support === "optional") {
+          const asTask = await callAsTask(call, label);
+          const same = (r) => ({ content: r.content, structuredContent: r.structuredContent, isError: r.isError === true });
+          check(
+            `${label} as a task: the same result as the plain call`,
+            isDeepStrictEqual(same(asTask), same(result)),
+            `task ${JSON.stringify(asTask)}\nplain ${JSON.stringify(result)}`,
+          );
+        } else if (tasksServed) {
+          await refused(`${label}: the task-augmented call is refused with -32601`, { ...params, task: {} });
+        }
+      }
       const isError = result.isError === true;
       check(`${label}: isError=${call.expectError}`, isError === call.expectError, JSON.stringify(result));
       const kinds = (result.content ?? []).map((c) => c.type);
