@@ -63,7 +63,7 @@ pub(crate) fn attr(s: &str) -> String {
 /// distinct ids, an id never holds a quote, space or `#`, and `#tool-analyze_game`
 /// stays readable. Browsers match the fragment against ids literally first, so the
 /// encoded form works as written in `href`.
-pub(crate) fn anchor(prefix: &str, identity: &str) -> String {
+pub fn anchor(prefix: &str, identity: &str) -> String {
     let mut out = String::with_capacity(prefix.len() + identity.len() + 1);
     out.push_str(prefix);
     out.push('-');

@@ -52,7 +52,7 @@ pub(crate) fn prompt(page: &Page, item: &Item, p: &Prompt) -> String {
     if let Some(d) = &p.description {
         out.push_str(&format!("<p class=\"desc\">{}</p>", text(d)));
     }
-    out.push_str(&requires(page, p.security.as_ref()));
+    out.push_str(&server::requires(p.security.as_ref(), page));
     if let Some(args) = &p.arguments {
         out.push_str("<h4>Arguments</h4><table class=\"schema\"><thead><tr><th>Name</th><th>Required</th><th>Details</th></tr></thead><tbody>");
         for a in args {
@@ -101,7 +101,7 @@ pub(crate) fn resource(page: &Page, item: &Item, r: &Resource) -> String {
     if let Some(d) = &r.description {
         out.push_str(&format!("<p class=\"desc\">{}</p>", text(d)));
     }
-    out.push_str(&requires(page, r.security.as_ref()));
+    out.push_str(&server::requires(r.security.as_ref(), page));
     out.push_str(&tool::elicitations(r.elicitations.as_deref(), &item.id));
     for (name, ex) in r.examples.iter().flatten() {
         out.push_str(&example(
@@ -124,7 +124,7 @@ pub(crate) fn template(page: &Page, item: &Item, t: &ResourceTemplate) -> String
     if let Some(d) = &t.description {
         out.push_str(&format!("<p class=\"desc\">{}</p>", text(d)));
     }
-    out.push_str(&requires(page, t.security.as_ref()));
+    out.push_str(&server::requires(t.security.as_ref(), page));
     out.push_str(&tool::elicitations(t.elicitations.as_deref(), &item.id));
     for (name, ex) in t.examples.iter().flatten() {
         let uri = ex.get("uri").and_then(Value::as_str).unwrap_or_default();
@@ -139,13 +139,6 @@ pub(crate) fn template(page: &Page, item: &Item, t: &ResourceTemplate) -> String
     out.push_str(&completions(item, t.completion_examples.as_ref()));
     out.push_str("</section>");
     out
-}
-
-fn requires(page: &Page, own: Option<&Vec<mcpdesc_codegen::model::SecurityRequirement>>) -> String {
-    format!(
-        "<p class=\"requires\"><b>Requires:</b> {}</p>",
-        server::effective(own, page)
-    )
 }
 
 /// The URI (or template) and MIME type, as text.

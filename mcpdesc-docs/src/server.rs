@@ -186,9 +186,10 @@ pub(crate) fn transports(page: &Page, version: Option<ProtocolVersion>) -> Strin
         rows.push_str(&format!(
             "<tr><td>{kind}{}</td><td>{endpoint}</td><td>{}</td></tr>",
             scope_note(page, versions.clone()),
-            match security {
-                Some(s) => requirement(s),
-                None => "<span class=\"muted\">the default</span>".to_owned(),
+            match (security, &page.doc.security) {
+                (Some(s), _) => requirement(s),
+                (None, Some(_)) => "<span class=\"muted\">the default</span>".to_owned(),
+                (None, None) => "<span class=\"muted\">none declared</span>".to_owned(),
             }
         ));
     }
@@ -231,8 +232,20 @@ pub(crate) fn requirement(alternatives: &[SecurityRequirement]) -> String {
         .join(" <b>or</b> ")
 }
 
+/// The `Requires:` line of a primitive; nothing when the description declares no
+/// security scheme at all (then nothing can be required).
+pub(crate) fn requires(own: Option<&Vec<SecurityRequirement>>, page: &Page) -> String {
+    if page.doc.security_schemes.is_none() {
+        return String::new();
+    }
+    format!(
+        "<p class=\"requires\"><b>Requires:</b> {}</p>",
+        effective(own, page)
+    )
+}
+
 /// What a primitive requires: its own requirement, else what it inherits.
-pub(crate) fn effective(own: Option<&Vec<SecurityRequirement>>, page: &Page) -> String {
+fn effective(own: Option<&Vec<SecurityRequirement>>, page: &Page) -> String {
     match own {
         Some(s) => requirement(s),
         None => match &page.doc.security {

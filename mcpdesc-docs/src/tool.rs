@@ -16,10 +16,7 @@ pub(crate) fn section(page: &Page, item: &Item, tool: &Tool) -> String {
     if let Some(d) = &tool.description {
         out.push_str(&format!("<p class=\"desc\">{}</p>", text(d)));
     }
-    out.push_str(&format!(
-        "<p class=\"requires\"><b>Requires:</b> {}</p>",
-        server::effective(tool.security.as_ref(), page)
-    ));
+    out.push_str(&server::requires(tool.security.as_ref(), page));
     out.push_str(&format!(
         "<h4>Input</h4>{}",
         schema::render(&tool.input_schema, &format!("{}:input", item.id))
