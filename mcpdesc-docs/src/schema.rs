@@ -50,6 +50,7 @@ pub(crate) fn render(schema: &Value, id: &str) -> String {
         out.push_str("</p>");
         out.push_str(&cx.details(schema, 0, false));
     } else {
+        out.push_str(&cx.details(schema, 0, false));
         out.push_str(&body);
     }
     for key in ["$defs", "definitions"] {

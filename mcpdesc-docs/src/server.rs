@@ -49,6 +49,17 @@ pub(crate) fn info(page: &Page) -> String {
         out.push_str(&format!("<dt>{label}</dt><dd>{value}</dd>"));
     }
     out.push_str("</dl>");
+    if let Some(tags) = &page.doc.tags {
+        out.push_str("<h3>Tags</h3><dl class=\"facts tags\">");
+        for tag in tags {
+            out.push_str(&format!(
+                "<dt><span class=\"tag\">#{}</span></dt><dd>{}</dd>",
+                text(&tag.name),
+                text(tag.description.as_deref().unwrap_or_default())
+            ));
+        }
+        out.push_str("</dl>");
+    }
     if let Some(i) = &page.doc.instructions {
         out.push_str(&format!(
             "<h3>Instructions</h3><p class=\"desc instructions\">{}</p>",
