@@ -1,0 +1,234 @@
+//! The pages in a real browser: headless Chromium (Debian's `chromium`, installed by
+//! `.ci/setup.d/40-chromium.sh`) loads each page from a file, runs its script under
+//! its own Content-Security-Policy, and dumps the resulting DOM; its log on stderr
+//! carries every console message (`INFO:CONSOLE`), errors and CSP violations included.
+//! The page's script logs nothing, so any console line is a failure.
+
+#[path = "../../tests/prereq.rs"]
+mod prereq;
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use mcpdesc_docs::{render, Options};
+use support::{load, repo};
+
+/// Chromium, or `None` (with a notice) where it is not installed.
+fn chromium(test: &str) -> Option<PathBuf> {
+    prereq::program(
+        &format!("mcpdesc-docs/browser::{test}"),
+        &["chromium", "chromium-browser"],
+        &["--headless", "--no-sandbox", "--version"],
+        "install Debian's chromium: apt-get install chromium (.ci/setup.d/40-chromium.sh)",
+    )
+}
+
+/// A scratch folder of this test process.
+fn scratch(name: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "mcpdesc-docs-browser-{}-{}-{name}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes the page of a description into a scratch folder; its path.
+fn page_file(description: &str, options: &Options) -> PathBuf {
+    let desc = load(&repo().join(description));
+    let page = render(&desc, options).unwrap();
+    let dir = scratch("page");
+    let file = dir.join("page.html");
+    std::fs::write(&file, page).unwrap();
+    file
+}
+
+/// What the browser made of a page.
+struct Loaded {
+    /// The DOM after the script ran.
+    dom: String,
+    /// Every console message (the log lines with `:CONSOLE`).
+    console: Vec<String>,
+}
+
+/// Loads `file` (with `fragment`) in a fresh headless Chromium profile; `extra` flags
+/// on top of the sandboxed, offline, headless ones.
+fn open(browser: &Path, file: &Path, fragment: &str, extra: &[&str]) -> Loaded {
+    let profile = scratch("profile");
+    let out = profile.join("dom.html");
+    let log = profile.join("log.txt");
+    let url = format!("file://{}{fragment}", file.display());
+    let mut child = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.join("data").display()))
+        .args(extra)
+        .args(["--dump-dom", &url])
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .expect("chromium starts");
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(90) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("chromium did not finish loading {url} within 90 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let dom = std::fs::read_to_string(&out).unwrap();
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(status.success(), "chromium failed on {url}: {status}\n{log}");
+    let _ = std::fs::remove_dir_all(&profile);
+    let console = log
+        .lines()
+        .filter(|l| l.contains(":CONSOLE"))
+        .map(str::to_owned)
+        .collect();
+    Loaded { dom, console }
+}
+
+/// Whether the element that opens with `opening` (an exact prefix such as
+/// `<section class="version" id="version-2025-11-25"`) is hidden in the DOM.
+#[track_caller]
+fn hidden(dom: &str, opening: &str) -> bool {
+    let Some(at) = dom.find(opening) else {
+        panic!("no {opening} in the DOM:\n{dom}");
+    };
+    let tag = &dom[at..at + dom[at..].find('>').unwrap()];
+    tag.contains(" hidden")
+}
+
+#[test]
+fn chess_page_shows_every_tool_and_example_without_console_errors() {
+    let Some(browser) = chromium("chess_page_shows_every_tool_and_example_without_console_errors")
+    else {
+        return;
+    };
+    let file = page_file("examples/chess/chess.mcpdesc.json", &Options::default());
+    let loaded = open(&browser, &file, "", &[]);
+    assert!(loaded.console.is_empty(), "console: {:#?}", loaded.console);
+    // The script ran: the CSP let it (its hash matches) and it finished.
+    assert!(loaded.dom.contains("data-js=\"ready\""), "{}", loaded.dom);
+    // The filter field is shown once the script runs.
+    assert!(!hidden(&loaded.dom, "<input type=\"search\" id=\"filter\""));
+    let desc = load(&repo().join("examples/chess/chess.mcpdesc.json"));
+    let doc = desc.document().unwrap();
+    for tool in doc.tools.iter().flatten() {
+        let id = mcpdesc_docs::html::anchor("tool", &tool.name);
+        assert!(loaded.dom.contains(&format!("id=\"{id}\"")), "no section {id}");
+        assert!(loaded.dom.contains(&format!("href=\"#{id}\"")), "no sidebar link {id}");
+        for name in tool.examples.iter().flatten().map(|(n, _)| n) {
+            let ex = mcpdesc_docs::html::anchor(&format!("{id}:example"), name);
+            assert!(loaded.dom.contains(&format!("id=\"{ex}\"")), "no example {ex}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(file.parent().unwrap());
+}
+
+#[test]
+fn version_switcher_shows_one_version_at_a_time() {
+    let Some(browser) = chromium("version_switcher_shows_one_version_at_a_time") else {
+        return;
+    };
+    let file = page_file(
+        "tests/diff/protocol-scoped-variants/new.mcpdesc.json",
+        &Options::default(),
+    );
+    let newest = "<section class=\"version\" id=\"version-2026-07-28\"";
+    let older = "<section class=\"version\" id=\"version-2025-11-25\"";
+    // By default the newest version, its sidebar too.
+    let loaded = open(&browser, &file, "", &[]);
+    assert!(loaded.console.is_empty(), "console: {:#?}", loaded.console);
+    assert!(!hidden(&loaded.dom, newest) && hidden(&loaded.dom, older));
+    assert!(hidden(&loaded.dom, "<div class=\"toc\" data-version=\"2025-11-25\""));
+    assert!(!hidden(&loaded.dom, "<select id=\"version-switch\""));
+    // A link into another version switches to it: the version's anchor, or an item's.
+    for fragment in ["#version-2025-11-25", "#v2025-11-25-tool-run"] {
+        let loaded = open(&browser, &file, fragment, &[]);
+        assert!(loaded.console.is_empty(), "console: {:#?}", loaded.console);
+        assert!(
+            hidden(&loaded.dom, newest) && !hidden(&loaded.dom, older),
+            "{fragment} did not switch"
+        );
+    }
+    let _ = std::fs::remove_dir_all(file.parent().unwrap());
+}
+
+#[test]
+fn hostile_page_stays_inert_in_the_browser() {
+    let Some(browser) = chromium("hostile_page_stays_inert_in_the_browser") else {
+        return;
+    };
+    let file = page_file(
+        "mcpdesc-docs/tests/fixtures/hostile.mcpdesc.json",
+        &Options::default(),
+    );
+    let loaded = open(&browser, &file, "", &[]);
+    assert!(loaded.console.is_empty(), "console: {:#?}", loaded.console);
+    assert!(loaded.dom.contains("data-js=\"ready\""));
+    // Nothing of the payload became an element.
+    // (The DOM's serialization escapes `<` in text, not quotes: `id="pwn"` may be text.)
+    assert!(!loaded.dom.contains("<b id=\"pwn\""));
+    assert!(!loaded.dom.contains("<img"));
+    assert_eq!(loaded.dom.matches("<script").count(), 1);
+    let _ = std::fs::remove_dir_all(file.parent().unwrap());
+}
+
+/// The control, and the page without JavaScript: a page whose script differs from the
+/// one the policy hashes is blocked and the browser reports it on the console (so the
+/// checks above can fail), and the page is still whole: every version shown, the
+/// controls that need the script still hidden.
+#[test]
+fn a_script_the_policy_does_not_allow_is_blocked_and_the_page_still_reads() {
+    let Some(browser) =
+        chromium("a_script_the_policy_does_not_allow_is_blocked_and_the_page_still_reads")
+    else {
+        return;
+    };
+    let file = page_file(
+        "tests/diff/protocol-scoped-variants/new.mcpdesc.json",
+        &Options::default(),
+    );
+    let page = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, page.replacen("\"use strict\";", "\"use strict\"; ", 1)).unwrap();
+    let loaded = open(&browser, &file, "", &[]);
+    assert!(!loaded.dom.contains("data-js=\"ready\""));
+    assert!(
+        loaded
+            .console
+            .iter()
+            .any(|l| l.contains("Content Security Policy")),
+        "console: {:#?}",
+        loaded.console
+    );
+    for version in ["2026-07-28", "2025-11-25"] {
+        let block = format!("<section class=\"version\" id=\"version-{version}\"");
+        assert!(!hidden(&loaded.dom, &block), "{version} hidden without the script");
+    }
+    assert!(loaded.dom.contains("id=\"tool-run\"") && loaded.dom.contains("id=\"v2025-11-25-tool-run\""));
+    assert!(hidden(&loaded.dom, "<select id=\"version-switch\""));
+    assert!(hidden(&loaded.dom, "<input type=\"search\" id=\"filter\""));
+    let _ = std::fs::remove_dir_all(file.parent().unwrap());
+}
