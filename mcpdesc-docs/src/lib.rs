@@ -205,11 +205,7 @@ pub(crate) struct Section<'d> {
 }
 
 impl<'d> Section<'d> {
-    fn new(
-        version: Option<ProtocolVersion>,
-        view: &View<'d>,
-        ids: &mut Ids,
-    ) -> Section<'d> {
+    fn new(version: Option<ProtocolVersion>, view: &View<'d>, ids: &mut Ids) -> Section<'d> {
         let mut items = Vec::new();
         let mut add = |kind: Kind,
                        index: usize,
@@ -232,24 +228,59 @@ impl<'d> Section<'d> {
         };
         for t in &view.tools {
             let d = t.tool;
-            let title = d.title.as_deref().or_else(|| {
-                d.annotations
-                    .as_ref()
-                    .and_then(|a| a.title.as_deref())
-            });
-            add(Kind::Tool, t.index, &d.name, &d.name, title, &d.tags, t.scope, Decl::Tool(d));
+            let title = d
+                .title
+                .as_deref()
+                .or_else(|| d.annotations.as_ref().and_then(|a| a.title.as_deref()));
+            add(
+                Kind::Tool,
+                t.index,
+                &d.name,
+                &d.name,
+                title,
+                &d.tags,
+                t.scope,
+                Decl::Tool(d),
+            );
         }
         let chosen = |c: &Chosen<'d, Prompt>| (c.index, c.decl, c.scope);
         for (index, d, scope) in view.prompts.iter().map(chosen) {
-            add(Kind::Prompt, index, &d.name, &d.name, d.title.as_deref(), &d.tags, scope, Decl::Prompt(d));
+            add(
+                Kind::Prompt,
+                index,
+                &d.name,
+                &d.name,
+                d.title.as_deref(),
+                &d.tags,
+                scope,
+                Decl::Prompt(d),
+            );
         }
         for c in &view.resources {
             let d = c.decl;
-            add(Kind::Resource, c.index, &d.uri, &d.name, d.title.as_deref(), &d.tags, c.scope, Decl::Resource(d));
+            add(
+                Kind::Resource,
+                c.index,
+                &d.uri,
+                &d.name,
+                d.title.as_deref(),
+                &d.tags,
+                c.scope,
+                Decl::Resource(d),
+            );
         }
         for c in &view.resource_templates {
             let d = c.decl;
-            add(Kind::Template, c.index, &d.uri_template, &d.name, d.title.as_deref(), &d.tags, c.scope, Decl::Template(d));
+            add(
+                Kind::Template,
+                c.index,
+                &d.uri_template,
+                &d.name,
+                d.title.as_deref(),
+                &d.tags,
+                c.scope,
+                Decl::Template(d),
+            );
         }
         Section { version, items }
     }
@@ -285,7 +316,9 @@ impl Ids {
             plain
         };
         self.used.insert(id.clone());
-        self.first.entry((kind, index)).or_insert_with(|| id.clone());
+        self.first
+            .entry((kind, index))
+            .or_insert_with(|| id.clone());
         id
     }
 }

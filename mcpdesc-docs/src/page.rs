@@ -36,7 +36,8 @@ pub(crate) fn policy() -> String {
 /// The whole page.
 pub(crate) fn document(page: &Page) -> String {
     let info = &page.doc.info;
-    let mut out = String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    let mut out =
+        String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     out.push_str(&format!(
         "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n",
         policy()
@@ -55,7 +56,9 @@ pub(crate) fn document(page: &Page) -> String {
         out.push('\n');
         out.push_str(&view(page, section));
     }
-    out.push_str(&format!("\n</main>\n<script>{SCRIPT}</script>\n</body>\n</html>\n"));
+    out.push_str(&format!(
+        "\n</main>\n<script>{SCRIPT}</script>\n</body>\n</html>\n"
+    ));
     out
 }
 
@@ -69,7 +72,9 @@ fn view(page: &Page, section: &Section) -> String {
         }
         (Some(id), false) => {
             let v = section.version.map(|v| v.to_string()).unwrap_or_default();
-            format!("<section class=\"version\" id=\"{id}\"><h2 class=\"version-title\">MCP {v}</h2>")
+            format!(
+                "<section class=\"version\" id=\"{id}\"><h2 class=\"version-title\">MCP {v}</h2>"
+            )
         }
         (None, _) => "<section class=\"version\">".to_owned(),
     };

@@ -167,14 +167,21 @@ fn completions(item: &Item, list: Option<&BTreeMap<String, Value>>) -> String {
     let mut out = String::from("<h4>Completions</h4>");
     for (name, ex) in list {
         let arg = ex.get("argument");
-        let s = |k: &str| arg.and_then(|a| a.get(k)).and_then(Value::as_str).unwrap_or_default();
+        let s = |k: &str| {
+            arg.and_then(|a| a.get(k))
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+        };
         let mut left = format!(
             "<p><code>{}</code> = <code>{}</code>…</p>",
             text(s("name")),
             text(s("value"))
         );
         if let Some(context) = ex.get("context") {
-            left.push_str(&format!("<p class=\"sub\">context</p>{}", json_block(context)));
+            left.push_str(&format!(
+                "<p class=\"sub\">context</p>{}",
+                json_block(context)
+            ));
         }
         out.push_str(&format!(
             "<div class=\"example completion\" id=\"{}\"><h5>Completion <q>{}</q></h5><div class=\"pair\"><div>{left}</div><div>{}</div></div></div>",

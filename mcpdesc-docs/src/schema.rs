@@ -230,7 +230,11 @@ impl Cx<'_> {
                 "<tr><td><code>{}</code></td><td class=\"type\">{}</td><td>{}</td><td>{}</td></tr>",
                 text(&name),
                 self.type_of(schema),
-                if required { "<b class=\"req\">required</b>" } else { "" },
+                if required {
+                    "<b class=\"req\">required</b>"
+                } else {
+                    ""
+                },
                 self.details(schema, depth + 1, true)
             ));
         }

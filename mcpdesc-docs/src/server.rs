@@ -49,6 +49,12 @@ pub(crate) fn info(page: &Page) -> String {
         out.push_str(&format!("<dt>{label}</dt><dd>{value}</dd>"));
     }
     out.push_str("</dl>");
+    if let Some(i) = &page.doc.instructions {
+        out.push_str(&format!(
+            "<h3>Instructions</h3><p class=\"desc instructions\">{}</p>",
+            text(i)
+        ));
+    }
     if let Some(tags) = &page.doc.tags {
         out.push_str("<h3>Tags</h3><dl class=\"facts tags\">");
         for tag in tags {
@@ -59,12 +65,6 @@ pub(crate) fn info(page: &Page) -> String {
             ));
         }
         out.push_str("</dl>");
-    }
-    if let Some(i) = &page.doc.instructions {
-        out.push_str(&format!(
-            "<h3>Instructions</h3><p class=\"desc instructions\">{}</p>",
-            text(i)
-        ));
     }
     out.push_str("</header>");
     out
@@ -106,7 +106,11 @@ pub(crate) fn capabilities(page: &Page, version: Option<ProtocolVersion>) -> Str
             .filter(|(k, _)| k.as_str() != "protocolVersions")
             .map(|(k, _)| format!("<span class=\"badge\">{}</span>", text(k)))
             .collect();
-        out.push_str(&format!("<p>{}{}</p>", names.join(" "), scope_note(page, declared(c))));
+        out.push_str(&format!(
+            "<p>{}{}</p>",
+            names.join(" "),
+            scope_note(page, declared(c))
+        ));
         out.push_str(&format!(
             "<details class=\"raw\"><summary>Capabilities Object</summary>{}</details>",
             json_block(c)
@@ -120,7 +124,11 @@ fn declared(v: &Value) -> Option<Vec<String>> {
     serde_json::from_value(v.get("protocolVersions")?.clone()).ok()
 }
 
-fn in_version(page: &Page, declared: Option<Vec<String>>, version: Option<ProtocolVersion>) -> bool {
+fn in_version(
+    page: &Page,
+    declared: Option<Vec<String>>,
+    version: Option<ProtocolVersion>,
+) -> bool {
     version.is_none_or(|v| view::scope_in(declared.as_deref(), page.root).contains(v))
 }
 
@@ -230,8 +238,10 @@ pub(crate) fn requirement(alternatives: &[SecurityRequirement]) -> String {
                         text(scheme)
                     );
                     if !scopes.is_empty() {
-                        let list: Vec<String> =
-                            scopes.iter().map(|x| format!("<code>{}</code>", text(x))).collect();
+                        let list: Vec<String> = scopes
+                            .iter()
+                            .map(|x| format!("<code>{}</code>", text(x)))
+                            .collect();
                         s.push_str(&format!(" ({})", list.join(" ")));
                     }
                     s
@@ -261,7 +271,7 @@ fn effective(own: Option<&Vec<SecurityRequirement>>, page: &Page) -> String {
         Some(s) => requirement(s),
         None => match &page.doc.security {
             Some(default) => format!(
-                "{} <span class=\"muted\">(inherited: the transport's, else the default)</span>",
+                "<span class=\"muted\">inherited: the serving transport's requirement, else the default</span> {}",
                 requirement(default)
             ),
             None if has_transport_security(page) => {
@@ -276,9 +286,16 @@ fn has_transport_security(page: &Page) -> bool {
     page.doc.transports.iter().flatten().any(|t| {
         matches!(
             t,
-            Transport::Stdio { security: Some(_), .. }
-                | Transport::StreamableHttp { security: Some(_), .. }
-                | Transport::Sse { security: Some(_), .. }
+            Transport::Stdio {
+                security: Some(_),
+                ..
+            } | Transport::StreamableHttp {
+                security: Some(_),
+                ..
+            } | Transport::Sse {
+                security: Some(_),
+                ..
+            }
         )
     })
 }
@@ -307,21 +324,23 @@ pub(crate) fn security(page: &Page) -> String {
         "<p><b>Default requirement:</b> {}</p>",
         match &doc.security {
             Some(s) => requirement(s),
-            None => "<span class=\"muted\">none (public unless a transport says otherwise)</span>".to_owned(),
+            None => "<span class=\"muted\">none (public unless a transport says otherwise)</span>"
+                .to_owned(),
         }
     ));
     out.push_str("<h3>What each primitive requires</h3><table class=\"grid\"><thead><tr><th>Primitive</th><th>Requires</th></tr></thead><tbody>");
-    let own = |kind: Kind, index: usize, name: &str, security: Option<&Vec<SecurityRequirement>>| {
-        let link = match page.ids.first.get(&(kind, index)) {
-            Some(id) => format!("<a href=\"#{}\">{}</a>", attr(id), text(name)),
-            None => text(name),
+    let own =
+        |kind: Kind, index: usize, name: &str, security: Option<&Vec<SecurityRequirement>>| {
+            let link = match page.ids.first.get(&(kind, index)) {
+                Some(id) => format!("<a href=\"#{}\">{}</a>", attr(id), text(name)),
+                None => text(name),
+            };
+            format!(
+                "<tr><td><span class=\"kind\">{}</span> {link}</td><td>{}</td></tr>",
+                kind.prefix(),
+                effective(security, page)
+            )
         };
-        format!(
-            "<tr><td><span class=\"kind\">{}</span> {link}</td><td>{}</td></tr>",
-            kind.prefix(),
-            effective(security, page)
-        )
-    };
     for (i, t) in doc.tools.iter().flatten().enumerate() {
         out.push_str(&own(Kind::Tool, i, &t.name, t.security.as_ref()));
     }
@@ -332,7 +351,12 @@ pub(crate) fn security(page: &Page) -> String {
         out.push_str(&own(Kind::Resource, i, &r.uri, r.security.as_ref()));
     }
     for (i, t) in doc.resource_templates.iter().flatten().enumerate() {
-        out.push_str(&own(Kind::Template, i, &t.uri_template, t.security.as_ref()));
+        out.push_str(&own(
+            Kind::Template,
+            i,
+            &t.uri_template,
+            t.security.as_ref(),
+        ));
     }
     out.push_str("</tbody></table></section>");
     out

@@ -29,10 +29,7 @@ pub(crate) fn section(page: &Page, item: &Item, tool: &Tool) -> String {
     }
     out.push_str(&elicitations(tool.elicitations.as_deref(), &item.id));
     if let Some(req) = &tool.client_requirements {
-        out.push_str(&format!(
-            "<h4>Client requirements</h4>{}",
-            json_block(req)
-        ));
+        out.push_str(&format!("<h4>Client requirements</h4>{}", json_block(req)));
     }
     for (name, example) in tool.examples.iter().flatten() {
         out.push_str(&format!(
@@ -90,7 +87,12 @@ fn badges(tool: &Tool) -> String {
     if let Some(a) = &tool.annotations {
         let hints = [
             (a.read_only_hint, "read-only", "writes", "ok"),
-            (a.destructive_hint, "destructive", "non-destructive", "danger"),
+            (
+                a.destructive_hint,
+                "destructive",
+                "non-destructive",
+                "danger",
+            ),
             (a.idempotent_hint, "idempotent", "not idempotent", ""),
             (a.open_world_hint, "open world", "closed world", ""),
         ];
@@ -105,7 +107,11 @@ fn badges(tool: &Tool) -> String {
     if tool.deprecated == Some(true) {
         b.push("<span class=\"badge danger\">deprecated</span>".to_owned());
     }
-    if let Some(ts) = tool.execution.as_ref().and_then(|e| e.task_support.as_deref()) {
+    if let Some(ts) = tool
+        .execution
+        .as_ref()
+        .and_then(|e| e.task_support.as_deref())
+    {
         b.push(format!("<span class=\"badge\">tasks: {}</span>", text(ts)));
     }
     b.join(" ")
@@ -125,7 +131,10 @@ pub(crate) fn elicitations(list: Option<&[ElicitationDeclaration]>, id: &str) ->
             text(&e.message)
         ));
         if let Some(when) = &e.when {
-            out.push_str(&format!(" <span class=\"muted\">when {}</span>", text(when)));
+            out.push_str(&format!(
+                " <span class=\"muted\">when {}</span>",
+                text(when)
+            ));
         }
         if let Some(url) = &e.url {
             out.push_str(&format!(" <code>{}</code>", text(url)));

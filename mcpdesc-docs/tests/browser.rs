@@ -77,7 +77,10 @@ fn open(browser: &Path, file: &Path, fragment: &str, extra: &[&str]) -> Loaded {
             "--enable-logging=stderr",
             "--v=0",
         ])
-        .arg(format!("--user-data-dir={}", profile.join("data").display()))
+        .arg(format!(
+            "--user-data-dir={}",
+            profile.join("data").display()
+        ))
         .args(extra)
         .args(["--dump-dom", &url])
         .stdin(Stdio::null())
@@ -99,7 +102,10 @@ fn open(browser: &Path, file: &Path, fragment: &str, extra: &[&str]) -> Loaded {
     };
     let dom = std::fs::read_to_string(&out).unwrap();
     let log = std::fs::read_to_string(&log).unwrap();
-    assert!(status.success(), "chromium failed on {url}: {status}\n{log}");
+    assert!(
+        status.success(),
+        "chromium failed on {url}: {status}\n{log}"
+    );
     let _ = std::fs::remove_dir_all(&profile);
     let console = log
         .lines()
@@ -137,11 +143,20 @@ fn chess_page_shows_every_tool_and_example_without_console_errors() {
     let doc = desc.document().unwrap();
     for tool in doc.tools.iter().flatten() {
         let id = mcpdesc_docs::html::anchor("tool", &tool.name);
-        assert!(loaded.dom.contains(&format!("id=\"{id}\"")), "no section {id}");
-        assert!(loaded.dom.contains(&format!("href=\"#{id}\"")), "no sidebar link {id}");
+        assert!(
+            loaded.dom.contains(&format!("id=\"{id}\"")),
+            "no section {id}"
+        );
+        assert!(
+            loaded.dom.contains(&format!("href=\"#{id}\"")),
+            "no sidebar link {id}"
+        );
         for name in tool.examples.iter().flatten().map(|(n, _)| n) {
             let ex = mcpdesc_docs::html::anchor(&format!("{id}:example"), name);
-            assert!(loaded.dom.contains(&format!("id=\"{ex}\"")), "no example {ex}");
+            assert!(
+                loaded.dom.contains(&format!("id=\"{ex}\"")),
+                "no example {ex}"
+            );
         }
     }
     let _ = std::fs::remove_dir_all(file.parent().unwrap());
@@ -162,7 +177,10 @@ fn version_switcher_shows_one_version_at_a_time() {
     let loaded = open(&browser, &file, "", &[]);
     assert!(loaded.console.is_empty(), "console: {:#?}", loaded.console);
     assert!(!hidden(&loaded.dom, newest) && hidden(&loaded.dom, older));
-    assert!(hidden(&loaded.dom, "<div class=\"toc\" data-version=\"2025-11-25\""));
+    assert!(hidden(
+        &loaded.dom,
+        "<div class=\"toc\" data-version=\"2025-11-25\""
+    ));
     assert!(!hidden(&loaded.dom, "<select id=\"version-switch\""));
     // A link into another version switches to it: the version's anchor, or an item's.
     for fragment in ["#version-2025-11-25", "#v2025-11-25-tool-run"] {
@@ -212,7 +230,11 @@ fn a_script_the_policy_does_not_allow_is_blocked_and_the_page_still_reads() {
         &Options::default(),
     );
     let page = std::fs::read_to_string(&file).unwrap();
-    std::fs::write(&file, page.replacen("\"use strict\";", "\"use strict\"; ", 1)).unwrap();
+    std::fs::write(
+        &file,
+        page.replacen("\"use strict\";", "\"use strict\"; ", 1),
+    )
+    .unwrap();
     let loaded = open(&browser, &file, "", &[]);
     assert!(!loaded.dom.contains("data-js=\"ready\""));
     assert!(
@@ -225,9 +247,15 @@ fn a_script_the_policy_does_not_allow_is_blocked_and_the_page_still_reads() {
     );
     for version in ["2026-07-28", "2025-11-25"] {
         let block = format!("<section class=\"version\" id=\"version-{version}\"");
-        assert!(!hidden(&loaded.dom, &block), "{version} hidden without the script");
+        assert!(
+            !hidden(&loaded.dom, &block),
+            "{version} hidden without the script"
+        );
     }
-    assert!(loaded.dom.contains("id=\"tool-run\"") && loaded.dom.contains("id=\"v2025-11-25-tool-run\""));
+    assert!(
+        loaded.dom.contains("id=\"tool-run\"")
+            && loaded.dom.contains("id=\"v2025-11-25-tool-run\"")
+    );
     assert!(hidden(&loaded.dom, "<select id=\"version-switch\""));
     assert!(hidden(&loaded.dom, "<input type=\"search\" id=\"filter\""));
     let _ = std::fs::remove_dir_all(file.parent().unwrap());

@@ -26,10 +26,35 @@ fn every_payload_is_escaped_text() {
     let shown = page.matches(escaped).count();
     assert!(shown >= 25, "the payload is shown {shown} times");
     for field in [
-        "name", "1.0", "title", "description", "contact", "license", "instructions",
-        "command", "arg", "env", "scheme", "scope", "tag", "tooltitle", "tooldesc",
-        "schematitle", "propdesc", "def", "text", "link", "prompttitle", "promptdesc",
-        "argtitle", "argdesc", "presult", "restitle", "resdesc", "tpltitle", "tpldesc",
+        "name",
+        "1.0",
+        "title",
+        "description",
+        "contact",
+        "license",
+        "instructions",
+        "command",
+        "arg",
+        "env",
+        "scheme",
+        "scope",
+        "tag",
+        "tooltitle",
+        "tooldesc",
+        "schematitle",
+        "propdesc",
+        "def",
+        "text",
+        "link",
+        "prompttitle",
+        "promptdesc",
+        "argtitle",
+        "argdesc",
+        "presult",
+        "restitle",
+        "resdesc",
+        "tpltitle",
+        "tpldesc",
     ] {
         assert!(
             page.contains(&format!("{field} {escaped}")),
@@ -45,13 +70,17 @@ fn every_payload_is_escaped_text() {
     // Every tag in the page is one the renderer writes: none came from the payload.
     let allowed = [
         "!DOCTYPE", "html", "head", "meta", "title", "style", "body", "aside", "nav", "main",
-        "header", "section", "div", "table", "thead", "tbody", "tr", "td", "th", "ul", "ol",
-        "li", "dl", "dt", "dd", "p", "pre", "code", "span", "a", "b", "q", "h1", "h2", "h3",
-        "h4", "h5", "h6", "details", "summary", "select", "option", "input", "script", "br",
+        "header", "section", "div", "table", "thead", "tbody", "tr", "td", "th", "ul", "ol", "li",
+        "dl", "dt", "dd", "p", "pre", "code", "span", "a", "b", "q", "h1", "h2", "h3", "h4", "h5",
+        "h6", "details", "summary", "select", "option", "input", "script", "br",
     ];
     // (The page's own script, checked by hash below, is left out: it compares with `<`.)
     let script = page.find("<script>").unwrap() + "<script>".len();
-    let page = format!("{}{}", &page[..script], &page[page.find("</script>").unwrap()..]);
+    let page = format!(
+        "{}{}",
+        &page[..script],
+        &page[page.find("</script>").unwrap()..]
+    );
     for (at, _) in page.match_indices('<') {
         let name: String = page[at + 1..]
             .trim_start_matches('/')
@@ -79,7 +108,10 @@ fn only_the_page_own_script_links_and_no_images() {
     let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(script));
     let csp_start = page.find("Content-Security-Policy\" content=\"").unwrap();
     let csp = &page[csp_start..page[csp_start..].find("\">").unwrap() + csp_start];
-    assert!(csp.contains(&format!("script-src 'sha256-{hash}'")), "{csp}");
+    assert!(
+        csp.contains(&format!("script-src 'sha256-{hash}'")),
+        "{csp}"
+    );
     assert!(csp.contains("default-src 'none'"));
     assert!(!csp.contains("unsafe-inline"));
     // Every link stays on the page; no URL of the description is a link or a source.
@@ -87,11 +119,18 @@ fn only_the_page_own_script_links_and_no_images() {
     let mut links = 0;
     while let Some(at) = rest.find("href=\"") {
         rest = &rest[at + 6..];
-        assert!(rest.starts_with('#'), "an outside link: {}", &rest[..40.min(rest.len())]);
+        assert!(
+            rest.starts_with('#'),
+            "an outside link: {}",
+            &rest[..40.min(rest.len())]
+        );
         links += 1;
     }
     assert!(links > 10);
-    assert!(!page.contains("src=\""), "the hostile image must not be shown");
+    assert!(
+        !page.contains("src=\""),
+        "the hostile image must not be shown"
+    );
     // `javascript:` appears only as escaped text, never right after an attribute quote.
     assert!(page.contains("javascript:alert(6)"));
     assert!(!page.contains("\"javascript:"));
@@ -100,10 +139,15 @@ fn only_the_page_own_script_links_and_no_images() {
 #[test]
 fn bidi_and_control_characters_are_shown_not_obeyed() {
     let page = page();
-    for c in ['\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}', '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}'] {
+    for c in [
+        '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}', '\u{2066}', '\u{2067}',
+        '\u{2068}', '\u{2069}',
+    ] {
         assert!(!page.contains(c), "U+{:04X} reached the page", c as u32);
     }
-    assert!(page.contains("<span class=\"ctl\">[U+202E]</span>evil<span class=\"ctl\">[U+2066]</span>"));
+    assert!(
+        page.contains("<span class=\"ctl\">[U+202E]</span>evil<span class=\"ctl\">[U+2066]</span>")
+    );
     // In attributes (the sidebar filter text) as plain visible text.
     assert!(page.contains("[U+202E]evil[U+2066]"));
     // The property name with a bidi control is shown with it made visible.

@@ -43,7 +43,11 @@ fn every_in_repo_description_renders() {
     walk(&root, false, &mut files);
     for folder in ["expected-valid", "expected-warning", "expected-invalid"] {
         let mut cases = Vec::new();
-        walk(&root.join("tests/conformance").join(folder), true, &mut cases);
+        walk(
+            &root.join("tests/conformance").join(folder),
+            true,
+            &mut cases,
+        );
         files.extend(cases.into_iter().filter(|p| {
             p.extension()
                 .is_some_and(|e| e == "json" || e == "yaml" || e == "yml")
@@ -59,7 +63,10 @@ fn every_in_repo_description_renders() {
             refused += 1;
         }
     }
-    println!("rendered {rendered}, refused {refused} invalid, of {}", files.len());
+    println!(
+        "rendered {rendered}, refused {refused} invalid, of {}",
+        files.len()
+    );
     // The repository has well over a hundred valid descriptions (diff pairs, hostile
     // schemas, fixtures, examples): a walk that finds few is broken.
     assert!(rendered > 100, "only {rendered} descriptions rendered");
@@ -70,9 +77,9 @@ fn every_in_repo_description_renders() {
 /// with its examples.
 #[test]
 fn every_shared_real_world_description_renders() {
-    let Some(conformance) =
-        prereq::shared_conformance("mcpdesc-docs/render::every_shared_real_world_description_renders")
-    else {
+    let Some(conformance) = prereq::shared_conformance(
+        "mcpdesc-docs/render::every_shared_real_world_description_renders",
+    ) else {
         return;
     };
     let mut files = Vec::new();
@@ -84,10 +91,18 @@ fn every_shared_real_world_description_renders() {
         let page = render(&desc, &Options::default()).unwrap();
         for tool in desc.document().unwrap().tools.iter().flatten() {
             let id = mcpdesc_docs::html::anchor("tool", &tool.name);
-            assert!(page.contains(&format!("id=\"{id}\"")), "{}: {id}", file.display());
+            assert!(
+                page.contains(&format!("id=\"{id}\"")),
+                "{}: {id}",
+                file.display()
+            );
             for example in tool.examples.iter().flatten().map(|(name, _)| name) {
                 let ex = mcpdesc_docs::html::anchor(&format!("{id}:example"), example);
-                assert!(page.contains(&format!("id=\"{ex}\"")), "{}: {ex}", file.display());
+                assert!(
+                    page.contains(&format!("id=\"{ex}\"")),
+                    "{}: {ex}",
+                    file.display()
+                );
             }
         }
     }
@@ -98,8 +113,17 @@ fn every_shared_real_world_description_renders() {
 fn unknown_version_and_invalid_description_are_refused() {
     let desc = load(&repo().join("examples/chess/chess.mcpdesc.json"));
     let v = mcpdesc_codegen::ProtocolVersion::parse("2024-11-05").unwrap();
-    let e = render(&desc, &Options { protocol_version: Some(v) }).unwrap_err();
-    assert!(matches!(e, DocsError::View(view::ViewError::UnknownVersion { .. })));
+    let e = render(
+        &desc,
+        &Options {
+            protocol_version: Some(v),
+        },
+    )
+    .unwrap_err();
+    assert!(matches!(
+        e,
+        DocsError::View(view::ViewError::UnknownVersion { .. })
+    ));
     let bad = mcpdesc_codegen::Description::from_text(
         "bad",
         "{\"mcpdesc\": \"0.9.0\"}".to_owned(),
@@ -119,7 +143,10 @@ fn render_all_ways(file: &Path) -> bool {
     let name = file.display().to_string();
     if !desc.is_valid() {
         assert!(
-            matches!(render(&desc, &Options::default()), Err(DocsError::Invalid { .. })),
+            matches!(
+                render(&desc, &Options::default()),
+                Err(DocsError::Invalid { .. })
+            ),
             "{name}: an invalid description rendered"
         );
         return false;
@@ -130,8 +157,13 @@ fn render_all_ways(file: &Path) -> bool {
     assert!(page == again, "{name}: two renderings differ");
     let doc = desc.document().unwrap();
     for v in view::root_versions(doc).iter() {
-        let one = render(&desc, &Options { protocol_version: Some(v) })
-            .unwrap_or_else(|e| panic!("{name} at {v}: {e}"));
+        let one = render(
+            &desc,
+            &Options {
+                protocol_version: Some(v),
+            },
+        )
+        .unwrap_or_else(|e| panic!("{name} at {v}: {e}"));
         assert_well_formed(&one, &format!("{name} at {v}"));
     }
     true

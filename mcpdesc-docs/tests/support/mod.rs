@@ -27,14 +27,17 @@ pub fn load(path: &Path) -> Description {
 pub fn assert_well_formed(page: &str, name: &str) {
     for tag in [
         "html", "head", "body", "aside", "nav", "main", "header", "section", "div", "table",
-        "thead", "tbody", "tr", "td", "th", "ul", "ol", "li", "dl", "dt", "dd", "p", "pre",
-        "code", "span", "a", "b", "q", "h1", "h2", "h3", "h4", "h5", "h6", "details",
-        "summary", "select", "option", "script", "style", "title",
+        "thead", "tbody", "tr", "td", "th", "ul", "ol", "li", "dl", "dt", "dd", "p", "pre", "code",
+        "span", "a", "b", "q", "h1", "h2", "h3", "h4", "h5", "h6", "details", "summary", "select",
+        "option", "script", "style", "title",
     ] {
-        let opens = page.matches(&format!("<{tag}>")).count()
-            + page.matches(&format!("<{tag} ")).count();
+        let opens =
+            page.matches(&format!("<{tag}>")).count() + page.matches(&format!("<{tag} ")).count();
         let closes = page.matches(&format!("</{tag}>")).count();
-        assert_eq!(opens, closes, "{name}: <{tag}> opened {opens} times, closed {closes}");
+        assert_eq!(
+            opens, closes,
+            "{name}: <{tag}> opened {opens} times, closed {closes}"
+        );
     }
     assert_eq!(page.matches("<script").count(), 1, "{name}: scripts");
     assert_eq!(page.matches("<style").count(), 1, "{name}: styles");
