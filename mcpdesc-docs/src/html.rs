@@ -20,7 +20,7 @@ fn is_neutralised(c: char) -> bool {
 }
 
 /// `s` as HTML text content: escaped, controls shown visibly.
-pub(crate) fn text(s: &str) -> String {
+pub fn text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -40,7 +40,7 @@ pub(crate) fn text(s: &str) -> String {
 
 /// `s` as the value of a double-quoted attribute: escaped, controls written as the same
 /// visible `[U+XXXX]` (markup is not allowed inside an attribute).
-pub(crate) fn attr(s: &str) -> String {
+pub fn attr(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
