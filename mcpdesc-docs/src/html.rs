@@ -21,26 +21,17 @@ fn is_neutralised(c: char) -> bool {
 
 /// `s` as HTML text content: escaped, controls shown visibly.
 pub fn text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c if is_neutralised(c) => {
-                let _ = write!(out, "<span class=\"ctl\">[U+{:04X}]</span>", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out
+    escape(s, true)
 }
 
 /// `s` as the value of a double-quoted attribute: escaped, controls written as the same
 /// visible `[U+XXXX]` (markup is not allowed inside an attribute).
 pub fn attr(s: &str) -> String {
+    escape(s, false)
+}
+
+/// Escapes `s`; a neutralised character in a `<span class="ctl">` when `markup`.
+fn escape(s: &str, markup: bool) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -49,6 +40,9 @@ pub fn attr(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
+            c if is_neutralised(c) && markup => {
+                let _ = write!(out, "<span class=\"ctl\">[U+{:04X}]</span>", c as u32);
+            }
             c if is_neutralised(c) => {
                 let _ = write!(out, "[U+{:04X}]", c as u32);
             }

@@ -35,7 +35,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use mcpdesc_codegen::generate::view::{self, Chosen, View, ViewError};
+use mcpdesc_codegen::generate::view::{self, View, ViewError};
 use mcpdesc_codegen::model::{Document, Prompt, Resource, ResourceTemplate, Tool};
 use mcpdesc_codegen::{Description, ProtocolVersion, VersionSet};
 
@@ -184,6 +184,59 @@ pub(crate) enum Decl<'d> {
     Template(&'d ResourceTemplate),
 }
 
+impl<'d> Decl<'d> {
+    fn kind(self) -> Kind {
+        match self {
+            Decl::Tool(_) => Kind::Tool,
+            Decl::Prompt(_) => Kind::Prompt,
+            Decl::Resource(_) => Kind::Resource,
+            Decl::Template(_) => Kind::Template,
+        }
+    }
+
+    /// What identifies it across versions: a name, a URI or a URI template.
+    fn identity(self) -> &'d str {
+        match self {
+            Decl::Tool(t) => &t.name,
+            Decl::Prompt(p) => &p.name,
+            Decl::Resource(r) => &r.uri,
+            Decl::Template(t) => &t.uri_template,
+        }
+    }
+
+    fn name(self) -> &'d str {
+        match self {
+            Decl::Tool(t) => &t.name,
+            Decl::Prompt(p) => &p.name,
+            Decl::Resource(r) => &r.name,
+            Decl::Template(t) => &t.name,
+        }
+    }
+
+    /// The display title (a tool's annotation title when it has no `title`).
+    fn title(self) -> Option<&'d str> {
+        match self {
+            Decl::Tool(t) => t
+                .title
+                .as_deref()
+                .or_else(|| t.annotations.as_ref().and_then(|a| a.title.as_deref())),
+            Decl::Prompt(p) => p.title.as_deref(),
+            Decl::Resource(r) => r.title.as_deref(),
+            Decl::Template(t) => t.title.as_deref(),
+        }
+    }
+
+    fn tags(self) -> &'d [String] {
+        let tags = match self {
+            Decl::Tool(t) => &t.tags,
+            Decl::Prompt(p) => &p.tags,
+            Decl::Resource(r) => &r.tags,
+            Decl::Template(t) => &t.tags,
+        };
+        tags.as_deref().unwrap_or_default()
+    }
+}
+
 /// One item of a section: a declaration with its anchor.
 #[derive(Debug, Clone)]
 pub(crate) struct Item<'d> {
@@ -206,82 +259,33 @@ pub(crate) struct Section<'d> {
 
 impl<'d> Section<'d> {
     fn new(version: Option<ProtocolVersion>, view: &View<'d>, ids: &mut Ids) -> Section<'d> {
-        let mut items = Vec::new();
-        let mut add = |kind: Kind,
-                       index: usize,
-                       identity: &str,
-                       name: &'d str,
-                       title: Option<&'d str>,
-                       tags: &'d Option<Vec<String>>,
-                       scope: VersionSet,
-                       decl: Decl<'d>| {
-            let id = ids.claim(kind, index, identity, version);
-            items.push(Item {
-                kind,
-                name,
-                title,
-                tags: tags.as_deref().unwrap_or_default(),
+        let decls = (view.tools.iter())
+            .map(|t| (t.index, t.scope, Decl::Tool(t.tool)))
+            .chain(
+                view.prompts
+                    .iter()
+                    .map(|c| (c.index, c.scope, Decl::Prompt(c.decl))),
+            )
+            .chain(
+                view.resources
+                    .iter()
+                    .map(|c| (c.index, c.scope, Decl::Resource(c.decl))),
+            )
+            .chain(
+                (view.resource_templates.iter())
+                    .map(|c| (c.index, c.scope, Decl::Template(c.decl))),
+            );
+        let items = decls
+            .map(|(index, scope, decl)| Item {
+                kind: decl.kind(),
+                name: decl.name(),
+                title: decl.title(),
+                tags: decl.tags(),
                 scope,
-                id,
+                id: ids.claim(decl.kind(), index, decl.identity(), version),
                 decl,
-            });
-        };
-        for t in &view.tools {
-            let d = t.tool;
-            let title = d
-                .title
-                .as_deref()
-                .or_else(|| d.annotations.as_ref().and_then(|a| a.title.as_deref()));
-            add(
-                Kind::Tool,
-                t.index,
-                &d.name,
-                &d.name,
-                title,
-                &d.tags,
-                t.scope,
-                Decl::Tool(d),
-            );
-        }
-        let chosen = |c: &Chosen<'d, Prompt>| (c.index, c.decl, c.scope);
-        for (index, d, scope) in view.prompts.iter().map(chosen) {
-            add(
-                Kind::Prompt,
-                index,
-                &d.name,
-                &d.name,
-                d.title.as_deref(),
-                &d.tags,
-                scope,
-                Decl::Prompt(d),
-            );
-        }
-        for c in &view.resources {
-            let d = c.decl;
-            add(
-                Kind::Resource,
-                c.index,
-                &d.uri,
-                &d.name,
-                d.title.as_deref(),
-                &d.tags,
-                c.scope,
-                Decl::Resource(d),
-            );
-        }
-        for c in &view.resource_templates {
-            let d = c.decl;
-            add(
-                Kind::Template,
-                c.index,
-                &d.uri_template,
-                &d.name,
-                d.title.as_deref(),
-                &d.tags,
-                c.scope,
-                Decl::Template(d),
-            );
-        }
+            })
+            .collect();
         Section { version, items }
     }
 
