@@ -260,3 +260,52 @@ fn a_script_the_policy_does_not_allow_is_blocked_and_the_page_still_reads() {
     assert!(hidden(&loaded.dom, "<input type=\"search\" id=\"filter\""));
     let _ = std::fs::remove_dir_all(file.parent().unwrap());
 }
+
+/// The controls, used as a reader uses them (through the DevTools protocol): the
+/// switcher shows the chosen version and its sidebar, the filter narrows the sidebar.
+#[test]
+fn switcher_and_filter_work_when_used() {
+    let Some(chromium) = chromium("switcher_and_filter_work_when_used") else {
+        return;
+    };
+    let visible = "[...document.querySelectorAll('[data-version]')].filter(e => !e.hidden).map(e => e.tagName + ':' + e.dataset.version).join(' ')";
+    let file = page_file(
+        "tests/diff/protocol-scoped-variants/new.mcpdesc.json",
+        &Options::default(),
+    );
+    let profile = scratch("cdp");
+    let mut page = support::cdp::Browser::open(
+        &chromium,
+        &profile.join("data"),
+        &format!("file://{}", file.display()),
+    );
+    page.wait_for("document.documentElement?.dataset.js === 'ready'");
+    assert_eq!(page.eval(visible), "DIV:2026-07-28 SECTION:2026-07-28");
+    page.eval("(() => { const s = document.getElementById('version-switch'); s.value = '2025-11-25'; s.dispatchEvent(new Event('change')); return true; })()");
+    assert_eq!(page.eval(visible), "DIV:2025-11-25 SECTION:2025-11-25");
+    assert!(page.console.is_empty(), "console: {:#?}", page.console);
+    drop(page);
+
+    let file = page_file("examples/chess/chess.mcpdesc.json", &Options::default());
+    let mut page = support::cdp::Browser::open(
+        &chromium,
+        &profile.join("data2"),
+        &format!("file://{}", file.display()),
+    );
+    page.wait_for("document.documentElement?.dataset.js === 'ready'");
+    let shown = "[...document.querySelectorAll('.toc .group')].filter(g => !g.hidden).map(g => g.querySelector('h4').textContent + '=' + [...g.querySelectorAll('li')].filter(l => !l.hidden).map(l => l.querySelector('a').getAttribute('href')).join(',')).join(' ')";
+    let type_in = |text: &str| {
+        format!("(() => {{ const f = document.getElementById('filter'); f.value = {text:?}; f.dispatchEvent(new Event('input')); return true; }})()")
+    };
+    page.eval(&type_in("Rating"));
+    assert_eq!(
+        page.eval(shown),
+        "#rating=#tool-get_player_rating,#resource-chess%3A%2F%2Frating-pools #player=#tool-get_player_rating"
+    );
+    page.eval(&type_in(""));
+    let all = page.eval(shown);
+    assert_eq!(all.as_str().unwrap().split(' ').count(), 5, "{all}");
+    assert!(page.console.is_empty(), "console: {:#?}", page.console);
+    drop(page);
+    let _ = std::fs::remove_dir_all(&profile);
+}

@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 
 use mcpdesc_codegen::{Description, Limits};
 
+pub mod cdp;
+
 /// The repository root.
 pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
