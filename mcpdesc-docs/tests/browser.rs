@@ -2,7 +2,8 @@
 //! `.ci/setup.d/40-chromium.sh`) loads each page from a file, runs its script under
 //! its own Content-Security-Policy, and dumps the resulting DOM; its log on stderr
 //! carries every console message (`INFO:CONSOLE`), errors and CSP violations included.
-//! The page's script logs nothing, so any console line is a failure.
+//! The page's script logs nothing, so any console line is a failure. The controls are
+//! used through the DevTools protocol (`support/cdp.rs`): the switcher, the filter.
 
 #[path = "../../tests/prereq.rs"]
 mod prereq;
