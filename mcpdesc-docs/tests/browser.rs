@@ -310,3 +310,28 @@ fn switcher_and_filter_work_when_used() {
     drop(page);
     let _ = std::fs::remove_dir_all(&profile);
 }
+
+/// An image the description embeds is shown (the policy allows `data:` images), and
+/// decodes.
+#[test]
+fn embedded_image_is_shown() {
+    let Some(chromium) = chromium("embedded_image_is_shown") else {
+        return;
+    };
+    let file = page_file(
+        "mcpdesc-docs/tests/fixtures/image.mcpdesc.json",
+        &Options::default(),
+    );
+    let profile = scratch("cdp");
+    let mut page = support::cdp::Browser::open(
+        &chromium,
+        &profile.join("data"),
+        &format!("file://{}", file.display()),
+    );
+    page.wait_for("document.readyState === 'complete'");
+    let size = "[...document.querySelectorAll('img.embedded')].map(i => i.naturalWidth + 'x' + i.naturalHeight).join(' ')";
+    assert_eq!(page.eval(size), "1x1");
+    assert!(page.console.is_empty(), "console: {:#?}", page.console);
+    drop(page);
+    let _ = std::fs::remove_dir_all(&profile);
+}
