@@ -28,6 +28,32 @@ fn chromium(test: &str) -> Option<PathBuf> {
     )
 }
 
+/// Chromium and the page of `description` in a scratch folder, or `None` (skipped)
+/// without Chromium.
+fn setup(test: &str, description: &str) -> Option<(PathBuf, PathBuf)> {
+    let browser = chromium(test)?;
+    Some((browser, page_file(description, &Options::default())))
+}
+
+/// Loads a page that must log nothing on the console.
+fn open_quiet(browser: &Path, file: &Path, fragment: &str) -> Loaded {
+    let loaded = open(browser, file, fragment, &[]);
+    assert!(
+        loaded.console.is_empty(),
+        "{fragment}: console: {:#?}",
+        loaded.console
+    );
+    loaded
+}
+
+/// The page in a browser driven over the DevTools protocol, once its script ran.
+fn drive(chromium: &Path, file: &Path, profile: &Path) -> support::cdp::Browser {
+    let mut page =
+        support::cdp::Browser::open(chromium, profile, &format!("file://{}", file.display()));
+    page.wait_for("document.documentElement?.dataset.js === 'ready'");
+    page
+}
+
 /// A scratch folder of this test process.
 fn scratch(name: &str) -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
@@ -66,18 +92,8 @@ fn open(browser: &Path, file: &Path, fragment: &str, extra: &[&str]) -> Loaded {
     let log = profile.join("log.txt");
     let url = format!("file://{}{fragment}", file.display());
     let mut child = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--enable-logging=stderr",
-            "--v=0",
-        ])
+        .args(support::CHROMIUM_FLAGS)
+        .args(["--enable-logging=stderr", "--v=0"])
         .arg(format!(
             "--user-data-dir={}",
             profile.join("data").display()
@@ -127,22 +143,22 @@ fn hidden(dom: &str, opening: &str) -> bool {
     tag.contains(" hidden")
 }
 
+const CHESS: &str = "examples/chess/chess.mcpdesc.json";
+const SCOPED: &str = "tests/diff/protocol-scoped-variants/new.mcpdesc.json";
+
 #[test]
 fn chess_page_shows_every_tool_and_example_without_console_errors() {
-    let Some(browser) = chromium("chess_page_shows_every_tool_and_example_without_console_errors")
-    else {
+    let test = "chess_page_shows_every_tool_and_example_without_console_errors";
+    let Some((browser, file)) = setup(test, CHESS) else {
         return;
     };
-    let file = page_file("examples/chess/chess.mcpdesc.json", &Options::default());
-    let loaded = open(&browser, &file, "", &[]);
-    assert!(loaded.console.is_empty(), "console: {:#?}", loaded.console);
+    let loaded = open_quiet(&browser, &file, "");
     // The script ran: the CSP let it (its hash matches) and it finished.
     assert!(loaded.dom.contains("data-js=\"ready\""), "{}", loaded.dom);
     // The filter field is shown once the script runs.
     assert!(!hidden(&loaded.dom, "<input type=\"search\" id=\"filter\""));
-    let desc = load(&repo().join("examples/chess/chess.mcpdesc.json"));
-    let doc = desc.document().unwrap();
-    for tool in doc.tools.iter().flatten() {
+    let desc = load(&repo().join(CHESS));
+    for tool in desc.document().unwrap().tools.iter().flatten() {
         let id = mcpdesc_docs::html::anchor("tool", &tool.name);
         assert!(
             loaded.dom.contains(&format!("id=\"{id}\"")),
@@ -165,28 +181,21 @@ fn chess_page_shows_every_tool_and_example_without_console_errors() {
 
 #[test]
 fn version_switcher_shows_one_version_at_a_time() {
-    let Some(browser) = chromium("version_switcher_shows_one_version_at_a_time") else {
+    let Some((browser, file)) = setup("version_switcher_shows_one_version_at_a_time", SCOPED)
+    else {
         return;
     };
-    let file = page_file(
-        "tests/diff/protocol-scoped-variants/new.mcpdesc.json",
-        &Options::default(),
-    );
     let newest = "<section class=\"version\" id=\"version-2026-07-28\"";
     let older = "<section class=\"version\" id=\"version-2025-11-25\"";
     // By default the newest version, its sidebar too.
-    let loaded = open(&browser, &file, "", &[]);
-    assert!(loaded.console.is_empty(), "console: {:#?}", loaded.console);
+    let loaded = open_quiet(&browser, &file, "");
     assert!(!hidden(&loaded.dom, newest) && hidden(&loaded.dom, older));
-    assert!(hidden(
-        &loaded.dom,
-        "<div class=\"toc\" data-version=\"2025-11-25\""
-    ));
+    let older_toc = "<div class=\"toc\" data-version=\"2025-11-25\"";
+    assert!(hidden(&loaded.dom, older_toc));
     assert!(!hidden(&loaded.dom, "<select id=\"version-switch\""));
     // A link into another version switches to it: the version's anchor, or an item's.
     for fragment in ["#version-2025-11-25", "#v2025-11-25-tool-run"] {
-        let loaded = open(&browser, &file, fragment, &[]);
-        assert!(loaded.console.is_empty(), "console: {:#?}", loaded.console);
+        let loaded = open_quiet(&browser, &file, fragment);
         assert!(
             hidden(&loaded.dom, newest) && !hidden(&loaded.dom, older),
             "{fragment} did not switch"
@@ -197,15 +206,11 @@ fn version_switcher_shows_one_version_at_a_time() {
 
 #[test]
 fn hostile_page_stays_inert_in_the_browser() {
-    let Some(browser) = chromium("hostile_page_stays_inert_in_the_browser") else {
+    let hostile = "mcpdesc-docs/tests/fixtures/hostile.mcpdesc.json";
+    let Some((browser, file)) = setup("hostile_page_stays_inert_in_the_browser", hostile) else {
         return;
     };
-    let file = page_file(
-        "mcpdesc-docs/tests/fixtures/hostile.mcpdesc.json",
-        &Options::default(),
-    );
-    let loaded = open(&browser, &file, "", &[]);
-    assert!(loaded.console.is_empty(), "console: {:#?}", loaded.console);
+    let loaded = open_quiet(&browser, &file, "");
     assert!(loaded.dom.contains("data-js=\"ready\""));
     // Nothing of the payload became an element.
     // (The DOM's serialization escapes `<` in text, not quotes: `id="pwn"` may be text.)
@@ -221,28 +226,18 @@ fn hostile_page_stays_inert_in_the_browser() {
 /// controls that need the script still hidden.
 #[test]
 fn a_script_the_policy_does_not_allow_is_blocked_and_the_page_still_reads() {
-    let Some(browser) =
-        chromium("a_script_the_policy_does_not_allow_is_blocked_and_the_page_still_reads")
-    else {
+    let test = "a_script_the_policy_does_not_allow_is_blocked_and_the_page_still_reads";
+    let Some((browser, file)) = setup(test, SCOPED) else {
         return;
     };
-    let file = page_file(
-        "tests/diff/protocol-scoped-variants/new.mcpdesc.json",
-        &Options::default(),
-    );
     let page = std::fs::read_to_string(&file).unwrap();
-    std::fs::write(
-        &file,
-        page.replacen("\"use strict\";", "\"use strict\"; ", 1),
-    )
-    .unwrap();
+    let tampered = page.replacen("\"use strict\";", "\"use strict\"; ", 1);
+    std::fs::write(&file, tampered).unwrap();
     let loaded = open(&browser, &file, "", &[]);
     assert!(!loaded.dom.contains("data-js=\"ready\""));
+    let blocked = |l: &String| l.contains("Content Security Policy");
     assert!(
-        loaded
-            .console
-            .iter()
-            .any(|l| l.contains("Content Security Policy")),
+        loaded.console.iter().any(blocked),
         "console: {:#?}",
         loaded.console
     );
@@ -253,10 +248,8 @@ fn a_script_the_policy_does_not_allow_is_blocked_and_the_page_still_reads() {
             "{version} hidden without the script"
         );
     }
-    assert!(
-        loaded.dom.contains("id=\"tool-run\"")
-            && loaded.dom.contains("id=\"v2025-11-25-tool-run\"")
-    );
+    assert!(loaded.dom.contains("id=\"tool-run\""));
+    assert!(loaded.dom.contains("id=\"v2025-11-25-tool-run\""));
     assert!(hidden(&loaded.dom, "<select id=\"version-switch\""));
     assert!(hidden(&loaded.dom, "<input type=\"search\" id=\"filter\""));
     let _ = std::fs::remove_dir_all(file.parent().unwrap());
@@ -266,34 +259,20 @@ fn a_script_the_policy_does_not_allow_is_blocked_and_the_page_still_reads() {
 /// switcher shows the chosen version and its sidebar, the filter narrows the sidebar.
 #[test]
 fn switcher_and_filter_work_when_used() {
-    let Some(chromium) = chromium("switcher_and_filter_work_when_used") else {
+    let Some((chromium, file)) = setup("switcher_and_filter_work_when_used", SCOPED) else {
         return;
     };
     let visible = "[...document.querySelectorAll('[data-version]')].filter(e => !e.hidden).map(e => e.tagName + ':' + e.dataset.version).join(' ')";
-    let file = page_file(
-        "tests/diff/protocol-scoped-variants/new.mcpdesc.json",
-        &Options::default(),
-    );
     let profile = scratch("cdp");
-    let mut page = support::cdp::Browser::open(
-        &chromium,
-        &profile.join("data"),
-        &format!("file://{}", file.display()),
-    );
-    page.wait_for("document.documentElement?.dataset.js === 'ready'");
+    let mut page = drive(&chromium, &file, &profile.join("data"));
     assert_eq!(page.eval(visible), "DIV:2026-07-28 SECTION:2026-07-28");
     page.eval("(() => { const s = document.getElementById('version-switch'); s.value = '2025-11-25'; s.dispatchEvent(new Event('change')); return true; })()");
     assert_eq!(page.eval(visible), "DIV:2025-11-25 SECTION:2025-11-25");
     assert!(page.console.is_empty(), "console: {:#?}", page.console);
     drop(page);
 
-    let file = page_file("examples/chess/chess.mcpdesc.json", &Options::default());
-    let mut page = support::cdp::Browser::open(
-        &chromium,
-        &profile.join("data2"),
-        &format!("file://{}", file.display()),
-    );
-    page.wait_for("document.documentElement?.dataset.js === 'ready'");
+    let file = page_file(CHESS, &Options::default());
+    let mut page = drive(&chromium, &file, &profile.join("data2"));
     let shown = "[...document.querySelectorAll('.toc .group')].filter(g => !g.hidden).map(g => g.querySelector('h4').textContent + '=' + [...g.querySelectorAll('li')].filter(l => !l.hidden).map(l => l.querySelector('a').getAttribute('href')).join(',')).join(' ')";
     let type_in = |text: &str| {
         format!("(() => {{ const f = document.getElementById('filter'); f.value = {text:?}; f.dispatchEvent(new Event('input')); return true; }})()")
@@ -315,19 +294,12 @@ fn switcher_and_filter_work_when_used() {
 /// decodes.
 #[test]
 fn embedded_image_is_shown() {
-    let Some(chromium) = chromium("embedded_image_is_shown") else {
+    let image = "mcpdesc-docs/tests/fixtures/image.mcpdesc.json";
+    let Some((chromium, file)) = setup("embedded_image_is_shown", image) else {
         return;
     };
-    let file = page_file(
-        "mcpdesc-docs/tests/fixtures/image.mcpdesc.json",
-        &Options::default(),
-    );
     let profile = scratch("cdp");
-    let mut page = support::cdp::Browser::open(
-        &chromium,
-        &profile.join("data"),
-        &format!("file://{}", file.display()),
-    );
+    let mut page = drive(&chromium, &file, &profile.join("data"));
     page.wait_for("document.readyState === 'complete'");
     let size = "[...document.querySelectorAll('img.embedded')].map(i => i.naturalWidth + 'x' + i.naturalHeight).join(' ')";
     assert_eq!(page.eval(size), "1x1");

@@ -26,15 +26,8 @@ impl Browser {
     /// page's DevTools socket.
     pub fn open(chromium: &Path, profile: &Path, url: &str) -> Browser {
         let child = Command::new(chromium)
+            .args(super::CHROMIUM_FLAGS)
             .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
                 "--remote-debugging-address=127.0.0.1",
                 "--remote-debugging-port=0",
             ])

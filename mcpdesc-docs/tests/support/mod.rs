@@ -10,6 +10,19 @@ use mcpdesc_codegen::{Description, Limits};
 
 pub mod cdp;
 
+/// The flags of every headless Chromium of the tests: sandbox off (containers), no GPU,
+/// nothing fetched in the background, a first run without questions.
+pub const CHROMIUM_FLAGS: &[&str] = &[
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+];
+
 /// The repository root.
 pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
