@@ -169,8 +169,6 @@ fn typescript_client_gets_the_example_results_from_serve_mock() {
     let mut all = vec![
         root().join("examples/chess/chess.mcpdesc.json"),
         root().join("tests/fixtures/generator/primitives.mcpdesc.json"),
-        // One forbidden, one optional and one required tool (MCP 2025-11-25 tasks).
-        root().join("mcpdesc-cli/tests/fixtures/tasks.mcpdesc.json"),
     ];
     for folder in ["expected-valid", "expected-warning"] {
         all.extend(files(&root().join("tests/conformance").join(folder)));
@@ -248,7 +246,6 @@ fn typescript_client_gets_the_example_results_from_serve_mock() {
     let mut must = vec![
         "chess.mcpdesc.json",
         "primitives.mcpdesc.json",
-        "tasks.mcpdesc.json",
         "bookshelf.json",
         "interaction-examples.json",
         "resources-prompts-completions.json",
@@ -268,6 +265,73 @@ fn typescript_client_gets_the_example_results_from_serve_mock() {
         assert!(
             served.iter().any(|s| s == must),
             "{must} was not served: {served:?}"
+        );
+    }
+}
+
+/// MCP 2025-11-25 tasks: `serve-mock` of a description with one forbidden, one
+/// optional and one required tool, over stdio and streamable HTTP. `client.mjs` calls
+/// the task-capable tools with `client.experimental.tasks.callToolStream` (taskCreated,
+/// then the example's result; the failing example fails the task), checks that the
+/// plain call of the required tool and the task-augmented call of the forbidden one
+/// are refused with -32601, and compares every result with its example.
+#[test]
+fn typescript_client_runs_tasks_on_serve_mock() {
+    const TEST: &str = "mcpdesc-cli/serve_mock_e2e::typescript_client_runs_tasks_on_serve_mock";
+    if !harness::client_ready(TEST) {
+        return;
+    }
+    let path = root().join("mcpdesc-cli/tests/fixtures/tasks.mcpdesc.json");
+    let (plan, compared_wanted) = plan(&path).expect("the tasks fixture has examples");
+    assert_eq!(compared_wanted, 4);
+    let server = harness::HttpServerProcess::start(
+        env!("CARGO_BIN_EXE_mcpdesc"),
+        &[
+            "serve-mock",
+            path.to_str().unwrap(),
+            "--http",
+            "127.0.0.1:0",
+        ],
+    );
+    let mut over_http = plan.clone();
+    let map = over_http.as_object_mut().unwrap();
+    map.remove("command");
+    map.remove("args");
+    map.insert("url".into(), json!(server.url));
+    for (name, plan) in [("tasks", &plan), ("tasks-http", &over_http)] {
+        let stdout = harness::run_client(name, plan);
+        let count = |suffix: &str| {
+            stdout
+                .lines()
+                .filter(|l| l.starts_with("ok ") && l.ends_with(suffix))
+                .count()
+        };
+        assert_eq!(
+            count("result equals the example result"),
+            4,
+            "{name}: {stdout}"
+        );
+        // render (optional) and archive (required, two examples) ran as tasks.
+        assert_eq!(count("as a task: taskCreated first"), 3, "{name}: {stdout}");
+        assert_eq!(
+            count("as a task: the result names its task"),
+            3,
+            "{name}: {stdout}"
+        );
+        assert_eq!(
+            count("the plain call is refused with -32601"),
+            2,
+            "{name}: {stdout}"
+        );
+        assert_eq!(
+            count("the task-augmented call is refused with -32601"),
+            1,
+            "{name}: {stdout}"
+        );
+        assert_eq!(
+            count("as a task: the same result as the plain call"),
+            1,
+            "{name}: {stdout}"
         );
     }
 }
