@@ -24,6 +24,18 @@ pub struct Declared {
 }
 
 impl Declared {
+    /// The `tools/call` params of this tool with `arguments`: task-augmented
+    /// (`task: {}`) when its declaration requires a task in `version` (MCP
+    /// 2025-11-25 `execution.taskSupport: required`), since a plain call of it is
+    /// refused.
+    pub fn tool_call_params(&self, version: ProtocolVersion, arguments: Value) -> Value {
+        let mut params = serde_json::json!({"name": self.id, "arguments": arguments});
+        if mcpdesc::TaskSupport::of(&self.declaration, version) == mcpdesc::TaskSupport::Required {
+            params["task"] = serde_json::json!({});
+        }
+        params
+    }
+
     /// A string member of the declaration.
     pub fn text(&self, member: &str) -> Option<&str> {
         self.declaration.get(member).and_then(Value::as_str)

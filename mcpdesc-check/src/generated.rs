@@ -48,7 +48,7 @@ impl Checker<'_> {
                     i + 1,
                     if case.valid { "valid" } else { "invalid" }
                 );
-                let params = json!({"name": tool.id, "arguments": case.input});
+                let params = tool.tool_call_params(self.version, case.input.clone());
                 let Some(answer) = self.call("tools/call", &tool.id, &label, params).await else {
                     return;
                 };

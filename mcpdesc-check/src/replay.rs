@@ -63,7 +63,7 @@ impl Checker<'_> {
 
     pub(crate) async fn tool_example(&mut self, tool: &Declared, name: &str, example: &Value) {
         let input = example.get("input").cloned().unwrap_or_else(|| json!({}));
-        let params = json!({"name": tool.id, "arguments": input});
+        let params = tool.tool_call_params(self.version, input.clone());
         let Some(answer) = self.call("tools/call", &tool.id, name, params).await else {
             return;
         };

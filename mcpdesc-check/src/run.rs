@@ -8,7 +8,7 @@ use std::time::Duration;
 use mcpdesc::client::{RequestError, Session};
 use mcpdesc::ProtocolVersion;
 use mcpdesc_codegen::Description;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::expected::{Declared, Expected};
 use crate::finding::{Finding, Primitive, Severity};
@@ -229,11 +229,7 @@ impl Checker<'_> {
         if self.dead {
             return None;
         }
-        let answer = match self
-            .session
-            .request_within(method, Some(params.clone()), self.config.call_timeout)
-            .await
-        {
+        let answer = match self.send(method, &params).await {
             Ok(result) => Answer::Result(result),
             Err(RequestError::Protocol { error, .. }) => {
                 Answer::Error(i64::from(error.code), error.message.clone())
@@ -267,6 +263,36 @@ impl Checker<'_> {
             self.server_gone(&format!("after `{method}` of `{target}` ({label})"));
         }
         Some(answer)
+    }
+
+    /// The answer to `method`. A task-augmented `tools/call` (params with `task`)
+    /// is followed by `tasks/result`, which waits for the task and answers what the
+    /// plain call would have; its related-task `_meta` entry, which ties it to the
+    /// task and is not the tool's, is removed. A server that answers the call itself
+    /// (no `task` in its answer) is taken at its word.
+    async fn send(&self, method: &'static str, params: &Value) -> Result<Value, RequestError> {
+        let timeout = self.config.call_timeout;
+        let answer = self
+            .session
+            .request_within(method, Some(params.clone()), timeout)
+            .await?;
+        if method != "tools/call" || params.get("task").is_none() {
+            return Ok(answer);
+        }
+        let Some(id) = answer.pointer("/task/taskId").and_then(Value::as_str) else {
+            return Ok(answer);
+        };
+        let mut result = self
+            .session
+            .request_within("tasks/result", Some(json!({"taskId": id})), timeout)
+            .await?;
+        if let Some(meta) = result.get_mut("_meta").and_then(Value::as_object_mut) {
+            meta.remove("io.modelcontextprotocol/related-task");
+            if meta.is_empty() {
+                result.as_object_mut().map(|r| r.remove("_meta"));
+            }
+        }
+        Ok(result)
     }
 
     pub(crate) fn record(

@@ -776,3 +776,44 @@ fn ctrl_c_stops_the_check_and_the_server() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A tool whose 2025-11-25 declaration requires a task (its plain call is refused with
+/// -32601) is called as a task: the task-augmented `tools/call`, then `tasks/result`,
+/// whose answer is compared with the example; the other tools are called plainly.
+#[test]
+fn required_tools_are_called_as_tasks() {
+    let fixture = root().join("mcpdesc-cli/tests/fixtures/tasks.mcpdesc.json");
+    let options = [
+        "--examples",
+        "all",
+        "--generate",
+        "all",
+        "--cases",
+        "4",
+        "--strict",
+    ];
+    let (code, report) = check_mock(&fixture, &options, &fixture);
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(report["counts"]["failures"], 0, "{report:#}");
+    let calls = report["calls"].as_array().unwrap();
+    let tool_calls = || calls.iter().filter(|c| c["method"] == "tools/call");
+    let (archive, others): (Vec<&Value>, Vec<&Value>) =
+        tool_calls().partition(|c| c["target"] == "archive");
+    assert!(archive.len() >= 3, "{calls:#?}");
+    assert!(
+        archive.iter().all(|c| c["params"]["task"] == json!({})),
+        "{archive:#?}"
+    );
+    assert!(
+        others.iter().all(|c| c["params"].get("task").is_none()),
+        "{others:#?}"
+    );
+    let outcome = |example: &str| {
+        archive
+            .iter()
+            .find(|c| c["example"] == example)
+            .map(|c| c["outcome"].clone())
+    };
+    assert_eq!(outcome("logs"), Some(json!("result")));
+    assert_eq!(outcome("missing"), Some(json!("isError")));
+}
