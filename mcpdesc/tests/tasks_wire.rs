@@ -189,7 +189,7 @@ async fn capabilities_follow_task_support() {
 
 async fn a_task_runs_in_the_background_and_gives_its_result() {
     let (mut s, _) = Session::open(server(), "2025-11-25").await;
-    let (answer, _) = s
+    let (answer, mut notified) = s
         .request(
             "tools/call",
             json!({"name": "slow", "arguments": {"say": "hi"}, "task": {"ttl": 60000},
@@ -203,8 +203,10 @@ async fn a_task_runs_in_the_background_and_gives_its_result() {
     assert!(task["createdAt"].as_str().unwrap().ends_with('Z'), "{task}");
     let id = task["taskId"].as_str().unwrap().to_owned();
 
-    // tasks/result blocks until the tool is done; the progress came before.
+    // tasks/result blocks until the tool is done; the progress came before (even
+    // before the CreateTaskResult at times: the handler starts at once).
     let (answer, before) = s.request("tasks/result", json!({"taskId": id})).await;
+    notified.extend(before);
     let result = &answer["result"];
     assert_eq!(result["content"][0]["text"], "slow: \"hi\"", "{answer}");
     assert_eq!(
@@ -212,12 +214,12 @@ async fn a_task_runs_in_the_background_and_gives_its_result() {
         json!({"taskId": id})
     );
     assert!(
-        before
+        notified
             .iter()
             .any(|n| n["method"] == "notifications/progress"
                 && n["params"]["progressToken"] == "p1"
                 && n["params"]["progress"] == 1.0),
-        "{before:?}"
+        "{notified:?}"
     );
     let got = s.result("tasks/get", json!({"taskId": id})).await;
     assert_eq!(got["status"], "completed", "{got}");
@@ -341,6 +343,43 @@ async fn tasks_are_listed_in_pages_and_bounded() {
     );
 }
 
+/// `mcpdesc::client`: `Session::call_tool_as_task` and its handle.
+#[cfg(feature = "client")]
+async fn the_client_handle_follows_a_task() {
+    let (server_io, client_io) = tokio::io::duplex(256 * 1024);
+    let server = server();
+    tokio::spawn(async move {
+        let (read, write) = tokio::io::split(server_io);
+        let running = server
+            .into_service()
+            .serve(mcpdesc::tasks::routed(read, write))
+            .await?;
+        running.waiting().await?;
+        Ok::<_, Box<dyn std::error::Error + Send + Sync>>(())
+    });
+    let (read, write) = tokio::io::split(client_io);
+    let session = mcpdesc::client::Options::new()
+        .io(read, write)
+        .await
+        .unwrap();
+    let task = session
+        .call_tool_as_task("batch", json!({}), Some(1000))
+        .await
+        .unwrap();
+    assert_eq!(task.created()["ttl"], 1000);
+    let result = task.result().await.unwrap();
+    assert_eq!(result["content"][0]["text"], "batch done", "{result}");
+    assert_eq!(task.status().await.unwrap()["status"], "completed");
+    let held = session
+        .call_tool_as_task("slow", json!({"hold": true}), None)
+        .await
+        .unwrap();
+    assert_eq!(held.cancel().await.unwrap()["status"], "cancelled");
+    // The forbidden tool creates no task.
+    let refused = session.call_tool_as_task("plain", json!({}), None).await;
+    assert!(refused.is_err(), "{refused:?}");
+}
+
 #[tokio::test]
 async fn tasks_on_the_wire() {
     let all = async {
@@ -349,6 +388,8 @@ async fn tasks_on_the_wire() {
         task_support_decides_which_calls_are_refused().await;
         cancel_stops_the_handler().await;
         tasks_are_listed_in_pages_and_bounded().await;
+        #[cfg(feature = "client")]
+        the_client_handle_follows_a_task().await;
     };
     tokio::time::timeout(Duration::from_secs(60), all)
         .await

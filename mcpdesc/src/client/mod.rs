@@ -73,12 +73,14 @@ mod http;
 mod lines;
 mod session;
 mod tap;
+mod task;
 mod typed;
 
 use std::time::Duration;
 
 pub use error::{ConnectError, RequestError};
 pub use session::{Listing, Session};
+pub use task::ToolTask;
 pub use typed::TypedClient;
 
 use crate::ProtocolVersion;

@@ -14,6 +14,10 @@ use super::wire;
 use crate::rmcp_adapter::{negotiated, stateless_http, to_error_data};
 use crate::{auth, McpServer, ProtocolVersion};
 
+/// How long a cancelled task's handler may run on after its cancellation before it
+/// is dropped at its next await point.
+const CANCEL_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The `_meta` key that ties a `tasks/result` answer to its task.
 const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
 
@@ -131,11 +135,18 @@ impl McpServer {
         let router = self.shared_router();
         let arguments = params.get("arguments").cloned();
         tokio::spawn(async move {
-            // Cancelling the task (or its TTL running out) drops the handler at its
-            // next await point; its store entry is already cancelled or gone.
+            let call = router.call_tool(&name, arguments, cx);
+            tokio::pin!(call);
             let outcome = tokio::select! {
-                outcome = router.call_tool(&name, arguments, cx) => outcome,
-                () = token.cancelled() => return,
+                biased;
+                outcome = &mut call => outcome,
+                () = token.cancelled() => {
+                    // Cancelled (or its TTL ran out): the store entry is already
+                    // cancelled or gone. The handler sees it through its Context and
+                    // gets CANCEL_GRACE to wind down; then it is dropped.
+                    let _ = tokio::time::timeout(CANCEL_GRACE, call).await;
+                    return;
+                }
             };
             let outcome = match outcome {
                 Ok(result) => Outcome::Result(result.to_wire(version)),
