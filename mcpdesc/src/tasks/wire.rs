@@ -18,13 +18,13 @@
 use serde_json::Value;
 
 /// The private method of a task-augmented `tools/call`.
-pub(crate) const CALL: &str = "rs.mcpdesc/tasks/call";
+pub const CALL: &str = "rs.mcpdesc/tasks/call";
 /// The private method of `tasks/get`.
-pub(crate) const GET: &str = "rs.mcpdesc/tasks/get";
+pub const GET: &str = "rs.mcpdesc/tasks/get";
 /// The private method of `tasks/cancel`.
-pub(crate) const CANCEL: &str = "rs.mcpdesc/tasks/cancel";
+pub const CANCEL: &str = "rs.mcpdesc/tasks/cancel";
 /// Where the `tasks` capability rides through rmcp's `ServerCapabilities`.
-pub(crate) const CAPABILITY_KEY: &str = "rs.mcpdesc/tasks";
+pub const CAPABILITY_KEY: &str = "rs.mcpdesc/tasks";
 
 /// The MCP method a private method stands for (for error messages).
 pub(crate) fn public_method(method: &str) -> &str {
