@@ -147,7 +147,10 @@ fn protocol_variants_build_into_one_module_or_one_view() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("Effective Protocol View of MCP 2026-07-28."));
-    assert!(out.contains("pub trait RemoveBook:") && !out.contains("V20251125"), "{out}");
+    assert!(
+        out.contains("pub trait RemoveBook:") && !out.contains("V20251125"),
+        "{out}"
+    );
 }
 
 #[test]

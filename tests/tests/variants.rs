@@ -46,8 +46,16 @@ fn input<T: serde::de::DeserializeOwned>(value: Value) -> T {
 
 #[tokio::test]
 async fn each_negotiated_version_lists_and_calls_its_own_variant() {
-    let old = connect(generated::router(ExampleServer::new()), ProtocolVersion::V2025_06_18).await;
-    let new = connect(generated::router(ExampleServer::new()), ProtocolVersion::V2025_11_25).await;
+    let old = connect(
+        generated::router(ExampleServer::new()),
+        ProtocolVersion::V2025_06_18,
+    )
+    .await;
+    let new = connect(
+        generated::router(ExampleServer::new()),
+        ProtocolVersion::V2025_11_25,
+    )
+    .await;
     assert_eq!(old.protocol_version(), ProtocolVersion::V2025_06_18);
     assert_eq!(new.protocol_version(), ProtocolVersion::V2025_11_25);
 
@@ -60,8 +68,14 @@ async fn each_negotiated_version_lists_and_calls_its_own_variant() {
     let old_analyze = listed(&old_tools, "name", "analyze_game");
     let new_analyze = listed(&new_tools, "name", "analyze_game");
     assert_eq!(old_analyze["inputSchema"]["required"], json!(["pgn"]));
-    assert_eq!(new_analyze["inputSchema"]["required"], json!(["pgn", "depth"]));
-    assert_eq!(listed(&old_tools, "name", "reset_board").get("annotations"), None);
+    assert_eq!(
+        new_analyze["inputSchema"]["required"],
+        json!(["pgn", "depth"])
+    );
+    assert_eq!(
+        listed(&old_tools, "name", "reset_board").get("annotations"),
+        None
+    );
     assert_eq!(
         listed(&new_tools, "name", "reset_board")["annotations"]["idempotentHint"],
         json!(true)
@@ -74,7 +88,9 @@ async fn each_negotiated_version_lists_and_calls_its_own_variant() {
     let old_client = Client::new(old.clone());
     let new_client = Client::new(new.clone());
     let out = old_client
-        .analyze_game_v20250618(input::<types::AnalyzeGameV20250618Input>(json!({"pgn": "1. e4 e5"})))
+        .analyze_game_v20250618(input::<types::AnalyzeGameV20250618Input>(
+            json!({"pgn": "1. e4 e5"}),
+        ))
         .await
         .unwrap();
     assert_eq!(out.evaluation, 0.3);
@@ -89,8 +105,14 @@ async fn each_negotiated_version_lists_and_calls_its_own_variant() {
     let board = || input::<types::ResetBoardInput>(json!({"board": "main"}));
     let old_reset = old_client.reset_board_v20250618(board()).await.unwrap();
     let new_reset = new_client.reset_board_v20251125(board()).await.unwrap();
-    assert!(format!("{old_reset:?}").contains("\"main reset\""), "{old_reset:?}");
-    assert!(format!("{new_reset:?}").contains("main reset (idempotent)"), "{new_reset:?}");
+    assert!(
+        format!("{old_reset:?}").contains("\"main reset\""),
+        "{old_reset:?}"
+    );
+    assert!(
+        format!("{new_reset:?}").contains("main reset (idempotent)"),
+        "{new_reset:?}"
+    );
     // The other version's variant is refused before anything is sent.
     let refused = old_client
         .analyze_game_v20251125(input::<types::AnalyzeGameV20251125Input>(
@@ -103,7 +125,10 @@ async fn each_negotiated_version_lists_and_calls_its_own_variant() {
     // Prompts and resources the same way.
     let old_prompts = old.list_prompts().await.unwrap().items;
     let new_prompts = new.list_prompts().await.unwrap().items;
-    assert_eq!(listed(&old_prompts, "name", "review").get("arguments"), None);
+    assert_eq!(
+        listed(&old_prompts, "name", "review").get("arguments"),
+        None
+    );
     assert_eq!(
         listed(&new_prompts, "name", "review")["arguments"][0]["name"],
         json!("focus")
@@ -112,21 +137,38 @@ async fn each_negotiated_version_lists_and_calls_its_own_variant() {
         .get_review_v20250618(input::<types::ReviewV20250618Arguments>(json!({})))
         .await
         .unwrap();
-    assert!(format!("{plain:?}").contains("Review the game."), "{plain:?}");
+    assert!(
+        format!("{plain:?}").contains("Review the game."),
+        "{plain:?}"
+    );
     let focused = new_client
-        .get_review_v20251125(input::<types::ReviewV20251125Arguments>(json!({"focus": "endgame"})))
+        .get_review_v20251125(input::<types::ReviewV20251125Arguments>(
+            json!({"focus": "endgame"}),
+        ))
         .await
         .unwrap();
-    assert!(format!("{focused:?}").contains("Review the endgame."), "{focused:?}");
+    assert!(
+        format!("{focused:?}").contains("Review the endgame."),
+        "{focused:?}"
+    );
 
     let old_resources = old.list_resources().await.unwrap().items;
     let new_resources = new.list_resources().await.unwrap().items;
-    assert_eq!(listed(&old_resources, "uri", "chess://rules")["mimeType"], json!("text/plain"));
-    assert_eq!(listed(&new_resources, "uri", "chess://rules")["mimeType"], json!("text/markdown"));
+    assert_eq!(
+        listed(&old_resources, "uri", "chess://rules")["mimeType"],
+        json!("text/plain")
+    );
+    assert_eq!(
+        listed(&new_resources, "uri", "chess://rules")["mimeType"],
+        json!("text/markdown")
+    );
     let text = old_client.read_rules_v20250618().await.unwrap();
     let markdown = new_client.read_rules_v20251125().await.unwrap();
     assert!(format!("{text:?}").contains("FIDE rules") && !format!("{text:?}").contains("# FIDE"));
-    assert!(format!("{markdown:?}").contains("# FIDE rules"), "{markdown:?}");
+    assert!(
+        format!("{markdown:?}").contains("# FIDE rules"),
+        "{markdown:?}"
+    );
 }
 
 /// A hand-written implementation: each variant's handler answers for its version.
@@ -190,7 +232,9 @@ impl generated::ReviewV20250618Prompt for Board {
         _arguments: types::ReviewV20250618Arguments,
         _cx: mcpdesc::Context,
     ) -> Result<mcpdesc::PromptResult, mcpdesc::RequestError> {
-        Ok(mcpdesc::PromptResult::new(vec![mcpdesc::PromptMessage::user("review")]))
+        Ok(mcpdesc::PromptResult::new(vec![
+            mcpdesc::PromptMessage::user("review"),
+        ]))
     }
 }
 
@@ -200,10 +244,9 @@ impl generated::ReviewV20251125Prompt for Board {
         arguments: types::ReviewV20251125Arguments,
         _cx: mcpdesc::Context,
     ) -> Result<mcpdesc::PromptResult, mcpdesc::RequestError> {
-        Ok(mcpdesc::PromptResult::new(vec![mcpdesc::PromptMessage::user(format!(
-            "review the {}",
-            arguments.focus
-        ))]))
+        Ok(mcpdesc::PromptResult::new(vec![
+            mcpdesc::PromptMessage::user(format!("review the {}", arguments.focus)),
+        ]))
     }
 }
 
@@ -212,7 +255,11 @@ impl generated::RulesV20250618Resource for Board {
         &self,
         _cx: mcpdesc::Context,
     ) -> Result<mcpdesc::ResourceResult, mcpdesc::RequestError> {
-        Ok(mcpdesc::ResourceResult::text("chess://rules", "text/plain", "rules"))
+        Ok(mcpdesc::ResourceResult::text(
+            "chess://rules",
+            "text/plain",
+            "rules",
+        ))
     }
 }
 
@@ -221,7 +268,11 @@ impl generated::RulesV20251125Resource for Board {
         &self,
         _cx: mcpdesc::Context,
     ) -> Result<mcpdesc::ResourceResult, mcpdesc::RequestError> {
-        Ok(mcpdesc::ResourceResult::text("chess://rules", "text/markdown", "# rules"))
+        Ok(mcpdesc::ResourceResult::text(
+            "chess://rules",
+            "text/markdown",
+            "# rules",
+        ))
     }
 }
 
@@ -262,7 +313,10 @@ async fn one_implementation_serves_each_version_with_its_variant_handler() {
         .get_review_v20251125(input(json!({"focus": "opening"})))
         .await
         .unwrap();
-    assert!(format!("{focused:?}").contains("review the opening"), "{focused:?}");
+    assert!(
+        format!("{focused:?}").contains("review the opening"),
+        "{focused:?}"
+    );
     let rules = old.read_rules_v20250618().await.unwrap();
     assert!(format!("{rules:?}").contains("text/plain"), "{rules:?}");
 }

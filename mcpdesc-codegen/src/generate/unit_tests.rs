@@ -530,18 +530,37 @@ fn identical_variant_schemas_are_one_type_named_after_the_tool() {
         None,
     );
     let out = generate(&desc, &Settings::default()).unwrap();
-    assert_eq!(out.code.matches("pub struct FindInput {").count(), 1, "{}", out.code);
+    assert_eq!(
+        out.code.matches("pub struct FindInput {").count(),
+        1,
+        "{}",
+        out.code
+    );
     assert!(!out.code.contains("FindV20251125Input") && !out.code.contains("FindV20260728Input"));
     // The output exists in one variant only: it keeps the variant's name.
-    assert!(out.code.contains("pub struct FindV20251125Output {"), "{}", out.code);
+    assert!(
+        out.code.contains("pub struct FindV20251125Output {"),
+        "{}",
+        out.code
+    );
     let names: Vec<(&str, &str)> = out
         .ir
         .tools
         .iter()
         .map(|t| (t.names.trait_name.as_str(), t.names.input_type.as_str()))
         .collect();
-    assert_eq!(names, [("FindV20251125", "FindInput"), ("FindV20260728", "FindInput")]);
-    assert!(out.code.contains("in MCP 2025-11-25, 2026-07-28."), "{}", out.code);
+    assert_eq!(
+        names,
+        [
+            ("FindV20251125", "FindInput"),
+            ("FindV20260728", "FindInput")
+        ]
+    );
+    assert!(
+        out.code.contains("in MCP 2025-11-25, 2026-07-28."),
+        "{}",
+        out.code
+    );
 }
 
 #[test]
@@ -558,8 +577,15 @@ fn overlapping_same_name_scopes_are_refused_without_a_version() {
     }))
     .unwrap();
     match super::view::select_view(&doc, None) {
-        Err(ViewError::Overlap { kind, name, version }) => {
-            assert_eq!((kind, name.as_str(), version), ("tool", "run", ProtocolVersion::V2026_07_28));
+        Err(ViewError::Overlap {
+            kind,
+            name,
+            version,
+        }) => {
+            assert_eq!(
+                (kind, name.as_str(), version),
+                ("tool", "run", ProtocolVersion::V2026_07_28)
+            );
         }
         other => panic!("{other:?}"),
     }
