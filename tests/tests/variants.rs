@@ -320,3 +320,81 @@ async fn one_implementation_serves_each_version_with_its_variant_handler() {
     let rules = old.read_rules_v20250618().await.unwrap();
     assert!(format!("{rules:?}").contains("text/plain"), "{rules:?}");
 }
+
+#[path = "../e2e/harness.rs"]
+mod harness;
+
+/// The official TypeScript client against one generated multi-variant server over
+/// streamable HTTP, once offering MCP 2025-06-18 and once 2025-11-25: each session's
+/// `tools/list`, `prompts/list` and `resources/list` equal the router's projection of
+/// its version, and every example of that version's variants is answered exactly.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_typescript_client_sees_the_variants_of_its_version() {
+    if !harness::client_ready(
+        "mcpdesc-tests/variants::the_typescript_client_sees_the_variants_of_its_version",
+    ) {
+        return;
+    }
+    let bound = mcpdesc::http::HttpServer::new(generated::router(ExampleServer::new()))
+        .bind("127.0.0.1:0")
+        .await
+        .unwrap();
+    let url = format!("http://{}/mcp", bound.local_addr());
+    let shutdown = bound.shutdown_token();
+    tokio::spawn(bound.run());
+
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/generator/variants.mcpdesc.json"
+    );
+    let desc = mcpdesc_codegen::Description::from_path(
+        std::path::Path::new(path),
+        &mcpdesc_codegen::Limits::default(),
+    )
+    .unwrap();
+    let doc = desc.validation.as_ref().unwrap().resolution.value.clone();
+    let router = generated::router(ExampleServer::new());
+    for version in [ProtocolVersion::V2025_06_18, ProtocolVersion::V2025_11_25] {
+        let applies = |d: &&Value| {
+            d["protocolVersions"]
+                .as_array()
+                .is_none_or(|list| list.iter().any(|v| v == version.as_str()))
+        };
+        let calls: Vec<Value> = doc["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(applies)
+            .flat_map(harness::example_calls)
+            .collect();
+        assert_eq!(calls.len(), 3, "{version}: {calls:?}");
+        let primitives = harness::primitive_plan(
+            &doc,
+            version.as_str(),
+            [
+                router.list_prompts(version),
+                router.list_resources(version),
+                router.list_resource_templates(version),
+            ],
+            &["prompts", "resources"],
+        );
+        let plan = json!({
+            "url": url,
+            "protocolVersion": version.as_str(),
+            "serverName": "generator-variants",
+            "expectedTools": router.list_tools(version),
+            "calls": calls,
+            "unknownTool": "mcpdesc_e2e_no_such_tool",
+            "primitives": primitives,
+        });
+        let name = format!("variants-{version}");
+        let out = tokio::task::spawn_blocking(move || harness::run_client(&name, &plan))
+            .await
+            .unwrap();
+        assert!(
+            out.contains("ok   initialize: negotiated protocol version"),
+            "{out}"
+        );
+    }
+    shutdown.cancel();
+}
