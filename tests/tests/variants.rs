@@ -398,3 +398,22 @@ async fn the_typescript_client_sees_the_variants_of_its_version() {
     }
     shutdown.cancel();
 }
+
+/// The contract check runs each example in the scope of the variant that declares it.
+#[test]
+fn the_contract_check_runs_each_variant_example_in_its_version() {
+    generated::check_against_examples(
+        ExampleServer::new(),
+        &[
+            ("analyze_game", "opening"),
+            ("analyze_game", "deep"),
+            ("prompt:review", "plain"),
+            ("prompt:review", "endgame"),
+            ("resource:chess://rules", "text"),
+            ("resource:chess://rules", "markdown"),
+        ],
+    )
+    .unwrap();
+    let wrong = generated::check_against_examples(Board, &[("analyze_game", "deep")]);
+    assert!(wrong.unwrap_err().contains("deep"));
+}
