@@ -273,8 +273,16 @@ fn run(program: &str, args: &[&str], dir: &Path, limit: Duration) -> Result<Stri
     // One flat folder name, whatever the program's path and arguments hold.
     let name: String = format!("{program}-{}", args.join("-"))
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
+    // Bounded: a file name has at most 255 bytes, and a probe's path can be long.
+    let name = &name[name.len().saturating_sub(80)..];
     let scratch =
         std::env::temp_dir().join(format!("mcpdesc-prereq-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&scratch).map_err(|e| format!("{shown}: {e}"))?;
