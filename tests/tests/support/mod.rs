@@ -43,6 +43,17 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// A corpus fixture: both sides, no test server.
+    fn fixture(name: String, path: PathBuf, version: Option<ProtocolVersion>) -> Self {
+        Entry {
+            name,
+            path,
+            version,
+            side: Side::Both,
+            test_server: None,
+        }
+    }
+
     /// The settings the snapshot is generated with.
     pub fn settings(&self) -> Settings {
         let mut settings = Settings::new().side(self.side);
@@ -204,13 +215,7 @@ fn fixture_entries(root: &Path, folders: &[&str], prefix: &str, out: &mut Vec<En
             }
             let Some(doc) = desc.document() else {
                 // Kept: the snapshot test reports it as skipped.
-                out.push(Entry {
-                    name,
-                    path,
-                    version: None,
-                    side: Side::Both,
-                    test_server: None,
-                });
+                out.push(Entry::fixture(name, path, None));
                 continue;
             };
             // Descriptions with something to generate: a tool, prompt, resource or
@@ -224,23 +229,11 @@ fn fixture_entries(root: &Path, folders: &[&str], prefix: &str, out: &mut Vec<En
             if view::select_view(doc, None).is_ok_and(|view| view.has_variants()) {
                 for v in view::root_versions(doc).iter() {
                     if view::select_view(doc, Some(v)).is_ok_and(|view| !view.is_empty()) {
-                        out.push(Entry {
-                            name: format!("{name}@{v}"),
-                            path: path.clone(),
-                            version: Some(v),
-                            side: Side::Both,
-                            test_server: None,
-                        });
+                        out.push(Entry::fixture(format!("{name}@{v}"), path.clone(), Some(v)));
                     }
                 }
             }
-            out.push(Entry {
-                name,
-                path,
-                version: None,
-                side: Side::Both,
-                test_server: None,
-            });
+            out.push(Entry::fixture(name, path, None));
         }
     }
 }
