@@ -590,3 +590,31 @@ fn overlapping_same_name_scopes_are_refused_without_a_version() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn variant_names_never_collide_with_a_tool_named_like_them() {
+    let desc = description(
+        json!([
+            {"name": "run_v20251125", "inputSchema": {"type": "object"}},
+            {"name": "run", "protocolVersions": ["2025-11-25"], "inputSchema": {"type": "object"}},
+            {"name": "run", "protocolVersions": ["2026-07-28"],
+             "inputSchema": {"type": "object", "properties": {"fast": {"type": "boolean"}}}}
+        ]),
+        None,
+    );
+    let out = generate(&desc, &Settings::default()).unwrap();
+    let traits: Vec<&str> = out
+        .ir
+        .tools
+        .iter()
+        .map(|t| t.names.trait_name.as_str())
+        .collect();
+    assert_eq!(traits, ["RunV20251125", "RunV202511252", "RunV20260728"]);
+    let modules: std::collections::BTreeSet<&str> = out
+        .ir
+        .tools
+        .iter()
+        .map(|t| t.names.method_name.as_str())
+        .collect();
+    assert_eq!(modules.len(), 3);
+}
