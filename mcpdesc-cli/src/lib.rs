@@ -21,8 +21,9 @@
 //! - warnings of the description and of generation go to stderr and generation
 //!   continues; when a schema made the type generator fail, the code is still written
 //!   (that type holds a `serde_json::Value`) and the exit code is 1;
-//! - a description with protocol-scoped variants of a tool needs `--protocol-version`
-//!   (exit 1 otherwise, naming the tool and its scopes);
+//! - a description with protocol-scoped variants generates one module serving each
+//!   version its own variant (a trait per variant), or with `--protocol-version` the
+//!   Effective Protocol View of that version;
 //! - usage and I/O errors exit 2.
 //!
 //! `mcpdesc migrate IN [-o OUT] [--to 0.8.0|0.9.0] [--protocol-version V]`
@@ -123,7 +124,7 @@ pub enum Command {
         #[arg(short, long, value_name = "OUT.rs")]
         output: Option<PathBuf>,
         /// Generate the Effective Protocol View of this MCP protocol version
-        /// (required when a tool has protocol-scoped variants).
+        /// (default: every version, protocol-scoped variants side by side).
         #[arg(long, value_name = "V", value_parser = parse_protocol_version)]
         protocol_version: Option<ProtocolVersion>,
         /// Do not generate unit tests from the Tool Examples.
