@@ -30,8 +30,12 @@
 //!    The method names also avoid [`RESERVED_METHODS`] (the typed client's own methods)
 //!    and each other's `{method}_with_content` ([`ToolNames::content_method`], claimed
 //!    for every tool), because the typed `Client` has them all in one `impl`.
-//!    Other generated types (shared component schemas, hoisted `$defs`) go through a
-//!    [`NameAllocator`] that applies the same suffix rule. Reserved are every name the
+//!    Other generated types (shared component schemas, hoisted `$defs`, prompt
+//!    `{Prompt}Arguments`, template `{Template}Variables`, and the types typify derives
+//!    itself, see [`super::typespace::build`]) go through the one [`NameAllocator`] of the
+//!    module, which applies the same suffix rule. The search for a free suffix resumes
+//!    where the last one for the same base stopped (`NextSuffix`), so `n` names that
+//!    all collide cost O(n) checks. Reserved are every name the
 //!    generated code uses without a path ([`RESERVED_TRAITS`]: `T`, `S`, `Send`, `Sync`,
 //!    prelude names), the client's methods and the generated modules
 //!    ([`RESERVED_METHODS`]), and the prelude types ([`RESERVED_TYPES`]). The content
@@ -43,7 +47,8 @@
 //!    (its type would be named like its parent), the schema preparation hands typify a
 //!    *placeholder* for it ([`NameAllocator::property_keys`],
 //!    [`NameAllocator::enum_values`]): the wanted Rust name followed by private-use marker
-//!    characters, which typify drops from the name but writes as the serde name; the
+//!    characters (a marker the description's text does not contain), which typify drops
+//!    from the name but writes as the serde name; the
 //!    final token pass ([`super::escape`]) puts the JSON name back everywhere. A property
 //!    whose JSON name already is its field name keeps it; the others take, in declaration
 //!    order, the smallest free `{field}_{n}` from 2 up (`a-b` beside `a_b` → `a_b_2`).
