@@ -198,3 +198,32 @@ fn many_colliding_prompts_are_numbered() {
         t::X120Arguments {},
     );
 }
+
+/// Identical inline enums and objects of several tools are one type, named after the
+/// first use; one with another description stays its own type.
+#[test]
+fn identical_inline_schemas_are_one_type() {
+    use shared_inline::types as t;
+    let state = t::CreateIssueInputState::Closed;
+    let label = t::CreateIssueInputLabel {
+        name: "bug".into(),
+        color: Some(t::CreateIssueInputLabelColor::Red),
+    };
+    let update = t::UpdateIssueInput {
+        state: Some(state),
+        label: Some(label.clone()),
+    };
+    let output = t::CreateIssueOutput {
+        state: update.state,
+        labels: vec![label],
+    };
+    let list = t::ListIssuesInput {
+        color: output.labels[0].color,
+        filter: Some(t::ListIssuesInputFilter {
+            state: output.state,
+        }),
+        other: Some(t::ListIssuesInputOther::Open),
+    };
+    round_trip::<t::ListIssuesInput>(serde_json::to_value(&list).unwrap());
+    round_trip::<t::CreateIssueOutput>(serde_json::to_value(&output).unwrap());
+}
