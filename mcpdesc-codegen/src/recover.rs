@@ -58,8 +58,7 @@ pub fn recover(desc: &Description) -> Option<Description> {
                 Description::from_text(&desc.name, text, Some(Format::Json), &Limits::default());
             return recovered.is_valid().then_some(recovered);
         }
-        let mut planned: Vec<(Pointer, Action)> =
-            errors.iter().map(|at| plan(at)).collect::<Option<_>>()?;
+        let mut planned: Vec<(Pointer, Action)> = errors.iter().map(plan).collect::<Option<_>>()?;
         // Outermost first, so that an action inside another one is skipped; then the
         // last array index first, so that removals do not shift the others.
         planned.sort_by(|a, b| order(&a.0, &b.0));
