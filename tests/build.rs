@@ -4,6 +4,8 @@
 //!   writes for `drift/v1.mcpdesc.json`;
 //! - `hostile.rs`: the code of every description of `hostile/`, one module each, which
 //!   `tests/hostile.rs` compiles together with every warning denied;
+//! - `random/`: the generator-level property test's random descriptions (`random.rs`),
+//!   compiled together by `tests/random.rs` in the same way;
 //! - `chess_rust_drift.rs`: the chess example's generated code with one hand edit on the
 //!   Rust side only (`AnalyzeGameInput::depth` made a string), which
 //!   `tests/rust_drift.rs` uses to show how the generated example tests report it;
@@ -26,8 +28,12 @@ fn main() {
         .compile_or_exit();
     chess_rust_drift();
     hostile();
+    random::generate_all();
     notebook();
 }
+
+#[path = "build_random.rs"]
+mod random;
 
 /// The notebook fixture through the `Builder` with a test server: the right module's
 /// tests stay tests; the wrong module's become callable functions.

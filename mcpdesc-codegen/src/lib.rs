@@ -19,6 +19,7 @@ pub mod model;
 pub mod pointer;
 pub mod protocol;
 pub mod pull;
+pub mod recover;
 pub mod rules;
 pub mod settings;
 pub mod source;

@@ -316,14 +316,34 @@ fn expand(input: &MacroInput, manifest_dir: Option<&Path>) -> TokenStream {
                 ))),
             }
         }
-        // Already reported, one error each.
-        Err(GenerateError::Invalid { .. }) => out.extend(silence_cascade()),
+        // Already reported, one error each. Then the code of a recovered description
+        // (rustc's practice: report, then go on with a best guess), so that the crate's
+        // uses of the generated items, glob imports included, resolve.
+        Err(GenerateError::Invalid { .. }) => out.extend(recovered_code(&desc, &input.settings)),
         Err(e) => {
             out.extend(error(format!("mcpdesc: {written}: {e}")));
             out.extend(silence_cascade());
         }
     }
     out
+}
+
+/// The code of [`mcpdesc_codegen::recover::recover`]'s description, without its
+/// diagnostics (the original's are reported); [`silence_cascade`] when there is none.
+fn recovered_code(desc: &Description, settings: &mcpdesc_codegen::Settings) -> TokenStream {
+    let Some(recovered) = mcpdesc_codegen::recover::recover(desc) else {
+        return silence_cascade();
+    };
+    proc_macro2::fallback::force();
+    let generated = generate_tokens(&recovered, settings);
+    proc_macro2::fallback::unforce();
+    match generated
+        .ok()
+        .and_then(|g| g.code.parse::<TokenStream>().ok())
+    {
+        Some(code) => code,
+        None => silence_cascade(),
+    }
 }
 
 /// What the macro emits in place of the module when nothing is generated: a glob import

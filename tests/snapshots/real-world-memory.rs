@@ -154,18 +154,7 @@ pub mod types {
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct DeleteRelationsInput {
         /// An array of relations to delete
-        pub relations: ::std::vec::Vec<DeleteRelationsInputRelationsItem>,
-    }
-    /// `DeleteRelationsInputRelationsItem`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct DeleteRelationsInputRelationsItem {
-        /// The name of the entity where the relation starts
-        pub from: ::std::string::String,
-        /// The type of the relation
-        #[serde(rename = "relationType")]
-        pub relation_type: ::std::string::String,
-        /// The name of the entity where the relation ends
-        pub to: ::std::string::String,
+        pub relations: ::std::vec::Vec<CreateRelationsInputRelationsItem>,
     }
     /// Structured output of the `delete_relations` tool (Delete Relations).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -184,32 +173,8 @@ pub mod types {
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
     pub struct OpenNodesOutput {
-        pub entities: ::std::vec::Vec<OpenNodesOutputEntitiesItem>,
-        pub relations: ::std::vec::Vec<OpenNodesOutputRelationsItem>,
-    }
-    /// `OpenNodesOutputEntitiesItem`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(deny_unknown_fields)]
-    pub struct OpenNodesOutputEntitiesItem {
-        /// The type of the entity
-        #[serde(rename = "entityType")]
-        pub entity_type: ::std::string::String,
-        /// The name of the entity
-        pub name: ::std::string::String,
-        /// An array of observation contents associated with the entity
-        pub observations: ::std::vec::Vec<::std::string::String>,
-    }
-    /// `OpenNodesOutputRelationsItem`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(deny_unknown_fields)]
-    pub struct OpenNodesOutputRelationsItem {
-        /// The name of the entity where the relation starts
-        pub from: ::std::string::String,
-        /// The type of the relation
-        #[serde(rename = "relationType")]
-        pub relation_type: ::std::string::String,
-        /// The name of the entity where the relation ends
-        pub to: ::std::string::String,
+        pub entities: ::std::vec::Vec<CreateEntitiesOutputEntitiesItem>,
+        pub relations: ::std::vec::Vec<CreateRelationsOutputRelationsItem>,
     }
     /// Arguments of the `read_graph` tool (Read Graph).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -244,32 +209,8 @@ pub mod types {
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
     pub struct ReadGraphOutput {
-        pub entities: ::std::vec::Vec<ReadGraphOutputEntitiesItem>,
-        pub relations: ::std::vec::Vec<ReadGraphOutputRelationsItem>,
-    }
-    /// `ReadGraphOutputEntitiesItem`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(deny_unknown_fields)]
-    pub struct ReadGraphOutputEntitiesItem {
-        /// The type of the entity
-        #[serde(rename = "entityType")]
-        pub entity_type: ::std::string::String,
-        /// The name of the entity
-        pub name: ::std::string::String,
-        /// An array of observation contents associated with the entity
-        pub observations: ::std::vec::Vec<::std::string::String>,
-    }
-    /// `ReadGraphOutputRelationsItem`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(deny_unknown_fields)]
-    pub struct ReadGraphOutputRelationsItem {
-        /// The name of the entity where the relation starts
-        pub from: ::std::string::String,
-        /// The type of the relation
-        #[serde(rename = "relationType")]
-        pub relation_type: ::std::string::String,
-        /// The name of the entity where the relation ends
-        pub to: ::std::string::String,
+        pub entities: ::std::vec::Vec<CreateEntitiesOutputEntitiesItem>,
+        pub relations: ::std::vec::Vec<CreateRelationsOutputRelationsItem>,
     }
     /// Arguments of the `search_nodes` tool (Search Nodes).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -281,32 +222,8 @@ pub mod types {
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
     pub struct SearchNodesOutput {
-        pub entities: ::std::vec::Vec<SearchNodesOutputEntitiesItem>,
-        pub relations: ::std::vec::Vec<SearchNodesOutputRelationsItem>,
-    }
-    /// `SearchNodesOutputEntitiesItem`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(deny_unknown_fields)]
-    pub struct SearchNodesOutputEntitiesItem {
-        /// The type of the entity
-        #[serde(rename = "entityType")]
-        pub entity_type: ::std::string::String,
-        /// The name of the entity
-        pub name: ::std::string::String,
-        /// An array of observation contents associated with the entity
-        pub observations: ::std::vec::Vec<::std::string::String>,
-    }
-    /// `SearchNodesOutputRelationsItem`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(deny_unknown_fields)]
-    pub struct SearchNodesOutputRelationsItem {
-        /// The name of the entity where the relation starts
-        pub from: ::std::string::String,
-        /// The type of the relation
-        #[serde(rename = "relationType")]
-        pub relation_type: ::std::string::String,
-        /// The name of the entity where the relation ends
-        pub to: ::std::string::String,
+        pub entities: ::std::vec::Vec<CreateEntitiesOutputEntitiesItem>,
+        pub relations: ::std::vec::Vec<CreateRelationsOutputRelationsItem>,
     }
     /// Error types.
     pub mod error {

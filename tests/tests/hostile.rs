@@ -140,3 +140,90 @@ fn output_integers_are_plain() {
     assert_eq!(input.n.get(), 2);
     assert!(serde_json::from_value::<minimum_one_output::types::T1Input>(json!({"n": 0})).is_err());
 }
+
+/// Prompt `{Prompt}Arguments`, template `{Template}Variables` and the types typify
+/// derives from tool properties share one allocator: the items named by rule keep their
+/// names, typify's derived types take the next free one.
+#[test]
+fn one_allocator_for_every_type_name() {
+    use names_one_allocator::types as t;
+    let _: t::YInputArguments = t::YInputArguments { p: None };
+    let _: t::YInputVariables = t::YInputVariables { v: "v".into() };
+    let _: t::XInputInputArguments = t::XInputInputArguments { q: None };
+    round_trip::<t::YInput>(json!({"arguments": {"k": "a"}, "variables": {"k": "b"}}));
+    let derived: t::YInputArguments2 = serde_json::from_value(json!({"k": "a"})).unwrap();
+    assert_eq!(derived.k.as_deref(), Some("a"));
+    round_trip::<t::AInput>(json!({"input": {"k": "a"}, "output": {"k": "b"}}));
+}
+
+/// A description holding the old placeholder marker characters still gets unique field
+/// names for properties that collide after snake_case, and its own names are kept.
+#[test]
+fn placeholder_markers_in_the_description() {
+    round_trip::<text_placeholder_markers::types::T2Input>(json!({
+        "a-b": "1",
+        "a_b": "2",
+        "a_b\u{10FFF0}\u{10FF00}\u{10FFF1}": "3",
+    }));
+    let input: text_placeholder_markers::types::T2Input =
+        serde_json::from_value(json!({"a-b": "1", "a_b": "2"})).unwrap();
+    assert_eq!(
+        (input.a_b_2.as_deref(), input.a_b.as_deref()),
+        (Some("1"), Some("2"))
+    );
+}
+
+/// A prompt argument declared twice is one field.
+#[test]
+fn repeated_prompt_argument_is_one_field() {
+    let args = prompts_argument_repeated::types::PArguments {
+        a: Some("x".into()),
+    };
+    assert_eq!(serde_json::to_value(&args).unwrap(), json!({"a": "x"}));
+}
+
+/// Prompts whose names collide after conversion take suffixes in order.
+#[test]
+fn many_colliding_prompts_are_numbered() {
+    use prompts_many_colliding::types as t;
+    let _ = (
+        t::XArguments {
+            a_b: None,
+            a_b_2: None,
+            a_b_3: None,
+            a_b_4: None,
+            a_b_5: None,
+        },
+        t::X2Arguments {},
+        t::X120Arguments {},
+    );
+}
+
+/// Identical inline enums and objects of several tools are one type, named after the
+/// first use; one with another description stays its own type.
+#[test]
+fn identical_inline_schemas_are_one_type() {
+    use shared_inline::types as t;
+    let state = t::CreateIssueInputState::Closed;
+    let label = t::CreateIssueInputLabel {
+        name: "bug".into(),
+        color: Some(t::CreateIssueInputLabelColor::Red),
+    };
+    let update = t::UpdateIssueInput {
+        state: Some(state),
+        label: Some(label.clone()),
+    };
+    let output = t::CreateIssueOutput {
+        state: update.state,
+        labels: vec![label],
+    };
+    let list = t::ListIssuesInput {
+        color: output.labels[0].color,
+        filter: Some(t::ListIssuesInputFilter {
+            state: output.state,
+        }),
+        other: Some(t::ListIssuesInputOther::Open),
+    };
+    round_trip::<t::ListIssuesInput>(serde_json::to_value(&list).unwrap());
+    round_trip::<t::CreateIssueOutput>(serde_json::to_value(&output).unwrap());
+}

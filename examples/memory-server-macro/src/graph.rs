@@ -63,38 +63,27 @@ impl KnowledgeGraph {
     }
 }
 
-/// Converts the graph's entities and relations into the generated item types (each tool
-/// has its own, with the same fields).
-macro_rules! entity_into {
-    ($($ty:ident),*) => {$(
-        impl From<Entity> for types::$ty {
-            fn from(e: Entity) -> Self {
-                types::$ty { name: e.name, entity_type: e.entity_type, observations: e.observations }
-            }
+/// Converts the graph's entities and relations into the generated item types (the tools'
+/// identical inline item schemas are one shared type each, named after the first use).
+impl From<Entity> for types::CreateEntitiesOutputEntitiesItem {
+    fn from(e: Entity) -> Self {
+        types::CreateEntitiesOutputEntitiesItem {
+            name: e.name,
+            entity_type: e.entity_type,
+            observations: e.observations,
         }
-    )*};
+    }
 }
-macro_rules! relation_into {
-    ($($ty:ident),*) => {$(
-        impl From<Relation> for types::$ty {
-            fn from(r: Relation) -> Self {
-                types::$ty { from: r.from, to: r.to, relation_type: r.relation_type }
-            }
+
+impl From<Relation> for types::CreateRelationsOutputRelationsItem {
+    fn from(r: Relation) -> Self {
+        types::CreateRelationsOutputRelationsItem {
+            from: r.from,
+            to: r.to,
+            relation_type: r.relation_type,
         }
-    )*};
+    }
 }
-entity_into!(
-    CreateEntitiesOutputEntitiesItem,
-    ReadGraphOutputEntitiesItem,
-    SearchNodesOutputEntitiesItem,
-    OpenNodesOutputEntitiesItem
-);
-relation_into!(
-    CreateRelationsOutputRelationsItem,
-    ReadGraphOutputRelationsItem,
-    SearchNodesOutputRelationsItem,
-    OpenNodesOutputRelationsItem
-);
 
 fn convert<T, U: From<T>>(items: Vec<T>) -> Vec<U> {
     items.into_iter().map(U::from).collect()

@@ -15,9 +15,10 @@
 //! - **Placeholders** ([`Placeholders`]): names the schema preparation gave properties
 //!   and enum values so that typify derives unique Rust names from them are replaced by
 //!   the original JSON names in every string literal (serde renames, `Display`/`FromStr`
-//!   arms, defaults) and doc comment (typify's JSON schema listings).
+//!   arms, defaults) and doc comment (typify's JSON schema listings). Their marker is
+//!   a private-use character the description does not contain.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use proc_macro2::{Delimiter, Group, Literal, TokenStream, TokenTree};
 
@@ -26,71 +27,101 @@ pub fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
-/// Characters written as `\u{..}`: bidi controls, other controls (but tab and line feed),
-/// and the placeholder markers should one survive.
+/// Characters written as `\u{..}`: bidi controls and other controls (but tab and line
+/// feed).
 fn needs_escape(c: char) -> bool {
-    is_bidi_control(c) || (c.is_control() && c != '\n' && c != '\t') || is_marker(c)
+    is_bidi_control(c) || (c.is_control() && c != '\n' && c != '\t')
 }
 
-/// First character of a placeholder's marker.
-const MARK_START: char = '\u{10FFF0}';
-/// Last character of a placeholder's marker.
-const MARK_END: char = '\u{10FFF1}';
 /// Hex digits of the placeholder number: `U+10FF00` + digit.
 const MARK_DIGITS: u32 = 0x10FF00;
 
-fn is_marker(c: char) -> bool {
-    matches!(c as u32, 0x10FF00..=0x10FFFF)
+/// Whether `c` may be a marker character: a private-use character (never part of an
+/// identifier, so typify turns it into a word break) that is not a digit character.
+fn marker_candidates() -> impl Iterator<Item = char> {
+    (0xF0000u32..=0x10FFFD)
+        .rev()
+        .chain((0xE000u32..=0xF8FF).rev())
+        .filter(|&c| !(MARK_DIGITS..MARK_DIGITS + 16).contains(&c))
+        .filter_map(char::from_u32)
 }
 
-/// Whether `text` contains a character of the range placeholders are made of (such a
-/// description cannot use placeholders, see [`Placeholders::usable`]).
-pub fn has_marker(text: &str) -> bool {
-    text.chars().any(is_marker)
+/// A marker that occurs nowhere in `source`: the first private-use character the text
+/// does not contain, or, should a text contain every one of them (half a megabyte of
+/// private-use characters), the first pair of them that never follows each other in it.
+/// Linear in the length of `source`.
+fn choose_marker(source: &str) -> String {
+    let mut present = std::collections::HashSet::new();
+    for c in source.chars() {
+        if matches!(c as u32, 0xE000..=0xF8FF | 0xF0000..=0x10FFFD) {
+            present.insert(c);
+        }
+    }
+    if let Some(c) = marker_candidates().find(|c| !present.contains(c)) {
+        return c.to_string();
+    }
+    // Every candidate occurs: look for a first character some candidate never follows.
+    let mut followers: HashMap<char, std::collections::HashSet<char>> = HashMap::new();
+    let chars: Vec<char> = source.chars().collect();
+    for pair in chars.windows(2) {
+        followers.entry(pair[0]).or_default().insert(pair[1]);
+    }
+    for first in marker_candidates() {
+        let after = followers.get(&first);
+        if let Some(second) = marker_candidates().find(|c| after.is_none_or(|f| !f.contains(c))) {
+            return format!("{first}{second}");
+        }
+    }
+    // Not reachable: a text holding every pair would be tens of gigabytes long.
+    unreachable!("no marker is free")
 }
 
 /// Stand-in names for properties and enum values whose typify names would collide.
 ///
 /// A placeholder is the Rust name wanted (`a_b_2`, `ReactionsPlus1`) followed by a
-/// marker of private-use characters numbering it. typify turns every character that
-/// cannot continue an identifier into a word break, so it derives exactly the wanted
-/// name from the placeholder, and writes the placeholder as the serde name; [`sanitize`]
-/// then puts the original JSON name back.
-#[derive(Debug, Clone, Default)]
+/// marker, the placeholder's number in private-use digit characters and the marker
+/// again. typify turns every character that cannot continue an identifier into a word
+/// break, so it derives exactly the wanted name from the placeholder, and writes the
+/// placeholder as the serde name; [`sanitize`] then puts the original JSON name back.
+///
+/// The marker is chosen per description among the private-use characters its text does
+/// not contain ([`Placeholders::new`]), so no text of the description can be taken for a
+/// placeholder, and no text can keep placeholders from being used.
+#[derive(Debug, Clone)]
 pub struct Placeholders {
-    /// Placeholder → original text.
-    map: BTreeMap<String, String>,
-    /// `false` when the description itself contains marker characters.
-    disabled: bool,
+    /// The marker (one character, two in the pathological case).
+    marker: String,
+    /// By number: the wanted name and the original text.
+    claimed: Vec<(String, String)>,
+}
+
+impl Default for Placeholders {
+    fn default() -> Self {
+        Placeholders::new("")
+    }
 }
 
 impl Placeholders {
-    /// A registry for a description whose whole text is `source` (placeholders are
-    /// disabled when it contains the marker characters, so that nothing of the
-    /// description is ever taken for one).
+    /// A registry for a description whose whole text is `source`: its marker is one the
+    /// text does not contain.
     pub fn new(source: &str) -> Self {
         Placeholders {
-            map: BTreeMap::new(),
-            disabled: has_marker(source),
+            marker: choose_marker(source),
+            claimed: Vec::new(),
         }
-    }
-
-    /// Whether placeholders can be used.
-    pub fn usable(&self) -> bool {
-        !self.disabled
     }
 
     /// A new placeholder for `original` that typify turns into `wanted`.
     pub fn claim(&mut self, wanted: &str, original: &str) -> String {
-        let n = self.map.len();
+        let n = self.claimed.len();
         let mut text = String::from(wanted);
-        text.push(MARK_START);
+        text.push_str(&self.marker);
         for digit in format!("{n:x}").chars() {
             let d = digit.to_digit(16).unwrap_or(0);
-            text.push(char::from_u32(MARK_DIGITS + d).unwrap_or(MARK_START));
+            text.extend(char::from_u32(MARK_DIGITS + d));
         }
-        text.push(MARK_END);
-        self.map.insert(text.clone(), original.to_owned());
+        text.push_str(&self.marker);
+        self.claimed.push((wanted.to_owned(), original.to_owned()));
         text
     }
 
@@ -99,17 +130,44 @@ impl Placeholders {
         self.restore(text, str::to_owned)
     }
 
-    /// `text` with every placeholder replaced by `original` as `render` writes it.
+    /// `text` with every placeholder replaced by `original` as `render` writes it. One
+    /// scan of `text`: a marker opens a number, the next marker closes it.
     fn restore(&self, text: &str, render: impl Fn(&str) -> String) -> String {
-        if !text.contains(MARK_START) {
+        let marker = self.marker.as_str();
+        if self.claimed.is_empty() || !text.contains(marker) {
             return text.to_owned();
         }
-        let mut out = text.to_owned();
-        for (placeholder, original) in &self.map {
-            if out.contains(placeholder.as_str()) {
-                out = out.replace(placeholder.as_str(), &render(original));
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(open) = rest.find(marker) {
+            let after = &rest[open + marker.len()..];
+            let number = after.find(marker).and_then(|close| {
+                let digits = &after[..close];
+                let n = digits.chars().try_fold(0usize, |n, c| {
+                    let d = (c as u32).checked_sub(MARK_DIGITS).filter(|d| *d < 16)?;
+                    n.checked_mul(16)?.checked_add(d as usize)
+                })?;
+                (!digits.is_empty()).then_some((n, close))
+            });
+            let found = number.and_then(|(n, close)| {
+                let (wanted, original) = self.claimed.get(n)?;
+                rest[..open]
+                    .ends_with(wanted.as_str())
+                    .then_some((wanted, original, close))
+            });
+            match found {
+                Some((wanted, original, close)) => {
+                    out.push_str(&rest[..open - wanted.len()]);
+                    out.push_str(&render(original));
+                    rest = &after[close + marker.len()..];
+                }
+                None => {
+                    out.push_str(&rest[..open + marker.len()]);
+                    rest = after;
+                }
             }
         }
+        out.push_str(rest);
         out
     }
 }
@@ -299,6 +357,7 @@ mod tests {
             "{out}"
         );
         assert!(out.contains(r#"rename = "reactions-+1""#), "{out}");
-        assert!(!p.map.is_empty() && Placeholders::new(&ph).disabled);
+        // A description holding the marker gets another one.
+        assert_ne!(Placeholders::new(&ph).marker, p.marker);
     }
 }

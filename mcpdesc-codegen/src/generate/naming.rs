@@ -30,8 +30,12 @@
 //!    The method names also avoid [`RESERVED_METHODS`] (the typed client's own methods)
 //!    and each other's `{method}_with_content` ([`ToolNames::content_method`], claimed
 //!    for every tool), because the typed `Client` has them all in one `impl`.
-//!    Other generated types (shared component schemas, hoisted `$defs`) go through a
-//!    [`NameAllocator`] that applies the same suffix rule. Reserved are every name the
+//!    Other generated types (shared component schemas, hoisted `$defs`, prompt
+//!    `{Prompt}Arguments`, template `{Template}Variables`, and the types typify derives
+//!    itself, see [`super::typespace::build`]) go through the one [`NameAllocator`] of the
+//!    module, which applies the same suffix rule. The search for a free suffix resumes
+//!    where the last one for the same base stopped (`NextSuffix`), so `n` names that
+//!    all collide cost O(n) checks. Reserved are every name the
 //!    generated code uses without a path ([`RESERVED_TRAITS`]: `T`, `S`, `Send`, `Sync`,
 //!    prelude names), the client's methods and the generated modules
 //!    ([`RESERVED_METHODS`]), and the prelude types ([`RESERVED_TYPES`]). The content
@@ -43,7 +47,8 @@
 //!    (its type would be named like its parent), the schema preparation hands typify a
 //!    *placeholder* for it ([`NameAllocator::property_keys`],
 //!    [`NameAllocator::enum_values`]): the wanted Rust name followed by private-use marker
-//!    characters, which typify drops from the name but writes as the serde name; the
+//!    characters (a marker the description's text does not contain), which typify drops
+//!    from the name but writes as the serde name; the
 //!    final token pass ([`super::escape`]) puts the JSON name back everywhere. A property
 //!    whose JSON name already is its field name keeps it; the others take, in declaration
 //!    order, the smallest free `{field}_{n}` from 2 up (`a-b` beside `a_b` → `a_b_2`).
@@ -51,7 +56,7 @@
 //!    before the same suffix rule (`reactions-+1` → `ReactionsPlus1`, `ok` beside `Ok` →
 //!    `Ok2`).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use heck::{ToPascalCase, ToSnakeCase};
 
@@ -322,6 +327,15 @@ pub struct ToolNames {
 /// assert_eq!(names[1].input_type, "GetUser2Input");
 /// ```
 pub fn tool_names(declared: &[&str], types: &mut NameAllocator) -> Vec<ToolNames> {
+    tool_names_counted(declared, types, &mut NextSuffix::default())
+}
+
+/// [`tool_names`], its work counted in `next`.
+fn tool_names_counted(
+    declared: &[&str],
+    types: &mut NameAllocator,
+    next: &mut NextSuffix,
+) -> Vec<ToolNames> {
     let mut traits: BTreeSet<String> = RESERVED_TRAITS.iter().map(|s| s.to_string()).collect();
     let mut methods: BTreeSet<String> = RESERVED_METHODS.iter().map(|s| s.to_string()).collect();
     declared
@@ -329,8 +343,7 @@ pub fn tool_names(declared: &[&str], types: &mut NameAllocator) -> Vec<ToolNames
         .map(|name| {
             let camel = camel_words(name);
             let snake = snake_case(name);
-            let mut n = 1usize;
-            loop {
+            let candidate = |n: usize| {
                 let (camel_n, snake_n) = if n == 1 {
                     (camel.clone(), snake.clone())
                 } else {
@@ -344,34 +357,68 @@ pub fn tool_names(declared: &[&str], types: &mut NameAllocator) -> Vec<ToolNames
                 } else {
                     camel_n.clone()
                 };
-                let input_type = type_name(&camel_n, "Input");
-                let output_type = type_name(&camel_n, "Output");
                 // From the name without its keyword underscore: `type_` → `type_with_content`
                 // (`type__with_content` would break `non_snake_case`).
                 let content_method = format!("{}_with_content", snake_n.trim_end_matches('_'));
-                let free = !traits.contains(&trait_name)
-                    && !methods.contains(&snake_n)
-                    && !methods.contains(&content_method)
-                    && types.is_free(&input_type)
-                    && types.is_free(&output_type);
-                if free {
-                    traits.insert(trait_name.clone());
-                    methods.insert(snake_n.clone());
-                    methods.insert(content_method.clone());
-                    types.take(&input_type);
-                    types.take(&output_type);
-                    break ToolNames {
-                        trait_name,
-                        method_name: snake_n,
-                        input_type,
-                        output_type,
-                        content_method,
-                    };
+                ToolNames {
+                    trait_name,
+                    input_type: type_name(&camel_n, "Input"),
+                    output_type: type_name(&camel_n, "Output"),
+                    method_name: snake_n,
+                    content_method,
                 }
-                n += 1;
-            }
+            };
+            let free = |c: &ToolNames| {
+                !traits.contains(&c.trait_name)
+                    && !methods.contains(&c.method_name)
+                    && !methods.contains(&c.content_method)
+                    && types.is_free(&c.input_type)
+                    && types.is_free(&c.output_type)
+            };
+            let n = next.find(&format!("{camel} {snake}"), 1, |n| free(&candidate(n)));
+            let names = candidate(n);
+            traits.insert(names.trait_name.clone());
+            methods.insert(names.method_name.clone());
+            methods.insert(names.content_method.clone());
+            types.take(&names.input_type);
+            types.take(&names.output_type);
+            names
         })
         .collect()
+}
+
+/// Where the search for a free numeric suffix resumes, per base name: a name found
+/// taken stays taken (names are only ever added), so each search starts after the last
+/// suffix tried for the same base, and naming `n` colliding names costs O(n) checks,
+/// not O(n²), while still giving each the smallest free suffix.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct NextSuffix {
+    next: HashMap<String, usize>,
+    /// How many candidates were checked in all: the work, which tests bound.
+    checks: usize,
+}
+
+impl NextSuffix {
+    /// The smallest `n` from `first` up (from where the last search for `base` stopped)
+    /// for which `free(n)` holds.
+    pub(crate) fn find(
+        &mut self,
+        base: &str,
+        first: usize,
+        mut free: impl FnMut(usize) -> bool,
+    ) -> usize {
+        let next = self.next.entry(base.to_owned()).or_insert(first);
+        loop {
+            self.checks += 1;
+            if free(*next) {
+                break;
+            }
+            *next += 1;
+        }
+        let found = *next;
+        *next += 1;
+        found
+    }
 }
 
 /// Hands out unique type names: the first claim of a name gets it, later claims get the
@@ -382,6 +429,8 @@ pub struct NameAllocator {
     taken: BTreeSet<String>,
     /// The stand-in names given to properties and enum values (rule 8).
     placeholders: Placeholders,
+    /// Where [`NameAllocator::claim`] resumes per candidate.
+    next: NextSuffix,
 }
 
 impl Default for NameAllocator {
@@ -389,6 +438,7 @@ impl Default for NameAllocator {
         NameAllocator {
             taken: RESERVED_TYPES.iter().map(|s| s.to_string()).collect(),
             placeholders: Placeholders::default(),
+            next: NextSuffix::default(),
         }
     }
 }
@@ -425,8 +475,7 @@ impl NameAllocator {
         // typify names a property's own type `{Parent}{Name}`: a name without letters or
         // digits (`""`, `-`) would give the parent's name again.
         let wordless = |key: &str| key.to_snake_case().is_empty();
-        if (is_unique(&natural) && !keys.iter().any(|k| wordless(k))) || !self.placeholders.usable()
-        {
+        if is_unique(&natural) && !keys.iter().any(|k| wordless(k)) {
             return None;
         }
         // A property whose name already is its field name keeps it; then the others in
@@ -439,13 +488,15 @@ impl NameAllocator {
             }
         }
         let mut out = Vec::with_capacity(keys.len());
+        // Where each field name's suffix search resumes (see `NextSuffix`).
+        let mut resume: HashMap<String, usize> = HashMap::new();
         for (i, key) in keys.iter().enumerate() {
             if wanted[i].is_some() {
                 out.push((*key).to_owned());
                 continue;
             }
             let base = natural[i].trim_end_matches('_').to_owned();
-            let mut n = 1usize;
+            let mut n = resume.get(&natural[i]).copied().unwrap_or(1);
             loop {
                 let candidate = if n == 1 {
                     natural[i].clone()
@@ -468,6 +519,7 @@ impl NameAllocator {
                     break;
                 }
             }
+            resume.insert(natural[i].clone(), n);
         }
         Some(out)
     }
@@ -481,7 +533,7 @@ impl NameAllocator {
             .iter()
             .map(|v| typify_sanitize(v, Case::Pascal))
             .collect();
-        if is_unique(&natural) || !self.placeholders.usable() {
+        if is_unique(&natural) {
             return None;
         }
         let counts = natural.iter().fold(BTreeMap::new(), |mut m, n| {
@@ -494,6 +546,8 @@ impl NameAllocator {
             .cloned()
             .collect();
         let mut out = Vec::with_capacity(values.len());
+        // Where each variant name's suffix search resumes (see `NextSuffix`).
+        let mut resume: HashMap<String, usize> = HashMap::new();
         for (i, value) in values.iter().enumerate() {
             if counts[natural[i].as_str()] == 1 {
                 out.push((*value).to_owned());
@@ -503,7 +557,7 @@ impl NameAllocator {
             let base = fixpoint(base.trim_end_matches('_').to_owned(), |s| {
                 s.to_pascal_case()
             });
-            let mut n = 1usize;
+            let mut n = resume.get(&base).copied().unwrap_or(1);
             loop {
                 let candidate = if n == 1 {
                     base.clone()
@@ -521,6 +575,7 @@ impl NameAllocator {
                     break;
                 }
             }
+            resume.insert(base, n);
         }
         Some(out)
     }
@@ -544,12 +599,18 @@ impl NameAllocator {
         } else {
             candidate
         };
-        let mut name = candidate.clone();
-        let mut n = 2usize;
-        while !self.is_free(&name) {
-            name = type_name(&format!("{candidate}{n}"), "");
-            n += 1;
-        }
+        let named = |n: usize| {
+            if n == 1 {
+                candidate.clone()
+            } else {
+                type_name(&format!("{candidate}{n}"), "")
+            }
+        };
+        let taken = &self.taken;
+        let n = self
+            .next
+            .find(&candidate, 1, |n| !taken.contains(&named(n)));
+        let name = named(n);
         self.take(&name);
         name
     }
@@ -688,7 +749,7 @@ pub struct PrimitiveNames {
 /// already used by the same kind.
 ///
 /// ```
-/// use std::collections::{BTreeMap, BTreeSet};
+/// use std::collections::{BTreeMap, BTreeSet, HashMap};
 /// use mcpdesc_codegen::generate::naming::{primitive_names, NameAllocator, PrimitiveKind};
 ///
 /// let mut traits: BTreeSet<String> = ["AnalyzeGame".to_owned()].into();
@@ -704,14 +765,24 @@ pub fn primitive_names(
     traits: &mut BTreeSet<String>,
     types: &mut NameAllocator,
 ) -> Vec<PrimitiveNames> {
+    primitive_names_counted(declared, kind, traits, types, &mut NextSuffix::default())
+}
+
+/// [`primitive_names`], its work counted in `next`.
+fn primitive_names_counted(
+    declared: &[&str],
+    kind: PrimitiveKind,
+    traits: &mut BTreeSet<String>,
+    types: &mut NameAllocator,
+    next: &mut NextSuffix,
+) -> Vec<PrimitiveNames> {
     let mut snakes: BTreeSet<String> = RESERVED_METHODS.iter().map(|s| s.to_string()).collect();
     declared
         .iter()
         .map(|name| {
             let camel = camel_words(name);
             let snake = snake_case(name);
-            let mut n = 1usize;
-            loop {
+            let candidate = |n: usize| {
                 let (camel_n, snake_n) = if n == 1 {
                     (camel.clone(), snake.clone())
                 } else {
@@ -720,25 +791,25 @@ pub fn primitive_names(
                         format!("{}_{n}", snake.trim_end_matches('_')),
                     )
                 };
-                let trait_name = type_name(&camel_n, kind.trait_suffix());
-                let ty = kind.type_suffix().map(|suffix| type_name(&camel_n, suffix));
-                let free = !traits.contains(&trait_name)
-                    && !snakes.contains(&snake_n)
-                    && ty.as_ref().is_none_or(|t| types.is_free(t));
-                if free {
-                    traits.insert(trait_name.clone());
-                    snakes.insert(snake_n.clone());
-                    if let Some(t) = &ty {
-                        types.take(t);
-                    }
-                    break PrimitiveNames {
-                        trait_name,
-                        snake: snake_n,
-                        type_name: ty,
-                    };
+                PrimitiveNames {
+                    trait_name: type_name(&camel_n, kind.trait_suffix()),
+                    type_name: kind.type_suffix().map(|suffix| type_name(&camel_n, suffix)),
+                    snake: snake_n,
                 }
-                n += 1;
+            };
+            let free = |c: &PrimitiveNames| {
+                !traits.contains(&c.trait_name)
+                    && !snakes.contains(&c.snake)
+                    && c.type_name.as_ref().is_none_or(|t| types.is_free(t))
+            };
+            let n = next.find(&format!("{camel} {snake}"), 1, |n| free(&candidate(n)));
+            let names = candidate(n);
+            traits.insert(names.trait_name.clone());
+            snakes.insert(names.snake.clone());
+            if let Some(t) = &names.type_name {
+                types.take(t);
             }
+            names
         })
         .collect()
 }
@@ -752,16 +823,20 @@ pub fn primitive_names(
 /// ```
 pub fn field_names(declared: &[&str]) -> Vec<String> {
     let mut taken: BTreeSet<String> = BTreeSet::new();
+    let mut next = NextSuffix::default();
     declared
         .iter()
         .map(|name| {
             let base = snake_case(name);
-            let mut candidate = base.clone();
-            let mut n = 2usize;
-            while taken.contains(&candidate) {
-                candidate = format!("{}_{n}", base.trim_end_matches('_'));
-                n += 1;
-            }
+            let named = |n: usize| {
+                if n == 1 {
+                    base.clone()
+                } else {
+                    format!("{}_{n}", base.trim_end_matches('_'))
+                }
+            };
+            let n = next.find(&base, 1, |n| !taken.contains(&named(n)));
+            let candidate = named(n);
             taken.insert(candidate.clone());
             candidate
         })
@@ -882,9 +957,14 @@ mod tests {
         let p = names.placeholders();
         assert_eq!(p.restore_plain(&keys[0]), "a-b");
         assert_eq!(p.restore_plain(&keys[2]), "");
-        // A description that contains the marker characters gets no placeholders.
-        let mut off = NameAllocator::for_source("\u{10FFF0}");
-        assert_eq!(off.property_keys(&["a-b", "a_b"]), None);
+        // A description that contains the marker characters still gets placeholders
+        // (another marker), and its own text is never taken for one.
+        let first = keys[0].clone();
+        let mut other = NameAllocator::for_source(&first);
+        let keys = other.property_keys(&["a-b", "a_b", &first]).unwrap();
+        assert_eq!(typify_sanitize(&keys[0], Case::Snake), "a_b_2");
+        assert_eq!(other.placeholders().restore_plain(&keys[0]), "a-b");
+        assert_eq!(other.placeholders().restore_plain(&first), first);
     }
 
     #[test]
@@ -936,6 +1016,45 @@ mod tests {
         assert_eq!(traits, ["T2", "T3", "Send2", "Type", "A", "AWithContent2"]);
         assert_eq!(names[3].content_method, "type_with_content");
         assert_eq!(names[5].method_name, "a_with_content_2");
+    }
+
+    /// Naming `n` names that all collide after conversion checks O(n) candidates (it
+    /// used to check O(n²): 8,000 such prompts took over a minute).
+    #[test]
+    fn colliding_names_cost_linear_work() {
+        let separators = ['-', '_', '.', ' ', '/', ':'];
+        let declared: Vec<String> = (1..=8000usize)
+            .map(|mut i| {
+                let mut name = String::from("x");
+                while i > 0 {
+                    name.push(separators[i % 6]);
+                    i /= 6;
+                }
+                name
+            })
+            .collect();
+        let declared: Vec<&str> = declared.iter().map(String::as_str).collect();
+        let mut next = NextSuffix::default();
+        let mut types = NameAllocator::new();
+        let mut traits = BTreeSet::new();
+        let names = primitive_names_counted(
+            &declared,
+            PrimitiveKind::Prompt,
+            &mut traits,
+            &mut types,
+            &mut next,
+        );
+        assert_eq!(names[7999].trait_name, "X8000Prompt");
+        assert!(next.checks <= 2 * declared.len(), "{} checks", next.checks);
+        let mut next = NextSuffix::default();
+        let tools = tool_names_counted(&declared, &mut NameAllocator::new(), &mut next);
+        assert_eq!(tools[7999].input_type, "X8000Input");
+        assert!(next.checks <= 2 * declared.len(), "{} checks", next.checks);
+        let mut types = NameAllocator::new();
+        for _ in 0..8000 {
+            types.claim("Point");
+        }
+        assert!(types.next.checks <= 8000, "{} checks", types.next.checks);
     }
 
     #[test]

@@ -559,7 +559,9 @@ impl Preparer<'_> {
             "exclusiveMinimum",
         ] {
             if let Some(v @ Value::Number(_)) = map.get(keyword) {
-                out.insert(keyword.into(), v.clone());
+                if !no_op_number(out.get("type"), keyword, v) {
+                    out.insert(keyword.into(), v.clone());
+                }
             }
         }
         if self.options.output {
@@ -586,7 +588,11 @@ impl Preparer<'_> {
             "maxProperties",
         ] {
             if let Some(n) = map.get(keyword).and_then(Value::as_u64) {
-                if n <= u64::from(u32::MAX) {
+                // A lower bound of 0 holds for every size; typify would still write the
+                // check (`value.chars().count() < 0usize`), which `deny(warnings)` rejects
+                // as a comparison useless due to type limits.
+                let no_op = n == 0 && keyword.starts_with("min");
+                if n <= u64::from(u32::MAX) && !no_op {
                     out.insert(keyword.into(), Value::from(n));
                 }
             }
@@ -1097,6 +1103,25 @@ fn is_nullable_option(schema: &Value) -> bool {
     typed || (branched && !others_beside_branches)
 }
 
+/// Whether a number keyword constrains nothing for an instance of `ty` (typify's copy
+/// drops it; the router still checks the original schema): on an integer-only schema,
+/// `multipleOf: 1`, a `minimum` at or below `i64::MIN` and a `maximum` at or above
+/// `u64::MAX` (the bounds of the widest types typify picks).
+fn no_op_number(ty: Option<&Value>, keyword: &str, value: &Value) -> bool {
+    if ty != Some(&Value::String("integer".into())) {
+        return false;
+    }
+    let Some(v) = value.as_f64() else {
+        return false;
+    };
+    match keyword {
+        "multipleOf" => v == 1.0,
+        "minimum" => v <= i64::MIN as f64,
+        "maximum" => v >= u64::MAX as f64,
+        _ => false,
+    }
+}
+
 /// The forms of `not` typify converts: `false`, and an enum of excluded values (with at
 /// most one instance type).
 fn supported_not(not: &Value) -> bool {
@@ -1209,6 +1234,24 @@ mod tests {
             &mut diags,
         );
         (p, diags)
+    }
+
+    #[test]
+    fn no_op_constraints_are_dropped_from_the_copy() {
+        let (p, _) = run(json!({"type": "object", "properties": {
+            "s": {"type": "string", "minLength": 0, "maxLength": 3},
+            "a": {"type": "array", "minItems": 0, "maxItems": 2},
+            "i": {"type": "integer", "multipleOf": 1, "minimum": -9223372036854775808i64, "maximum": 10},
+            "n": {"type": "number", "multipleOf": 1, "minimum": 0},
+        }}));
+        let props = &p.root["properties"];
+        assert_eq!(props["s"], json!({"type": "string", "maxLength": 3}));
+        assert_eq!(props["a"], json!({"type": "array", "maxItems": 2}));
+        assert_eq!(props["i"], json!({"type": "integer", "maximum": 10}));
+        assert_eq!(
+            props["n"],
+            json!({"type": "number", "multipleOf": 1, "minimum": 0})
+        );
     }
 
     fn pointers(diags: &[Diagnostic]) -> Vec<&str> {

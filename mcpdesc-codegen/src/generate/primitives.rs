@@ -273,7 +273,24 @@ pub fn build(
                     p.deprecated,
                 ),
             );
-            let declared: Vec<&Value> = p.arguments.iter().flatten().collect();
+            // MCP passes prompt arguments as one JSON object, so one name can have only
+            // one value: a repeated name is one field, as declared first (warning).
+            let mut seen = BTreeSet::new();
+            let mut declared: Vec<&Value> = Vec::new();
+            for (i, a) in p.arguments.iter().flatten().enumerate() {
+                let name = a.get("name").and_then(Value::as_str).unwrap_or_default();
+                if seen.insert(name) {
+                    declared.push(a);
+                } else {
+                    diagnostics.push(Diagnostic::new(
+                        Severity::Warning,
+                        rules::CODEGEN,
+                        "prompt-argument-repeated",
+                        &common.pointer.key("arguments").index(i),
+                        format!("the argument `{name}` is declared twice; the generated arguments type has one field for it, as first declared"),
+                    ));
+                }
+            }
             let argument_names: Vec<&str> = declared
                 .iter()
                 .filter_map(|a| a.get("name").and_then(Value::as_str))

@@ -84,12 +84,11 @@ pub fn emit(
         })
         .collect();
     let placeholders = ir.type_names.placeholders().clone();
-    let names = &mut ir.type_names;
     let built = typespace::build(
         settings,
         units,
         placeholders,
-        |taken| names.claim(taken),
+        &mut ir.type_names,
         diagnostics,
     );
     for ((_, prepared), unit) in ir.prepared_mut().zip(built.units) {

@@ -16,7 +16,7 @@
 //! Everything typify does runs under [`isolate::run`]: on a large stack, with panics
 //! caught and kept silent.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use schemars::schema::Schema;
 use serde_json::Value;
@@ -24,6 +24,7 @@ use typify::{TypeDetails, TypeSpace, TypeSpacePatch, TypeSpaceSettings};
 
 use super::escape::Placeholders;
 use super::isolate;
+use super::naming::NameAllocator;
 use super::prepare::{self, PreparedSchema};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::pointer::Pointer;
@@ -50,8 +51,9 @@ pub struct Built {
     pub uses_serde_json: bool,
 }
 
-/// The typify settings for the generator's settings.
-fn typify_settings(settings: &Settings) -> TypeSpaceSettings {
+/// The typify settings for the generator's settings; `derived` renames types typify
+/// derives (from property names) whose names other generated items have.
+fn typify_settings(settings: &Settings, derived: &BTreeMap<String, String>) -> TypeSpaceSettings {
     let mut ts = TypeSpaceSettings::default();
     // A BTreeMap serializes in key order, so generated values serialize
     // deterministically.
@@ -68,6 +70,11 @@ fn typify_settings(settings: &Settings) -> TypeSpaceSettings {
             p.with_derive(derive);
         }
         ts.with_patch(name, &p);
+    }
+    for (name, rename) in derived {
+        if !settings.patches().contains_key(name) {
+            ts.with_patch(name, TypeSpacePatch::default().with_rename(rename));
+        }
     }
     ts
 }
@@ -130,10 +137,17 @@ struct Pass {
     code: String,
     uses_serde_json: bool,
     duplicates: Vec<String>,
+    /// The name of every type of the space.
+    names: Vec<String>,
 }
 
-fn pass(settings: Settings, mut units: Vec<Unit>, placeholders: &Placeholders) -> Pass {
-    let ts = typify_settings(&settings);
+fn pass(
+    settings: Settings,
+    mut units: Vec<Unit>,
+    placeholders: &Placeholders,
+    derived: &BTreeMap<String, String>,
+) -> Pass {
+    let ts = typify_settings(&settings, derived);
     let mut diagnostics = Vec::new();
     // Fast path: the whole module converts at once (the usual case), so no unit needs
     // its trial conversion; typify runs once, not twice per schema.
@@ -201,6 +215,7 @@ fn pass(settings: Settings, mut units: Vec<Unit>, placeholders: &Placeholders) -
                         code: String::new(),
                         uses_serde_json: true,
                         duplicates: vec![format!("<no types: {message}>")],
+                        names: Vec::new(),
                     }
                 }
             }
@@ -232,9 +247,10 @@ fn finish(
     units: Vec<Unit>,
     diagnostics: Vec<Diagnostic>,
 ) -> Pass {
+    let names = type_names(&space);
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-    for name in type_names(&space) {
-        *counts.entry(name).or_default() += 1;
+    for name in &names {
+        *counts.entry(name.clone()).or_default() += 1;
     }
     let duplicates = counts
         .into_iter()
@@ -247,6 +263,7 @@ fn finish(
         units,
         diagnostics,
         duplicates,
+        names,
     }
 }
 
@@ -445,16 +462,26 @@ fn localize(
     Some(fixed)
 }
 
-/// Builds the space for `units`. `rename` is called for a definition whose name another
-/// type already has, and returns its new name; it is called at most once per definition
-/// per pass, and passes repeat until no name is defined twice.
+/// Builds the space for `units`, with every type name from `names`, the module's one
+/// allocator (which holds the names of the definitions, and of the items emitted beside
+/// typify's, such as `{Prompt}Arguments`):
+///
+/// - a definition whose name another type of the space already has is renamed with the
+///   allocator (at most once per definition per pass);
+/// - a type typify derives itself (`{Parent}{Property}`) whose name the allocator has
+///   given to something else is renamed with the allocator (a typify patch);
+/// - the derived names are then claimed, so nothing later takes them.
+///
+/// Passes repeat until no name is defined twice.
 pub fn build(
     settings: &Settings,
     mut units: Vec<Unit>,
     placeholders: Placeholders,
-    mut rename: impl FnMut(&str) -> String,
+    names: &mut NameAllocator,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Built {
+    let mut derived: BTreeMap<String, String> = BTreeMap::new();
+    let mut derived_passes = 0;
     // Each pass renames at least one definition, and renamed names are fresh, so the
     // number of passes is bounded by the number of definitions.
     let max_passes = units
@@ -468,8 +495,14 @@ pub fn build(
         let worker_settings = settings.clone();
         let worker_units = units.clone();
         let worker_placeholders = placeholders.clone();
+        let worker_derived = derived.clone();
         let p = match isolate::run(move || {
-            pass(worker_settings, worker_units, &worker_placeholders)
+            pass(
+                worker_settings,
+                worker_units,
+                &worker_placeholders,
+                &worker_derived,
+            )
         }) {
             Ok(p) => p,
             Err(message) => {
@@ -498,7 +531,7 @@ pub fn build(
                 else {
                     continue;
                 };
-                let new = rename(dup);
+                let new = names.claim(dup);
                 diagnostics.push(Diagnostic::new(
                     Severity::Warning,
                     rules::CODEGEN,
@@ -512,6 +545,37 @@ pub fn build(
         }
         if renamed {
             continue;
+        }
+        // Types typify derived, named like an item the allocator handed out elsewhere.
+        let defined: BTreeSet<&str> = units
+            .iter()
+            .flat_map(|u| u.prepared.typify_defs().map(|(n, _)| n))
+            .chain(derived.values().map(String::as_str))
+            .collect();
+        let own: Vec<String> = p
+            .names
+            .iter()
+            .filter(|n| !defined.contains(n.as_str()))
+            .cloned()
+            .collect();
+        let mut clashing = false;
+        // Each such pass renames every clash it sees to a fresh name; a clash can only
+        // come back through a renamed type's derived names, so a few passes settle it.
+        derived_passes += 1;
+        if derived_passes <= 8 {
+            for name in &own {
+                if !names.is_free(name) && !derived.contains_key(name) {
+                    let new = names.claim(name);
+                    derived.insert(name.clone(), new);
+                    clashing = true;
+                }
+            }
+        }
+        if clashing {
+            continue;
+        }
+        for name in &own {
+            names.take(name);
         }
         for dup in &p.duplicates {
             diagnostics.push(Diagnostic::new(
