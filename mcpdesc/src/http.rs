@@ -117,7 +117,9 @@ pub use listener::{
     DEFAULT_MAX_HEADER_BYTES,
 };
 pub use service::{HttpBody, McpHttpService};
-pub use sessions::{DEFAULT_INITIALIZE_TIMEOUT, DEFAULT_MAX_SESSIONS};
+pub use sessions::{
+    DEFAULT_INITIALIZE_TIMEOUT, DEFAULT_MAX_PENDING_SESSIONS, DEFAULT_MAX_SESSIONS,
+};
 
 /// The path of the MCP endpoint.
 pub const MCP_PATH: &str = "/mcp";
@@ -148,6 +150,7 @@ pub struct HttpServer<H = McpServer> {
     limits: ConnectionLimits,
     origins: Vec<String>,
     max_sessions: usize,
+    max_pending_sessions: usize,
     initialize_timeout: Duration,
     /// Cancelled by a drain's end or [`BoundHttpServer::shutdown_token`]: closes
     /// every session (rmcp's token is its child).
@@ -171,6 +174,7 @@ impl<H> std::fmt::Debug for HttpServer<H> {
             .field("limits", &self.limits)
             .field("allowed_origins", &self.origins)
             .field("max_sessions", &self.max_sessions)
+            .field("max_pending_sessions", &self.max_pending_sessions)
             .field("initialize_timeout", &self.initialize_timeout)
             .finish()
     }
@@ -206,6 +210,7 @@ impl<H: ServerHandler> HttpServer<H> {
             limits: ConnectionLimits::default(),
             origins: Vec::new(),
             max_sessions: DEFAULT_MAX_SESSIONS,
+            max_pending_sessions: DEFAULT_MAX_PENDING_SESSIONS,
             initialize_timeout: DEFAULT_INITIALIZE_TIMEOUT,
             factory: Arc::new(factory),
             listings: None,
@@ -304,6 +309,17 @@ impl<H: ServerHandler> HttpServer<H> {
     /// keep working. Default [`DEFAULT_MAX_SESSIONS`] (10,000).
     pub fn max_sessions(mut self, limit: usize) -> Self {
         self.max_sessions = limit;
+        self
+    }
+
+    /// The most sessions still in their handshake (opened by `initialize`, nothing
+    /// heard from their client since) at once; past it an `initialize` gets `503`
+    /// with `Retry-After` too. An `initialize` flood fills this cap, not
+    /// [`HttpServer::max_sessions`], so the memory it holds stays small while
+    /// clients that complete their handshake keep their sessions. Default
+    /// [`DEFAULT_MAX_PENDING_SESSIONS`] (1,000).
+    pub fn max_pending_sessions(mut self, limit: usize) -> Self {
+        self.max_pending_sessions = limit;
         self
     }
 
@@ -446,6 +462,7 @@ impl<H: ServerHandler> HttpServer<H> {
             Arc::new(sessions::Sessions::new(
                 manager.clone(),
                 self.max_sessions,
+                self.max_pending_sessions,
                 self.initialize_timeout,
             ))
         });

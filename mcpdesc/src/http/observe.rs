@@ -63,6 +63,7 @@ impl Observation {
     /// Sends the request's event (in the current span).
     pub(crate) fn emit(&self, outcome: &Outcome) {
         tracing::info!(
+            target: "mcpdesc::http",
             http.method = %self.http_method,
             method = self.probe.method.as_deref().unwrap_or(""),
             name = self.probe.name.as_deref().unwrap_or(""),

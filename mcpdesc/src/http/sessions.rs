@@ -12,6 +12,10 @@ use rmcp::transport::streamable_http_server::session::SessionManager;
 /// The default cap on open sessions.
 pub const DEFAULT_MAX_SESSIONS: usize = 10_000;
 
+/// The default cap on sessions still in their handshake (opened by `initialize`,
+/// nothing heard since): what an `initialize` flood fills.
+pub const DEFAULT_MAX_PENDING_SESSIONS: usize = 1_000;
+
 /// The default time a new session has to send its next message (normally
 /// `notifications/initialized`) after `initialize`.
 pub const DEFAULT_INITIALIZE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -20,6 +24,7 @@ pub const DEFAULT_INITIALIZE_TIMEOUT: Duration = Duration::from_secs(10);
 pub(crate) struct Sessions {
     pub(crate) manager: Arc<LocalSessionManager>,
     max: usize,
+    max_pending: usize,
     handshake_timeout: Duration,
     /// Sessions opened whose client has sent nothing since `initialize`.
     pending: Mutex<HashSet<Arc<str>>>,
@@ -29,20 +34,24 @@ impl Sessions {
     pub(crate) fn new(
         manager: Arc<LocalSessionManager>,
         max: usize,
+        max_pending: usize,
         handshake_timeout: Duration,
     ) -> Sessions {
         Sessions {
             manager,
             max,
+            max_pending,
             handshake_timeout,
             pending: Mutex::new(HashSet::new()),
         }
     }
 
-    /// Whether the cap is reached (a new session must be refused). Requests racing
-    /// past the check can open a few more than the cap, never unboundedly more.
+    /// Whether a cap is reached (a new session must be refused): all sessions, or
+    /// those still in their handshake. Requests racing past the check can open a
+    /// few more than the cap, never unboundedly more.
     pub(crate) async fn full(&self) -> bool {
-        self.manager.sessions.read().await.len() >= self.max
+        let pending = self.pending.lock().expect("session set poisoned").len();
+        pending >= self.max_pending || self.manager.sessions.read().await.len() >= self.max
     }
 
     /// Notes the session `id` just opened: closed unless its client speaks again
