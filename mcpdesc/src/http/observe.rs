@@ -64,7 +64,7 @@ impl Observation {
     pub(crate) fn emit(&self, outcome: &Outcome) {
         tracing::info!(
             target: "mcpdesc::http",
-            http.method = %self.http_method,
+            http_method = %self.http_method,
             method = self.probe.method.as_deref().unwrap_or(""),
             name = self.probe.name.as_deref().unwrap_or(""),
             outcome = %outcome,
