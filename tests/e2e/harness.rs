@@ -385,8 +385,14 @@ pub struct HttpServerProcess {
 impl HttpServerProcess {
     /// Starts `command args` and waits for its endpoint line.
     pub fn start(command: &str, args: &[&str]) -> Self {
+        Self::start_with_env(command, args, &[])
+    }
+
+    /// [`HttpServerProcess::start`] with extra environment variables.
+    pub fn start_with_env(command: &str, args: &[&str], env: &[(&str, &str)]) -> Self {
         let mut child = Command::new(command)
             .args(args)
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

@@ -17,6 +17,8 @@ HTTP options:
                       behind a load balancer can answer any request)
   --allowed-origin O  allow browser requests from origin O (scheme://host[:port]);
                       repeatable; by default a request with an Origin header gets 403
+  --allowed-host H    answer requests whose Host is H (name or name:port; repeatable;
+                      default: loopback names only), e.g. a public name behind a proxy
   --max-sessions N    at most N open sessions (default 10000); past it 503
   --grace-s N         on SIGTERM or Ctrl-C, let requests in flight finish for up to
                       N seconds (default 30), then exit 0
@@ -28,6 +30,7 @@ struct Options {
     think_time: Duration,
     stateless: bool,
     allowed_origins: Vec<String>,
+    allowed_hosts: Vec<String>,
     max_sessions: usize,
     grace: Duration,
 }
@@ -48,6 +51,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
         think_time: Duration::ZERO,
         stateless: false,
         allowed_origins: Vec::new(),
+        allowed_hosts: Vec::new(),
         max_sessions: mcpdesc::http::DEFAULT_MAX_SESSIONS,
         grace: Duration::from_secs(30),
     };
@@ -61,6 +65,9 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
             "--allowed-origin" => options
                 .allowed_origins
                 .push(args.next().ok_or("--allowed-origin needs an origin")?),
+            "--allowed-host" => options
+                .allowed_hosts
+                .push(args.next().ok_or("--allowed-host needs a host")?),
             "--max-sessions" => options.max_sessions = number("--max-sessions", &mut args)?,
             "--grace-s" => options.grace = Duration::from_secs(number("--grace-s", &mut args)?),
             "-h" | "--help" => return Err(String::new()),
@@ -105,7 +112,11 @@ async fn serve_http(
     addr: &str,
     options: &Options,
 ) -> Result<(), mcpdesc::Error> {
-    let server = HttpServer::new(router)
+    let mut server = HttpServer::new(router);
+    if !options.allowed_hosts.is_empty() {
+        server = server.allowed_hosts(options.allowed_hosts.clone());
+    }
+    let server = server
         .stateless(options.stateless)
         .allowed_origins(options.allowed_origins.clone())
         .max_sessions(options.max_sessions);
