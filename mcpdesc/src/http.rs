@@ -127,7 +127,6 @@ pub const MCP_PATH: &str = "/mcp";
 /// The default request body limit: 4 MiB (rmcp's default).
 pub const DEFAULT_MAX_REQUEST_BODY_BYTES: usize = 4 * 1024 * 1024;
 
-
 /// Serves `router` over streamable HTTP at `http://ADDR/mcp` with the defaults of
 /// [`HttpServer`], until the process ends.
 ///
@@ -622,9 +621,10 @@ impl BoundHttpServer {
             .ok_or_else(|| Error::Http("the server is already running".into()))?;
         let shutdown = self.shutdown.clone();
         let outcome = listener
-            .serve(self.endpoint.clone(), async move {
-                shutdown.cancelled().await
-            })
+            .serve(
+                self.endpoint.clone(),
+                async move { shutdown.cancelled().await },
+            )
             .await;
         self.stopped.cancel();
         outcome

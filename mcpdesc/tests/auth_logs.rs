@@ -132,8 +132,10 @@ async fn no_credential_appears_in_any_log_event() {
         assert!(!client.tool_text(1, "echo").await.is_empty());
         // An argument value never reaches a log either.
         let reply = client
-            .post(serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                "params": {"name": "echo", "arguments": {"note": "ARGVALUE-5e1d"}}}))
+            .post(
+                serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": {"name": "echo", "arguments": {"note": "ARGVALUE-5e1d"}}}),
+            )
             .await;
         assert_eq!(reply.status, StatusCode::OK);
     }

@@ -37,7 +37,9 @@ fn router() -> Router {
         ..ServerInfo::new("production", "1.0.0")
     };
     Router::new(info)
-        .tool(ECHO, |_, _| Box::pin(async { Ok(ToolResult::text("echo")) }))
+        .tool(ECHO, |_, _| {
+            Box::pin(async { Ok(ToolResult::text("echo")) })
+        })
         .tool(SLOW, |_, cx| {
             Box::pin(async move {
                 tokio::time::sleep(Duration::from_millis(300)).await;
@@ -65,7 +67,8 @@ fn header(reply: &wire::Reply, name: &str) -> String {
 
 #[tokio::test]
 async fn a_foreign_origin_gets_403_and_an_allowed_one_gets_cors() {
-    let (addr, _server) = start(HttpServer::new(router()).allowed_origins(["http://app.example"])).await;
+    let (addr, _server) =
+        start(HttpServer::new(router()).allowed_origins(["http://app.example"])).await;
     let mut evil = Client::new(addr).header("origin", "http://evil.example");
     assert_eq!(evil.initialize().await.status, StatusCode::FORBIDDEN);
 
@@ -125,7 +128,11 @@ async fn sessions_past_the_cap_get_503_and_open_sessions_keep_working() {
     assert_eq!(second.initialize().await.status, StatusCode::OK);
     for _ in 0..3 {
         let refused = Client::new(addr).initialize().await;
-        assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE, "{refused:?}");
+        assert_eq!(
+            refused.status,
+            StatusCode::SERVICE_UNAVAILABLE,
+            "{refused:?}"
+        );
         assert!(!header(&refused, "retry-after").is_empty());
     }
     assert_eq!(first.tool_text(1, "echo").await, "echo");
@@ -142,9 +149,11 @@ async fn a_session_silent_after_initialize_is_closed() {
     .await;
     // `initialize` only, never `notifications/initialized`.
     let silent = Client::new(addr)
-        .post(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        .post(
+            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
             "protocolVersion": wire::VERSION, "capabilities": {},
-            "clientInfo": {"name": "silent", "version": "1.0.0"}}}))
+            "clientInfo": {"name": "silent", "version": "1.0.0"}}}),
+        )
         .await;
     assert_eq!(silent.status, StatusCode::OK);
     assert_eq!(
@@ -161,10 +170,8 @@ async fn a_session_silent_after_initialize_is_closed() {
 
 #[tokio::test]
 async fn a_half_sent_request_head_is_closed_after_the_timeout() {
-    let (addr, _server) = start(
-        HttpServer::new(router()).header_read_timeout(Duration::from_millis(500)),
-    )
-    .await;
+    let (addr, _server) =
+        start(HttpServer::new(router()).header_read_timeout(Duration::from_millis(500))).await;
     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
     stream
         .write_all(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appl")
@@ -202,7 +209,11 @@ async fn shutdown_lets_a_call_in_flight_finish_and_refuses_new_ones() {
     tokio::time::sleep(Duration::from_millis(100)).await;
     // Draining: new work is refused while the call finishes.
     let refused = client.call_tool(6, "echo").await;
-    assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE, "{refused:?}");
+    assert_eq!(
+        refused.status,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "{refused:?}"
+    );
     let reply = call.await.unwrap();
     assert_eq!(reply.status, StatusCode::OK);
     let progress = reply
@@ -256,7 +267,10 @@ async fn the_router_and_the_service_mount_in_an_axum_application() {
     tokio::spawn(listener.serve(app, std::future::pending()));
 
     let health = send(addr, "GET", "/healthz", &[], Vec::new()).await;
-    assert_eq!((health.status, health.body.as_str()), (StatusCode::OK, "ok"));
+    assert_eq!(
+        (health.status, health.body.as_str()),
+        (StatusCode::OK, "ok")
+    );
     for path in ["/mcp", "/tenant/a"] {
         let mut client = Client::new(addr).path(path);
         assert_eq!(client.initialize().await.status, StatusCode::OK, "{path}");

@@ -174,7 +174,8 @@ fn nginx_conf(listen: u16, first: u16, second: u16) -> String {
 /// served requests.
 #[test]
 fn typescript_client_through_nginx_in_front_of_two_stateless_instances() {
-    let test = "chess-server/e2e::typescript_client_through_nginx_in_front_of_two_stateless_instances";
+    let test =
+        "chess-server/e2e::typescript_client_through_nginx_in_front_of_two_stateless_instances";
     let Some(nginx) = harness::prereq::program(
         test,
         &["nginx", "/usr/sbin/nginx"],
@@ -205,7 +206,11 @@ fn typescript_client_through_nginx_in_front_of_two_stateless_instances() {
         .collect();
     let dir = std::env::temp_dir().join(format!("mcpdesc-nginx-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("nginx.conf"), nginx_conf(listen, first_port, second_port)).unwrap();
+    std::fs::write(
+        dir.join("nginx.conf"),
+        nginx_conf(listen, first_port, second_port),
+    )
+    .unwrap();
     let mut proxy = std::process::Command::new(&nginx)
         .arg("-p")
         .arg(&dir)
@@ -244,6 +249,10 @@ fn typescript_client_through_nginx_in_front_of_two_stateless_instances() {
     );
     for instance in &instances {
         let served = instance.stderr().matches("mcp request").count();
-        assert!(served > 0, "an instance served nothing: {}", instance.stderr());
+        assert!(
+            served > 0,
+            "an instance served nothing: {}",
+            instance.stderr()
+        );
     }
 }

@@ -172,9 +172,15 @@ fn sigterm_drains_a_call_in_flight_and_exits_0() {
         .filter_map(|d| serde_json::from_str::<Value>(d).ok())
         .find(|m| m["id"] == 7)
         .unwrap_or_else(|| panic!("no answer in {response}"));
-    assert!(answer["result"]["structuredContent"].is_object(), "{answer}");
+    assert!(
+        answer["result"]["structuredContent"].is_object(),
+        "{answer}"
+    );
     let progress = response.matches("notifications/progress").count();
-    assert!(progress >= 7, "{progress} progress notifications: {response}");
+    assert!(
+        progress >= 7,
+        "{progress} progress notifications: {response}"
+    );
     let exit = server
         .wait_exit(Duration::from_secs(20))
         .expect("the server exits after draining");

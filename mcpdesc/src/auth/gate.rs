@@ -190,7 +190,11 @@ impl Gate {
             format!("{WELL_KNOWN}/"),
             format!("{WELL_KNOWN}{}", self.path),
         ];
-        if let Some(rest) = self.resource_url.as_deref().and_then(metadata::resource_path) {
+        if let Some(rest) = self
+            .resource_url
+            .as_deref()
+            .and_then(metadata::resource_path)
+        {
             paths.push(format!("{WELL_KNOWN}{rest}"));
         }
         paths.sort();

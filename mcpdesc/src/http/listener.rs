@@ -59,18 +59,22 @@ impl Default for ConnectionLimits {
 ///
 /// ```no_run
 /// # #[cfg(feature = "axum")]
-/// # async fn f(router: mcpdesc::Router) -> Result<(), Box<dyn std::error::Error>> {
+/// # async fn f(
+/// #     router: mcpdesc::Router,
+/// #     sigterm: impl std::future::Future<Output = ()>,
+/// # ) -> Result<(), Box<dyn std::error::Error>> {
 /// use std::time::Duration;
 /// use mcpdesc::http::{HttpListener, HttpServer};
 ///
-/// let (mcp, drain) = HttpServer::new(router).into_router_and_drain()?;
+/// let server = HttpServer::new(router);
+/// let drain = server.drain();
 /// let app = axum::Router::new()
 ///     .route("/healthz", axum::routing::get(|| async { "ok" }))
-///     .merge(mcp);
+///     .merge(server.into_router()?);
 /// let listener = HttpListener::bind("127.0.0.1:8080").await?;
 /// listener
 ///     .serve(app, async move {
-///         let _ = tokio::signal::ctrl_c().await;
+///         sigterm.await;
 ///         drain.shutdown(Duration::from_secs(30)).await;
 ///     })
 ///     .await?;

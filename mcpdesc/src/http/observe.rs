@@ -254,11 +254,17 @@ mod tests {
             Some(Outcome::Ok)
         );
         assert_eq!(
-            outcome_of(br#"{"jsonrpc":"2.0","id":3,"result":{"isError":true}}"#, &id),
+            outcome_of(
+                br#"{"jsonrpc":"2.0","id":3,"result":{"isError":true}}"#,
+                &id
+            ),
             Some(Outcome::ToolError)
         );
         assert_eq!(
-            outcome_of(br#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"m"}}"#, &id),
+            outcome_of(
+                br#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"m"}}"#,
+                &id
+            ),
             Some(Outcome::Error(-32602))
         );
         assert_eq!(

@@ -33,8 +33,9 @@ pub type HttpBody = BoxBody<Bytes, Infallible>;
 const SESSION_ID: &str = "mcp-session-id";
 
 /// rmcp's streamable HTTP service, its handler type erased.
-pub(crate) type Handle =
-    Box<dyn Fn(Request<Full<Bytes>>) -> crate::BoxFuture<'static, Response<HttpBody>> + Send + Sync>;
+pub(crate) type Handle = Box<
+    dyn Fn(Request<Full<Bytes>>) -> crate::BoxFuture<'static, Response<HttpBody>> + Send + Sync,
+>;
 
 /// The MCP endpoint as a `Clone` tower [`Service`](tower_service::Service) over
 /// `http::Request<B>` for any body `B` a hyper or axum server hands over, from
@@ -133,7 +134,11 @@ impl App {
         .await
     }
 
-    async fn serve<B>(&self, request: Request<B>, mut observation: Observation) -> Response<HttpBody>
+    async fn serve<B>(
+        &self,
+        request: Request<B>,
+        mut observation: Observation,
+    ) -> Response<HttpBody>
     where
         B: Body + Send + 'static,
         B::Data: Send,
@@ -188,9 +193,7 @@ impl App {
                 sessions.seen(id);
                 None
             }
-            (Some(sessions), None)
-                if observation.probe.method.as_deref() == Some("initialize") =>
-            {
+            (Some(sessions), None) if observation.probe.method.as_deref() == Some("initialize") => {
                 if sessions.full().await {
                     return refuse(
                         &observation,
@@ -207,7 +210,11 @@ impl App {
         };
         let response = (self.rmcp)(Request::from_parts(parts, Full::new(body))).await;
         if let Some(sessions) = opens_session {
-            if let Some(id) = response.headers().get(SESSION_ID).and_then(|v| v.to_str().ok()) {
+            if let Some(id) = response
+                .headers()
+                .get(SESSION_ID)
+                .and_then(|v| v.to_str().ok())
+            {
                 sessions.opened(id);
             }
         }
@@ -266,7 +273,11 @@ fn too_large(limit: usize) -> Response<HttpBody> {
 }
 
 /// The whole request body, at most `limit` bytes.
-async fn read_body<B>(headers: &HeaderMap, body: B, limit: usize) -> Result<Bytes, Response<HttpBody>>
+async fn read_body<B>(
+    headers: &HeaderMap,
+    body: B,
+    limit: usize,
+) -> Result<Bytes, Response<HttpBody>>
 where
     B: Body,
     B::Error: fmt::Display,
