@@ -216,11 +216,25 @@ fn typescript_client_through_nginx_in_front_of_two_stateless_instances() {
         .arg(&dir)
         .args(["-c", "nginx.conf", "-e", "stderr"])
         .stdin(std::process::Stdio::null())
+        // Not the test's own pipes: nothing may hold them open after the test.
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
+    /// SIGTERM, not SIGKILL: the master then stops its worker too.
     struct Stop<'a>(&'a mut std::process::Child);
     impl Drop for Stop<'_> {
         fn drop(&mut self) {
+            let _ = std::process::Command::new("kill")
+                .args(["-TERM", &self.0.id().to_string()])
+                .status();
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            while std::time::Instant::now() < deadline {
+                if let Ok(Some(_)) = self.0.try_wait() {
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
             let _ = self.0.kill();
             let _ = self.0.wait();
         }
