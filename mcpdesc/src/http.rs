@@ -86,38 +86,46 @@
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::pin::Pin;
-use std::sync::Arc;
-use std::task::{ready, Context as TaskContext, Poll};
+use std::sync::{Arc, Mutex};
+use std::task::{Context as TaskContext, Poll};
 use std::time::Duration;
 
-use bytes::{Bytes, BytesMut};
-use http::{header, HeaderMap, Method, Request, Response, StatusCode};
-use http_body_util::combinators::BoxBody;
-use http_body_util::{BodyExt, Full};
-use hyper::body::{Body, Frame, Incoming};
-use hyper_util::rt::TokioIo;
+use http::{Request, Response, StatusCode};
+use hyper::body::Incoming;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::ServerHandler;
-use serde_json::Value;
-use tokio::net::{TcpListener, ToSocketAddrs};
+use tokio::net::ToSocketAddrs;
 use tokio_util::sync::CancellationToken;
 
 use crate::auth::gate::{Gate, GateSettings};
 use crate::auth::TransportChoice;
-use crate::{Error, McpServer, ProtocolVersion, Router, ToolListings};
+use crate::{Error, McpServer, Router, ToolListings};
+
+mod drain;
+mod listener;
+mod observe;
+mod origin;
+mod probe;
+mod restore;
+mod service;
+mod sessions;
+
+pub use drain::Drain;
+pub use listener::{
+    ConnectionLimits, HttpListener, DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_MAX_HEADER_BYTES,
+};
+pub use service::{HttpBody, McpHttpService};
+pub use sessions::{
+    DEFAULT_INITIALIZE_TIMEOUT, DEFAULT_MAX_PENDING_SESSIONS, DEFAULT_MAX_SESSIONS,
+};
 
 /// The path of the MCP endpoint.
 pub const MCP_PATH: &str = "/mcp";
 
 /// The default request body limit: 4 MiB (rmcp's default).
 pub const DEFAULT_MAX_REQUEST_BODY_BYTES: usize = 4 * 1024 * 1024;
-
-/// The default limit of a request's head (request line and headers): 32 KiB.
-pub const DEFAULT_MAX_HEADER_BYTES: usize = 32 * 1024;
-
-pub(crate) type HttpBody = BoxBody<Bytes, Infallible>;
 
 /// Serves `router` over streamable HTTP at `http://ADDR/mcp` with the defaults of
 /// [`HttpServer`], until the process ends.
@@ -138,7 +146,15 @@ pub struct HttpServer<H = McpServer> {
     /// The router whose security the server enforces before rmcp.
     security: Option<Arc<Router>>,
     gate: GateSettings,
-    max_header_bytes: usize,
+    limits: ConnectionLimits,
+    origins: Vec<String>,
+    max_sessions: usize,
+    max_pending_sessions: usize,
+    initialize_timeout: Duration,
+    /// Cancelled by a drain's end or [`BoundHttpServer::shutdown_token`]: closes
+    /// every session (rmcp's token is its child).
+    shutdown: CancellationToken,
+    drain: Drain,
 }
 
 impl<H> std::fmt::Debug for HttpServer<H> {
@@ -153,7 +169,12 @@ impl<H> std::fmt::Debug for HttpServer<H> {
             .field("stateless", &!self.config.legacy_session_mode)
             .field("restores_tool_members", &self.listings.is_some())
             .field("enforces_security", &self.security.is_some())
-            .field("max_header_bytes", &self.max_header_bytes)
+            .field("path", &self.gate.path)
+            .field("limits", &self.limits)
+            .field("allowed_origins", &self.origins)
+            .field("max_sessions", &self.max_sessions)
+            .field("max_pending_sessions", &self.max_pending_sessions)
+            .field("initialize_timeout", &self.initialize_timeout)
             .finish()
     }
 }
@@ -181,7 +202,15 @@ impl<H: ServerHandler> HttpServer<H> {
     /// handler that delegates its tools to an [`McpServer`]; give it that server's
     /// listings with [`HttpServer::restore_tool_members`].
     pub fn with_handler(factory: impl Fn() -> H + Send + Sync + 'static) -> Self {
+        let shutdown = CancellationToken::new();
         HttpServer {
+            drain: Drain::new(shutdown.clone()),
+            shutdown,
+            limits: ConnectionLimits::default(),
+            origins: Vec::new(),
+            max_sessions: DEFAULT_MAX_SESSIONS,
+            max_pending_sessions: DEFAULT_MAX_PENDING_SESSIONS,
+            initialize_timeout: DEFAULT_INITIALIZE_TIMEOUT,
             factory: Arc::new(factory),
             listings: None,
             errors: Vec::new(),
@@ -189,7 +218,6 @@ impl<H: ServerHandler> HttpServer<H> {
                 .with_max_request_body_bytes(DEFAULT_MAX_REQUEST_BODY_BYTES),
             security: None,
             gate: GateSettings::default(),
-            max_header_bytes: DEFAULT_MAX_HEADER_BYTES,
         }
     }
 
@@ -246,8 +274,73 @@ impl<H: ServerHandler> HttpServer<H> {
     /// runs. Default [`DEFAULT_MAX_HEADER_BYTES`]. More than 100 header fields get
     /// the same answer.
     pub fn max_header_bytes(mut self, limit: usize) -> Self {
-        self.max_header_bytes = limit;
+        self.limits.max_header_bytes = limit;
         self
+    }
+
+    /// A client that has not finished a request head this long after starting it
+    /// is disconnected ([`HttpServer::bind`] only; see [`HttpListener`] for an
+    /// application). Default [`DEFAULT_HEADER_READ_TIMEOUT`] (10 s).
+    pub fn header_read_timeout(mut self, timeout: Duration) -> Self {
+        self.limits.header_read_timeout = timeout;
+        self
+    }
+
+    /// The most connections open at once; later ones wait in the kernel's accept
+    /// queue ([`HttpServer::bind`] only). Default [`DEFAULT_MAX_CONNECTIONS`].
+    pub fn max_connections(mut self, limit: usize) -> Self {
+        self.limits.max_connections = limit;
+        self
+    }
+
+    /// The browser origins (`scheme://host[:port]`) allowed to call the server. A
+    /// request whose `Origin` is present and not in the list gets `403 Forbidden`
+    /// before anything else; a CORS preflight from a listed origin gets `204` with
+    /// the CORS headers, without authentication. The default allows no origin:
+    /// clients that send no `Origin` (every non-browser client) are unaffected.
+    pub fn allowed_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.origins = origins.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The most sessions open at once (stateful mode); past it an `initialize`
+    /// gets `503 Service Unavailable` with `Retry-After`, and the open sessions
+    /// keep working. Default [`DEFAULT_MAX_SESSIONS`] (10,000).
+    pub fn max_sessions(mut self, limit: usize) -> Self {
+        self.max_sessions = limit;
+        self
+    }
+
+    /// The most sessions still in their handshake (opened by `initialize`, nothing
+    /// heard from their client since) at once; past it an `initialize` gets `503`
+    /// with `Retry-After` too. An `initialize` flood fills this cap, not
+    /// [`HttpServer::max_sessions`], so the memory it holds stays small while
+    /// clients that complete their handshake keep their sessions. Default
+    /// [`DEFAULT_MAX_PENDING_SESSIONS`] (1,000).
+    pub fn max_pending_sessions(mut self, limit: usize) -> Self {
+        self.max_pending_sessions = limit;
+        self
+    }
+
+    /// How long a new session has, after its `initialize`, to send its next
+    /// message (normally `notifications/initialized`) before it is closed.
+    /// Default [`DEFAULT_INITIALIZE_TIMEOUT`] (10 s).
+    pub fn initialize_timeout(mut self, timeout: Duration) -> Self {
+        self.initialize_timeout = timeout;
+        self
+    }
+
+    /// The path of the MCP endpoint in [`HttpServer::bind`] and
+    /// [`HttpServer::into_router`] (default [`MCP_PATH`], `/mcp`).
+    pub fn path(mut self, path: impl Into<String>) -> Self {
+        self.gate.path = path.into();
+        self
+    }
+
+    /// The drain switch of the endpoint this builder makes (graceful shutdown of
+    /// [`HttpServer::into_service`] and [`HttpServer::into_router`]).
+    pub fn drain(&self) -> Drain {
+        self.drain.clone()
     }
 
     fn with_errors(mut self, errors: Vec<crate::RouterError>) -> Self {
@@ -302,45 +395,116 @@ impl<H: ServerHandler> HttpServer<H> {
         self
     }
 
+    /// The MCP endpoint as a tower service (see [`McpHttpService`]); errors as
+    /// [`HttpServer::bind`] does for a router with registration errors or security
+    /// it cannot enforce.
+    pub fn into_service(self) -> Result<McpHttpService, Error> {
+        Ok(self.build(None)?.0)
+    }
+
+    /// The MCP endpoint at the configured path (default `/mcp`) and the Protected
+    /// Resource Metadata routes (when the description declares security), as an
+    /// axum router to merge into an application:
+    ///
+    /// ```no_run
+    /// # async fn f(router: mcpdesc::Router) -> Result<(), Box<dyn std::error::Error>> {
+    /// let app = axum::Router::new()
+    ///     .route("/healthz", axum::routing::get(|| async { "ok" }))
+    ///     .merge(mcpdesc::http::HttpServer::new(router).into_router()?);
+    /// # Ok(()) }
+    /// ```
+    #[cfg(feature = "axum")]
+    pub fn into_router(self) -> Result<axum::Router, Error> {
+        let path = self.gate.path.clone();
+        let (service, gate) = self.build(None)?;
+        let mut router = axum::Router::new().route_service(&path, service);
+        if let Some(gate) = gate {
+            for route in gate.metadata_paths() {
+                let gate = gate.clone();
+                router = router.route(
+                    &route,
+                    axum::routing::any(move |request: axum::extract::Request| {
+                        let gate = gate.clone();
+                        async move { gate.metadata(request.method(), request.headers()) }
+                    }),
+                );
+            }
+        }
+        Ok(router)
+    }
+
+    /// The service and the gate (for the metadata routes).
+    fn build(
+        self,
+        bound: Option<SocketAddr>,
+    ) -> Result<(McpHttpService, Option<Arc<Gate>>), Error> {
+        if !self.errors.is_empty() {
+            return Err(Error::InvalidRouter(self.errors));
+        }
+        let stateful = self.config.legacy_session_mode;
+        let config = self
+            .config
+            .with_cancellation_token(self.shutdown.child_token());
+        let limit = config.max_request_body_bytes;
+        let gate = match self.security {
+            Some(router) => Gate::new(router, self.gate, bound)
+                .map_err(Error::Security)?
+                .map(Arc::new),
+            None => None,
+        };
+        let mut manager = LocalSessionManager::default();
+        // The handshake timeout is ours (it covers the message after `initialize`);
+        // rmcp's covers only the wait for `initialize` itself.
+        manager.session_config.init_timeout = Some(self.initialize_timeout);
+        let manager = Arc::new(manager);
+        let sessions = stateful.then(|| {
+            Arc::new(sessions::Sessions::new(
+                manager.clone(),
+                self.max_sessions,
+                self.max_pending_sessions,
+                self.initialize_timeout,
+            ))
+        });
+        let factory = self.factory;
+        let rmcp = StreamableHttpService::new(move || Ok(factory()), manager, config);
+        let app = service::App {
+            rmcp: Box::new(move |request| {
+                let rmcp = rmcp.clone();
+                Box::pin(async move { rmcp.handle(request).await })
+            }),
+            listings: self.listings,
+            limit,
+            gate: gate.clone(),
+            origins: origin::Origins::new(self.origins),
+            sessions,
+            drain: self.drain,
+        };
+        let service = McpHttpService { app: Arc::new(app) };
+        Ok((service, gate))
+    }
+
     /// Binds `addr` (port 0 picks a free port; see [`BoundHttpServer::local_addr`]).
     pub async fn bind(self, addr: impl ToSocketAddrs) -> Result<BoundHttpServer, Error> {
         if !self.errors.is_empty() {
             return Err(Error::InvalidRouter(self.errors));
         }
-        let listener = TcpListener::bind(addr)
-            .await
-            .map_err(|e| Error::Http(format!("cannot listen: {e}")))?;
-        let local_addr = listener
-            .local_addr()
-            .map_err(|e| Error::Http(format!("cannot read the bound address: {e}")))?;
-        let shutdown = CancellationToken::new();
-        let config = self.config.with_cancellation_token(shutdown.child_token());
-        let limit = config.max_request_body_bytes;
-        let gate = match self.security {
-            Some(router) => Gate::new(router, self.gate, local_addr).map_err(Error::Security)?,
-            None => None,
-        };
-        let factory = self.factory;
-        let service = StreamableHttpService::new(
-            move || Ok(factory()),
-            Arc::new(LocalSessionManager::default()),
-            config,
-        );
-        let app = Arc::new(App {
-            service: Box::new(move |request| {
-                let service = service.clone();
-                Box::pin(async move { service.handle(request).await })
-            }),
-            listings: self.listings,
-            limit,
-            gate,
-            max_header_bytes: self.max_header_bytes,
-        });
+        let listener = HttpListener::bind(addr).await?.limits(self.limits.clone());
+        let local_addr = listener.local_addr();
+        let path: Arc<str> = Arc::from(self.gate.path.as_str());
+        let shutdown = self.shutdown.clone();
+        let (service, gate) = self.build(Some(local_addr))?;
+        let drain = service.drain();
         Ok(BoundHttpServer {
-            listener,
+            listener: Arc::new(Mutex::new(Some(listener))),
             local_addr,
-            app,
+            endpoint: Endpoint {
+                service,
+                gate,
+                path,
+            },
             shutdown,
+            drain,
+            stopped: CancellationToken::new(),
         })
     }
 
@@ -350,27 +514,54 @@ impl<H: ServerHandler> HttpServer<H> {
     }
 }
 
-type Handle = Box<
-    dyn Fn(Request<Full<Bytes>>) -> crate::BoxFuture<'static, Response<HttpBody>> + Send + Sync,
->;
-
-/// What each connection calls: the path and body checks, rmcp's service, the
-/// `tools/list` write-back.
-struct App {
-    service: Handle,
-    listings: Option<ToolListings>,
-    limit: usize,
-    /// The description's security, when enforced.
-    gate: Option<Gate>,
-    max_header_bytes: usize,
+/// The routes of a [`BoundHttpServer`]: the metadata, the endpoint, `404`.
+#[derive(Clone)]
+struct Endpoint {
+    service: McpHttpService,
+    gate: Option<Arc<Gate>>,
+    path: Arc<str>,
 }
 
-/// A bound server, ready to [`run`](BoundHttpServer::run).
+impl tower_service::Service<Request<Incoming>> for Endpoint {
+    type Response = Response<HttpBody>;
+    type Error = Infallible;
+    type Future = crate::BoxFuture<'static, Result<Response<HttpBody>, Infallible>>;
+
+    fn poll_ready(&mut self, _: &mut TaskContext<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request<Incoming>) -> Self::Future {
+        let this = self.clone();
+        Box::pin(async move {
+            if let Some(gate) = &this.gate {
+                if gate.is_metadata_path(request.uri().path()) {
+                    return Ok(gate.metadata(request.method(), request.headers()));
+                }
+            }
+            if request.uri().path() != &*this.path {
+                return Ok(service::text(
+                    StatusCode::NOT_FOUND,
+                    format!("Not Found: the MCP endpoint is {}", this.path),
+                ));
+            }
+            Ok(this.service.app.handle(request).await)
+        })
+    }
+}
+
+/// A bound server, ready to [`run`](BoundHttpServer::run). Clones share the
+/// server: keep one to [`shutdown`](BoundHttpServer::shutdown) the one running.
+#[derive(Clone)]
 pub struct BoundHttpServer {
-    listener: TcpListener,
+    /// Taken by `run`.
+    listener: Arc<Mutex<Option<HttpListener>>>,
     local_addr: SocketAddr,
-    app: Arc<App>,
+    endpoint: Endpoint,
     shutdown: CancellationToken,
+    drain: Drain,
+    /// Cancelled when `run` has returned.
+    stopped: CancellationToken,
 }
 
 impl std::fmt::Debug for BoundHttpServer {
@@ -389,347 +580,53 @@ impl BoundHttpServer {
 
     /// The MCP endpoint, `http://ADDR/mcp`.
     pub fn url(&self) -> String {
-        format!("http://{}{MCP_PATH}", self.local_addr)
+        format!("http://{}{}", self.local_addr, self.endpoint.path)
     }
 
-    /// A token that stops the server (and closes its sessions) when cancelled.
+    /// A token that stops the server at once (and closes its sessions, cutting
+    /// the requests in flight) when cancelled; [`BoundHttpServer::shutdown`]
+    /// drains first.
     pub fn shutdown_token(&self) -> CancellationToken {
         self.shutdown.clone()
     }
 
-    /// Accepts connections until [`BoundHttpServer::shutdown_token`] is cancelled.
+    /// The server's drain switch (see [`Drain`]).
+    pub fn drain(&self) -> Drain {
+        self.drain.clone()
+    }
+
+    /// Stops gracefully: new requests get `503`, the requests in flight finish
+    /// (their SSE streams included) for at most `grace`, then every session is
+    /// closed, [`BoundHttpServer::run`] stops accepting and returns once its
+    /// connections are closed. Returns the number of requests cut at the end of
+    /// the grace period.
+    pub async fn shutdown(&self, grace: Duration) -> usize {
+        let cut = self.drain.shutdown(grace).await;
+        self.shutdown.cancel();
+        let running = self.listener.lock().expect("listener poisoned").is_none();
+        if running {
+            self.stopped.cancelled().await;
+        }
+        cut
+    }
+
+    /// Accepts connections until [`BoundHttpServer::shutdown_token`] is cancelled
+    /// (or [`BoundHttpServer::shutdown`] has drained).
     pub async fn run(self) -> Result<(), Error> {
-        loop {
-            let accepted = tokio::select! {
-                accepted = self.listener.accept() => accepted,
-                () = self.shutdown.cancelled() => return Ok(()),
-            };
-            let stream = match accepted {
-                Ok((stream, _)) => stream,
-                Err(e) => {
-                    // Out of file descriptors and the like: wait, do not spin.
-                    eprintln!("mcpdesc: accepting an HTTP connection failed: {e}");
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                    continue;
-                }
-            };
-            let app = self.app.clone();
-            let app_limits = app.max_header_bytes;
-            let shutdown = self.shutdown.clone();
-            tokio::spawn(async move {
-                let service = hyper::service::service_fn(move |request| {
-                    let app = app.clone();
-                    async move { Ok::<_, Infallible>(app.handle(request).await) }
-                });
-                let connection = hyper::server::conn::http1::Builder::new()
-                    .max_header_size(app_limits)
-                    .serve_connection(TokioIo::new(stream), service);
-                tokio::select! {
-                    _ = connection => {}
-                    () = shutdown.cancelled() => {}
-                }
-            });
-        }
-    }
-}
-
-impl App {
-    async fn handle(&self, request: Request<Incoming>) -> Response<HttpBody> {
-        if let Some(gate) = &self.gate {
-            if gate.is_metadata_path(request.uri().path()) {
-                return gate.metadata(request.method(), request.headers());
-            }
-        }
-        if request.uri().path() != MCP_PATH {
-            return text(
-                StatusCode::NOT_FOUND,
-                format!("Not Found: the MCP endpoint is {MCP_PATH}"),
-            );
-        }
-        let (mut parts, body) = request.into_parts();
-        // Authentication comes first: before the body is read, before rmcp looks at
-        // the session.
-        let security = match &self.gate {
-            Some(gate) => match gate.authenticate(&mut parts).await {
-                Ok(security) => Some(security),
-                Err(refused) => return *refused,
-            },
-            None => None,
-        };
-        let body = match read_body(&parts.headers, body, self.limit).await {
-            Ok(body) => body,
-            Err(response) => return response,
-        };
-        if let (Some(gate), Some(security)) = (&self.gate, security) {
-            if let Err(refused) = gate.authorize(&parts.headers, &body, &security) {
-                return *refused;
-            }
-            parts.extensions.insert(security);
-        }
-        let listing = match parts.method {
-            Method::POST => self
-                .listings
-                .as_ref()
-                .and_then(|_| tools_list_request(&parts.headers, &body))
-                .or_else(|| initialize_request(&body)),
-            _ => None,
-        };
-        // MCP 2025-11-25 tasks through rmcp (`tasks::wire`), after the gate saw the
-        // request as the client sent it.
-        let body = match crate::tasks::wire::inbound(&body) {
-            Some(rewritten) => Bytes::from(rewritten),
-            None => body,
-        };
-        let response = (self.service)(Request::from_parts(parts, Full::new(body))).await;
-        match listing {
-            Some(target) => restore_in_response(response, target, self.listings.clone()).await,
-            None => response,
-        }
-    }
-}
-
-fn text(status: StatusCode, message: String) -> Response<HttpBody> {
-    let mut response = Response::new(Full::new(Bytes::from(message)).boxed());
-    *response.status_mut() = status;
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        header::HeaderValue::from_static("text/plain; charset=utf-8"),
-    );
-    response
-}
-
-fn too_large(limit: usize) -> Response<HttpBody> {
-    text(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        format!("Payload Too Large: the request body exceeds the limit of {limit} bytes"),
-    )
-}
-
-/// The whole request body, at most `limit` bytes.
-async fn read_body(
-    headers: &HeaderMap,
-    mut body: Incoming,
-    limit: usize,
-) -> Result<Bytes, Response<HttpBody>> {
-    let declared = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|length| length > limit as u64) {
-        return Err(too_large(limit));
-    }
-    let mut collected = BytesMut::new();
-    while let Some(frame) = body.frame().await {
-        let frame = frame.map_err(|e| {
-            text(
-                StatusCode::BAD_REQUEST,
-                format!("Bad Request: the request body could not be read: {e}"),
+        let listener = self
+            .listener
+            .lock()
+            .expect("listener poisoned")
+            .take()
+            .ok_or_else(|| Error::Http("the server is already running".into()))?;
+        let shutdown = self.shutdown.clone();
+        let outcome = listener
+            .serve(
+                self.endpoint.clone(),
+                async move { shutdown.cancelled().await },
             )
-        })?;
-        if let Ok(data) = frame.into_data() {
-            if data.len() > limit.saturating_sub(collected.len()) {
-                return Err(too_large(limit));
-            }
-            collected.extend_from_slice(&data);
-        }
-    }
-    Ok(collected.freeze())
-}
-
-/// A `tools/list` request whose answer needs the write-back, or an `initialize`
-/// whose answer may carry the `tasks` capability (`tasks::wire::outbound`).
-#[derive(Debug, Clone, PartialEq)]
-struct ListingRequest {
-    id: Value,
-    version: ProtocolVersion,
-    initialize: bool,
-}
-
-/// The id of an `initialize` request body.
-fn initialize_request(body: &[u8]) -> Option<ListingRequest> {
-    if !body.windows(10).any(|w| w == b"initialize") {
-        return None;
-    }
-    let message: Value = serde_json::from_slice(body).ok()?;
-    if message.get("method")?.as_str()? != "initialize" {
-        return None;
-    }
-    Some(ListingRequest {
-        id: message.get("id")?.clone(),
-        version: ProtocolVersion::V2025_11_25,
-        initialize: true,
-    })
-}
-
-/// The id and protocol version of a `tools/list` request body: the version the
-/// request's `_meta` names, else its `MCP-Protocol-Version` header, else 2025-03-26
-/// (rmcp's order and default).
-fn tools_list_request(headers: &HeaderMap, body: &[u8]) -> Option<ListingRequest> {
-    // Most requests are not listings: skip parsing them.
-    if !body.windows(10).any(|w| w == b"tools/list") {
-        return None;
-    }
-    let message: Value = serde_json::from_slice(body).ok()?;
-    if message.get("method")?.as_str()? != "tools/list" {
-        return None;
-    }
-    let id = message.get("id")?.clone();
-    let from_meta = message
-        .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
-        .and_then(Value::as_str);
-    let from_header = headers
-        .get("mcp-protocol-version")
-        .and_then(|v| v.to_str().ok());
-    let version = match from_meta.or(from_header) {
-        Some(name) => name.parse().ok()?,
-        None => ProtocolVersion::V2025_03_26,
-    };
-    Some(ListingRequest {
-        id,
-        version,
-        initialize: false,
-    })
-}
-
-/// Completes the answer to `target` in a JSON body or an SSE stream.
-async fn restore_in_response(
-    response: Response<HttpBody>,
-    target: ListingRequest,
-    listings: Option<ToolListings>,
-) -> Response<HttpBody> {
-    let content_type = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_ascii_lowercase();
-    let (mut parts, body) = response.into_parts();
-    if content_type.starts_with("application/json") {
-        // A JSON answer is one finished message.
-        let bytes = match body.collect().await {
-            Ok(collected) => collected.to_bytes(),
-            Err(never) => match never {},
-        };
-        let bytes = restore_message(&bytes, &target, listings.as_ref()).unwrap_or(bytes);
-        parts.headers.remove(header::CONTENT_LENGTH);
-        Response::from_parts(parts, Full::new(bytes).boxed())
-    } else if content_type.starts_with("text/event-stream") {
-        let body = SseRestore {
-            inner: body,
-            buffer: BytesMut::new(),
-            target: Some((target, listings)),
-        };
-        Response::from_parts(parts, body.boxed())
-    } else {
-        Response::from_parts(parts, body)
-    }
-}
-
-/// The JSON-RPC message `bytes` completed by [`ToolListings::restore`] when it
-/// answers `target`; `None` when it is another message or nothing was added.
-fn restore_message(
-    bytes: &[u8],
-    target: &ListingRequest,
-    listings: Option<&ToolListings>,
-) -> Option<Bytes> {
-    let mut message: Value = serde_json::from_slice(bytes).ok()?;
-    if message.get("id") != Some(&target.id) {
-        return None;
-    }
-    if target.initialize {
-        return crate::tasks::wire::outbound(bytes).map(Bytes::from);
-    }
-    let result = message.get_mut("result")?;
-    if !listings?.restore(target.version, result) {
-        return None;
-    }
-    serde_json::to_vec(&message).ok().map(Bytes::from)
-}
-
-/// An SSE body in which the event answering a `tools/list` request is completed;
-/// every other event passes through unchanged, and once that event is seen the rest
-/// of the stream passes through as it comes.
-struct SseRestore {
-    inner: HttpBody,
-    /// Bytes of events not yet complete.
-    buffer: BytesMut,
-    /// The request to answer; `None` once done.
-    target: Option<(ListingRequest, Option<ToolListings>)>,
-}
-
-impl SseRestore {
-    /// The complete events in the buffer, the answering one completed; `None` when
-    /// no event is complete yet.
-    fn complete_events(&mut self) -> Option<Bytes> {
-        // rmcp ends every event with a blank line ("\n\n").
-        let end = self.buffer.windows(2).rposition(|w| w == b"\n\n")? + 2;
-        let region = self.buffer.split_to(end);
-        let mut out = BytesMut::with_capacity(region.len());
-        let mut rest: &[u8] = &region;
-        while let Some(at) = rest.windows(2).position(|w| w == b"\n\n") {
-            // The event's lines, each with its "\n".
-            let (event, next) = (&rest[..=at], &rest[at + 2..]);
-            rest = next;
-            for line in event.split_inclusive(|b| *b == b'\n') {
-                match self.restore_line(line) {
-                    Some(restored) => out.extend_from_slice(&restored),
-                    None => out.extend_from_slice(line),
-                }
-            }
-            out.extend_from_slice(b"\n");
-        }
-        Some(out.freeze())
-    }
-
-    /// A `data:` line carrying the answer, completed (and the target done); `None`
-    /// for any other line.
-    fn restore_line(&mut self, line: &[u8]) -> Option<Vec<u8>> {
-        let (target, listings) = self.target.as_ref()?;
-        let data = line.strip_prefix(b"data:")?;
-        let data = data.strip_prefix(b" ").unwrap_or(data).trim_ascii_end();
-        let message = restore_message(data, target, listings.as_ref())?;
-        self.target = None;
-        let mut restored = Vec::with_capacity(message.len() + 7);
-        restored.extend_from_slice(b"data: ");
-        restored.extend_from_slice(&message);
-        restored.push(b'\n');
-        Some(restored)
-    }
-}
-
-impl Body for SseRestore {
-    type Data = Bytes;
-    type Error = Infallible;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut TaskContext<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        let this = &mut *self;
-        loop {
-            if this.target.is_none() {
-                if !this.buffer.is_empty() {
-                    let rest = this.buffer.split().freeze();
-                    return Poll::Ready(Some(Ok(Frame::data(rest))));
-                }
-                return Pin::new(&mut this.inner).poll_frame(cx);
-            }
-            match ready!(Pin::new(&mut this.inner).poll_frame(cx)) {
-                None => {
-                    // The stream ended before the answer: pass on what is left.
-                    this.target = None;
-                }
-                Some(Ok(frame)) => match frame.into_data() {
-                    Ok(data) => {
-                        this.buffer.extend_from_slice(&data);
-                        if let Some(events) = this.complete_events() {
-                            return Poll::Ready(Some(Ok(Frame::data(events))));
-                        }
-                    }
-                    Err(other) => return Poll::Ready(Some(Ok(other))),
-                },
-                Some(Err(never)) => match never {},
-            }
-        }
+            .await;
+        self.stopped.cancel();
+        outcome
     }
 }

@@ -2,7 +2,8 @@
 //! (rmcp's included, at every level) is captured while requests carry valid,
 //! unknown, malformed and misplaced credentials of every kind, and none of them
 //! appears. The capture is checked to have recorded rmcp's traffic, so the test
-//! cannot pass by capturing nothing.
+//! cannot pass by capturing nothing. The HTTP layer's own event per request (method,
+//! primitive, outcome, duration) is checked to be there, without argument values.
 
 #![cfg(feature = "http")]
 
@@ -129,6 +130,14 @@ async fn no_credential_appears_in_any_log_event() {
         let mut client = client;
         assert_eq!(client.initialize().await.status, StatusCode::OK);
         assert!(!client.tool_text(1, "echo").await.is_empty());
+        // An argument value never reaches a log either.
+        let reply = client
+            .post(
+                serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": {"name": "echo", "arguments": {"note": "ARGVALUE-5e1d"}}}),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::OK);
     }
     // Unknown, malformed and misplaced credentials.
     for client in [
@@ -147,6 +156,28 @@ async fn no_credential_appears_in_any_log_event() {
         captured.contains("initialize") || captured.contains("Initialize"),
         "the capture saw no MCP traffic:\n{captured}"
     );
+    // One event per MCP request, with its method, primitive and outcome.
+    assert!(
+        captured.contains("INFO mcpdesc::http message=mcp request")
+            && captured.contains("method=tools/call name=echo outcome=ok duration_ms="),
+        "no request event for the tool call:\n{captured}"
+    );
+    assert!(
+        // Refused before the body is read: no method known.
+        captured.contains("method= name= outcome=refused 401"),
+        "no request event for a refused request:\n{captured}"
+    );
+    // rmcp's own DEBUG and TRACE events print whole requests, arguments included
+    // (documented in docs/serving.md); at INFO and above, and in every event of
+    // ours, no argument value appears.
+    for line in captured.lines() {
+        let ours = line.contains(" mcpdesc");
+        let verbose = line.starts_with("DEBUG") || line.starts_with("TRACE");
+        assert!(
+            !line.contains("ARGVALUE") || (verbose && !ours),
+            "an argument value reached a log: {line}"
+        );
+    }
     assert!(
         !captured.contains("SECRET"),
         "a credential reached a log:\n{captured}"

@@ -403,8 +403,14 @@ pub struct HttpServerProcess {
 impl HttpServerProcess {
     /// Starts `command args` and waits for its endpoint line.
     pub fn start(command: &str, args: &[&str]) -> Self {
+        Self::start_with_env(command, args, &[])
+    }
+
+    /// [`HttpServerProcess::start`] with extra environment variables.
+    pub fn start_with_env(command: &str, args: &[&str], env: &[(&str, &str)]) -> Self {
         let mut child = Command::new(command)
             .args(args)
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -436,6 +442,23 @@ impl HttpServerProcess {
                 );
             }
         }
+    }
+
+    /// The server's process id (to signal it).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Waits up to `timeout` for the server to exit; its status, `None` if it has not.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + timeout;
+        while Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        None
     }
 
     /// What the server printed on stderr so far.

@@ -1,36 +1,75 @@
 //! `cargo run -p chess-server`: serves the chess description over MCP on stdio, or
-//! over streamable HTTP at `http://ADDR/mcp` with `--http ADDR`.
+//! over streamable HTTP at `http://ADDR/mcp` with `--http ADDR` (an axum application
+//! with the MCP endpoint and `GET /healthz`).
 
 use std::time::Duration;
 
-const USAGE: &str = "usage: chess-server [--http ADDR] [--think-ms N]
-  (no option)   serve MCP on stdin/stdout
-  --http ADDR   serve streamable HTTP at http://ADDR/mcp (ADDR such as 127.0.0.1:8080;
-                port 0 picks a free port); loopback Host headers only
-  --think-ms N  spend N ms on each ply analyze_game analyses (a stand-in for an
-                engine's thinking time, to watch progress and cancellation)";
+use mcpdesc::http::{HttpListener, HttpServer};
+
+const USAGE: &str = "usage: chess-server [--http ADDR [HTTP OPTIONS]] [--think-ms N]
+  (no option)         serve MCP on stdin/stdout
+  --http ADDR         serve streamable HTTP at http://ADDR/mcp and GET /healthz (ADDR such
+                      as 127.0.0.1:8080; port 0 picks a free port); loopback Host headers only
+  --think-ms N        spend N ms on each ply analyze_game analyses (a stand-in for an
+                      engine's thinking time, to watch progress and cancellation)
+HTTP options:
+  --stateless         serve every request on its own, without sessions (any instance
+                      behind a load balancer can answer any request)
+  --allowed-origin O  allow browser requests from origin O (scheme://host[:port]);
+                      repeatable; by default a request with an Origin header gets 403
+  --allowed-host H    answer requests whose Host is H (name or name:port; repeatable;
+                      default: loopback names only), e.g. a public name behind a proxy
+  --max-sessions N    at most N open sessions (default 10000); past it 503
+  --grace-s N         on SIGTERM or Ctrl-C, let requests in flight finish for up to
+                      N seconds (default 30), then exit 0
+Logs: RUST_LOG (default `warn`; `mcpdesc=info` gives one event per MCP request).";
 
 /// The command line.
 struct Options {
     http: Option<String>,
     think_time: Duration,
+    stateless: bool,
+    allowed_origins: Vec<String>,
+    allowed_hosts: Vec<String>,
+    max_sessions: usize,
+    grace: Duration,
+}
+
+fn number<T: std::str::FromStr>(
+    flag: &str,
+    args: &mut impl Iterator<Item = String>,
+) -> Result<T, String> {
+    let value = args.next().ok_or(format!("{flag} needs a number"))?;
+    value
+        .parse()
+        .map_err(|_| format!("{flag}: `{value}` is not a number"))
 }
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
     let mut options = Options {
         http: None,
         think_time: Duration::ZERO,
+        stateless: false,
+        allowed_origins: Vec::new(),
+        allowed_hosts: Vec::new(),
+        max_sessions: mcpdesc::http::DEFAULT_MAX_SESSIONS,
+        grace: Duration::from_secs(30),
     };
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--http" => options.http = Some(args.next().ok_or("--http needs an address")?),
             "--think-ms" => {
-                let value = args.next().ok_or("--think-ms needs a number")?;
-                let ms: u64 = value.parse().map_err(|_| {
-                    format!("--think-ms: `{value}` is not a number of milliseconds")
-                })?;
-                options.think_time = Duration::from_millis(ms);
+                options.think_time = Duration::from_millis(number("--think-ms", &mut args)?)
             }
+            "--stateless" => options.stateless = true,
+            "--allowed-origin" => options
+                .allowed_origins
+                .push(args.next().ok_or("--allowed-origin needs an origin")?),
+            "--allowed-host" => options
+                .allowed_hosts
+                .push(args.next().ok_or("--allowed-host needs a host")?),
+            "--max-sessions" => options.max_sessions = number("--max-sessions", &mut args)?,
+            "--grace-s" => options.grace = Duration::from_secs(number("--grace-s", &mut args)?),
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument `{other}`")),
         }
@@ -50,9 +89,16 @@ async fn main() {
             std::process::exit(if problem.is_empty() { 0 } else { 2 });
         }
     };
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
     let router = chess_server::router_thinking(options.think_time);
-    let outcome = match options.http {
-        Some(addr) => serve_http(router, &addr).await,
+    let outcome = match &options.http {
+        Some(addr) => serve_http(router, addr, &options).await,
         None => mcpdesc::serve_stdio(router).await,
     };
     if let Err(e) = outcome {
@@ -61,9 +107,61 @@ async fn main() {
     }
 }
 
-async fn serve_http(router: mcpdesc::Router, addr: &str) -> Result<(), mcpdesc::Error> {
-    let server = mcpdesc::http::HttpServer::new(router).bind(addr).await?;
+async fn serve_http(
+    router: mcpdesc::Router,
+    addr: &str,
+    options: &Options,
+) -> Result<(), mcpdesc::Error> {
+    let mut server = HttpServer::new(router);
+    if !options.allowed_hosts.is_empty() {
+        server = server.allowed_hosts(options.allowed_hosts.clone());
+    }
+    let server = server
+        .stateless(options.stateless)
+        .allowed_origins(options.allowed_origins.clone())
+        .max_sessions(options.max_sessions);
+    let drain = server.drain();
+    let app = axum::Router::new()
+        .route("/healthz", axum::routing::get(|| async { "ok" }))
+        .merge(server.into_router()?);
+    let listener = HttpListener::bind(addr).await?;
     // Tests and scripts read the address from this line (port 0 picks one).
-    eprintln!("chess-server: serving MCP at {}", server.url());
-    server.run().await
+    eprintln!(
+        "chess-server: serving MCP at http://{}/mcp",
+        listener.local_addr()
+    );
+    let grace = options.grace;
+    listener
+        .serve(app, async move {
+            stop_signal().await;
+            eprintln!("chess-server: draining (up to {} s)", grace.as_secs());
+            let cut = drain.shutdown(grace).await;
+            if cut > 0 {
+                eprintln!("chess-server: {cut} request(s) cut at the end of the grace period");
+            }
+        })
+        .await
+}
+
+/// SIGTERM or Ctrl-C (SIGINT).
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                tokio::select! {
+                    _ = terminate.recv() => {}
+                    _ = tokio::signal::ctrl_c() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
 }

@@ -145,3 +145,128 @@ fn typescript_client_talks_to_the_chess_server_over_http() {
         "{stderr}"
     );
 }
+
+/// A free loopback port (bound and released: a small race, fine for a test).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// `deploy/nginx.conf` as shipped, with its three ports replaced.
+fn nginx_conf(listen: u16, first: u16, second: u16) -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/nginx.conf");
+    let conf = std::fs::read_to_string(path).unwrap();
+    for port in ["127.0.0.1:8080;", "127.0.0.1:8081;", "127.0.0.1:8082;"] {
+        assert!(conf.contains(port), "{port} in deploy/nginx.conf");
+    }
+    conf.replace("127.0.0.1:8080;", &format!("127.0.0.1:{listen};"))
+        .replace("127.0.0.1:8081;", &format!("127.0.0.1:{first};"))
+        .replace("127.0.0.1:8082;", &format!("127.0.0.1:{second};"))
+}
+
+/// nginx (`deploy/nginx.conf`) round-robin in front of two `--stateless`
+/// instances; the TypeScript client's chess flow through nginx, except the
+/// cancellation check (a stateless server sends the handler's log on the request's
+/// own stream, which the cancelling client has closed). Both instances must have
+/// served requests.
+#[test]
+fn typescript_client_through_nginx_in_front_of_two_stateless_instances() {
+    let test =
+        "chess-server/e2e::typescript_client_through_nginx_in_front_of_two_stateless_instances";
+    let Some(nginx) = harness::prereq::program(
+        test,
+        &["nginx", "/usr/sbin/nginx"],
+        &["-v"],
+        "apt-get install nginx-light; CI: .ci/setup.d/20-nginx.sh",
+    ) else {
+        return;
+    };
+    if !harness::client_ready(test) {
+        return;
+    }
+    let (first_port, second_port, listen) = (free_port(), free_port(), free_port());
+    let instances: Vec<_> = [first_port, second_port]
+        .iter()
+        .map(|port| {
+            harness::HttpServerProcess::start_with_env(
+                env!("CARGO_BIN_EXE_chess-server"),
+                &[
+                    "--http",
+                    &format!("127.0.0.1:{port}"),
+                    "--stateless",
+                    "--think-ms",
+                    "20",
+                ],
+                &[("RUST_LOG", "mcpdesc=info")],
+            )
+        })
+        .collect();
+    let dir = std::env::temp_dir().join(format!("mcpdesc-nginx-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("nginx.conf"),
+        nginx_conf(listen, first_port, second_port),
+    )
+    .unwrap();
+    let mut proxy = std::process::Command::new(&nginx)
+        .arg("-p")
+        .arg(&dir)
+        .args(["-c", "nginx.conf", "-e", "stderr"])
+        .stdin(std::process::Stdio::null())
+        // Not the test's own pipes: nothing may hold them open after the test.
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    /// SIGTERM, not SIGKILL: the master then stops its worker too.
+    struct Stop<'a>(&'a mut std::process::Child);
+    impl Drop for Stop<'_> {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("kill")
+                .args(["-TERM", &self.0.id().to_string()])
+                .status();
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            while std::time::Instant::now() < deadline {
+                if let Ok(Some(_)) = self.0.try_wait() {
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let _stop = Stop(&mut proxy);
+    // Wait for nginx to listen.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", listen)).is_err() {
+        assert!(std::time::Instant::now() < deadline, "nginx did not start");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+
+    let mut plan = plan(json!({"url": format!("http://127.0.0.1:{listen}/mcp")}));
+    plan.as_object_mut().unwrap().remove("cancelCall");
+    let stdout = harness::run_client("chess-server-nginx", &plan);
+    let compared = stdout
+        .lines()
+        .filter(|l| l.starts_with("ok ") && l.ends_with("result equals the example result"))
+        .count();
+    assert_eq!(compared, 10, "{stdout}");
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("ok ") && l.ends_with("at least 7 progress notification(s)")),
+        "{stdout}"
+    );
+    for instance in &instances {
+        let served = instance.stderr().matches("mcp request").count();
+        assert!(
+            served > 0,
+            "an instance served nothing: {}",
+            instance.stderr()
+        );
+    }
+}

@@ -24,7 +24,6 @@ use super::{
     AuthErrorKind, AuthRequest, Authentication, Authenticator, Credential, Requirement,
     SecurityScheme, Target, TransportChoice, Verdict,
 };
-use crate::http::MCP_PATH;
 use crate::{CompletionTarget, ProtocolVersion, Router};
 
 type HttpBody = BoxBody<Bytes, Infallible>;
@@ -43,13 +42,27 @@ pub(crate) struct RequestSecurity {
 }
 
 /// Settings of the gate (from `HttpServer`).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(crate) struct GateSettings {
     pub(crate) choice: TransportChoice,
     pub(crate) resource_url: Option<String>,
     /// Ignore the transport's declared `url`: the resource is the URL reached.
     pub(crate) served_resource: bool,
     pub(crate) authorization_servers: Option<Vec<String>>,
+    /// The path of the MCP endpoint (`/mcp` unless set).
+    pub(crate) path: String,
+}
+
+impl Default for GateSettings {
+    fn default() -> Self {
+        GateSettings {
+            choice: TransportChoice::default(),
+            resource_url: None,
+            served_resource: false,
+            authorization_servers: None,
+            path: crate::http::MCP_PATH.to_owned(),
+        }
+    }
 }
 
 /// The gate of one HTTP server.
@@ -63,7 +76,10 @@ pub(crate) struct Gate {
     resource_url: Option<String>,
     authorization_servers: Vec<String>,
     scopes: Vec<String>,
-    bound: SocketAddr,
+    /// The listening address, when the server owns its listener: the `resource`
+    /// of a request without a `Host` header.
+    bound: Option<SocketAddr>,
+    path: String,
 }
 
 impl Gate {
@@ -73,7 +89,7 @@ impl Gate {
     pub(crate) fn new(
         router: Arc<Router>,
         settings: GateSettings,
-        bound: SocketAddr,
+        bound: Option<SocketAddr>,
     ) -> Result<Option<Gate>, String> {
         if !router.enforces_security() {
             return Ok(None);
@@ -120,6 +136,7 @@ impl Gate {
             resource_url,
             authorization_servers,
             bound,
+            path: settings.path,
             router,
         }))
     }
@@ -133,15 +150,19 @@ impl Gate {
             .get(HOST)
             .and_then(|h| h.to_str().ok())
             .filter(|h| h.parse::<http::uri::Authority>().is_ok());
-        match host {
-            Some(host) => format!("http://{host}{MCP_PATH}"),
-            None => format!("http://{}{MCP_PATH}", self.bound),
+        let path = &self.path;
+        match (host, self.bound) {
+            (Some(host), _) => format!("http://{host}{path}"),
+            (None, Some(bound)) => format!("http://{bound}{path}"),
+            // HTTP/1.1 requires `Host`; an HTTP/1.0 client mounted in a foreign
+            // server gets the loopback name.
+            (None, None) => format!("http://localhost{path}"),
         }
     }
 
     fn metadata_url(&self, headers: &HeaderMap) -> String {
         let resource = self.resource(headers);
-        metadata::metadata_url(&resource).unwrap_or_else(|| format!("{WELL_KNOWN}{MCP_PATH}"))
+        metadata::metadata_url(&resource).unwrap_or_else(|| format!("{WELL_KNOWN}{}", self.path))
     }
 
     /// Whether `path` is one of the metadata routes.
@@ -151,12 +172,34 @@ impl Gate {
         };
         rest.is_empty()
             || rest == "/"
-            || rest == MCP_PATH
+            || rest == self.path
             || self
                 .resource_url
                 .as_deref()
                 .and_then(metadata::resource_path)
                 .is_some_and(|p| p == rest)
+    }
+
+    /// The metadata routes of an axum router: the well-known path, with a slash,
+    /// suffixed with the endpoint's path, and suffixed with the path of the
+    /// configured resource URL.
+    #[cfg(feature = "axum")]
+    pub(crate) fn metadata_paths(&self) -> Vec<String> {
+        let mut paths = vec![
+            WELL_KNOWN.to_owned(),
+            format!("{WELL_KNOWN}/"),
+            format!("{WELL_KNOWN}{}", self.path),
+        ];
+        if let Some(rest) = self
+            .resource_url
+            .as_deref()
+            .and_then(metadata::resource_path)
+        {
+            paths.push(format!("{WELL_KNOWN}{rest}"));
+        }
+        paths.sort();
+        paths.dedup();
+        paths
     }
 
     /// The metadata document (GET, HEAD), CORS-readable from any origin.
@@ -235,7 +278,7 @@ impl Gate {
                     Ok(Err(error)) => rejection = error.message().to_owned(),
                     Err(_) => {
                         // The message may quote the credential: not printed.
-                        eprintln!("mcpdesc: the authenticator panicked (scheme `{scheme}`)");
+                        tracing::error!(scheme = %scheme, "mcpdesc: the authenticator panicked");
                         return Err(Box::new(json_response(
                             StatusCode::INTERNAL_SERVER_ERROR,
                             &json!({"error": "server_error", "error_description": "the authenticator failed"}),

@@ -1,0 +1,317 @@
+//! The MCP endpoint as a tower service ([`McpHttpService`]): everything one
+//! endpoint does, in order: the `Origin` check and CORS, the drain, the security
+//! gate, the body limit, the session cap, rmcp's streamable HTTP, the `tools/list`
+//! write-back, and the request's `tracing` event.
+
+use std::convert::Infallible;
+use std::fmt;
+use std::sync::Arc;
+use std::task::{Context as TaskContext, Poll};
+use std::time::Instant;
+
+use bytes::{Buf, BufMut, Bytes, BytesMut};
+use http::header::{self, HeaderValue};
+use http::{HeaderMap, Method, Request, Response, StatusCode};
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Empty, Full};
+use hyper::body::Body;
+use tracing::Instrument;
+
+use super::drain::{Drain, Tracked};
+use super::observe::{observe, Observation, Outcome};
+use super::origin::{self, OriginCheck, Origins};
+use super::probe::Probe;
+use super::restore::{initialize_request, restore_in_response, tools_list_request};
+use super::sessions::Sessions;
+use crate::auth::gate::Gate;
+use crate::ToolListings;
+
+/// The body of every answer of the HTTP layer.
+pub type HttpBody = BoxBody<Bytes, Infallible>;
+
+/// The header naming a request's session.
+const SESSION_ID: &str = "mcp-session-id";
+
+/// rmcp's streamable HTTP service, its handler type erased.
+pub(crate) type Handle = Box<
+    dyn Fn(Request<Full<Bytes>>) -> crate::BoxFuture<'static, Response<HttpBody>> + Send + Sync,
+>;
+
+/// The MCP endpoint as a `Clone` tower [`Service`](tower_service::Service) over
+/// `http::Request<B>` for any body `B` a hyper or axum server hands over, from
+/// [`HttpServer::into_service`](super::HttpServer::into_service). It answers every
+/// request as the MCP endpoint, whatever its path, so it can be nested anywhere
+/// (`axum::Router::nest_service`, `route_service`); the Protected Resource
+/// Metadata routes are not part of it (see
+/// [`HttpServer::into_router`](super::HttpServer::into_router)).
+#[derive(Clone)]
+pub struct McpHttpService {
+    pub(crate) app: Arc<App>,
+}
+
+impl fmt::Debug for McpHttpService {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("McpHttpService")
+            .field("enforces_security", &self.app.gate.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl McpHttpService {
+    /// The drain switch of this endpoint (graceful shutdown, see [`Drain`]).
+    pub fn drain(&self) -> Drain {
+        self.app.drain.clone()
+    }
+}
+
+impl<B> tower_service::Service<Request<B>> for McpHttpService
+where
+    B: Body + Send + 'static,
+    B::Data: Send,
+    B::Error: fmt::Display,
+{
+    type Response = Response<HttpBody>;
+    type Error = Infallible;
+    type Future = crate::BoxFuture<'static, Result<Response<HttpBody>, Infallible>>;
+
+    fn poll_ready(&mut self, _: &mut TaskContext<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        let app = self.app.clone();
+        Box::pin(async move { Ok(app.handle(request).await) })
+    }
+}
+
+/// What the service runs.
+pub(crate) struct App {
+    pub(crate) rmcp: Handle,
+    pub(crate) listings: Option<ToolListings>,
+    pub(crate) limit: usize,
+    /// The description's security, when enforced.
+    pub(crate) gate: Option<Arc<Gate>>,
+    pub(crate) origins: Origins,
+    /// The session bounds (stateful mode).
+    pub(crate) sessions: Option<Arc<Sessions>>,
+    pub(crate) drain: Drain,
+}
+
+impl App {
+    pub(crate) async fn handle<B>(&self, request: Request<B>) -> Response<HttpBody>
+    where
+        B: Body + Send + 'static,
+        B::Data: Send,
+        B::Error: fmt::Display,
+    {
+        let span = tracing::info_span!("mcp_request", method = tracing::field::Empty);
+        let started = Instant::now();
+        let observation = Observation {
+            http_method: request.method().clone(),
+            probe: Probe::default(),
+            started,
+        };
+        async move {
+            // The Origin check comes before anything else (DNS rebinding).
+            let origin = match self.origins.check(request.headers()) {
+                OriginCheck::Absent => None,
+                OriginCheck::Allowed(origin) => Some(origin),
+                OriginCheck::Refused => {
+                    observation.emit(&Outcome::Refused(403));
+                    return origin::forbidden();
+                }
+            };
+            if let (Some(origin), &Method::OPTIONS) = (&origin, request.method()) {
+                return origin::preflight(origin);
+            }
+            let mut response = self.serve(request, observation).await;
+            if let Some(origin) = origin {
+                origin::decorate(&mut response, &origin);
+            }
+            response
+        }
+        .instrument(span)
+        .await
+    }
+
+    async fn serve<B>(
+        &self,
+        request: Request<B>,
+        mut observation: Observation,
+    ) -> Response<HttpBody>
+    where
+        B: Body + Send + 'static,
+        B::Data: Send,
+        B::Error: fmt::Display,
+    {
+        let refuse = |observation: &Observation, response: Response<HttpBody>| {
+            observation.emit(&Outcome::Refused(response.status().as_u16()));
+            response
+        };
+        // A standalone GET stream lasts as long as its session: it does not hold
+        // up a drain.
+        let mark = (request.method() != Method::GET).then(|| self.drain.track());
+        if self.drain.is_draining() && request.method() == Method::GET {
+            return refuse(&observation, unavailable("the server is shutting down", 1));
+        }
+        let (mut parts, body) = request.into_parts();
+        // Authentication comes first: before the body is read, before rmcp looks at
+        // the session.
+        let security = match &self.gate {
+            Some(gate) => match gate.authenticate(&mut parts).await {
+                Ok(security) => Some(security),
+                Err(refused) => return refuse(&observation, *refused),
+            },
+            None => None,
+        };
+        let body = match read_body(&parts.headers, body, self.limit).await {
+            Ok(body) => body,
+            Err(response) => return refuse(&observation, response),
+        };
+        if parts.method == Method::POST {
+            observation.probe = Probe::of(&body);
+        }
+        if let Some(name) = &observation.probe.method {
+            tracing::Span::current().record("method", name.as_str());
+        }
+        if self.drain.is_draining() && observation.probe.is_request() {
+            return refuse(&observation, unavailable("the server is shutting down", 1));
+        }
+        if let (Some(gate), Some(security)) = (&self.gate, security) {
+            if let Err(refused) = gate.authorize(&parts.headers, &body, &security) {
+                return refuse(&observation, *refused);
+            }
+            parts.extensions.insert(security);
+        }
+        let session = parts
+            .headers
+            .get(SESSION_ID)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let opens_session = match (&self.sessions, &session) {
+            (Some(sessions), Some(id)) => {
+                sessions.seen(id);
+                None
+            }
+            (Some(sessions), None) if observation.probe.method.as_deref() == Some("initialize") => {
+                if sessions.full().await {
+                    return refuse(
+                        &observation,
+                        unavailable("too many open sessions, try again later", 30),
+                    );
+                }
+                Some(sessions.clone())
+            }
+            _ => None,
+        };
+        let listing = match parts.method {
+            Method::POST => self
+                .listings
+                .as_ref()
+                .and_then(|_| tools_list_request(&parts.headers, &observation.probe))
+                .or_else(|| initialize_request(&observation.probe)),
+            _ => None,
+        };
+        // MCP 2025-11-25 tasks through rmcp (`tasks::wire`), after the gate saw the
+        // request as the client sent it.
+        let body = match crate::tasks::wire::inbound(&body) {
+            Some(rewritten) => Bytes::from(rewritten),
+            None => body,
+        };
+        let response = (self.rmcp)(Request::from_parts(parts, Full::new(body))).await;
+        if let Some(sessions) = opens_session {
+            if let Some(id) = response
+                .headers()
+                .get(SESSION_ID)
+                .and_then(|v| v.to_str().ok())
+            {
+                sessions.opened(id);
+            }
+        }
+        let response = match listing {
+            Some(target) => restore_in_response(response, target, self.listings.clone()).await,
+            None => response,
+        };
+        let response = observe(response, observation, tracing::Span::current());
+        match mark {
+            Some(mark) => {
+                let (parts, inner) = response.into_parts();
+                Response::from_parts(parts, Tracked { inner, _mark: mark }.boxed())
+            }
+            None => response,
+        }
+    }
+}
+
+/// A `text/plain` answer.
+pub(crate) fn text(status: StatusCode, message: String) -> Response<HttpBody> {
+    let mut response = Response::new(Full::new(Bytes::from(message)).boxed());
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}
+
+/// An answer without a body.
+pub(crate) fn empty(status: StatusCode) -> Response<HttpBody> {
+    let mut response = Response::new(Empty::new().boxed());
+    *response.status_mut() = status;
+    response
+}
+
+/// `503 Service Unavailable` with `Retry-After`.
+fn unavailable(why: &str, retry_after_s: u32) -> Response<HttpBody> {
+    let mut response = text(
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!("Service Unavailable: {why}"),
+    );
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_s));
+    response
+}
+
+fn too_large(limit: usize) -> Response<HttpBody> {
+    text(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!("Payload Too Large: the request body exceeds the limit of {limit} bytes"),
+    )
+}
+
+/// The whole request body, at most `limit` bytes.
+async fn read_body<B>(
+    headers: &HeaderMap,
+    body: B,
+    limit: usize,
+) -> Result<Bytes, Response<HttpBody>>
+where
+    B: Body,
+    B::Error: fmt::Display,
+{
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limit as u64) {
+        return Err(too_large(limit));
+    }
+    let mut body = std::pin::pin!(body);
+    let mut collected = BytesMut::new();
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| {
+            text(
+                StatusCode::BAD_REQUEST,
+                format!("Bad Request: the request body could not be read: {e}"),
+            )
+        })?;
+        if let Ok(data) = frame.into_data() {
+            if data.remaining() > limit.saturating_sub(collected.len()) {
+                return Err(too_large(limit));
+            }
+            collected.put(data);
+        }
+    }
+    Ok(collected.freeze())
+}
