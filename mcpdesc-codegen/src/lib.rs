@@ -20,6 +20,7 @@ pub mod pointer;
 pub mod protocol;
 pub mod pull;
 pub mod rules;
+pub mod scaffold;
 pub mod settings;
 pub mod source;
 pub mod validate;
