@@ -184,16 +184,21 @@ fn a_secured_description_gets_an_authenticator_that_refuses_until_written() {
     assert!(handlers.contains("impl contract::Authenticator for Service"));
     builds_and_fails_per_example(&dir, &["all", "scholar"]);
     // Over HTTP the router enforces the description's security with the stub
-    // authenticator: a client without credentials is turned away.
+    // authenticator: the listings are open (some primitives are public), the calls
+    // of secured tools are refused to a client without credentials.
     let server = HttpServer::start(&dir);
     let (code, out, err) = mcpdesc(&[
         "check",
         dir.join("security.mcpdesc.json").to_str().unwrap(),
         "--url",
         &server.url,
+        "--examples",
+        "all",
     ]);
-    assert_eq!(code, 2, "{out}{err}");
-    assert!(err.contains("401"), "{err}");
+    assert_eq!(code, 1, "{out}{err}");
+    for refused in ["tool `list_games`, example `all`", "tool `record_game`, example `scholar`"] {
+        assert!(out.contains(refused), "{out}");
+    }
 }
 
 #[test]
