@@ -44,6 +44,7 @@ use std::time::Duration;
 
 pub use expected::{described_versions, Expected};
 pub use finding::{Finding, Primitive, Severity};
+pub use replay::EXAMPLE_ORDER;
 pub use report::{Call, Report};
 pub use run::{check, DEFAULT_CALL_TIMEOUT};
 pub use select::Selection;

@@ -60,11 +60,13 @@ pub async fn check(desc: &Description, session: &Session, config: &Config) -> Re
     let expected = Expected::of(desc, version);
     let listed = checker.listings(&expected).await;
     checker.unknown_selections(&expected);
-    checker.tool_examples(&expected.tools, &listed).await;
+    // Prompts, resources and templates only read: their examples run before any tool
+    // example may change the server's state (replay::EXAMPLE_ORDER).
     checker.prompt_examples(&expected.prompts, &listed).await;
     checker
         .resource_examples(&expected.resources, &expected.templates, &listed)
         .await;
+    checker.tool_examples(&expected.tools, &listed).await;
     checker.generated(&expected.tools, &listed).await;
     if !checker.dead && !session.is_alive() {
         checker.server_gone("after the last request");

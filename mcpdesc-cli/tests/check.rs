@@ -776,3 +776,47 @@ fn ctrl_c_stops_the_check_and_the_server() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--examples all` replays read-only tools first and destructive ones last, each group
+/// in document order, and the report says so.
+#[test]
+fn examples_run_read_only_first_and_destructive_last() {
+    let fixture = root().join("mcpdesc-cli/tests/fixtures/notes-order.mcpdesc.json");
+    let (code, report) = check_mock(&fixture, &["--examples", "all", "--strict"], &fixture);
+    assert_eq!(code, 0, "{report:#}");
+    let order: Vec<String> = report["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            format!(
+                "{}/{}",
+                c["target"].as_str().unwrap(),
+                c["example"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        order,
+        [
+            "get_note/first",
+            "get_note/second",
+            "tag_note/first",
+            "delete_note/first"
+        ]
+    );
+    assert_eq!(report["exampleOrder"], mcpdesc_check::EXAMPLE_ORDER);
+    let (_, out, _) = check(&[
+        fixture.to_str().unwrap(),
+        "--examples",
+        "all",
+        "--",
+        MCPDESC,
+        "serve-mock",
+        fixture.to_str().unwrap(),
+    ]);
+    assert!(
+        out.contains("examples in order: prompts, resources and templates, then read-only tools"),
+        "{out}"
+    );
+}

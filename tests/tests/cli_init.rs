@@ -196,7 +196,10 @@ fn a_secured_description_gets_an_authenticator_that_refuses_until_written() {
         "all",
     ]);
     assert_eq!(code, 1, "{out}{err}");
-    for refused in ["tool `list_games`, example `all`", "tool `record_game`, example `scholar`"] {
+    for refused in [
+        "tool `list_games`, example `all`",
+        "tool `record_game`, example `scholar`",
+    ] {
         assert!(out.contains(refused), "{out}");
     }
 }
