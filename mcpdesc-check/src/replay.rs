@@ -150,8 +150,8 @@ impl Checker<'_> {
                     format!("JSON-RPC error {code} ({message}) for the example input {input}"),
                 )));
             }
-            Answer::Lost(why) => self.push(at(Finding::new(
-                "no-answer",
+            Answer::Lost(kind, why) => self.push(at(Finding::new(
+                kind,
                 Severity::Failure,
                 Primitive::Tool,
                 &tool.id,
@@ -394,9 +394,9 @@ impl Checker<'_> {
                 )
                 .with_example(example),
             ),
-            Answer::Lost(why) => self.push(
+            Answer::Lost(kind, why) => self.push(
                 Finding::new(
-                    "no-answer",
+                    kind,
                     Severity::Failure,
                     primitive,
                     id,
