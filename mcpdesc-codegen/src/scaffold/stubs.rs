@@ -16,20 +16,21 @@
 //! ```
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, ToTokens};
+use quote::{quote, ToTokens};
 
 use crate::description::Description;
 use crate::generate::{self, GenerateError};
 use crate::settings::{Settings, Side};
 
 /// The handler traits of `desc` (as `generate` would emit them with `settings`'
-/// protocol version) implemented for `self_type` with "not implemented" bodies, as
-/// formatted Rust items.
+/// protocol version) implemented for `stub.self_type` with "not implemented" bodies,
+/// as formatted Rust items.
 ///
 /// The items name the traits as `{module}::Trait` and the generated types as
 /// `types::Name`: the file they go into has `use crate::{module}::{self, types};`.
-/// `location` is where the stubs live (say `src/handlers.rs`), named in each error
-/// message so a failing test points at the body to write.
+/// `stub.location` is where the stubs live (say `src/handlers.rs`), named in each
+/// error message so a failing test points at the body to write. A `module` or
+/// `self_type` that is not a Rust path is a [`GenerateError::Settings`].
 pub fn impl_blocks(
     desc: &Description,
     settings: &Settings,
@@ -76,8 +77,12 @@ fn impl_block(t: &syn::ItemTrait, stub: &Stub<'_>) -> Result<Option<TokenStream>
     if methods.is_empty() {
         return Ok(None);
     }
-    let module = format_ident!("{}", stub.module);
-    let self_type = format_ident!("{}", stub.self_type);
+    let path = |text: &str| {
+        syn::parse_str::<syn::Path>(text).map_err(|e| {
+            GenerateError::Settings(format!("stubs: {text:?} is not a Rust path: {e}"))
+        })
+    };
+    let (module, self_type) = (path(stub.module)?, path(stub.self_type)?);
     // A trait the description marks deprecated still has to be implemented.
     let allow = t
         .attrs
