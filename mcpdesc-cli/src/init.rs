@@ -3,7 +3,7 @@
 //! description, refuses a directory that is not empty, and writes.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use mcpdesc_codegen::scaffold::{self, stubs, InitOptions, ScaffoldError};
 use mcpdesc_codegen::source::Format;
@@ -109,7 +109,7 @@ fn read_description(path: &Path) -> Result<(String, String), String> {
 /// `mcpdesc stubs DESC [--protocol-version V]`: the impl blocks of every generated trait
 /// on `out`, for `src/handlers.rs` of a crate made by `mcpdesc init`.
 pub fn stubs(
-    file: &PathBuf,
+    file: &Path,
     version: Option<ProtocolVersion>,
     out: &mut dyn Write,
     err: &mut dyn Write,

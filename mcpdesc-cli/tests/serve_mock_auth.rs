@@ -368,11 +368,9 @@ async fn refusals_are_typed_errors_with_the_parsed_challenge() {
         &fixture("games-oauth.mcpdesc.json"),
         &["reader-7c1:games:read"],
     );
-    let refused = Options::new()
-        .http(&server.url)
-        .await
-        .err()
-        .expect("refused");
+    let Err(refused) = Options::new().http(&server.url).await else {
+        panic!("connected without credentials");
+    };
     let ConnectError::Unauthorized { challenges, .. } = &refused else {
         panic!("not Unauthorized: {refused}");
     };
