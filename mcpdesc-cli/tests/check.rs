@@ -350,6 +350,7 @@ fn the_json_report_has_its_documented_shape() {
             "protocolVersion",
             "seed",
             "strict",
+            "exampleOrder",
             "findings",
             "calls",
             "counts"
