@@ -1,5 +1,5 @@
 //! The `mcpdesc` command line: `validate`, `generate`, `serve-mock`, `migrate`, `diff`,
-//! `pull` and `check`.
+//! `pull`, `check` and `docs`.
 //!
 //! The command's behaviour lives here, as functions over explicit writers, so tests can
 //! run it without a process; `main.rs` only forwards `std::env::args`.
@@ -21,8 +21,9 @@
 //! - warnings of the description and of generation go to stderr and generation
 //!   continues; when a schema made the type generator fail, the code is still written
 //!   (that type holds a `serde_json::Value`) and the exit code is 1;
-//! - a description with protocol-scoped variants of a tool needs `--protocol-version`
-//!   (exit 1 otherwise, naming the tool and its scopes);
+//! - a description with protocol-scoped variants generates one module serving each
+//!   version its own variant (a trait per variant), or with `--protocol-version` the
+//!   Effective Protocol View of that version;
 //! - usage and I/O errors exit 2.
 //!
 //! `mcpdesc migrate IN [-o OUT] [--to 0.8.0|0.9.0] [--protocol-version V]`
@@ -79,6 +80,12 @@
 //! `mcpdesc stubs FILE [--protocol-version V]`
 //! - prints the impl blocks of every generated handler trait (for `src/handlers.rs` of
 //!   a crate whose description grew); exit codes as `generate`.
+//!
+//! `mcpdesc docs FILE [-o OUT.html] [--protocol-version V]`: one self-contained HTML page
+//! of the description ([`mcpdesc_docs`]), to OUT or stdout; like `generate`, an invalid
+//! description is refused with its diagnostics on stderr (exit 1), warnings are shown
+//! and the page is written (exit 0), a version it does not describe exits 1, usage and
+//! I/O errors exit 2.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -131,7 +138,7 @@ pub enum Command {
         #[arg(short, long, value_name = "OUT.rs")]
         output: Option<PathBuf>,
         /// Generate the Effective Protocol View of this MCP protocol version
-        /// (required when a tool has protocol-scoped variants).
+        /// (default: every version, protocol-scoped variants side by side).
         #[arg(long, value_name = "V", value_parser = parse_protocol_version)]
         protocol_version: Option<ProtocolVersion>,
         /// Do not generate unit tests from the Tool Examples.
@@ -257,6 +264,18 @@ pub enum Command {
         #[arg(long, value_name = "V", value_parser = parse_protocol_version)]
         protocol_version: Option<ProtocolVersion>,
     },
+    /// Render the description as one self-contained HTML page for people to read.
+    Docs {
+        /// The description file (`.mcpdesc.json`, `.mcpdesc.yaml`).
+        file: PathBuf,
+        /// Write the page to this file instead of stdout.
+        #[arg(short, long, value_name = "OUT.html")]
+        output: Option<PathBuf>,
+        /// Render only the Effective Protocol View of this MCP protocol version
+        /// (default: every version, with a switcher when declarations are scoped).
+        #[arg(long, value_name = "V", value_parser = parse_protocol_version)]
+        protocol_version: Option<ProtocolVersion>,
+    },
 }
 
 fn parse_side(text: &str) -> Result<Side, String> {
@@ -379,6 +398,11 @@ where
             file,
             protocol_version,
         } => init::stubs(&file, protocol_version, out, err),
+        Command::Docs {
+            file,
+            output,
+            protocol_version,
+        } => docs(&file, output.as_deref(), protocol_version, out, err),
         Command::Diff {
             old,
             new,
@@ -585,6 +609,37 @@ pub fn generate(
     } else {
         EXIT_OK
     }
+}
+
+/// `mcpdesc docs`: the page to `output` or `out`; the description's diagnostics on `err`.
+pub fn docs(
+    file: &std::path::Path,
+    output: Option<&std::path::Path>,
+    protocol_version: Option<ProtocolVersion>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let Some(desc) = load_reporting(file, err) else {
+        return EXIT_USAGE;
+    };
+    let options = mcpdesc_docs::Options { protocol_version };
+    let page = match mcpdesc_docs::render(&desc, &options) {
+        Ok(page) => page,
+        Err(e) => {
+            let _ = writeln!(err, "error: {}: {e}", desc.name);
+            return EXIT_INVALID;
+        }
+    };
+    let written = match output {
+        None => out.write_all(page.as_bytes()),
+        Some(path) => write_if_changed(path, &page),
+    };
+    if let Err(e) = written {
+        let target = output.map_or("stdout".to_owned(), |p| p.display().to_string());
+        let _ = writeln!(err, "error: cannot write {target}: {e}");
+        return EXIT_USAGE;
+    }
+    EXIT_OK
 }
 
 /// Writes `content` unless the file already holds exactly it (so that builds depending

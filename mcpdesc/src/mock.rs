@@ -570,6 +570,17 @@ impl ExampleBook {
             .find(|e| e.name == name)
     }
 
+    /// The example `name` of `tool` with the scope of the variant that has it (the
+    /// first in declaration order when several variants have an example of that name).
+    pub fn find_scoped(&self, tool: &str, name: &str) -> Option<(&BookEntry, &[ProtocolVersion])> {
+        self.books(tool).find_map(|t| {
+            t.entries
+                .iter()
+                .find(|e| e.name == name)
+                .map(|e| (e, t.scope.as_slice()))
+        })
+    }
+
     /// The example names of `tool`, in the book's order.
     pub fn names(&self, tool: &str) -> Vec<String> {
         self.books(tool)

@@ -527,14 +527,14 @@ pub fn check_against(
             }
         };
         let tool = tool.as_str();
-        let Some(found) = book.find(tool, name) else {
+        // A protocol-scoped variant's example runs in that variant's scope.
+        let Some((found, scope)) = book.find_scoped(tool, name) else {
             failures.push(format!(
                 "tool `{tool}`: no example `{name}` (available: {})",
                 book.names(tool).join(", ")
             ));
             continue;
         };
-        let scope = book.scope(tool);
         let version = latest(scope);
         let (cx, client) = match &found.steps {
             Some(steps) => {

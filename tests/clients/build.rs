@@ -107,19 +107,17 @@ fn generate(file: &Path) -> (String, ModuleIr, Option<ProtocolVersion>) {
     let desc = Description::from_path(file, &Limits::default())
         .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
     let settings = Settings::new().side(Side::Client).tests(false);
-    let (result, version) = match mcpdesc_codegen::generate(&desc, &settings) {
-        Err(GenerateError::View(_)) => {
-            let doc = desc.document().expect("a valid description has a document");
-            let newest = view::root_versions(doc)
-                .iter()
-                .last()
-                .expect("a description with variants has root versions");
-            (
-                mcpdesc_codegen::generate(&desc, &settings.protocol_version(newest)),
-                Some(newest),
-            )
-        }
-        other => (other, None),
+    // One session negotiates one version: the driver calls one view's tools.
+    let newest = desc
+        .document()
+        .filter(|doc| view::select_view(doc, None).is_ok_and(|v| v.has_variants()))
+        .and_then(|doc| view::root_versions(doc).iter().last());
+    let (result, version) = match newest {
+        Some(newest) => (
+            mcpdesc_codegen::generate(&desc, &settings.protocol_version(newest)),
+            Some(newest),
+        ),
+        None => (mcpdesc_codegen::generate(&desc, &settings), None),
     };
     match result {
         Ok(out) => (out.code, out.ir, version),

@@ -7,6 +7,8 @@
 //   "command": "/path/to/server", "args": [],   (stdio: the client starts the server)
 //   "url": "http://127.0.0.1:PORT/mcp",          (or streamable HTTP to a running server)
 //   "serverName": "chess-server",
+//   "protocolVersion": "2025-06-18",             (optional: the version the client offers
+//                                                 in `initialize`; default the SDK's latest)
 //   "expectedTools": [ ...native MCP Tool values the router projects for the version... ],
 //   "calls": [ { "label": "...", "tool": "...", "arguments": {...},
 //                "expectError": false, "expectKinds": ["text"],
@@ -75,6 +77,18 @@ const transport = plan.url
       args: plan.args ?? [],
       stderr: "inherit",
     });
+// The SDK always offers its latest version; a plan may offer an older one it supports
+// (the server then answers with it, and the SDK uses it for the session).
+if (plan.protocolVersion) {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) =>
+    send(
+      message?.method === "initialize"
+        ? { ...message, params: { ...message.params, protocolVersion: plan.protocolVersion } }
+        : message,
+      options,
+    );
+}
 const interactive = (plan.interactions ?? []).length > 0;
 const client = new Client(
   { name: "mcpdesc-e2e", version: "1.0.0" },
@@ -156,6 +170,14 @@ try {
     }
     deliver?.(message, extra);
   };
+  if (plan.protocolVersion && plan.url) {
+    // The streamable HTTP transport sends the negotiated version as a header from now on.
+    check(
+      "initialize: negotiated protocol version",
+      transport.protocolVersion === plan.protocolVersion,
+      String(transport.protocolVersion),
+    );
+  }
   const info = client.getServerVersion();
   check("initialize: server name", info?.name === plan.serverName, JSON.stringify(info));
   if (plan.expectedTools.length > 0) {

@@ -62,6 +62,24 @@ mod generator_shared_types {
     include!("../snapshots/generator-shared-types.rs");
 }
 
+mod generator_variants {
+    include!("../snapshots/generator-variants.rs");
+}
+
+#[test]
+fn generator_variants_examples() {
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::generator_variants_examples", "generator-variants") else {
+        return;
+    };
+    support::check_input::<generator_variants::types::AnalyzeGameV20250618Input>(&ir, "analyze_game_v20250618");
+    support::check_output::<generator_variants::types::AnalyzeGameOutput>(&ir, "analyze_game_v20250618");
+    support::check_input::<generator_variants::types::AnalyzeGameV20251125Input>(&ir, "analyze_game_v20251125");
+    support::check_output::<generator_variants::types::AnalyzeGameOutput>(&ir, "analyze_game_v20251125");
+    support::check_input::<generator_variants::types::ResetBoardInput>(&ir, "reset_board_v20250618");
+    support::check_input::<generator_variants::types::ResetBoardInput>(&ir, "reset_board_v20251125");
+    support::check_input::<generator_variants::types::PingInput>(&ir, "ping");
+}
+
 mod generator_implementation {
     include!("../snapshots/generator-implementation.rs");
 }
@@ -129,6 +147,10 @@ mod case_client_requirements_2026_07_28 {
     include!("../snapshots/case-client-requirements@2026-07-28.rs");
 }
 
+mod case_client_requirements {
+    include!("../snapshots/case-client-requirements.rs");
+}
+
 mod case_extensions_and_meta {
     include!("../snapshots/case-extensions-and-meta.rs");
 }
@@ -156,6 +178,19 @@ fn case_interaction_examples_2026_07_28_examples() {
     };
     support::check_input::<case_interaction_examples_2026_07_28::types::CountBooksInput>(&ir, "count_books");
     support::check_output::<case_interaction_examples_2026_07_28::types::CountBooksOutput>(&ir, "count_books");
+}
+
+mod case_interaction_examples {
+    include!("../snapshots/case-interaction-examples.rs");
+}
+
+#[test]
+fn case_interaction_examples_examples() {
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::case_interaction_examples_examples", "case-interaction-examples") else {
+        return;
+    };
+    support::check_input::<case_interaction_examples::types::CountBooksInput>(&ir, "count_books");
+    support::check_output::<case_interaction_examples::types::CountBooksOutput>(&ir, "count_books");
 }
 
 mod case_resources_prompts_completions {
@@ -235,6 +270,10 @@ mod fixture_client_capability_requirements_2026_07_28 {
     include!("../snapshots/fixture-client-capability-requirements@2026-07-28.rs");
 }
 
+mod fixture_client_capability_requirements {
+    include!("../snapshots/fixture-client-capability-requirements.rs");
+}
+
 mod fixture_elicitation_declarations {
     include!("../snapshots/fixture-elicitation-declarations.rs");
 }
@@ -271,6 +310,10 @@ mod fixture_named_completion_examples_2026_07_28 {
     include!("../snapshots/fixture-named-completion-examples@2026-07-28.rs");
 }
 
+mod fixture_named_completion_examples {
+    include!("../snapshots/fixture-named-completion-examples.rs");
+}
+
 mod fixture_named_prompt_examples_2025_11_25 {
     include!("../snapshots/fixture-named-prompt-examples@2025-11-25.rs");
 }
@@ -279,12 +322,20 @@ mod fixture_named_prompt_examples_2026_07_28 {
     include!("../snapshots/fixture-named-prompt-examples@2026-07-28.rs");
 }
 
+mod fixture_named_prompt_examples {
+    include!("../snapshots/fixture-named-prompt-examples.rs");
+}
+
 mod fixture_named_resource_examples_2025_11_25 {
     include!("../snapshots/fixture-named-resource-examples@2025-11-25.rs");
 }
 
 mod fixture_named_resource_examples_2026_07_28 {
     include!("../snapshots/fixture-named-resource-examples@2026-07-28.rs");
+}
+
+mod fixture_named_resource_examples {
+    include!("../snapshots/fixture-named-resource-examples.rs");
 }
 
 mod fixture_named_tool_examples {
@@ -310,6 +361,10 @@ mod fixture_named_tool_interaction_examples_2026_07_28 {
     include!("../snapshots/fixture-named-tool-interaction-examples@2026-07-28.rs");
 }
 
+mod fixture_named_tool_interaction_examples {
+    include!("../snapshots/fixture-named-tool-interaction-examples.rs");
+}
+
 mod fixture_object_level_specification_extensions_2025_11_25 {
     include!("../snapshots/fixture-object-level-specification-extensions@2025-11-25.rs");
 }
@@ -326,12 +381,28 @@ mod fixture_object_level_specification_extensions_2026_07_28 {
     include!("../snapshots/fixture-object-level-specification-extensions@2026-07-28.rs");
 }
 
+mod fixture_object_level_specification_extensions {
+    include!("../snapshots/fixture-object-level-specification-extensions.rs");
+}
+
+#[test]
+fn fixture_object_level_specification_extensions_examples() {
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::fixture_object_level_specification_extensions_examples", "fixture-object-level-specification-extensions") else {
+        return;
+    };
+    support::check_input::<fixture_object_level_specification_extensions::types::SearchInput>(&ir, "search_v20251125");
+}
+
 mod fixture_protocol_scoped_primitives_2025_11_25 {
     include!("../snapshots/fixture-protocol-scoped-primitives@2025-11-25.rs");
 }
 
 mod fixture_protocol_scoped_primitives_2026_07_28 {
     include!("../snapshots/fixture-protocol-scoped-primitives@2026-07-28.rs");
+}
+
+mod fixture_protocol_scoped_primitives {
+    include!("../snapshots/fixture-protocol-scoped-primitives.rs");
 }
 
 mod fixture_security_composition_and_inheritance {

@@ -129,13 +129,15 @@ fn warnings_go_to_stderr_and_generation_continues() {
 }
 
 #[test]
-fn protocol_variants_need_a_version() {
+fn protocol_variants_build_into_one_module_or_one_view() {
     let file = case("expected-valid/interaction-examples.json");
-    let (code, _, err) = run(&["generate", file.to_str().unwrap()]);
-    assert_eq!(code, 1);
+    let (code, out, err) = run(&["generate", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
     assert!(
-        err.contains("\"remove_book\"") && err.contains("protocol-scoped variants"),
-        "{err}"
+        out.contains("pub trait RemoveBookV20251125:")
+            && out.contains("pub trait RemoveBookV20260728:")
+            && out.contains("Tools of every protocol version the description declares."),
+        "{out}"
     );
     let (code, out, err) = run(&[
         "generate",
@@ -145,6 +147,10 @@ fn protocol_variants_need_a_version() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("Effective Protocol View of MCP 2026-07-28."));
+    assert!(
+        out.contains("pub trait RemoveBook:") && !out.contains("V20251125"),
+        "{out}"
+    );
 }
 
 #[test]

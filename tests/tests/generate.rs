@@ -64,16 +64,21 @@ fn harness(entries: &[(Entry, mcpdesc_codegen::generate::ModuleIr)]) -> String {
             entry.name
         );
         for t in tools {
+            // A protocol-scoped variant by its method name, the others by tool name.
+            let tool = match t.variant {
+                Some(_) => &t.names.method_name,
+                None => &t.name,
+            };
             let _ = writeln!(
                 out,
-                "    support::check_input::<{module}::types::{}>(&ir, {:?});",
-                t.names.input_type, t.name
+                "    support::check_input::<{module}::types::{}>(&ir, {tool:?});",
+                t.names.input_type
             );
             if t.output.is_some() {
                 let _ = writeln!(
                     out,
-                    "    support::check_output::<{module}::types::{}>(&ir, {:?});",
-                    t.names.output_type, t.name
+                    "    support::check_output::<{module}::types::{}>(&ir, {tool:?});",
+                    t.names.output_type
                 );
             }
         }

@@ -397,5 +397,9 @@ fn primitive_doc(c: &CommonIr, does: &str) -> Vec<String> {
         lines.push(String::new());
     }
     lines.push(does.to_owned());
+    if let Some(line) = super::view::variant_doc(c.variant, c.scope) {
+        lines.push(String::new());
+        lines.push(line);
+    }
     lines
 }

@@ -101,6 +101,9 @@ pub struct ToolIr {
     pub names: ToolNames,
     /// Its effective protocol scope.
     pub scope: VersionSet,
+    /// For a protocol-scoped variant (see [`view::Chosen::variant`]): the first
+    /// version of its scope, which its Rust names carry.
+    pub variant: Option<ProtocolVersion>,
     /// `title`.
     pub title: Option<String>,
     /// `description`.
@@ -155,6 +158,9 @@ pub enum TypeSource {
     Own(PreparedSchema),
     /// An alias of the shared component type `shared[i]`.
     Shared(usize),
+    /// The type of the same role of the earlier variant `tools[i]` of the same tool,
+    /// whose schema is identical: one type, no alias.
+    Variant(usize),
 }
 
 /// A component schema used by several tool schemas: one type, and an alias per use.
@@ -195,7 +201,7 @@ impl ModuleIr {
                 .chain(t.output.as_mut())
                 .filter_map(|s| match &mut s.source {
                     TypeSource::Own(p) => Some((s.pointer.clone(), p)),
-                    TypeSource::Shared(_) => None,
+                    TypeSource::Shared(_) | TypeSource::Variant(_) => None,
                 })
         });
         shared.chain(own)
@@ -207,19 +213,31 @@ impl ModuleIr {
         for s in &mut self.shared {
             s.type_name = patched(settings, &s.prepared.root_name);
         }
-        for t in &mut self.tools {
+        for i in 0..self.tools.len() {
+            let (earlier, rest) = self.tools.split_at_mut(i);
+            let t = &mut rest[0];
             for (s, role) in std::iter::once((&mut t.input, Role::Input))
                 .chain(t.output.as_mut().map(|o| (o, Role::Output)))
             {
-                let typify_name = match &s.source {
-                    TypeSource::Own(p) => p.root_name.clone(),
+                s.type_name = match &s.source {
+                    TypeSource::Own(p) => patched(settings, &p.root_name),
                     // An alias keeps the tool's own name.
-                    TypeSource::Shared(_) => match role {
-                        Role::Input => t.names.input_type.clone(),
-                        Role::Output => t.names.output_type.clone(),
+                    TypeSource::Shared(_) => patched(
+                        settings,
+                        match role {
+                            Role::Input => &t.names.input_type,
+                            Role::Output => &t.names.output_type,
+                        },
+                    ),
+                    // The earlier variant's type, already refreshed.
+                    TypeSource::Variant(j) => match role {
+                        Role::Input => earlier[*j].input.type_name.clone(),
+                        Role::Output => earlier[*j]
+                            .output
+                            .as_ref()
+                            .map_or_else(String::new, |o| o.type_name.clone()),
                     },
                 };
-                s.type_name = patched(settings, &typify_name);
             }
             t.names.input_type = t.input.type_name.clone();
             if let Some(o) = &t.output {
@@ -250,8 +268,12 @@ pub fn build(
     let chosen = view::select_view(doc, settings.selected_protocol_version())?;
     let selected = &chosen.tools;
     let mut types = NameAllocator::for_source(&desc.text);
-    let declared: Vec<&str> = selected.iter().map(|s| s.tool.name.as_str()).collect();
-    let names = naming::tool_names(&declared, &mut types);
+    let declared: Vec<String> = selected
+        .iter()
+        .map(|s| view::variant_name(&s.tool.name, s.variant))
+        .collect();
+    let declared: Vec<&str> = declared.iter().map(String::as_str).collect();
+    let mut names = naming::tool_names(&declared, &mut types);
     // Trait names are one namespace across tools and the other primitives.
     let mut traits: std::collections::BTreeSet<String> = naming::RESERVED_TRAITS
         .iter()
@@ -345,7 +367,9 @@ pub fn build(
         });
     }
 
-    let mut tools = Vec::new();
+    let same = same_variant_types(selected, &shared_index, &mut names, &mut types);
+
+    let mut tools: Vec<ToolIr> = Vec::new();
     for (i, (s, names)) in selected.iter().zip(names).enumerate() {
         let tool = s.tool;
         let at = Pointer::root().key("tools").index(s.index);
@@ -353,22 +377,42 @@ pub fn build(
             Some(title) => format!("the `{}` tool ({title})", tool.name),
             None => format!("the `{}` tool", tool.name),
         };
+        let earlier = &tools;
         let mut schema_ir = |role: Role, original: &Value| {
-            let (member, type_name, what) = match role {
+            let (member, typify_name, what) = match role {
                 Role::Input => ("inputSchema", &names.input_type, "Arguments of"),
                 Role::Output => ("outputSchema", &names.output_type, "Structured output of"),
             };
             let pointer = at.key(member);
             let component = component_at(&pointer).map(|(name, _)| name);
-            let source = match shared_index.get(&(i, role)) {
-                Some(&k) => TypeSource::Shared(k),
-                None => {
+            let mut type_name = patched(settings, typify_name);
+            let source = match (shared_index.get(&(i, role)), same.get(&(i, role))) {
+                (Some(&k), _) => TypeSource::Shared(k),
+                (None, Some(Same::Earlier(j))) => {
+                    let schema = match role {
+                        Role::Input => Some(&earlier[*j].input),
+                        Role::Output => earlier[*j].output.as_ref(),
+                    };
+                    type_name = schema.map_or(type_name, |s| s.type_name.clone());
+                    TypeSource::Variant(*j)
+                }
+                (None, same) => {
+                    // A variant's own type names its scope; a type of several
+                    // variants, theirs together.
+                    let scope = match same {
+                        Some(Same::First(scope)) => Some(*scope),
+                        _ => s.variant.map(|_| s.scope),
+                    };
+                    let label = match scope {
+                        Some(scope) => format!("{label} in {scope}"),
+                        None => label.clone(),
+                    };
                     let mut doc = format!("{what} {label}.");
                     append_doc(&mut doc, prepare::schema_doc(original));
                     TypeSource::Own(prepare::prepare(
                         original,
                         &pointer,
-                        type_name,
+                        typify_name,
                         Some(&doc),
                         Options {
                             output: role == Role::Output,
@@ -383,7 +427,7 @@ pub fn build(
                 pointer,
                 original: original.clone(),
                 component,
-                type_name: patched(settings, type_name),
+                type_name,
                 source,
             }
         };
@@ -441,6 +485,7 @@ pub fn build(
             pointer: at,
             names,
             scope,
+            variant: s.variant,
             title: tool.title.clone(),
             description: tool.description.clone(),
             annotations: tool.annotations.clone(),
@@ -503,6 +548,72 @@ pub fn build(
         primitives,
         security,
     })
+}
+
+/// How a tool schema takes part in the types of protocol-scoped variants.
+enum Same {
+    /// The first of several variants with this schema: its type is named after the
+    /// tool (`RunInput`, not `RunV20251125Input`) and documents their scopes together.
+    First(VersionSet),
+    /// Identical to the schema of the same role of the earlier variant `tools[i]`.
+    Earlier(usize),
+}
+
+/// Variants of one tool whose input (or output) schemas are identical share one type
+/// (unless a shared component type already serves them): the first gets the tool's
+/// own type name instead of its variant name (`names` is updated), the others point
+/// at it.
+fn same_variant_types(
+    selected: &[view::Selected<'_>],
+    shared_index: &BTreeMap<(usize, Role), usize>,
+    names: &mut [ToolNames],
+    types: &mut NameAllocator,
+) -> BTreeMap<(usize, Role), Same> {
+    let mut same = BTreeMap::new();
+    let schema = |i: usize, role: Role| match role {
+        Role::Input => Some(&selected[i].tool.input_schema),
+        Role::Output => selected[i].tool.output_schema.as_ref(),
+    };
+    for role in [Role::Input, Role::Output] {
+        for i in 0..selected.len() {
+            let own = |k: usize| {
+                selected[k].variant.is_some()
+                    && !shared_index.contains_key(&(k, role))
+                    && !same.contains_key(&(k, role))
+            };
+            let Some(first) = schema(i, role).filter(|_| own(i)) else {
+                continue;
+            };
+            let later: Vec<usize> = (i + 1..selected.len())
+                .filter(|&k| {
+                    own(k)
+                        && selected[k].tool.name == selected[i].tool.name
+                        && schema(k, role) == Some(first)
+                })
+                .collect();
+            if later.is_empty() {
+                continue;
+            }
+            let scope = later
+                .iter()
+                .fold(selected[i].scope, |acc, &k| acc.union(selected[k].scope));
+            let suffix = match role {
+                Role::Input => "Input",
+                Role::Output => "Output",
+            };
+            let base = naming::type_name(&naming::upper_camel(&selected[i].tool.name), suffix);
+            let name = types.claim(&base);
+            match role {
+                Role::Input => names[i].input_type = name,
+                Role::Output => names[i].output_type = name,
+            }
+            same.insert((i, role), Same::First(scope));
+            for k in later {
+                same.insert((k, role), Same::Earlier(i));
+            }
+        }
+    }
+    same
 }
 
 /// Identical `$defs` (or `definitions`) of different schemas become one Rust type,

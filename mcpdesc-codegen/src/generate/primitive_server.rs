@@ -160,6 +160,10 @@ fn trait_doc(c: &CommonIr, kind: &str, implements: String) -> Vec<String> {
     let mut lines: Vec<String> = head.lines().map(str::to_owned).collect();
     lines.push(String::new());
     lines.push(implements);
+    if let Some(line) = super::view::variant_doc(c.variant, c.scope) {
+        lines.push(String::new());
+        lines.push(line);
+    }
     lines
 }
 

@@ -19,7 +19,7 @@ use std::collections::BTreeSet;
 use serde_json::{json, Value};
 
 use super::naming::{self, NameAllocator, PrimitiveKind, PrimitiveNames};
-use super::view::{Chosen, View};
+use super::view::{variant_name, Chosen, View};
 use crate::description::Description;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::pointer::Pointer;
@@ -91,6 +91,9 @@ pub struct CommonIr {
     pub names: PrimitiveNames,
     /// Its effective protocol scope.
     pub scope: VersionSet,
+    /// For a protocol-scoped variant: the first version of its scope, which its Rust
+    /// names carry (see [`super::view::variant_name`]).
+    pub variant: Option<ProtocolVersion>,
     /// `title`.
     pub title: Option<String>,
     /// `description`.
@@ -178,6 +181,7 @@ fn common<T>(
         pointer,
         names,
         scope,
+        variant: chosen.variant,
         title: title.cloned(),
         description: description.cloned(),
         deprecated: deprecated == Some(true),
@@ -241,7 +245,10 @@ pub fn build(
         &view
             .prompts
             .iter()
-            .map(|p| p.decl.name.as_str())
+            .map(|c| variant_name(&c.decl.name, c.variant))
+            .collect::<Vec<_>>()
+            .iter()
+            .map(String::as_str)
             .collect::<Vec<_>>(),
         PrimitiveKind::Prompt,
         traits,
@@ -305,7 +312,10 @@ pub fn build(
         &view
             .resources
             .iter()
-            .map(|r| r.decl.name.as_str())
+            .map(|c| variant_name(&c.decl.name, c.variant))
+            .collect::<Vec<_>>()
+            .iter()
+            .map(String::as_str)
             .collect::<Vec<_>>(),
         PrimitiveKind::Resource,
         traits,
@@ -346,7 +356,10 @@ pub fn build(
         &view
             .resource_templates
             .iter()
-            .map(|t| t.decl.name.as_str())
+            .map(|c| variant_name(&c.decl.name, c.variant))
+            .collect::<Vec<_>>()
+            .iter()
+            .map(String::as_str)
             .collect::<Vec<_>>(),
         PrimitiveKind::ResourceTemplate,
         traits,

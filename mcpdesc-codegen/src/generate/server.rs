@@ -254,6 +254,10 @@ pub(crate) fn trait_doc(tool: &ToolIr) -> Vec<String> {
     lines.extend(head.lines().map(str::to_owned));
     lines.push(String::new());
     lines.push(format!("Implements the tool `{}`.", tool.name));
+    if let Some(line) = super::view::variant_doc(tool.variant, tool.scope) {
+        lines.push(String::new());
+        lines.push(line);
+    }
     if let Some(a) = &tool.annotations {
         let mut hints = Vec::new();
         let mut hint = |v: Option<bool>, yes: &str, no: &str| {

@@ -56,8 +56,9 @@ use serde_json::Value;
 
 use super::ir::ModuleIr;
 use super::naming;
-use super::primitives::{RequestExampleIr, COMPARE_EXTENSION};
+use super::primitives::{CommonIr, RequestExampleIr, COMPARE_EXTENSION};
 use super::server::runtime;
+use super::view;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::pointer::Pointer;
 use crate::rules;
@@ -151,7 +152,8 @@ pub fn test_names(ir: &ModuleIr, taken: &mut BTreeSet<String>) -> Vec<(Vec<Strin
         .iter()
         .map(|t| {
             let mut per = |kind: &str, name: &str| {
-                let base = naming::snake_case(&format!("{} {kind} {name}", t.name));
+                let tool = view::variant_name(&t.name, t.variant);
+                let base = naming::snake_case(&format!("{tool} {kind} {name}"));
                 unique(taken, base)
             };
             let ex = t.examples.iter().map(|e| per("example", &e.name)).collect();
@@ -297,7 +299,7 @@ fn primitive_tests(
     // comparison mode.
     let mut push = |kind: &str,
                     what: &str,
-                    name: &str,
+                    c: &CommonIr,
                     e: &RequestExampleIr,
                     target: TokenStream,
                     check: TokenStream,
@@ -306,9 +308,14 @@ fn primitive_tests(
             "{}",
             unique(
                 taken,
-                naming::snake_case(&format!("{kind} {name} {what} {}", e.name))
+                naming::snake_case(&format!(
+                    "{kind} {} {what} {}",
+                    view::variant_name(&c.name, c.variant),
+                    e.name
+                ))
             )
         );
+        let name = &c.name;
         let mut doc = format!(
             "{} `{}` of the {kind} `{name}`.",
             if what == "example" {
@@ -344,7 +351,7 @@ fn primitive_tests(
             push(
                 "prompt",
                 "example",
-                &c.name,
+                c,
                 e,
                 quote!(#rt::mock::Target::Prompt(::std::string::String::from(prompts::#m::NAME))),
                 quote!(#rt::testing::check_prompt_example::<types::#ty>(&router(server), prompts::#m::NAME, prompts::#m::SPEC.scope, &prompt_examples::#m::ALL.examples[#i])),
@@ -358,7 +365,7 @@ fn primitive_tests(
             push(
                 "prompt",
                 "completion",
-                &c.name,
+                c,
                 e,
                 quote!(#rt::mock::Target::Completion(#rt::CompletionTarget::prompt(prompts::#m::NAME))),
                 quote!(#rt::testing::check_completion_example(&router(server), &#rt::CompletionTarget::prompt(prompts::#m::NAME), prompts::#m::SPEC.scope, &prompt_examples::#m::ALL.completion_examples[#i])),
@@ -376,7 +383,7 @@ fn primitive_tests(
             push(
                 "resource",
                 "example",
-                &c.name,
+                c,
                 e,
                 quote!(#rt::mock::Target::Resource(::std::string::String::from(resources::#m::URI))),
                 quote!(#rt::testing::check_resource_example(&router(server), resources::#m::URI, resources::#m::SPEC.scope, &resource_examples::#m::ALL.examples[#i])),
@@ -401,7 +408,7 @@ fn primitive_tests(
             push(
                 "template",
                 "example",
-                &c.name,
+                c,
                 e,
                 quote!(#rt::mock::Target::ResourceTemplate(::std::string::String::from(resource_templates::#m::URI_TEMPLATE))),
                 quote!(#rt::testing::check_template_example::<#ty>(&router(server), resource_templates::#m::URI_TEMPLATE, resource_templates::#m::SPEC.scope, &resource_template_examples::#m::ALL.examples[#i])),
@@ -415,7 +422,7 @@ fn primitive_tests(
             push(
                 "template",
                 "completion",
-                &c.name,
+                c,
                 e,
                 quote!(#rt::mock::Target::Completion(#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE))),
                 quote!(#rt::testing::check_completion_example(&router(server), &#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE), resource_templates::#m::SPEC.scope, &resource_template_examples::#m::ALL.completion_examples[#i])),

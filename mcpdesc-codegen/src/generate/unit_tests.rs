@@ -205,7 +205,7 @@ fn a_schema_typify_rejects_falls_back_to_value_at_its_property_and_the_rest_stil
 }
 
 #[test]
-fn variants_need_a_protocol_version() {
+fn variants_generate_one_module_or_one_view() {
     let desc = description(
         json!([
             {"name": "run", "protocolVersions": ["2025-11-25"], "inputSchema": {"type": "object"}},
@@ -215,13 +215,20 @@ fn variants_need_a_protocol_version() {
         ]),
         None,
     );
-    match generate(&desc, &Settings::default()) {
-        Err(GenerateError::View(ViewError::Variants { kind, name, scopes })) => {
-            assert_eq!((kind, name.as_str()), ("tool", "run"));
-            assert_eq!(scopes.len(), 2);
-        }
-        other => panic!("{other:?}"),
+    // Without a version: a trait, types and a registration per variant.
+    let all = code(&desc, &Settings::default());
+    for expected in [
+        "pub trait RunV20251125:",
+        "pub trait RunV20260728:",
+        "pub struct RunV20251125Input(",
+        "pub struct RunV20260728Input {",
+        "pub trait NewOnly:",
+        ".tool(\n            tools::run_v20251125::SPEC",
+        ".tool(\n            tools::run_v20260728::SPEC",
+    ] {
+        assert!(all.contains(expected), "{expected}\n{all}");
     }
+    assert!(!all.contains("pub trait Run:"), "{all}");
     let old = code(
         &desc,
         &Settings::new().protocol_version(ProtocolVersion::V2025_11_25),
@@ -436,7 +443,7 @@ fn prompts_resources_and_templates_get_traits_and_types() {
 }
 
 #[test]
-fn prompt_variants_need_a_protocol_version() {
+fn prompt_variants_get_a_trait_each() {
     let desc = primitives_description(
         &["2025-11-25", "2026-07-28"],
         json!({
@@ -446,12 +453,13 @@ fn prompt_variants_need_a_protocol_version() {
             ]
         }),
     );
-    match generate(&desc, &Settings::default()) {
-        Err(GenerateError::View(ViewError::Variants { kind, name, scopes })) => {
-            assert_eq!((kind, name.as_str(), scopes.len()), ("prompt", "greet", 2));
-        }
-        other => panic!("{other:?}"),
-    }
+    let all = code(&desc, &Settings::default());
+    assert!(
+        all.contains("pub trait GreetV20251125Prompt:")
+            && all.contains("pub trait GreetV20260728Prompt:")
+            && all.contains("pub struct GreetV20260728Arguments {"),
+        "{all}"
+    );
     let newer = code(
         &desc,
         &Settings::new().protocol_version(ProtocolVersion::V2026_07_28),
@@ -507,4 +515,106 @@ fn a_nested_component_ref_is_not_a_reference_and_says_so() {
     let out = generate(&desc, &Settings::default()).unwrap();
     let at: Vec<&str> = out.diagnostics.iter().map(|d| d.pointer.as_str()).collect();
     assert_eq!(at, ["/tools/0/inputSchema/properties/p/$componentRef"]);
+}
+
+#[test]
+fn identical_variant_schemas_are_one_type_named_after_the_tool() {
+    let schema = json!({"type": "object", "properties": {"q": {"type": "string"}}});
+    let desc = description(
+        json!([
+            {"name": "find", "protocolVersions": ["2025-11-25"], "inputSchema": schema,
+             "outputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}},
+            {"name": "find", "protocolVersions": ["2026-07-28"], "inputSchema": schema,
+             "annotations": {"readOnlyHint": true}}
+        ]),
+        None,
+    );
+    let out = generate(&desc, &Settings::default()).unwrap();
+    assert_eq!(
+        out.code.matches("pub struct FindInput {").count(),
+        1,
+        "{}",
+        out.code
+    );
+    assert!(!out.code.contains("FindV20251125Input") && !out.code.contains("FindV20260728Input"));
+    // The output exists in one variant only: it keeps the variant's name.
+    assert!(
+        out.code.contains("pub struct FindV20251125Output {"),
+        "{}",
+        out.code
+    );
+    let names: Vec<(&str, &str)> = out
+        .ir
+        .tools
+        .iter()
+        .map(|t| (t.names.trait_name.as_str(), t.names.input_type.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("FindV20251125", "FindInput"),
+            ("FindV20260728", "FindInput")
+        ]
+    );
+    assert!(
+        out.code.contains("in MCP 2025-11-25, 2026-07-28."),
+        "{}",
+        out.code
+    );
+}
+
+#[test]
+fn overlapping_same_name_scopes_are_refused_without_a_version() {
+    use crate::model::Document;
+    let doc: Document = serde_json::from_value(json!({
+        "mcpdesc": "0.9.0",
+        "info": {"name": "x", "version": "1"},
+        "protocolVersions": ["2025-11-25", "2026-07-28"],
+        "tools": [
+            {"name": "run", "inputSchema": {"type": "object"}},
+            {"name": "run", "protocolVersions": ["2026-07-28"], "inputSchema": {"type": "object"}}
+        ]
+    }))
+    .unwrap();
+    match super::view::select_view(&doc, None) {
+        Err(ViewError::Overlap {
+            kind,
+            name,
+            version,
+        }) => {
+            assert_eq!(
+                (kind, name.as_str(), version),
+                ("tool", "run", ProtocolVersion::V2026_07_28)
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn variant_names_never_collide_with_a_tool_named_like_them() {
+    let desc = description(
+        json!([
+            {"name": "run_v20251125", "inputSchema": {"type": "object"}},
+            {"name": "run", "protocolVersions": ["2025-11-25"], "inputSchema": {"type": "object"}},
+            {"name": "run", "protocolVersions": ["2026-07-28"],
+             "inputSchema": {"type": "object", "properties": {"fast": {"type": "boolean"}}}}
+        ]),
+        None,
+    );
+    let out = generate(&desc, &Settings::default()).unwrap();
+    let traits: Vec<&str> = out
+        .ir
+        .tools
+        .iter()
+        .map(|t| t.names.trait_name.as_str())
+        .collect();
+    assert_eq!(traits, ["RunV20251125", "RunV202511252", "RunV20260728"]);
+    let modules: std::collections::BTreeSet<&str> = out
+        .ir
+        .tools
+        .iter()
+        .map(|t| t.names.method_name.as_str())
+        .collect();
+    assert_eq!(modules.len(), 3);
 }

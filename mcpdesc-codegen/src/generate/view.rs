@@ -2,12 +2,14 @@
 //! prompts, resources and resource templates.
 //!
 //! Without a protocol version every declaration is generated with its own effective
-//! scope; an identity declared more than once (protocol-scoped variants: a tool or
-//! prompt name, a resource URI, a URI template) stops generation with
-//! [`ViewError::Variants`], because one Rust trait cannot stand for two contracts and
-//! the generator never picks one silently. With a protocol version `V`, generation works
-//! on the Effective Protocol View of `V`: declarations whose scope excludes `V` are left
-//! out, which leaves at most one declaration per identity.
+//! scope. An identity declared more than once in disjoint scopes (protocol-scoped
+//! variants: a tool or prompt name, a resource URI, a URI template) keeps every
+//! declaration, each marked with its [`Chosen::variant`] version: the generator names
+//! each variant's items after it (`analyze_game` → `analyze_game_v20251125`, see
+//! [`variant_name`]) and the router serves each negotiated version its own variant.
+//! With a protocol version `V`, generation works on the Effective Protocol View of `V`:
+//! declarations whose scope excludes `V` are left out, which leaves at most one
+//! declaration per identity, and no variant marks.
 
 use std::collections::BTreeMap;
 
@@ -23,6 +25,9 @@ pub struct Chosen<'d, T> {
     pub decl: &'d T,
     /// Its effective protocol scope (its `protocolVersions`, else the root's).
     pub scope: VersionSet,
+    /// For one of several same-identity declarations (protocol-scoped variants) in
+    /// the view: the first version of its scope, which its generated names carry.
+    pub variant: Option<ProtocolVersion>,
 }
 
 /// One tool declaration chosen for generation.
@@ -34,6 +39,8 @@ pub struct Selected<'d> {
     pub tool: &'d Tool,
     /// Its effective protocol scope (its `protocolVersions`, else the root's).
     pub scope: VersionSet,
+    /// The variant version, as in [`Chosen::variant`].
+    pub variant: Option<ProtocolVersion>,
 }
 
 /// The declarations of one generation run, each list in document order.
@@ -57,23 +64,48 @@ impl View<'_> {
             && self.resources.is_empty()
             && self.resource_templates.is_empty()
     }
+
+    /// Whether some identity has protocol-scoped variants in the view (never with a
+    /// chosen protocol version).
+    pub fn has_variants(&self) -> bool {
+        self.tools.iter().any(|t| t.variant.is_some())
+            || self.prompts.iter().any(|c| c.variant.is_some())
+            || self.resources.iter().any(|c| c.variant.is_some())
+            || self.resource_templates.iter().any(|c| c.variant.is_some())
+    }
+}
+
+/// The doc line of a protocol-scoped variant's items (`None` outside variants).
+pub fn variant_doc(variant: Option<ProtocolVersion>, scope: VersionSet) -> Option<String> {
+    variant.map(|_| {
+        format!(
+            "Protocol-scoped variant for {scope}: the router serves it to the sessions that negotiated one of these versions."
+        )
+    })
+}
+
+/// The name the generator derives a variant's Rust names from: `name` itself outside
+/// variants, else `name` with the variant's first version (`run_v20251125`).
+///
+/// ```
+/// use mcpdesc_codegen::generate::view::variant_name;
+/// use mcpdesc_codegen::ProtocolVersion;
+/// assert_eq!(variant_name("run", None), "run");
+/// assert_eq!(variant_name("run", Some(ProtocolVersion::V2025_11_25)), "run_v20251125");
+/// ```
+pub fn variant_name(name: &str, variant: Option<ProtocolVersion>) -> String {
+    match variant {
+        Some(v) => format!("{name}_v{}", v.as_str().replace('-', "")),
+        None => name.to_owned(),
+    }
 }
 
 /// Why no view could be chosen.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ViewError {
-    /// Several declarations share an identity and no protocol version was chosen.
-    #[error("{kind} {name:?} has protocol-scoped variants ({}); choose one protocol version (`--protocol-version`, `Settings::protocol_version`) to generate its Effective Protocol View", .scopes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join("; "))]
-    Variants {
-        /// `"tool"`, `"prompt"`, `"resource"` or `"resource template"`.
-        kind: &'static str,
-        /// The shared identity: the name, URI or URI template.
-        name: String,
-        /// The effective scope of each declaration, in document order.
-        scopes: Vec<VersionSet>,
-    },
-    /// Several declarations with the same identity apply to the chosen version (only an
-    /// invalid description can have them).
+    /// Several declarations with the same identity apply to one version (only an
+    /// invalid description can have them): the chosen version, else the first version
+    /// their scopes share.
     #[error("{kind} {name:?} is declared more than once for MCP {version}; declarations with the same identity must have disjoint protocolVersions")]
     Overlap {
         /// `"tool"`, `"prompt"`, `"resource"` or `"resource template"`.
@@ -127,10 +159,11 @@ pub fn select(
     select_view(doc, version).map(|view| view.tools)
 }
 
-/// Chooses every declaration to generate: the whole description without a version,
-/// the Effective Protocol View of `version` with one. Refuses protocol-scoped variants
-/// without a version ([`ViewError::Variants`]), checking tools, then prompts, resources
-/// and resource templates.
+/// Chooses every declaration to generate: the whole description without a version
+/// (protocol-scoped variants marked, see the module docs), the Effective Protocol View
+/// of `version` with one. Refuses same-identity declarations whose scopes overlap
+/// ([`ViewError::Overlap`]), checking tools, then prompts, resources and resource
+/// templates.
 pub fn select_view(
     doc: &Document,
     version: Option<ProtocolVersion>,
@@ -155,6 +188,7 @@ pub fn select_view(
                 index: c.index,
                 tool: c.decl,
                 scope: c.scope,
+                variant: c.variant,
             })
             .collect(),
         prompts: choose(
@@ -181,7 +215,8 @@ pub fn select_view(
     })
 }
 
-/// The declarations of one kind in the view, refusing variants (see the module docs).
+/// The declarations of one kind in the view, marking protocol-scoped variants and
+/// refusing overlapping ones (see the module docs).
 fn choose<'d, T>(
     kind: &'static str,
     list: Option<&'d [T]>,
@@ -189,7 +224,7 @@ fn choose<'d, T>(
     root: VersionSet,
     version: Option<ProtocolVersion>,
 ) -> Result<Vec<Chosen<'d, T>>, ViewError> {
-    let chosen: Vec<Chosen<'d, T>> = list
+    let mut chosen: Vec<Chosen<'d, T>> = list
         .unwrap_or_default()
         .iter()
         .enumerate()
@@ -197,6 +232,7 @@ fn choose<'d, T>(
             index,
             decl,
             scope: scope_in(identity(decl).1, root),
+            variant: None,
         })
         .filter(|c| version.is_none_or(|v| c.scope.contains(v)))
         .collect();
@@ -208,23 +244,32 @@ fn choose<'d, T>(
             .push(c.scope);
     }
     // Report the first offending identity in document order, so the message is stable.
-    for c in &chosen {
+    for c in &mut chosen {
         let name = identity(c.decl).0;
         let scopes = &by_identity[name];
-        if scopes.len() > 1 {
-            return Err(match version {
-                None => ViewError::Variants {
-                    kind,
-                    name: name.to_owned(),
-                    scopes: scopes.clone(),
-                },
-                Some(version) => ViewError::Overlap {
-                    kind,
-                    name: name.to_owned(),
-                    version,
-                },
+        if scopes.len() < 2 {
+            continue;
+        }
+        let overlap = match version {
+            Some(v) => Some(v),
+            None => {
+                let mut shared = None;
+                for (i, a) in scopes.iter().enumerate() {
+                    for b in &scopes[i + 1..] {
+                        shared = shared.or(a.intersect(*b).iter().next());
+                    }
+                }
+                shared
+            }
+        };
+        if let Some(version) = overlap {
+            return Err(ViewError::Overlap {
+                kind,
+                name: name.to_owned(),
+                version,
             });
         }
+        c.variant = c.scope.iter().next();
     }
     Ok(chosen)
 }

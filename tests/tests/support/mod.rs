@@ -13,7 +13,7 @@ pub mod prereq;
 
 use std::path::{Path, PathBuf};
 
-use mcpdesc_codegen::generate::view::{self, ViewError};
+use mcpdesc_codegen::generate::view;
 use mcpdesc_codegen::generate::ModuleIr;
 use mcpdesc_codegen::{Description, Limits, ProtocolVersion, Settings, Side};
 use serde::de::DeserializeOwned;
@@ -43,6 +43,17 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// A corpus fixture: both sides, no test server.
+    fn fixture(name: String, path: PathBuf, version: Option<ProtocolVersion>) -> Self {
+        Entry {
+            name,
+            path,
+            version,
+            side: Side::Both,
+            test_server: None,
+        }
+    }
+
     /// The settings the snapshot is generated with.
     pub fn settings(&self) -> Settings {
         let mut settings = Settings::new().side(self.side);
@@ -110,6 +121,7 @@ pub fn in_repo_corpus() -> Vec<Entry> {
         ("generator-primitives", "primitives"),
         ("generator-security", "security"),
         ("generator-shared-types", "shared-types"),
+        ("generator-variants", "variants"),
     ] {
         out.push(Entry {
             name: name.into(),
@@ -203,13 +215,7 @@ fn fixture_entries(root: &Path, folders: &[&str], prefix: &str, out: &mut Vec<En
             }
             let Some(doc) = desc.document() else {
                 // Kept: the snapshot test reports it as skipped.
-                out.push(Entry {
-                    name,
-                    path,
-                    version: None,
-                    side: Side::Both,
-                    test_server: None,
-                });
+                out.push(Entry::fixture(name, path, None));
                 continue;
             };
             // Descriptions with something to generate: a tool, prompt, resource or
@@ -217,28 +223,17 @@ fn fixture_entries(root: &Path, folders: &[&str], prefix: &str, out: &mut Vec<En
             if view::select_view(doc, None).is_ok_and(|view| view.is_empty()) {
                 continue;
             }
-            match view::select_view(doc, None) {
-                Err(ViewError::Variants { .. }) => {
-                    for v in view::root_versions(doc).iter() {
-                        if view::select_view(doc, Some(v)).is_ok_and(|view| !view.is_empty()) {
-                            out.push(Entry {
-                                name: format!("{name}@{v}"),
-                                path: path.clone(),
-                                version: Some(v),
-                                side: Side::Both,
-                                test_server: None,
-                            });
-                        }
+            // A description with protocol-scoped variants: one module serving every
+            // version (`<name>`), and the Effective Protocol View of each version
+            // (`<name>@<version>`).
+            if view::select_view(doc, None).is_ok_and(|view| view.has_variants()) {
+                for v in view::root_versions(doc).iter() {
+                    if view::select_view(doc, Some(v)).is_ok_and(|view| !view.is_empty()) {
+                        out.push(Entry::fixture(format!("{name}@{v}"), path.clone(), Some(v)));
                     }
                 }
-                _ => out.push(Entry {
-                    name,
-                    path,
-                    version: None,
-                    side: Side::Both,
-                    test_server: None,
-                }),
             }
+            out.push(Entry::fixture(name, path, None));
         }
     }
 }
@@ -290,14 +285,14 @@ fn validate(schema: &Value, value: &Value, what: &str) {
     }
 }
 
-/// Every example input of `tool` round-trips through `T`: the value after one round trip
+/// Every example input of `tool` (a name, or a variant's method name) round-trips through `T`: the value after one round trip
 /// still validates against the original `inputSchema`, and a second round trip changes
 /// nothing.
 pub fn check_input<T: DeserializeOwned + Serialize>(ir: &ModuleIr, tool: &str) {
     let t = ir
         .tools
         .iter()
-        .find(|t| t.name == tool)
+        .find(|t| t.name == tool || t.names.method_name == tool)
         .expect("tool in IR");
     for example in &t.examples {
         let what = format!("{tool} example {:?} input", example.name);
@@ -314,7 +309,7 @@ pub fn check_output<T: DeserializeOwned + Serialize>(ir: &ModuleIr, tool: &str) 
     let t = ir
         .tools
         .iter()
-        .find(|t| t.name == tool)
+        .find(|t| t.name == tool || t.names.method_name == tool)
         .expect("tool in IR");
     let schema = &t.output.as_ref().expect("tool with outputSchema").original;
     for example in &t.examples {
