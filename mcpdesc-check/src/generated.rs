@@ -87,7 +87,7 @@ impl Checker<'_> {
                         ),
                     ),
                     (Answer::Error(..), false) => {}
-                    (Answer::Lost(why), _) => fail("no-answer", format!("{why}; input {input}")),
+                    (Answer::Lost(kind, why), _) => fail(kind, format!("{why}; input {input}")),
                 }
             }
         }

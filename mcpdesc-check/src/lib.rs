@@ -22,7 +22,10 @@
 //!   (`invalid-input-accepted`, `invalid-input-error`), results keep the result
 //!   rules; a schema the generator cannot serve is a `skipped` finding;
 //! - every call must answer within [`Config::call_timeout`] (`no-answer`) and the
-//!   server must stay alive (`server-exited`, after which nothing more is sent).
+//!   server must stay alive (`server-exited`, after which nothing more is sent); a call
+//!   refused with HTTP 401 is `unauthorized`, with 403 `forbidden`;
+//! - examples run in [`EXAMPLE_ORDER`]: prompts and resources, then read-only tools,
+//!   other tools, destructive tools, each group in document order.
 //!
 //! Nothing is called unless selected: MCP Description §9.3 forbids contract tooling to
 //! execute a live tool merely because an example exists. The [`Report`] lists every
@@ -44,6 +47,7 @@ use std::time::Duration;
 
 pub use expected::{described_versions, Expected};
 pub use finding::{Finding, Primitive, Severity};
+pub use replay::EXAMPLE_ORDER;
 pub use report::{Call, Report};
 pub use run::{check, DEFAULT_CALL_TIMEOUT};
 pub use select::Selection;

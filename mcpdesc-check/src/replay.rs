@@ -10,6 +10,27 @@ use crate::finding::{Finding, Primitive, Severity};
 use crate::results;
 use crate::run::{Answer, Checker, Listed};
 
+/// The order of the replayed examples, as the report states it.
+pub const EXAMPLE_ORDER: &str =
+    "prompts, resources and templates, then read-only tools, other tools, destructive tools; document order within each group";
+
+/// A tool's group in [`EXAMPLE_ORDER`]: 0 read-only (`readOnlyHint: true`), 2
+/// destructive (`destructiveHint: true` stated, not read-only), 1 the others (MCP's
+/// default `destructiveHint` would make every unannotated tool destructive, which
+/// orders nothing).
+fn call_group(tool: &Declared) -> u8 {
+    let stated = tool
+        .declaration
+        .get("annotations")
+        .and_then(|a| a.get("destructiveHint"))
+        .and_then(Value::as_bool);
+    match (tool.read_only(), stated) {
+        (true, _) => 0,
+        (false, Some(true)) => 2,
+        (false, _) => 1,
+    }
+}
+
 impl Checker<'_> {
     /// The severity of a difference from an example: a warning, a failure under
     /// `--strict`.
@@ -21,7 +42,11 @@ impl Checker<'_> {
         }
     }
 
+    /// The selected Tool Examples of the listed tools, in [`EXAMPLE_ORDER`]: read-only
+    /// ones first, destructive ones last, each group in document order (a delete must
+    /// not run before a read of the item it deletes).
     pub(crate) async fn tool_examples(&mut self, tools: &[Declared], listed: &Listed) {
+        let mut calls: Vec<(&Declared, String, Value)> = Vec::new();
         for tool in tools {
             let selectable = |name: &str| {
                 self.config
@@ -55,9 +80,12 @@ impl Checker<'_> {
                     .with_example(name),
                 );
             }
-            for (name, example) in examples {
-                self.tool_example(tool, &name, &example).await;
-            }
+            calls.extend(examples.into_iter().map(|(n, e)| (tool, n, e)));
+        }
+        // A stable sort keeps document order within each group.
+        calls.sort_by_key(|(tool, _, _)| call_group(tool));
+        for (tool, name, example) in calls {
+            self.tool_example(tool, &name, &example).await;
         }
     }
 
@@ -122,8 +150,8 @@ impl Checker<'_> {
                     format!("JSON-RPC error {code} ({message}) for the example input {input}"),
                 )));
             }
-            Answer::Lost(why) => self.push(at(Finding::new(
-                "no-answer",
+            Answer::Lost(kind, why) => self.push(at(Finding::new(
+                kind,
                 Severity::Failure,
                 Primitive::Tool,
                 &tool.id,
@@ -366,9 +394,9 @@ impl Checker<'_> {
                 )
                 .with_example(example),
             ),
-            Answer::Lost(why) => self.push(
+            Answer::Lost(kind, why) => self.push(
                 Finding::new(
-                    "no-answer",
+                    kind,
                     Severity::Failure,
                     primitive,
                     id,

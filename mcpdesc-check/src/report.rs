@@ -55,8 +55,9 @@ impl Report {
     }
 
     /// The JSON report: `{"description", "server", "protocolVersion", "seed",
-    /// "strict", "findings": [...], "calls": [...], "counts": {"failures",
-    /// "warnings", "skipped", "calls"}}` (findings: [`Finding::to_json`]).
+    /// "strict", "exampleOrder", "findings": [...], "calls": [...], "counts":
+    /// {"failures", "warnings", "skipped", "calls"}}` (findings:
+    /// [`Finding::to_json`]; `exampleOrder`: [`crate::replay::EXAMPLE_ORDER`]).
     pub fn to_json(&self) -> Value {
         json!({
             "description": self.description,
@@ -64,6 +65,7 @@ impl Report {
             "protocolVersion": self.protocol_version,
             "seed": self.seed,
             "strict": self.strict,
+            "exampleOrder": crate::replay::EXAMPLE_ORDER,
             "findings": self.findings.iter().map(Finding::to_json).collect::<Vec<_>>(),
             "calls": self.calls.iter().map(|c| json!({
                 "method": c.method,
@@ -91,7 +93,11 @@ impl Report {
         if self.calls.is_empty() {
             out.push_str("called: nothing (select calls with --examples SEL or --generate SEL)\n");
         } else {
-            out.push_str(&format!("called ({}):\n", self.calls.len()));
+            out.push_str(&format!(
+                "called ({}; examples in order: {}):\n",
+                self.calls.len(),
+                crate::replay::EXAMPLE_ORDER
+            ));
             for c in &self.calls {
                 out.push_str(&format!(
                     "  {} {} [{}]: {}\n",

@@ -35,8 +35,9 @@ pub(crate) enum Answer {
     Result(Value),
     /// A JSON-RPC error: code and message.
     Error(i64, String),
-    /// No answer (timeout, transport); the check goes on.
-    Lost(String),
+    /// No answer, with the finding kind: `no-answer` (timeout, transport),
+    /// `unauthorized` (HTTP 401), `forbidden` (HTTP 403); the check goes on.
+    Lost(&'static str, String),
 }
 
 /// Runs the check of `desc` (valid) against the server of `session`.
@@ -60,11 +61,13 @@ pub async fn check(desc: &Description, session: &Session, config: &Config) -> Re
     let expected = Expected::of(desc, version);
     let listed = checker.listings(&expected).await;
     checker.unknown_selections(&expected);
-    checker.tool_examples(&expected.tools, &listed).await;
+    // Prompts, resources and templates only read: their examples run before any tool
+    // example may change the server's state (replay::EXAMPLE_ORDER).
     checker.prompt_examples(&expected.prompts, &listed).await;
     checker
         .resource_examples(&expected.resources, &expected.templates, &listed)
         .await;
+    checker.tool_examples(&expected.tools, &listed).await;
     checker.generated(&expected.tools, &listed).await;
     if !checker.dead && !session.is_alive() {
         checker.server_gone("after the last request");
@@ -247,7 +250,12 @@ impl Checker<'_> {
                 ));
                 return None;
             }
-            Err(e) => Answer::Lost(e.to_string()),
+            Err(e @ RequestError::Unauthorized { .. }) => Answer::Lost(
+                "unauthorized",
+                format!("{e}; pass credentials with --header 'Authorization: Bearer …'"),
+            ),
+            Err(e @ RequestError::Forbidden { .. }) => Answer::Lost("forbidden", e.to_string()),
+            Err(e) => Answer::Lost("no-answer", e.to_string()),
         };
         let outcome = match &answer {
             Answer::Result(r) if r.get("isError") == Some(&Value::Bool(true)) => {
@@ -255,8 +263,10 @@ impl Checker<'_> {
             }
             Answer::Result(_) => "result".to_owned(),
             Answer::Error(code, _) => format!("error {code}"),
-            Answer::Lost(why) if why.contains("no answer within") => "timeout".to_owned(),
-            Answer::Lost(_) => "no answer".to_owned(),
+            Answer::Lost("unauthorized", _) => "HTTP 401".to_owned(),
+            Answer::Lost("forbidden", _) => "HTTP 403".to_owned(),
+            Answer::Lost(_, why) if why.contains("no answer within") => "timeout".to_owned(),
+            Answer::Lost(..) => "no answer".to_owned(),
         };
         self.record(method, target, label, &params, &outcome);
         if !self.session.is_alive() {

@@ -22,18 +22,37 @@
 //!   check could not run: usage, an unreadable or invalid description, a server that
 //!   would not start, exited, wrote garbage or did not complete the handshake in time,
 //!   or an interruption (Ctrl-C stops the spawned server too, which runs in its own
-//!   process group).
+//!   process group). A server that refuses the connection with HTTP 401 gets a message
+//!   that names `--header 'Authorization: Bearer …'`;
+//! - a call refused with HTTP 401 or 403 is an `unauthorized` or `forbidden` finding
+//!   (a failure; `forbidden` names the scopes the server's challenge asks for).
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
-use mcpdesc::client::Options;
+use mcpdesc::client::{ConnectError, Options};
 use mcpdesc_check::{Config, Selection};
 use mcpdesc_codegen::{Description, Limits, ProtocolVersion};
 
 use crate::{OutputFormat, EXIT_INVALID, EXIT_OK, EXIT_USAGE};
+
+/// A connection error, with what to do about a refused one: a 401 names `--header`.
+fn connect_error(e: &ConnectError, sent_headers: bool) -> String {
+    match e {
+        ConnectError::Unauthorized { .. } if sent_headers => format!(
+            "{e}; the credentials of --header were refused: check the token"
+        ),
+        ConnectError::Unauthorized { .. } => format!(
+            "{e}; pass credentials with --header 'Authorization: Bearer …' (or the header of the description's API key scheme)"
+        ),
+        ConnectError::Forbidden { .. } => format!(
+            "{e}; the credentials of --header do not grant access to the endpoint"
+        ),
+        e => e.to_string(),
+    }
+}
 
 /// The longest `--timeout` accepted (a day): longer is a typo, and tokio's timers
 /// have a limit of their own.
@@ -184,7 +203,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                 options.stdio(command).await
             }
         };
-        let session = session.map_err(|e| e.to_string())?;
+        let session = session.map_err(|e| connect_error(&e, !args.headers.is_empty()))?;
         let report = mcpdesc_check::check(&desc, &session, &config).await;
         session.close().await;
         Ok::<_, String>(report)

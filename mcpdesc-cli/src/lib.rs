@@ -68,6 +68,19 @@
 //!
 //! `mcpdesc check DESCRIPTION (-- COMMAND [ARGS...] | --url URL) ...`: see [`mod@check`].
 //!
+//! `mcpdesc init DIR [--description FILE] [--http] [--mcpdesc-path PATH]`
+//! - writes a new server crate into DIR (created if missing; see
+//!   [`mcpdesc_codegen::scaffold`]): `Cargo.toml`, the description (FILE, else a
+//!   commented sample), `build.rs`, `src/main.rs` (stdio; `--http ADDR` too with
+//!   `--http`), `src/handlers.rs` (every generated trait, "not implemented" bodies);
+//! - exit 0 written; 1 when the description is invalid or generates nothing (its
+//!   diagnostics on stderr, nothing written); 2 when DIR is not empty or for usage and
+//!   I/O errors.
+//!
+//! `mcpdesc stubs FILE [--protocol-version V]`
+//! - prints the impl blocks of every generated handler trait (for `src/handlers.rs` of
+//!   a crate whose description grew); exit codes as `generate`.
+//!
 //! `mcpdesc docs FILE [-o OUT.html] [--protocol-version V]`: one self-contained HTML page
 //! of the description ([`mcpdesc_docs`]), to OUT or stdout; like `generate`, an invalid
 //! description is refused with its diagnostics on stderr (exit 1), warnings are shown
@@ -80,6 +93,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 
 pub mod check;
+pub mod init;
 pub mod pull;
 pub mod serve_mock;
 use mcpdesc_codegen::diff::{self as changes, DiffError, FailOn, Perspective};
@@ -226,6 +240,30 @@ pub enum Command {
     /// Check a live MCP server (a command on stdio, or a URL) against its description:
     /// listings always, examples and generated inputs only when selected.
     Check(check::CheckArgs),
+    /// Write a new server crate for a description (a sample one by default) that
+    /// builds at once: `cargo run` serves it, `cargo test` runs its examples.
+    Init {
+        /// The new crate's directory (created if missing; must be empty).
+        dir: PathBuf,
+        /// The description to serve (copied into the crate) instead of the sample.
+        #[arg(long, value_name = "FILE")]
+        description: Option<PathBuf>,
+        /// Serve streamable HTTP too (`cargo run -- --http ADDR`).
+        #[arg(long)]
+        http: bool,
+        /// A local mcpdesc-rs checkout to depend on by path instead of this release.
+        #[arg(long, value_name = "PATH")]
+        mcpdesc_path: Option<PathBuf>,
+    },
+    /// Print the impl blocks of every handler trait generated from a description,
+    /// with "not implemented" bodies (for `src/handlers.rs` of an `init` crate).
+    Stubs {
+        /// The description file (`.mcpdesc.json`, `.mcpdesc.yaml`).
+        file: PathBuf,
+        /// Generate the Effective Protocol View of this MCP protocol version.
+        #[arg(long, value_name = "V", value_parser = parse_protocol_version)]
+        protocol_version: Option<ProtocolVersion>,
+    },
     /// Render the description as one self-contained HTML page for people to read.
     Docs {
         /// The description file (`.mcpdesc.json`, `.mcpdesc.yaml`).
@@ -343,6 +381,23 @@ where
             err,
         ),
         Command::Check(args) => check::run(&args, out, err),
+        Command::Init {
+            dir,
+            description,
+            http,
+            mcpdesc_path,
+        } => init::init(
+            &dir,
+            description.as_deref(),
+            http,
+            mcpdesc_path.as_deref(),
+            out,
+            err,
+        ),
+        Command::Stubs {
+            file,
+            protocol_version,
+        } => init::stubs(&file, protocol_version, out, err),
         Command::Docs {
             file,
             output,
@@ -402,7 +457,7 @@ where
 
 /// Reads and validates `file`, writing its diagnostics to `err`; `None` (after saying
 /// why on `err`) when it cannot be read.
-fn load_reporting(file: &std::path::Path, err: &mut dyn Write) -> Option<Description> {
+pub(crate) fn load_reporting(file: &std::path::Path, err: &mut dyn Write) -> Option<Description> {
     match Description::from_path(file, &Limits::default()) {
         Ok(desc) => {
             let _ = err.write_all(desc.render_diagnostics().as_bytes());

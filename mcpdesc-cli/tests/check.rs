@@ -350,6 +350,7 @@ fn the_json_report_has_its_documented_shape() {
             "protocolVersion",
             "seed",
             "strict",
+            "exampleOrder",
             "findings",
             "calls",
             "counts"
@@ -816,4 +817,48 @@ fn required_tools_are_called_as_tasks() {
     };
     assert_eq!(outcome("logs"), Some(json!("result")));
     assert_eq!(outcome("missing"), Some(json!("isError")));
+}
+
+/// `--examples all` replays read-only tools first and destructive ones last, each group
+/// in document order, and the report says so.
+#[test]
+fn examples_run_read_only_first_and_destructive_last() {
+    let fixture = root().join("mcpdesc-cli/tests/fixtures/notes-order.mcpdesc.json");
+    let (code, report) = check_mock(&fixture, &["--examples", "all", "--strict"], &fixture);
+    assert_eq!(code, 0, "{report:#}");
+    let order: Vec<String> = report["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            format!(
+                "{}/{}",
+                c["target"].as_str().unwrap(),
+                c["example"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        order,
+        [
+            "get_note/first",
+            "get_note/second",
+            "tag_note/first",
+            "delete_note/first"
+        ]
+    );
+    assert_eq!(report["exampleOrder"], mcpdesc_check::EXAMPLE_ORDER);
+    let (_, out, _) = check(&[
+        fixture.to_str().unwrap(),
+        "--examples",
+        "all",
+        "--",
+        MCPDESC,
+        "serve-mock",
+        fixture.to_str().unwrap(),
+    ]);
+    assert!(
+        out.contains("examples in order: prompts, resources and templates, then read-only tools"),
+        "{out}"
+    );
 }

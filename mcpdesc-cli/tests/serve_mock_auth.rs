@@ -274,3 +274,155 @@ fn the_typescript_client_with_authorization_headers() {
     let out = harness::run_script("auth.mjs", "serve-mock-auth", &plan);
     assert!(out.contains("11 passed, 0 failed"), "{out}");
 }
+
+/// `mcpdesc check ARGS...` in process: exit code, stdout, stderr.
+fn check(args: &[&str]) -> (u8, String, String) {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let argv = ["mcpdesc", "check"].into_iter().chain(args.iter().copied());
+    let code = mcpdesc_cli::run(argv, &mut out, &mut err);
+    (
+        code,
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    )
+}
+
+/// `check` against a secured server: without credentials the connection is refused
+/// (exit 2, naming `--header`); with a token that lacks a tool's scope, that call is a
+/// `forbidden` finding naming the scope; a 401 on a call is `unauthorized`.
+#[test]
+fn check_reports_refusals_as_unauthorized_and_forbidden() {
+    let games = fixture("games-oauth.mcpdesc.json");
+    let games = games.to_str().unwrap();
+    let server = serve(
+        &fixture("games-oauth.mcpdesc.json"),
+        &["reader-7c1:games:read"],
+    );
+    let (code, out, err) = check(&[games, "--url", &server.url]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("401 Unauthorized"), "{err}");
+    assert!(err.contains("--header 'Authorization: Bearer …'"), "{err}");
+    let (code, out, err) = check(&[
+        games,
+        "--url",
+        &server.url,
+        "--header",
+        "Authorization: Bearer reader-7c1",
+        "--examples",
+        "all",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let failures: Vec<(&str, &str)> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["severity"] == "failure")
+        .map(|f| {
+            (
+                f["kind"].as_str().unwrap(),
+                f["tool"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(failures, [("forbidden", "record_game")], "{out}");
+    let message = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["kind"] == "forbidden")
+        .unwrap()["message"]
+        .as_str()
+        .unwrap();
+    assert!(
+        message.contains("403 Forbidden: it requires the scope games:write"),
+        "{message}"
+    );
+    // A public primitive's listing lets a client in without credentials; a call of a
+    // secured tool is then refused with 401.
+    let open = fixture("open-listing.mcpdesc.json");
+    let server = serve(&open, &["reader-7c1:games:read"]);
+    let (code, out, err) = check(&[
+        open.to_str().unwrap(),
+        "--url",
+        &server.url,
+        "--examples",
+        "all",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("failure[unauthorized]: tool `list_games`, example `all`"),
+        "{out}"
+    );
+    assert!(out.contains("--header 'Authorization: Bearer …'"), "{out}");
+}
+
+/// The client session and the typed client see a refusal as a typed error with the
+/// parsed challenge: 401 on connect, 403 with the required scope on a call.
+#[tokio::test]
+async fn refusals_are_typed_errors_with_the_parsed_challenge() {
+    use mcpdesc::client::{ConnectError, Options, RequestError};
+    let server = serve(
+        &fixture("games-oauth.mcpdesc.json"),
+        &["reader-7c1:games:read"],
+    );
+    let Err(refused) = Options::new().http(&server.url).await else {
+        panic!("connected without credentials");
+    };
+    let ConnectError::Unauthorized { challenges, .. } = &refused else {
+        panic!("not Unauthorized: {refused}");
+    };
+    assert_eq!(challenges[0].scheme, "Bearer");
+    assert_eq!(challenges[0].scopes(), ["games:read"]);
+    assert!(challenges[0]
+        .param("resource_metadata")
+        .is_some_and(|m| m.ends_with("/.well-known/oauth-protected-resource/mcp")));
+    let session = Options::new()
+        .header("Authorization", "Bearer reader-7c1")
+        .http(&server.url)
+        .await
+        .unwrap();
+    let error = session
+        .request(
+            "tools/call",
+            Some(json!({"name": "record_game", "arguments": {"pgn": "1. e4"}})),
+        )
+        .await
+        .unwrap_err();
+    let RequestError::Forbidden { scopes, .. } = &error else {
+        panic!("not Forbidden: {error}");
+    };
+    assert_eq!(scopes, &["games:write"]);
+    // The typed client's call gets the same refusal, typed.
+    const RECORD_GAME: mcpdesc::ToolSpec = mcpdesc::ToolSpec::new(
+        "record_game",
+        &[mcpdesc::ProtocolVersion::V2025_11_25],
+        r#"{"name": "record_game", "inputSchema": {"type": "object", "properties": {"pgn": {"type": "string"}}, "required": ["pgn"]}}"#,
+    );
+    let client = mcpdesc::client::TypedClient::new(session);
+    let error = client
+        .call_tool(&RECORD_GAME, json!({"pgn": "1. e4"}))
+        .await
+        .unwrap_err();
+    match &error {
+        mcpdesc::CallError::Forbidden {
+            name,
+            scopes,
+            challenges,
+        } => {
+            assert_eq!(name, "record_game");
+            assert_eq!(scopes, &["games:write"]);
+            assert_eq!(challenges[0].param("error"), Some("insufficient_scope"));
+        }
+        other => panic!("not Forbidden: {other}"),
+    }
+    assert!(
+        error.to_string().starts_with(
+            "`record_game` was refused with 403 Forbidden: it requires the scope games:write"
+        ),
+        "{error}"
+    );
+    client.session().close().await;
+}

@@ -21,6 +21,7 @@ pub mod protocol;
 pub mod pull;
 pub mod recover;
 pub mod rules;
+pub mod scaffold;
 pub mod settings;
 pub mod source;
 pub mod validate;

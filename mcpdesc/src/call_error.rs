@@ -122,6 +122,31 @@ pub enum CallError {
         /// The result as received.
         result: Box<Value>,
     },
+    /// The server refused the call with `401 Unauthorized` (HTTP): credentials are
+    /// missing or not valid. `challenges` is what its `WWW-Authenticate` header asks
+    /// for (scheme, `error`, `resource_metadata`, ...).
+    #[error("`{name}` was refused with 401 Unauthorized: the server needs credentials (an `Authorization` header){}", crate::client::challenge_note(challenges))]
+    Unauthorized {
+        /// The tool, prompt, resource or template.
+        name: String,
+        /// The challenges of the `WWW-Authenticate` header.
+        challenges: Vec<crate::client::Challenge>,
+    },
+    /// The server refused the call with `403 Forbidden` (HTTP): the credentials are
+    /// valid but do not grant it; `scopes` are the scopes the server asks for.
+    #[error(
+        "`{name}` was refused with 403 Forbidden{}{}",
+        crate::client::scopes_note(scopes),
+        crate::client::challenge_note(challenges)
+    )]
+    Forbidden {
+        /// The tool, prompt, resource or template.
+        name: String,
+        /// The scopes the server asks for (its challenges' `scope`), when it says.
+        scopes: Vec<String>,
+        /// The challenges of the `WWW-Authenticate` header.
+        challenges: Vec<crate::client::Challenge>,
+    },
     /// No answer came: a timeout, the server went away, a transport failure, or a
     /// malformed response.
     #[error("`{name}`: {error}")]
@@ -167,6 +192,17 @@ impl CallError {
             RequestError::Protocol { error, .. } => CallError::Protocol {
                 name: name.to_owned(),
                 error: Box::new(error),
+            },
+            RequestError::Unauthorized { challenges, .. } => CallError::Unauthorized {
+                name: name.to_owned(),
+                challenges,
+            },
+            RequestError::Forbidden {
+                scopes, challenges, ..
+            } => CallError::Forbidden {
+                name: name.to_owned(),
+                scopes,
+                challenges,
             },
             error => CallError::Transport {
                 name: name.to_owned(),

@@ -42,7 +42,10 @@
 //! "complete"` of MCP 2026-07-28, `isError: false`).
 //!
 //! - [`Compare::Exact`] (the default): the whole result, text included, as JSON data
-//!   ([`first_difference`]).
+//!   ([`first_difference`]); a `text` that holds a JSON object or array on both sides
+//!   is compared as JSON, as `mcpdesc check` compares it (member order and spacing
+//!   aside), and a failure's message notes each such text, saying when it differs
+//!   only in formatting.
 //! - [`Compare::Shape`], chosen per example with the extension `"x-mcpdesc-compare":
 //!   "shape"` on the example object, for examples whose text is illustrative: for a
 //!   tool, `isError`, the number and kinds of content blocks, whether there is
@@ -335,10 +338,7 @@ fn compare_tool_result(
     let expected_clean = without_wire_details(expected, &Value::Null);
     let actual = without_wire_details(actual, expected);
     match compare {
-        Compare::Exact => match first_difference(&expected_clean, &actual) {
-            None => Ok(()),
-            Some(d) => Err(at.differs(&d, "")),
-        },
+        Compare::Exact => exact(at, &expected_clean, &actual),
         Compare::Shape => {
             if let Some(d) = first_difference(&tool_shape(&expected_clean), &tool_shape(&actual)) {
                 return Err(at.differs(&d, " (shape only)"));
@@ -411,18 +411,101 @@ fn compare_request_result(
 ) -> Result<(), String> {
     let expected = parse_json(example.result, at.what)?;
     let actual = without_wire_details(actual, &expected);
-    let (expected, actual, compared) = match compare {
-        Compare::Exact => (expected, actual, ""),
-        Compare::Shape => (
-            request_shape(kind, &expected),
-            request_shape(kind, &actual),
-            " (shape only)",
-        ),
-    };
+    match compare {
+        Compare::Exact => exact(at, &expected, &actual),
+        Compare::Shape => match first_difference(
+            &request_shape(kind, &expected),
+            &request_shape(kind, &actual),
+        ) {
+            None => Ok(()),
+            Some(d) => Err(at.differs(&d, " (shape only)")),
+        },
+    }
+}
+
+/// [`Compare::Exact`]: the first difference, with text blocks that hold JSON on both
+/// sides compared as JSON (as `mcpdesc check` compares them: a server may write the
+/// members in another order or with other spacing); the message says which texts were
+/// compared so, and which differ from the example's only in formatting.
+fn exact(at: &Site<'_>, expected: &Value, actual: &Value) -> Result<(), String> {
+    let mut notes = Vec::new();
+    let (expected, actual) = json_texts(expected, actual, &mut String::new(), &mut notes);
     match first_difference(&expected, &actual) {
         None => Ok(()),
-        Some(d) => Err(at.differs(&d, compared)),
+        Some(d) => {
+            let mut message = at.differs(&d, "");
+            for note in notes {
+                message.push_str("\n    note: ");
+                message.push_str(&note);
+            }
+            Err(message)
+        }
     }
+}
+
+/// `expected` and `actual` with each `text` member that holds a JSON object or array
+/// on both sides (at the same pointer) replaced by that JSON; a note per such text.
+fn json_texts(
+    expected: &Value,
+    actual: &Value,
+    pointer: &mut String,
+    notes: &mut Vec<String>,
+) -> (Value, Value) {
+    match (expected, actual) {
+        (Value::Object(e), Value::Object(a)) => {
+            let (mut e, mut a) = (e.clone(), a.clone());
+            let keys: Vec<String> = e.keys().filter(|k| a.contains_key(*k)).cloned().collect();
+            for key in keys {
+                let len = pointer.len();
+                pointer.push('/');
+                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                let texts = (key == "text")
+                    .then(|| (json_text(&e[&key]), json_text(&a[&key])))
+                    .and_then(|pair| match pair {
+                        (Some(ev), Some(av)) => Some((ev, av)),
+                        _ => None,
+                    });
+                let (ev, av) = match texts {
+                    Some((ev, av)) => {
+                        notes.push(if e[&key] != a[&key] && first_difference(&ev, &av).is_none() {
+                            format!("the texts at {pointer} hold the same JSON and differ only in formatting (compared as JSON)")
+                        } else {
+                            format!("the texts at {pointer} hold JSON and are compared as JSON")
+                        });
+                        (ev, av)
+                    }
+                    None => json_texts(&e[&key], &a[&key], pointer, notes),
+                };
+                e.insert(key.clone(), ev);
+                a.insert(key, av);
+                pointer.truncate(len);
+            }
+            (Value::Object(e), Value::Object(a))
+        }
+        (Value::Array(e), Value::Array(a)) => {
+            let (mut e, mut a) = (e.clone(), a.clone());
+            for i in 0..e.len().min(a.len()) {
+                let len = pointer.len();
+                pointer.push_str(&format!("/{i}"));
+                let (ev, av) = json_texts(&e[i], &a[i], pointer, notes);
+                (e[i], a[i]) = (ev, av);
+                pointer.truncate(len);
+            }
+            (Value::Array(e), Value::Array(a))
+        }
+        _ => (expected.clone(), actual.clone()),
+    }
+}
+
+/// The JSON a text holds, when it is a JSON object or array (other texts, `"1"` say,
+/// stay text: a number written as text is compared as written).
+fn json_text(text: &Value) -> Option<Value> {
+    let text = text.as_str()?;
+    let trimmed = text.trim_start();
+    if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
+        return None;
+    }
+    serde_json::from_str(text).ok()
 }
 
 /// What [`Compare::Shape`] keeps of a prompt, resource or completion result.
@@ -509,6 +592,51 @@ mod tests {
         assert_eq!(
             err,
             "tool `count`, example `one` (MCP 2025-11-25): the implementation's result differs from the example at /content/0/text (/tools/0/examples/one/result/content/0/text)\n    expected: \"1\"\n    actual:   \"2\""
+        );
+    }
+
+    #[test]
+    fn texts_holding_json_are_compared_as_json() {
+        let expected = json!({"content": [{"type": "text", "text": "{\"id\":1,\"title\":\"a\",\"tags\":[]}"}]});
+        // Another member order and spacing: the same JSON.
+        let reordered = json!({"content": [{"type": "text", "text": "{\"id\": 1, \"tags\": [], \"title\": \"a\"}"}]});
+        compare_tool_result(&site(), &TOOL, Compare::Exact, &expected, &reordered).unwrap();
+        // A real difference inside the JSON is located in it; the formatting-only note
+        // names a text that differs only in formatting.
+        let expected2 = json!({"content": [
+            {"type": "text", "text": "{\"a\":1}"},
+            {"type": "text", "text": "{\"b\":1}"}
+        ]});
+        let actual2 = json!({"content": [
+            {"type": "text", "text": "{ \"a\": 1 }"},
+            {"type": "text", "text": "{\"b\":2}"}
+        ]});
+        let err =
+            compare_tool_result(&site(), &TOOL, Compare::Exact, &expected2, &actual2).unwrap_err();
+        assert!(
+            err.contains("differs from the example at /content/1/text/b"),
+            "{err}"
+        );
+        assert!(
+            err.contains("note: the texts at /content/0/text hold the same JSON and differ only in formatting (compared as JSON)"),
+            "{err}"
+        );
+        assert!(
+            err.contains("note: the texts at /content/1/text hold JSON and are compared as JSON"),
+            "{err}"
+        );
+        // Texts that are not JSON objects or arrays stay text.
+        let err = compare_tool_result(
+            &site(),
+            &TOOL,
+            Compare::Exact,
+            &json!({"content": [{"type": "text", "text": "1"}]}),
+            &json!({"content": [{"type": "text", "text": "1.0"}]}),
+        )
+        .unwrap_err();
+        assert!(
+            err.contains("at /content/0/text (") && !err.contains("note:"),
+            "{err}"
         );
     }
 

@@ -72,6 +72,12 @@ pub mod types {
             }
         }
     }
+    impl CountBooksInput {
+        /// The input without arguments (the schema has no properties).
+        pub fn new() -> Self {
+            ::core::default::Default::default()
+        }
+    }
 }
 /// The description's `info`, `instructions` and protocol versions.
 pub mod info {

@@ -54,6 +54,12 @@ pub mod types {
             }
         }
     }
+    impl RebuildInput {
+        /// The input without arguments (the schema has no properties).
+        pub fn new() -> Self {
+            ::core::default::Default::default()
+        }
+    }
     /// Arguments of the `review_with_model` prompt.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Eq)]
     pub struct ReviewWithModelArguments {}

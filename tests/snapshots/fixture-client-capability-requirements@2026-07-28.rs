@@ -54,6 +54,12 @@ pub mod types {
             }
         }
     }
+    impl RebuildInput {
+        /// The input without arguments (the schema has no properties).
+        pub fn new() -> Self {
+            ::core::default::Default::default()
+        }
+    }
     /// Variables of the `workspace_file` resource template (`workspace://{path}`), from the URI read.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Eq)]
     pub struct WorkspaceFileVariables {

@@ -70,6 +70,36 @@ pub mod types {
             }
         }
     }
+    impl AnonymousOnlyInput {
+        /// The input without arguments (the schema has no properties).
+        pub fn new() -> Self {
+            ::core::default::Default::default()
+        }
+    }
+    impl AnonymousOrOpenidInput {
+        /// The input without arguments (the schema has no properties).
+        pub fn new() -> Self {
+            ::core::default::Default::default()
+        }
+    }
+    impl ClearedRequirementInput {
+        /// The input without arguments (the schema has no properties).
+        pub fn new() -> Self {
+            ::core::default::Default::default()
+        }
+    }
+    impl CombinedPrimitiveOverrideInput {
+        /// The input without arguments (the schema has no properties).
+        pub fn new() -> Self {
+            ::core::default::Default::default()
+        }
+    }
+    impl InheritedTransportRequirementInput {
+        /// The input without arguments (the schema has no properties).
+        pub fn new() -> Self {
+            ::core::default::Default::default()
+        }
+    }
 }
 /// The description's `info`, `instructions` and protocol versions.
 pub mod info {

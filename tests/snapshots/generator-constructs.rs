@@ -97,7 +97,7 @@ pub mod types {
         }
     }
     /// Arguments of the `get-user` tool.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(transparent)]
     pub struct GetUser2Input(
         pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
@@ -126,7 +126,7 @@ pub mod types {
         }
     }
     /// Arguments of the `get_user` tool.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(transparent)]
     pub struct GetUserInput(
         pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
@@ -410,7 +410,7 @@ A search query shared by two tools.*/
         pub text: ::std::string::String,
     }
     /// Arguments of the `3d-view` tool.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(transparent)]
     pub struct Tool3dViewInput(
         pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
@@ -480,6 +480,30 @@ A search query shared by two tools.*/
             fn from(value: String) -> Self {
                 Self(value.into())
             }
+        }
+    }
+    impl GetUser2Input {
+        /// The input without arguments (the schema has no properties).
+        pub fn new() -> Self {
+            ::core::default::Default::default()
+        }
+    }
+    impl GetUserInput {
+        /// The input without arguments (the schema has no properties).
+        pub fn new() -> Self {
+            ::core::default::Default::default()
+        }
+    }
+    impl Tool3dViewInput {
+        /// The input without arguments (the schema has no properties).
+        pub fn new() -> Self {
+            ::core::default::Default::default()
+        }
+    }
+    impl TypeInput {
+        /// The input without arguments (the schema has no properties).
+        pub fn new() -> Self {
+            ::core::default::Default::default()
         }
     }
     /// Arguments of the `search` tool: the shared component type [`Query`].

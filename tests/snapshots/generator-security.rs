@@ -30,7 +30,7 @@ pub mod types {
         pub pgn: ::std::string::String,
     }
     /// Arguments of the `server_status` tool.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(transparent)]
     pub struct ServerStatusInput(
         pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
@@ -88,6 +88,12 @@ pub mod types {
             fn from(value: String) -> Self {
                 Self(value.into())
             }
+        }
+    }
+    impl ServerStatusInput {
+        /// The input without arguments (the schema has no properties).
+        pub fn new() -> Self {
+            ::core::default::Default::default()
         }
     }
     /// Arguments of the `game_review` prompt.

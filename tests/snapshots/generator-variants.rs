@@ -35,7 +35,7 @@ pub mod types {
         pub pgn: ::std::string::String,
     }
     /// Arguments of the `ping` tool.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(transparent)]
     pub struct PingInput(
         pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
@@ -99,6 +99,12 @@ pub mod types {
             fn from(value: String) -> Self {
                 Self(value.into())
             }
+        }
+    }
+    impl PingInput {
+        /// The input without arguments (the schema has no properties).
+        pub fn new() -> Self {
+            ::core::default::Default::default()
         }
     }
     /// Arguments of the `review` prompt.

@@ -95,7 +95,7 @@ pub mod types {
         }
     }
     /// Arguments of the `get-env` tool (Print Environment Tool).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(transparent)]
     pub struct GetEnvInput(
         pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
@@ -304,7 +304,7 @@ pub mod types {
         pub b: f64,
     }
     /// Arguments of the `get-tiny-image` tool (Get Tiny Image Tool).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(transparent)]
     pub struct GetTinyImageInput(
         pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
@@ -428,7 +428,7 @@ pub mod types {
         pub topic: ::std::string::String,
     }
     /// Arguments of the `toggle-simulated-logging` tool (Toggle Simulated Logging).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(transparent)]
     pub struct ToggleSimulatedLoggingInput(
         pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
@@ -457,7 +457,7 @@ pub mod types {
         }
     }
     /// Arguments of the `toggle-subscriber-updates` tool (Toggle Subscriber Updates).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(transparent)]
     pub struct ToggleSubscriberUpdatesInput(
         pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
@@ -568,6 +568,30 @@ pub mod types {
             fn from(value: String) -> Self {
                 Self(value.into())
             }
+        }
+    }
+    impl GetEnvInput {
+        /// The input without arguments (the schema has no properties).
+        pub fn new() -> Self {
+            ::core::default::Default::default()
+        }
+    }
+    impl GetTinyImageInput {
+        /// The input without arguments (the schema has no properties).
+        pub fn new() -> Self {
+            ::core::default::Default::default()
+        }
+    }
+    impl ToggleSimulatedLoggingInput {
+        /// The input without arguments (the schema has no properties).
+        pub fn new() -> Self {
+            ::core::default::Default::default()
+        }
+    }
+    impl ToggleSubscriberUpdatesInput {
+        /// The input without arguments (the schema has no properties).
+        pub fn new() -> Self {
+            ::core::default::Default::default()
         }
     }
 }

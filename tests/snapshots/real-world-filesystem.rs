@@ -83,7 +83,7 @@ pub mod types {
         pub content: ::std::string::String,
     }
     /// Arguments of the `list_allowed_directories` tool (List Allowed Directories).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(transparent)]
     pub struct ListAllowedDirectoriesInput(
         pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
@@ -478,6 +478,12 @@ pub mod types {
             fn from(value: String) -> Self {
                 Self(value.into())
             }
+        }
+    }
+    impl ListAllowedDirectoriesInput {
+        /// The input without arguments (the schema has no properties).
+        pub fn new() -> Self {
+            ::core::default::Default::default()
         }
     }
 }

@@ -177,7 +177,7 @@ pub mod types {
         pub relations: ::std::vec::Vec<CreateRelationsOutputRelationsItem>,
     }
     /// Arguments of the `read_graph` tool (Read Graph).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(transparent)]
     pub struct ReadGraphInput(
         pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
@@ -255,6 +255,12 @@ pub mod types {
             fn from(value: String) -> Self {
                 Self(value.into())
             }
+        }
+    }
+    impl ReadGraphInput {
+        /// The input without arguments (the schema has no properties).
+        pub fn new() -> Self {
+            ::core::default::Default::default()
         }
     }
 }

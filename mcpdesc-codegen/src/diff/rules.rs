@@ -114,7 +114,8 @@ rules! {
 
     SECURITY_REQUIREMENT_ADDED = "security.requirement.added", B, W, "A primitive over a transport requires a security scheme that no old alternative let a client use.";
     SECURITY_SCOPES_ADDED = "security.scopes.added", B, W, "A primitive over a transport requires more scopes of the same schemes.";
-    SECURITY_REQUIREMENT_RELAXED = "security.requirement.relaxed", C, W, "A primitive over a transport accepts a new, weaker alternative (or no authentication).";
+    SECURITY_SCOPES_CHANGED = "security.scopes.changed", B, W, "A primitive over a transport requires other scopes of the same schemes (some old ones dropped, some new ones asked): a client granted only the old scopes is refused.";
+    SECURITY_LOOSENED = "security.loosened", W, W, "A primitive over a transport demands less: fewer scopes, fewer schemes, a new weaker alternative, or no authentication (it changes who may call).";
     SECURITY_SCHEME_CHANGED = "security.scheme.changed", W, W, "The definition of a security scheme in use changed (type, location, flows, endpoints).";
     CLIENT_REQUIREMENTS_ADDED = "client-requirements.added", B, C, "A primitive newly requires a client capability.";
     CLIENT_REQUIREMENTS_REMOVED = "client-requirements.removed", C, W, "A primitive no longer requires a client capability.";

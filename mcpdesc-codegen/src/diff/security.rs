@@ -187,23 +187,29 @@ fn classify(subject: Subject, id: &str, before: &Effective, after: &Effective) -
             .iter()
             .any(|held| satisfies(held, w) && satisfies(w, held))
     });
+    // Direction first: a lost alternative (some client is refused now) tightens; only
+    // gained alternatives (every old client still gets in, and more may) loosen.
     let rule: &'static Rule = if !lost.is_empty() {
-        // Only scopes grew when every lost alternative still has all its schemes in
-        // some new alternative that asks for more scopes of exactly those schemes.
-        let only_scopes = lost.iter().all(|held| {
+        // The same schemes with other scopes: more of them, or different ones.
+        let same_schemes = |held: &Alternative, grow: bool| {
             !held.is_empty()
                 && after.alternatives.iter().any(|w| {
                     w.keys().eq(held.keys())
-                        && held.iter().all(|(s, scopes)| scopes.is_subset(&w[s]))
+                        && (!grow || held.iter().all(|(s, scopes)| scopes.is_subset(&w[s])))
                 })
-        });
-        if only_scopes {
+        };
+        if lost.iter().all(|held| same_schemes(held, true)) {
             &rules::SECURITY_SCOPES_ADDED
+        } else if lost.iter().all(|held| same_schemes(held, false)) {
+            // Scope names carry no order: `notes:read` in place of `notes:write` may be
+            // weaker in the authorization server, but a token granted only
+            // `notes:write` is refused now.
+            &rules::SECURITY_SCOPES_CHANGED
         } else {
             &rules::SECURITY_REQUIREMENT_ADDED
         }
     } else if gained && !before.open() {
-        &rules::SECURITY_REQUIREMENT_RELAXED
+        &rules::SECURITY_LOOSENED
     } else {
         return None;
     };
@@ -264,15 +270,26 @@ mod tests {
         );
         assert_eq!(
             rule(vec![oauth(&["r", "w"])], vec![oauth(&["r"])]),
-            Some("security.requirement.relaxed")
+            Some("security.loosened")
         );
+        // Other scopes of the same scheme: a token of the old scope is refused.
+        assert_eq!(
+            rule(vec![oauth(&["w"])], vec![oauth(&["r"])]),
+            Some("security.scopes.changed")
+        );
+        // Fewer schemes.
+        assert_eq!(
+            rule(vec![alt(&[("oauth", &[]), ("key", &[])])], vec![oauth(&[])]),
+            Some("security.loosened")
+        );
+        assert_eq!(rule(vec![oauth(&["r"])], open()), Some("security.loosened"));
         // A new alternative alone does not lock anyone out.
         assert_eq!(
             rule(
                 vec![oauth(&["r"])],
                 vec![oauth(&["r"]), alt(&[("key", &[])])]
             ),
-            Some("security.requirement.relaxed")
+            Some("security.loosened")
         );
         // Dropping an alternative does.
         assert_eq!(

@@ -104,6 +104,7 @@ pub fn emit(
     } else {
         typify_items
     };
+    let typify_items = constructible_inputs(ir, typify_items);
     let allows = ALLOWED_LINTS.iter().map(|(lint, _)| {
         let path: syn::Path = syn::parse_str(lint).expect("lint names are paths");
         quote! { #![allow(#path)] }
@@ -142,25 +143,7 @@ fn plain_options(items: TokenStream) -> TokenStream {
     let Ok(mut file) = syn::parse2::<syn::File>(items.clone()) else {
         return items;
     };
-    // Types with a hand-written `Default` (typify writes one for an object-level default).
-    let own_default: Vec<String> = file
-        .items
-        .iter()
-        .filter_map(|item| match item {
-            syn::Item::Impl(imp) => {
-                let is_default = imp.trait_.as_ref().is_some_and(|(_, path, _)| {
-                    path.segments.last().is_some_and(|s| s.ident == "Default")
-                });
-                match &*imp.self_ty {
-                    syn::Type::Path(p) if is_default => {
-                        p.path.segments.last().map(|s| s.ident.to_string())
-                    }
-                    _ => None,
-                }
-            }
-            _ => None,
-        })
-        .collect();
+    let own_default = hand_written_defaults(&file);
     for item in &mut file.items {
         let syn::Item::Struct(item) = item else {
             continue;
@@ -185,6 +168,91 @@ fn plain_options(items: TokenStream) -> TokenStream {
         }
     }
     quote! { #file }
+}
+
+/// The input types of tools whose `inputSchema` has no properties, made to implement
+/// `Default` and to construct with `Input::new()`.
+///
+/// typify writes `{"type": "object"}` (any members) as a `#[serde(transparent)]`
+/// newtype of a `serde_json::Map` without `Default`, and a closed object without
+/// properties as an empty struct: a caller of such a tool had to write
+/// `Input(serde_json::Map::new())`. Parsed only when some tool's own input schema has
+/// no properties (parsing is the costly part of the pass).
+fn constructible_inputs(ir: &ModuleIr, items: TokenStream) -> TokenStream {
+    let names: Vec<&str> = ir
+        .tools
+        .iter()
+        .filter(|t| matches!(t.input.source, TypeSource::Own(_)))
+        .filter(|t| {
+            t.input
+                .original
+                .get("properties")
+                .and_then(serde_json::Value::as_object)
+                .is_none_or(serde_json::Map::is_empty)
+        })
+        .map(|t| t.input.type_name.as_str())
+        .collect();
+    if names.is_empty() {
+        return items;
+    }
+    let Ok(mut file) = syn::parse2::<syn::File>(items.clone()) else {
+        return items;
+    };
+    let own_default = hand_written_defaults(&file);
+    let mut news = Vec::new();
+    for item in &mut file.items {
+        let syn::Item::Struct(item) = item else {
+            continue;
+        };
+        if !names.contains(&item.ident.to_string().as_str()) {
+            continue;
+        }
+        // An empty struct, or a newtype of a map: both have an empty value.
+        let empty = match &item.fields {
+            syn::Fields::Named(f) => f.named.is_empty(),
+            syn::Fields::Unnamed(f) => {
+                f.unnamed.len() == 1 && quote!(#f).to_string().contains(":: serde_json :: Map <")
+            }
+            syn::Fields::Unit => true,
+        };
+        if !empty {
+            continue;
+        }
+        if !own_default.contains(&item.ident.to_string()) {
+            add_default_derive(&mut item.attrs);
+        }
+        let ident = &item.ident;
+        news.push(quote! {
+            impl #ident {
+                /// The input without arguments (the schema has no properties).
+                pub fn new() -> Self {
+                    ::core::default::Default::default()
+                }
+            }
+        });
+    }
+    quote! { #file #(#news)* }
+}
+
+/// Types with a hand-written `Default` (typify writes one for an object-level default).
+fn hand_written_defaults(file: &syn::File) -> Vec<String> {
+    file.items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Impl(imp) => {
+                let is_default = imp.trait_.as_ref().is_some_and(|(_, path, _)| {
+                    path.segments.last().is_some_and(|s| s.ident == "Default")
+                });
+                match &*imp.self_ty {
+                    syn::Type::Path(p) if is_default => {
+                        p.path.segments.last().map(|s| s.ident.to_string())
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// Whether `ty` is an `Option<..>` path.

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use super::challenge::{challenges_note, Challenge};
 use crate::{ProtocolError, ProtocolVersion};
 
 /// A session could not be established.
@@ -91,6 +92,27 @@ pub enum ConnectError {
         /// What failed.
         message: String,
     },
+    /// The server answered the handshake with `401 Unauthorized`: it needs
+    /// credentials (say an `Authorization: Bearer` header in
+    /// [`Options::header`](super::Options::header)), or refused the ones sent.
+    #[error("the MCP server `{server}` refused the connection with 401 Unauthorized: it needs credentials (an `Authorization` header){}", challenges_note(.challenges))]
+    Unauthorized {
+        /// The URL.
+        server: String,
+        /// The challenges of its `WWW-Authenticate` header.
+        challenges: Vec<Challenge>,
+    },
+    /// The server answered the handshake with `403 Forbidden`: the credentials are
+    /// valid but lack what the endpoint requires.
+    #[error("the MCP server `{server}` refused the connection with 403 Forbidden{}{}", scopes_note(.scopes), challenges_note(.challenges))]
+    Forbidden {
+        /// The URL.
+        server: String,
+        /// The scopes the server asks for (its challenges' `scope`), when it says.
+        scopes: Vec<String>,
+        /// The challenges of its `WWW-Authenticate` header.
+        challenges: Vec<Challenge>,
+    },
     /// The options are not usable (no accepted protocol version, a bad header).
     #[error("{0}")]
     Options(String),
@@ -137,6 +159,26 @@ pub enum RequestError {
         /// What failed.
         message: String,
     },
+    /// The server refused the request with `401 Unauthorized` (HTTP): credentials
+    /// are missing or not valid.
+    #[error("`{method}` was refused with 401 Unauthorized: the server needs credentials (an `Authorization` header){}", challenges_note(.challenges))]
+    Unauthorized {
+        /// The request method.
+        method: String,
+        /// The challenges of its `WWW-Authenticate` header.
+        challenges: Vec<Challenge>,
+    },
+    /// The server refused the request with `403 Forbidden` (HTTP): the credentials
+    /// are valid but do not grant what the request needs (`insufficient_scope`).
+    #[error("`{method}` was refused with 403 Forbidden{}{}", scopes_note(.scopes), challenges_note(.challenges))]
+    Forbidden {
+        /// The request method.
+        method: String,
+        /// The scopes the server asks for (its challenges' `scope`), when it says.
+        scopes: Vec<String>,
+        /// The challenges of its `WWW-Authenticate` header.
+        challenges: Vec<Challenge>,
+    },
     /// The answer does not have the shape the method defines (a listing without
     /// its array, a cursor that repeats, ...).
     #[error("`{method}` answered with a malformed result: {message}")]
@@ -166,8 +208,23 @@ impl RequestError {
             | RequestError::Timeout { method, .. }
             | RequestError::Disconnected { method, .. }
             | RequestError::Transport { method, .. }
+            | RequestError::Unauthorized { method, .. }
+            | RequestError::Forbidden { method, .. }
             | RequestError::InvalidResult { method, .. } => method,
         }
+    }
+}
+
+/// `: it requires the scopes a, b` when the server named them.
+pub(crate) fn scopes_note(scopes: &[String]) -> String {
+    if scopes.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ": it requires the scope{} {}",
+            if scopes.len() == 1 { "" } else { "s" },
+            scopes.join(", ")
+        )
     }
 }
 

@@ -34,6 +34,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use sse_stream::{Sse, SseStream};
 
+use super::challenge::{AuthRefusal, Challenge};
 use super::session::{handshake, Session};
 use super::tap::Tap;
 use super::{ConnectError, Options};
@@ -268,6 +269,21 @@ impl TappedClient {
         }
         let response = request.body(body).send().await?;
         let status = response.status();
+        if matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN) {
+            // The session turns the transport error rmcp makes of it into a typed
+            // refusal (`RequestError::Unauthorized`, `ConnectError::Forbidden`...).
+            let header = response
+                .headers()
+                .get_all(WWW_AUTHENTICATE)
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .collect::<Vec<_>>()
+                .join(", ");
+            self.tap.note_refusal(AuthRefusal {
+                status: status.as_u16(),
+                challenges: Challenge::parse_all(&header),
+            });
+        }
         if let Some(challenge) = response
             .headers()
             .get(WWW_AUTHENTICATE)

@@ -66,6 +66,7 @@
 //! stdio shutdown (stdin closed, the grace period, `SIGTERM`, the grace period,
 //! `SIGKILL`).
 
+mod challenge;
 mod child;
 mod error;
 #[cfg(feature = "client-http")]
@@ -78,6 +79,9 @@ mod typed;
 
 use std::time::Duration;
 
+pub(crate) use challenge::challenges_note as challenge_note;
+pub use challenge::Challenge;
+pub(crate) use error::scopes_note;
 pub use error::{ConnectError, RequestError};
 pub use session::{Listing, Session};
 pub use task::ToolTask;

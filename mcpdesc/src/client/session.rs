@@ -388,9 +388,20 @@ impl Session {
                         cause: self.disconnect_cause().await,
                     }
                 } else {
-                    RequestError::Transport {
-                        method,
-                        message: other.to_string(),
+                    match self.inner.tap.as_ref().and_then(|t| t.take_refusal()) {
+                        Some(refusal) if refusal.status == 401 => RequestError::Unauthorized {
+                            method,
+                            challenges: refusal.challenges,
+                        },
+                        Some(refusal) => RequestError::Forbidden {
+                            method,
+                            scopes: refusal.scopes(),
+                            challenges: refusal.challenges,
+                        },
+                        None => RequestError::Transport {
+                            method,
+                            message: other.to_string(),
+                        },
                     }
                 }
             }
@@ -722,9 +733,20 @@ fn init_error<'a>(
                 ended: "closed the connection".to_owned(),
                 stderr: String::new(),
             },
-            ClientInitializeError::TransportError { error, context } => ConnectError::Transport {
-                server,
-                message: format!("{context}: {}", error.error),
+            ClientInitializeError::TransportError { error, context } => match tap.take_refusal() {
+                Some(refusal) if refusal.status == 401 => ConnectError::Unauthorized {
+                    server,
+                    challenges: refusal.challenges,
+                },
+                Some(refusal) => ConnectError::Forbidden {
+                    server,
+                    scopes: refusal.scopes(),
+                    challenges: refusal.challenges,
+                },
+                None => ConnectError::Transport {
+                    server,
+                    message: format!("{context}: {}", error.error),
+                },
             },
             other => ConnectError::Handshake {
                 server,

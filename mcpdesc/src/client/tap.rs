@@ -13,6 +13,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
 use rmcp::model::{ClientJsonRpcMessage, ClientRequest, RequestId};
+
+use super::challenge::AuthRefusal;
 use serde_json::Value;
 
 /// How many lines of stdout noise a session keeps for its error messages.
@@ -60,6 +62,9 @@ struct State {
     noise: Vec<String>,
     /// Why the transport stopped reading, if it stopped on bad input.
     hangup: Option<Hangup>,
+    /// The last `401`/`403` answer (HTTP), until the session takes it for the error
+    /// of the request it refused.
+    refusal: Option<AuthRefusal>,
 }
 
 /// Shared between a session and its transport.
@@ -84,6 +89,16 @@ impl Tap {
         // A panic while holding the lock cannot leave the maps inconsistent (each
         // update is one insert or remove), so a poisoned lock is still usable.
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Notes a `401`/`403` answer (HTTP): the next request error is that refusal.
+    pub(crate) fn note_refusal(&self, refusal: AuthRefusal) {
+        self.state().refusal = Some(refusal);
+    }
+
+    /// The last `401`/`403` answer not yet taken.
+    pub(crate) fn take_refusal(&self) -> Option<AuthRefusal> {
+        self.state().refusal.take()
     }
 
     /// Notes an outgoing message: the responses of custom requests (everything the

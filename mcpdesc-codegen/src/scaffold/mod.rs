@@ -1,0 +1,302 @@
+//! A new server crate from a description (`mcpdesc init`) and handler stubs
+//! (`mcpdesc stubs`).
+//!
+//! ```text
+//! DIR/
+//!   Cargo.toml            mcpdesc (+ `http` with --http), serde, serde_json, tokio;
+//!                         build: mcpdesc-codegen (paths to a checkout, or this release)
+//!   NAME.mcpdesc.yaml     the sample description (or the given one, under its own name)
+//!   build.rs              Builder::new(description).test_server("crate::handlers::Service::default()")
+//!   src/main.rs           `mod contract` (the generated code), stdio (+ `--http ADDR`)
+//!   src/handlers.rs       `Service` and one impl per generated trait (stubs.rs)
+//!   .gitignore            /target
+//! ```
+//!
+//! [`files`] only computes the files (deterministically: same options, same bytes);
+//! the command writes them.
+
+pub mod stubs;
+
+use std::path::{Path, PathBuf};
+
+use crate::description::Description;
+use crate::generate::GenerateError;
+use crate::settings::Settings;
+
+/// The sample description written when none is given: a tool with input and output
+/// schemas and an example, a prompt, a resource, with comments. `NAME` stands for the
+/// crate name.
+pub const SAMPLE: &str = include_str!("sample.mcpdesc.yaml");
+
+/// The type implementing the handler traits in `src/handlers.rs`.
+pub const SELF_TYPE: &str = "Service";
+/// The module holding the generated code in `src/main.rs`.
+pub const MODULE: &str = "contract";
+/// Where the stubs live in the new crate.
+pub const HANDLERS_FILE: &str = "src/handlers.rs";
+
+/// What `mcpdesc init` is asked for.
+#[derive(Debug, Clone)]
+pub struct InitOptions {
+    /// The crate's package name (see [`package_name`]).
+    pub name: String,
+    /// The description to serve: its file name and text; `None` for [`SAMPLE`].
+    pub description: Option<(String, String)>,
+    /// Serve streamable HTTP too (`--http ADDR` of the new binary).
+    pub http: bool,
+    /// A local mcpdesc-rs checkout for path dependencies; `None` for this release's
+    /// version requirements.
+    pub mcpdesc_path: Option<PathBuf>,
+}
+
+/// One file of the new crate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScaffoldFile {
+    /// The path relative to the crate's directory.
+    pub path: PathBuf,
+    /// The content.
+    pub text: String,
+}
+
+/// Why no crate could be made.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ScaffoldError {
+    /// The description has errors (listed on the description), or generation failed.
+    #[error(transparent)]
+    Generate(#[from] GenerateError),
+}
+
+/// A package name from a directory name: lowercase ASCII letters, digits and `-`
+/// (other characters become `-`), starting with a letter (`mcp-` is put in front
+/// otherwise). The sample's URIs use it as their scheme, which takes the same
+/// characters.
+pub fn package_name(dir: &Path) -> String {
+    let raw = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut name: String = raw
+        .chars()
+        .map(|c| match c {
+            'a'..='z' | '0'..='9' | '-' => c,
+            'A'..='Z' => c.to_ascii_lowercase(),
+            _ => '-',
+        })
+        .collect();
+    name = name.trim_matches('-').to_owned();
+    if !name.starts_with(|c: char| c.is_ascii_lowercase()) {
+        name = format!("mcp-{name}").trim_end_matches('-').to_owned();
+    }
+    name
+}
+
+/// The description file name and text of the new crate.
+pub fn description_of(options: &InitOptions) -> (String, String) {
+    match &options.description {
+        Some((file, text)) => (file.clone(), text.clone()),
+        None => (
+            format!("{}.mcpdesc.yaml", options.name),
+            SAMPLE.replace("NAME", &options.name),
+        ),
+    }
+}
+
+/// Every file of the new crate, given the description loaded from
+/// [`description_of`]'s text; refuses a description that does not generate.
+pub fn files(
+    options: &InitOptions,
+    desc: &Description,
+) -> Result<Vec<ScaffoldFile>, ScaffoldError> {
+    let (description_file, description_text) = description_of(options);
+    let stub = stubs::Stub {
+        self_type: SELF_TYPE,
+        module: MODULE,
+        location: HANDLERS_FILE,
+    };
+    let impls = stubs::impl_blocks(desc, &Settings::new(), &stub)?;
+    let secured = desc
+        .document()
+        .and_then(|d| d.security_schemes.as_ref())
+        .is_some_and(|schemes| !schemes.is_empty());
+    let file = |path: &str, text: String| ScaffoldFile {
+        path: PathBuf::from(path),
+        text,
+    };
+    Ok(vec![
+        file("Cargo.toml", cargo_toml(options)),
+        file(&description_file, description_text),
+        file("build.rs", build_rs(&description_file)),
+        file("src/main.rs", main_rs(options, &description_file, secured)),
+        file(HANDLERS_FILE, handlers_rs(&description_file, &impls)),
+        file(".gitignore", "/target\n".to_owned()),
+    ])
+}
+
+/// `Cargo.toml`: its own workspace (so a crate made inside another workspace builds
+/// on its own), path dependencies on a checkout or this release's versions.
+fn cargo_toml(options: &InitOptions) -> String {
+    let version = env!("CARGO_PKG_VERSION");
+    let source = |krate: &str| match &options.mcpdesc_path {
+        Some(root) => format!(
+            "path = {}",
+            toml_string(&root.join(krate).to_string_lossy())
+        ),
+        None => format!("version = \"={version}\""),
+    };
+    let features = if options.http { "[\"http\"]" } else { "[]" };
+    let tokio_features = if options.http {
+        "[\"rt-multi-thread\", \"macros\", \"net\"]"
+    } else {
+        "[\"rt-multi-thread\", \"macros\"]"
+    };
+    format!(
+        "[package]\n\
+         name = \"{name}\"\n\
+         version = \"0.1.0\"\n\
+         edition = \"2021\"\n\
+         publish = false\n\
+         \n\
+         # A crate of its own, even inside another workspace.\n\
+         [workspace]\n\
+         \n\
+         [dependencies]\n\
+         mcpdesc = {{ {mcpdesc}, features = {features} }}\n\
+         # The generated types derive serde's traits and hold serde_json values.\n\
+         serde = {{ version = \"1.0.228\", features = [\"derive\"] }}\n\
+         serde_json = \"1.0.154\"\n\
+         tokio = {{ version = \"1.54.1\", features = {tokio_features} }}\n\
+         \n\
+         [build-dependencies]\n\
+         # build.rs generates the contract from the description.\n\
+         mcpdesc-codegen = {{ {codegen} }}\n",
+        name = options.name,
+        mcpdesc = source("mcpdesc"),
+        codegen = source("mcpdesc-codegen"),
+    )
+}
+
+/// A TOML basic string.
+fn toml_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn build_rs(description: &str) -> String {
+    format!(
+        "//! Generates the server's contract from `{description}` into\n\
+         //! `$OUT_DIR/{MODULE}.rs` (included by `src/main.rs`): types, one trait per tool,\n\
+         //! prompt, resource and template, `router`, and one test per example.\n\
+         //!\n\
+         //! `test_server` makes each example test call `src/handlers.rs` through the\n\
+         //! router and compare its answer with the example: `cargo test` fails, naming\n\
+         //! the example, until the handler gives that answer.\n\
+         \n\
+         fn main() {{\n    \
+             mcpdesc_codegen::Builder::new({description:?})\n        \
+                 .file_name(\"{MODULE}.rs\")\n        \
+                 .test_server(\"crate::handlers::{SELF_TYPE}::default()\")\n        \
+                 .compile_or_exit();\n\
+         }}\n"
+    )
+}
+
+fn main_rs(options: &InitOptions, description: &str, secured: bool) -> String {
+    let name = &options.name;
+    let header = format!(
+        "//! `cargo run`: serves {name} (`{description}`) over MCP on stdin/stdout{}.\n",
+        if options.http {
+            ",\n//! or over streamable HTTP at `http://ADDR/mcp` with `cargo run -- --http ADDR`"
+        } else {
+            ""
+        }
+    );
+    let module = format!(
+        "\nmod handlers;\n\
+         \n\
+         /// The code generated from `{description}` by `build.rs`.\n\
+         #[allow(dead_code, clippy::all)]\n\
+         mod {MODULE} {{\n    \
+             mcpdesc::include_generated!(\"{MODULE}\");\n\
+         }}\n"
+    );
+    let security = if secured {
+        "    // The description declares security: over HTTP the router checks every\n    \
+         // request with the `Authenticator` of src/handlers.rs (stdio is trusted).\n"
+    } else {
+        ""
+    };
+    let body = if options.http {
+        format!(
+            "\nconst USAGE: &str = \"usage: {name} [--http ADDR]\n  \
+             (no option)   serve MCP on stdin/stdout\n  \
+             --http ADDR   serve streamable HTTP at http://ADDR/mcp (such as 127.0.0.1:8080)\";\n\
+             \n\
+             #[tokio::main]\n\
+             async fn main() {{\n    \
+                 let args: Vec<String> = std::env::args().skip(1).collect();\n    \
+                 let router = {MODULE}::router(handlers::{SELF_TYPE}::default());\n\
+             {security}    \
+                 let outcome = match args.as_slice() {{\n        \
+                     [] => mcpdesc::serve_stdio(router).await,\n        \
+                     [flag, addr] if flag == \"--http\" => serve_http(router, addr).await,\n        \
+                     _ => {{\n            \
+                         eprintln!(\"{{USAGE}}\");\n            \
+                         std::process::exit(2);\n        \
+                     }}\n    \
+                 }};\n    \
+                 if let Err(e) = outcome {{\n        \
+                     eprintln!(\"{name}: {{e}}\");\n        \
+                     std::process::exit(1);\n    \
+                 }}\n\
+             }}\n\
+             \n\
+             async fn serve_http(router: mcpdesc::Router, addr: &str) -> Result<(), mcpdesc::Error> {{\n    \
+                 let server = mcpdesc::http::HttpServer::new(router).bind(addr).await?;\n    \
+                 eprintln!(\"{name}: serving MCP at {{}}\", server.url());\n    \
+                 server.run().await\n\
+             }}\n"
+        )
+    } else {
+        format!(
+            "\n#[tokio::main]\n\
+             async fn main() {{\n    \
+                 let router = {MODULE}::router(handlers::{SELF_TYPE}::default());\n\
+             {security}    \
+                 if let Err(e) = mcpdesc::serve_stdio(router).await {{\n        \
+                     eprintln!(\"{name}: {{e}}\");\n        \
+                     std::process::exit(1);\n    \
+                 }}\n\
+             }}\n"
+        )
+    };
+    header + &module + &body
+}
+
+fn handlers_rs(description: &str, impls: &str) -> String {
+    format!(
+        "//! The handlers: one `impl` per trait generated from `{description}`. Each body\n\
+         //! returns a \"not implemented\" error until it is written; `cargo test` runs every\n\
+         //! example of the description against them. When the description grows,\n\
+         //! `mcpdesc stubs {description}` prints the impl blocks of every trait again.\n\
+         // Remove once every handler uses its arguments.\n\
+         #![allow(unused_variables)]\n\
+         \n\
+         #[allow(unused_imports)]\n\
+         use crate::{MODULE}::{{self, types}};\n\
+         \n\
+         /// The server's state: add what the handlers share.\n\
+         #[derive(Debug, Default)]\n\
+         pub struct {SELF_TYPE};\n\
+         \n\
+         {impls}"
+    )
+}
