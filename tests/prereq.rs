@@ -273,7 +273,13 @@ fn run(program: &str, args: &[&str], dir: &Path, limit: Duration) -> Result<Stri
     // One flat folder name, whatever the program's path and arguments hold.
     let name: String = format!("{program}-{}", args.join("-"))
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     let scratch =
         std::env::temp_dir().join(format!("mcpdesc-prereq-{}-{name}", std::process::id()));

@@ -34,29 +34,20 @@ impl Checker<'_> {
                 .filter(|(name, _)| selectable(name))
                 .map(|(n, e)| (n.to_owned(), e.clone()))
                 .collect();
-            let interactions: Vec<String> = tool
+            let interactions: Vec<(String, Value)> = tool
                 .examples("interactionExamples")
                 .into_iter()
                 .filter(|(name, _)| selectable(name))
-                .map(|(n, _)| n.to_owned())
+                .map(|(n, e)| (n.to_owned(), e.clone()))
                 .collect();
             if !listed.tools.contains(&tool.id) {
                 continue;
             }
-            for name in interactions {
-                self.push(
-                    Finding::new(
-                        "interaction-not-replayed",
-                        Severity::Skipped,
-                        Primitive::Tool,
-                        &tool.id,
-                        "interaction examples need the client to answer the server's requests as their steps say; `check` replays Tool Examples only",
-                    )
-                    .with_example(name),
-                );
-            }
             for (name, example) in examples {
                 self.tool_example(tool, &name, &example).await;
+            }
+            for (name, example) in interactions {
+                self.interaction_example(tool, &name, &example).await;
             }
         }
     }

@@ -17,7 +17,7 @@ use crate::{BoxFuture, ClientError, ClientPeer};
 ///   (form mode) or `url` (URL mode) must equal the step's; the version-specific
 ///   `elicitationId` is ignored;
 /// - sampling: the native params must equal the step's `request` (JSON equality after
-///   [`canonical`]);
+///   [`canonical`]; a `_meta` the step does not show is request framing and ignored);
 /// - roots: the request has no params.
 ///
 /// A request beyond the last step, or one that does not match, fails with
@@ -163,8 +163,20 @@ impl ScriptedClient {
                 }
                 Ok(())
             }
-            "sampling" if canonical(&request) != canonical(params) => {
-                Err(format!("params: expected {request}, got {params}"))
+            "sampling" => {
+                // `_meta` (a progress token rmcp adds, say) is request framing, not
+                // part of the step, unless the step shows one.
+                let mut got = params.clone();
+                if request.get("_meta").is_none() {
+                    if let Some(object) = got.as_object_mut() {
+                        object.remove("_meta");
+                    }
+                }
+                if canonical(&request) == canonical(&got) {
+                    Ok(())
+                } else {
+                    Err(format!("params: expected {request}, got {got}"))
+                }
             }
             _ => Ok(()),
         }
