@@ -118,6 +118,8 @@ pub struct Context {
     /// What the request authenticated, and which principal satisfied the
     /// requirement.
     auth: Option<(Arc<Authentication>, Option<usize>)>,
+    /// The capabilities the client declared (MCP JSON), when known.
+    client_capabilities: Option<Arc<Value>>,
 }
 
 impl fmt::Debug for Context {
@@ -214,6 +216,7 @@ impl Context {
             progress: None,
             log_level: None,
             auth: None,
+            client_capabilities: None,
         }
     }
 
@@ -243,6 +246,7 @@ impl Context {
             progress: None,
             log_level: None,
             auth: None,
+            client_capabilities: None,
         }
     }
 
@@ -270,6 +274,21 @@ impl Context {
     pub fn with_log_level(mut self, level: Option<LogLevel>) -> Self {
         self.log_level = level;
         self
+    }
+
+    /// The same context with the capabilities the client declared (MCP JSON: at
+    /// initialization before MCP 2026-07-28, in the request's `_meta` from then on).
+    /// With them known, the [`Router`](crate::Router) refuses a call of a primitive
+    /// whose `clientRequirements` they do not meet before its handler runs.
+    pub fn with_client_capabilities(mut self, capabilities: Value) -> Self {
+        self.client_capabilities = Some(Arc::new(capabilities));
+        self
+    }
+
+    /// The capabilities the client declared, when known (see
+    /// [`Context::with_client_capabilities`]).
+    pub fn client_capabilities(&self) -> Option<&Value> {
+        self.client_capabilities.as_deref()
     }
 
     /// The same context with what the request authenticated; `principal` is the

@@ -90,6 +90,7 @@ mod capabilities;
 pub mod client;
 #[cfg(feature = "rmcp")]
 mod client_capabilities;
+pub mod client_requirements;
 mod completions;
 mod content;
 mod context;

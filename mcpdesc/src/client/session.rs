@@ -64,6 +64,8 @@ struct Inner {
     tap: Option<Arc<Tap>>,
     /// Who answers the server's client-input requests (unused over a foreign client).
     answers: Arc<Answers>,
+    /// The capabilities the session declared (MCP JSON); `None` over a foreign client.
+    capabilities: Option<Value>,
     process: Option<ServerProcess>,
     server: String,
     request_timeout: Duration,
@@ -127,6 +129,7 @@ impl Session {
                 handshake,
                 tap: None,
                 answers: Arc::new(Answers::default()),
+                capabilities: None,
                 process: None,
                 server,
                 request_timeout: options.request_timeout,
@@ -160,6 +163,13 @@ impl Session {
     /// built over a foreign rmcp client).
     pub fn is_raw(&self) -> bool {
         self.inner.tap.is_some()
+    }
+
+    /// The client capabilities this session declared (MCP JSON, `{}` for none; see
+    /// [`Options::client_capabilities`]); `None` over a foreign rmcp client, whose
+    /// declaration this session does not know.
+    pub fn client_capabilities(&self) -> Option<&Value> {
+        self.inner.capabilities.as_ref()
     }
 
     /// Sets the [`ClientPeer`] that answers the server's client-input requests
@@ -708,6 +718,7 @@ where
             handshake,
             tap: Some(tap),
             answers,
+            capabilities: Some(options.capabilities.clone().unwrap_or_else(|| json!({}))),
             process,
             server,
             request_timeout: options.request_timeout,
