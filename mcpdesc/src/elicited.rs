@@ -128,8 +128,14 @@ mod tests {
             answer(json!({"action": "accept", "content": {"confirm": true}})).unwrap(),
             Elicited::Accept(Confirm { confirm: true })
         );
-        assert_eq!(answer(json!({"action": "decline"})).unwrap(), Elicited::Decline);
-        assert_eq!(answer(json!({"action": "cancel"})).unwrap(), Elicited::Cancel);
+        assert_eq!(
+            answer(json!({"action": "decline"})).unwrap(),
+            Elicited::Decline
+        );
+        assert_eq!(
+            answer(json!({"action": "cancel"})).unwrap(),
+            Elicited::Cancel
+        );
         let err = answer(json!({"action": "accept", "content": {"confirm": "yes"}})).unwrap_err();
         assert!(err.to_string().contains("does not fit its type"), "{err}");
     }
