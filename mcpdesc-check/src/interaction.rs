@@ -19,7 +19,7 @@
 use std::sync::Arc;
 
 use mcpdesc::testing::ScriptedClient;
-use mcpdesc::{ClientError, ClientPeer, ProtocolVersion};
+use mcpdesc::ProtocolVersion;
 use mcpdesc_codegen::Description;
 use serde_json::{json, Map, Value};
 
@@ -171,7 +171,7 @@ impl Checker<'_> {
                 .unwrap_or_default();
             let mut responses = Map::new();
             for (key, request) in requests {
-                match answer_request(client.as_ref(), &request).await {
+                match client.answer_input_request(&request).await {
                     Ok(response) => {
                         responses.insert(key, response);
                     }
@@ -193,19 +193,6 @@ impl Checker<'_> {
             "the server still asked for input after {} rounds (the example has {steps} steps)",
             steps + 1
         )))
-    }
-}
-
-/// The answer of `client` to one entry of `inputRequests` (`{"method", "params"}`).
-async fn answer_request(client: &dyn ClientPeer, request: &Value) -> Result<Value, ClientError> {
-    let params = request.get("params").cloned().unwrap_or(Value::Null);
-    match request.get("method").and_then(Value::as_str) {
-        Some("elicitation/create") => client.elicit(params).await,
-        Some("sampling/createMessage") => client.create_message(params).await,
-        Some("roots/list") => client.list_roots().await,
-        other => Err(ClientError::Unsupported(format!(
-            "an input request of method {other:?}, which no step answers"
-        ))),
     }
 }
 

@@ -68,6 +68,11 @@ impl ScriptedClient {
         })
     }
 
+    /// The number of steps.
+    pub fn steps(&self) -> usize {
+        self.steps.len()
+    }
+
     /// Checks that every step was requested and that no request failed.
     pub fn finish(&self) -> Result<(), String> {
         let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
@@ -179,6 +184,29 @@ impl ScriptedClient {
                 }
             }
             _ => Ok(()),
+        }
+    }
+}
+
+impl ScriptedClient {
+    /// Answers one entry of an MCP 2026-07-28 `inputRequests` map
+    /// (`{"method": ..., "params": ...}`) from the next step, as the matching
+    /// [`ClientPeer`] method does; an unknown method fails.
+    pub async fn answer_input_request(&self, request: &Value) -> Result<Value, ClientError> {
+        let params = request.get("params").cloned().unwrap_or(Value::Null);
+        match request.get("method").and_then(Value::as_str) {
+            Some("elicitation/create") => self.elicit(params).await,
+            Some("sampling/createMessage") => self.create_message(params).await,
+            Some("roots/list") => self.list_roots().await,
+            other => {
+                let message = format!(
+                    "{} ({}/steps): an input request of method {other:?}, which no step answers",
+                    self.what, self.pointer
+                );
+                let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+                state.failure.get_or_insert_with(|| message.clone());
+                Err(ClientError::Unsupported(message))
+            }
         }
     }
 }
