@@ -25,7 +25,6 @@ use serde_json::{json, Map, Value};
 
 use crate::expected::{Declared, Expected};
 use crate::finding::{Finding, Primitive, Severity};
-use crate::results;
 use crate::run::{Answer, Checker};
 use crate::select::Selection;
 
@@ -88,53 +87,9 @@ impl Checker<'_> {
                 format!("{message}{ended}"),
             )));
         }
-        match answer {
-            Answer::Result(result) => {
-                let declaration = Value::Object(tool.declaration.clone());
-                for (kind, message) in
-                    results::tool_result(&result, Some(&declaration), self.version)
-                {
-                    self.push(at(Finding::new(
-                        kind,
-                        Severity::Failure,
-                        Primitive::Tool,
-                        &tool.id,
-                        format!("{message} (input {input})"),
-                    )));
-                }
-                let want = example.get("result").cloned().unwrap_or(Value::Null);
-                let diffs = results::tool_differences(&want, &result, self.version);
-                if !diffs.is_empty() {
-                    let severity = self.example_severity();
-                    self.push(at(Finding::new(
-                        "example-differs",
-                        severity,
-                        Primitive::Tool,
-                        &tool.id,
-                        format!(
-                            "the terminal result differs from the interaction example's:\n  - {}",
-                            diffs.join("\n  - ")
-                        ),
-                    )));
-                }
-            }
-            Answer::Error(code, message) => self.push(at(Finding::new(
-                "example-error",
-                Severity::Failure,
-                Primitive::Tool,
-                &tool.id,
-                format!(
-                    "JSON-RPC error {code} ({message}) for the interaction example input {input}"
-                ),
-            ))),
-            Answer::Lost(why) => self.push(at(Finding::new(
-                "no-answer",
-                Severity::Failure,
-                Primitive::Tool,
-                &tool.id,
-                format!("{why} (input {input})"),
-            ))),
-        }
+        let want = example.get("result");
+        let same: Vec<Value> = want.into_iter().cloned().collect();
+        self.tool_outcome(tool, name, &input, answer, want, &same);
     }
 
     /// The input-required rounds of MCP 2026-07-28: calls until a result that is not

@@ -58,6 +58,24 @@ impl Checker<'_> {
         let Some(answer) = self.call("tools/call", &tool.id, name, params).await else {
             return;
         };
+        let same = same_request(tool, "examples", example, &|e| {
+            e.get("input").cloned().unwrap_or_else(|| json!({}))
+        });
+        self.tool_outcome(tool, name, &input, answer, example.get("result"), &same);
+    }
+
+    /// The findings of a replayed Tool Example or interaction example of `tool`: the
+    /// result rules, then the differences from `want` (none when the result matches
+    /// one of `same`, the results of the examples with the same request).
+    pub(crate) fn tool_outcome(
+        &mut self,
+        tool: &Declared,
+        name: &str,
+        input: &Value,
+        answer: Answer,
+        want: Option<&Value>,
+        same: &[Value],
+    ) {
         let at = |f: Finding| f.with_example(name);
         let declaration = Value::Object(tool.declaration.clone());
         match answer {
@@ -73,12 +91,9 @@ impl Checker<'_> {
                         format!("{message} (input {input})"),
                     )));
                 }
-                if let Some(want) = example.get("result") {
+                if let Some(want) = want {
                     let version = self.version;
-                    let same = same_request(tool, "examples", example, &|e| {
-                        e.get("input").cloned().unwrap_or_else(|| json!({}))
-                    });
-                    let diffs = unless_any(want, &same, &result, &|w, r| {
+                    let diffs = unless_any(want, same, &result, &|w, r| {
                         results::tool_differences(w, r, version)
                     });
                     if !diffs.is_empty() {
@@ -98,7 +113,7 @@ impl Checker<'_> {
             }
             Answer::Error(code, message) => {
                 let valid = tool.declaration.get("inputSchema").is_none_or(|s| {
-                    mcpdesc::testing::validate_if_compilable(s, &input, "", "").is_ok()
+                    mcpdesc::testing::validate_if_compilable(s, input, "", "").is_ok()
                 });
                 let severity = if valid {
                     Severity::Failure

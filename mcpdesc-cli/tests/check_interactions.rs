@@ -241,7 +241,7 @@ fn a_server_whose_interaction_drifted_fails_naming_the_example_and_step() {
             "result",
             |e| e["result"]["content"][0]["text"] = json!("drifted"),
             "example-differs",
-            "the terminal result differs",
+            "the result differs from the example's",
         ),
     ];
     for (version, name, mutate, kind, says) in cases {
