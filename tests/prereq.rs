@@ -281,6 +281,8 @@ fn run(program: &str, args: &[&str], dir: &Path, limit: Duration) -> Result<Stri
             }
         })
         .collect();
+    // Bounded: a file name has at most 255 bytes, and a probe's path can be long.
+    let name = &name[name.len().saturating_sub(80)..];
     let scratch =
         std::env::temp_dir().join(format!("mcpdesc-prereq-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&scratch).map_err(|e| format!("{shown}: {e}"))?;

@@ -1,5 +1,5 @@
 //! The `mcpdesc` command line: `validate`, `generate`, `serve-mock`, `migrate`, `diff`,
-//! `pull` and `check`.
+//! `pull`, `check` and `docs`.
 //!
 //! The command's behaviour lives here, as functions over explicit writers, so tests can
 //! run it without a process; `main.rs` only forwards `std::env::args`.
@@ -66,6 +66,12 @@
 //!   usage or I/O errors, including a `--select` that names no example.
 //!
 //! `mcpdesc check DESCRIPTION (-- COMMAND [ARGS...] | --url URL) ...`: see [`mod@check`].
+//!
+//! `mcpdesc docs FILE [-o OUT.html] [--protocol-version V]`: one self-contained HTML page
+//! of the description ([`mcpdesc_docs`]), to OUT or stdout; like `generate`, an invalid
+//! description is refused with its diagnostics on stderr (exit 1), warnings are shown
+//! and the page is written (exit 0), a version it does not describe exits 1, usage and
+//! I/O errors exit 2.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -219,6 +225,18 @@ pub enum Command {
     /// Check a live MCP server (a command on stdio, or a URL) against its description:
     /// listings always, examples and generated inputs only when selected.
     Check(check::CheckArgs),
+    /// Render the description as one self-contained HTML page for people to read.
+    Docs {
+        /// The description file (`.mcpdesc.json`, `.mcpdesc.yaml`).
+        file: PathBuf,
+        /// Write the page to this file instead of stdout.
+        #[arg(short, long, value_name = "OUT.html")]
+        output: Option<PathBuf>,
+        /// Render only the Effective Protocol View of this MCP protocol version
+        /// (default: every version, with a switcher when declarations are scoped).
+        #[arg(long, value_name = "V", value_parser = parse_protocol_version)]
+        protocol_version: Option<ProtocolVersion>,
+    },
 }
 
 fn parse_side(text: &str) -> Result<Side, String> {
@@ -324,6 +342,11 @@ where
             err,
         ),
         Command::Check(args) => check::run(&args, out, err),
+        Command::Docs {
+            file,
+            output,
+            protocol_version,
+        } => docs(&file, output.as_deref(), protocol_version, out, err),
         Command::Diff {
             old,
             new,
@@ -530,6 +553,37 @@ pub fn generate(
     } else {
         EXIT_OK
     }
+}
+
+/// `mcpdesc docs`: the page to `output` or `out`; the description's diagnostics on `err`.
+pub fn docs(
+    file: &std::path::Path,
+    output: Option<&std::path::Path>,
+    protocol_version: Option<ProtocolVersion>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let Some(desc) = load_reporting(file, err) else {
+        return EXIT_USAGE;
+    };
+    let options = mcpdesc_docs::Options { protocol_version };
+    let page = match mcpdesc_docs::render(&desc, &options) {
+        Ok(page) => page,
+        Err(e) => {
+            let _ = writeln!(err, "error: {}: {e}", desc.name);
+            return EXIT_INVALID;
+        }
+    };
+    let written = match output {
+        None => out.write_all(page.as_bytes()),
+        Some(path) => write_if_changed(path, &page),
+    };
+    if let Err(e) = written {
+        let target = output.map_or("stdout".to_owned(), |p| p.display().to_string());
+        let _ = writeln!(err, "error: cannot write {target}: {e}");
+        return EXIT_USAGE;
+    }
+    EXIT_OK
 }
 
 /// Writes `content` unless the file already holds exactly it (so that builds depending

@@ -232,7 +232,10 @@ fn typescript_client_gets_the_example_results_from_serve_mock() {
                 "serverName": plan["serverName"],
                 "expectedTools": plan["expectedTools"],
                 "calls": [],
-                "primitives": { kind: [shadowed["call"]] },
+                "primitives": {
+                    kind: [shadowed["call"]],
+                    "changeFlags": plan["primitives"]["changeFlags"],
+                },
             });
             let stdout = harness::run_client(&format!("{name}-selected-{i}"), &selected);
             assert!(

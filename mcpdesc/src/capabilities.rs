@@ -8,12 +8,15 @@
 //!   of the server) contains the version is the starting point; scopes are disjoint
 //!   in a valid description, so at most one applies.
 //! - Only what this runtime implements is advertised: `tools`, `prompts`, `resources`
-//!   and `completions` (without `listChanged` and `subscribe`: the lists never change
-//!   while serving, and `resources/subscribe` is not implemented), `logging` (served
-//!   by [`Context::log`](crate::Context::log) and `logging/setLevel`) and
-//!   `experimental` (what the author declared, passed on). `tasks`, `extensions` and
-//!   a declared `listChanged` or `subscribe` are not advertised: the server does not
-//!   implement them.
+//!   and `completions`, `logging` (served by [`Context::log`](crate::Context::log)
+//!   and `logging/setLevel`) and `experimental` (what the author declared, passed
+//!   on). A declared `listChanged` (tools, prompts, resources) and `subscribe`
+//!   (resources) are advertised before MCP 2026-07-28: the server serves
+//!   `resources/subscribe` and sends what the implementation announces through
+//!   [`ChangeNotifier`](crate::ChangeNotifier). From 2026-07-28 on they are not
+//!   (that revision delivers them through `subscriptions/listen`, not served yet).
+//!   `tasks` and `extensions` are not advertised: the server does not implement
+//!   them.
 //! - `tools`, `prompts`, `resources` and `completions` are advertised whenever the
 //!   router serves one in the version (a tool; a prompt; a resource or resource
 //!   template; a completion handler, from MCP 2025-03-26 on), even when the
@@ -23,6 +26,7 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::subscriptions::ListChanged;
 use crate::version::VersionSet;
 use crate::ProtocolVersion;
 
@@ -97,16 +101,50 @@ impl Capabilities {
             .is_some_and(|d| d.contains_key("logging"))
     }
 
+    /// Whether the declaration for `version` sets `flag` (`listChanged`, `subscribe`)
+    /// of `capability` to `true`, in a version where this runtime serves it.
+    fn flag(&self, version: ProtocolVersion, capability: &str, flag: &str) -> bool {
+        version < ProtocolVersion::V2026_07_28
+            && self
+                .declared(version)
+                .and_then(|d| d.get(capability))
+                .and_then(|c| c.get(flag))
+                .and_then(Value::as_bool)
+                .unwrap_or(false)
+    }
+
+    /// Which lists announce their changes in `version` (declared and served).
+    pub fn list_changed(&self, version: ProtocolVersion) -> ListChanged {
+        ListChanged {
+            tools: self.flag(version, "tools", "listChanged"),
+            prompts: self.flag(version, "prompts", "listChanged"),
+            resources: self.flag(version, "resources", "listChanged"),
+        }
+    }
+
+    /// Whether `resources/subscribe` is served in `version` (declared and served).
+    pub fn subscribe(&self, version: ProtocolVersion) -> bool {
+        self.flag(version, "resources", "subscribe")
+    }
+
     /// The native MCP `ServerCapabilities` object for `version` (see the module
     /// docs); `served` says what the router serves in `version`.
     pub fn advertised(&self, version: ProtocolVersion, served: Served) -> Value {
         let mut advertised = Map::new();
+        // Before 2026-07-28 the declared flags are served; from it on they are not.
+        let unserved: &[&str] = if version < ProtocolVersion::V2026_07_28 {
+            &[]
+        } else {
+            &["listChanged", "subscribe"]
+        };
         if let Some(declared) = self.declared(version) {
             for (key, value) in declared {
                 match key.as_str() {
-                    "tools" | "prompts" | "resources" | "completions" => {
-                        advertised
-                            .insert(key.clone(), without(value, &["listChanged", "subscribe"]));
+                    "tools" | "prompts" | "resources" => {
+                        advertised.insert(key.clone(), without(value, unserved));
+                    }
+                    "completions" => {
+                        advertised.insert(key.clone(), without(value, &[]));
                     }
                     "logging" | "experimental" => {
                         advertised.insert(key.clone(), without(value, &[]));
@@ -156,7 +194,7 @@ mod tests {
     }
 
     #[test]
-    fn served_primitives_are_advertised_and_declared_ones_lose_list_changed() {
+    fn served_primitives_are_advertised_with_their_declared_flags() {
         let text = r#"[{"prompts": {"listChanged": true}, "resources": {"subscribe": true, "listChanged": true, "x-a": 1}}]"#;
         let caps = Capabilities::parse(Some(text), VersionSet::of(SERVER)).unwrap();
         let served = Served {
@@ -166,7 +204,26 @@ mod tests {
         };
         assert_eq!(
             caps.advertised(ProtocolVersion::V2025_11_25, served),
+            json!({"prompts": {"listChanged": true}, "resources": {"subscribe": true, "listChanged": true}, "completions": {}})
+        );
+        assert!(caps.subscribe(ProtocolVersion::V2025_11_25));
+        assert_eq!(
+            caps.list_changed(ProtocolVersion::V2025_11_25),
+            ListChanged {
+                tools: false,
+                prompts: true,
+                resources: true
+            }
+        );
+        // 2026-07-28 delivers them through `subscriptions/listen`, not served.
+        assert_eq!(
+            caps.advertised(ProtocolVersion::V2026_07_28, served),
             json!({"prompts": {}, "resources": {}, "completions": {}})
+        );
+        assert!(!caps.subscribe(ProtocolVersion::V2026_07_28));
+        assert_eq!(
+            caps.list_changed(ProtocolVersion::V2026_07_28),
+            ListChanged::default()
         );
         // No completions capability before 2025-03-26.
         let none = Capabilities::parse(None, VersionSet::of(SERVER)).unwrap();
@@ -201,11 +258,11 @@ mod tests {
         ]"#;
         let caps = Capabilities::parse(Some(text), VersionSet::of(SERVER)).unwrap();
         let v = ProtocolVersion::V2025_11_25;
-        // `resources` stays, without `subscribe` (the server answers resources/list
+        // `resources` stays, with `subscribe` (the server answers resources/list
         // and resources/read even with no resource); `tasks` goes.
         assert_eq!(
             caps.advertised(v, Served::default()),
-            json!({"tools": {}, "logging": {}, "resources": {}, "experimental": {"chess": {}}})
+            json!({"tools": {"listChanged": true}, "logging": {}, "resources": {"subscribe": true}, "experimental": {"chess": {}}})
         );
         assert!(caps.logging(v));
         let latest = ProtocolVersion::V2026_07_28;

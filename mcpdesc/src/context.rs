@@ -13,7 +13,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::auth::{Authentication, Principal};
 use crate::notifications::{log_params, ProgressState};
-use crate::{BoxFuture, ClientError, LogLevel, Meta, Notifier, ProtocolVersion};
+use crate::{BoxFuture, ChangeNotifier, ClientError, LogLevel, Meta, Notifier, ProtocolVersion};
 
 /// The client side of a connection, as seen by a tool: the three requests an MCP server
 /// may send to its client while it handles a `tools/call`.
@@ -128,6 +128,8 @@ pub struct Context {
     auth: Option<(Arc<Authentication>, Option<usize>)>,
     /// The capabilities the client declared (MCP JSON), when known.
     client_capabilities: Option<Arc<Value>>,
+    /// The server's sessions, for change notifications.
+    changes: ChangeNotifier,
 }
 
 impl fmt::Debug for Context {
@@ -225,6 +227,7 @@ impl Context {
             log_level: None,
             auth: None,
             client_capabilities: None,
+            changes: ChangeNotifier::default(),
         }
     }
 
@@ -255,6 +258,7 @@ impl Context {
             log_level: None,
             auth: None,
             client_capabilities: None,
+            changes: ChangeNotifier::default(),
         }
     }
 
@@ -262,6 +266,20 @@ impl Context {
     pub fn with_cancellation(mut self, token: CancellationToken) -> Self {
         self.cancellation = token;
         self
+    }
+
+    /// The same context, announcing changes through `changes` (the served router's
+    /// [`Router::changes`](crate::Router::changes)).
+    pub fn with_changes(mut self, changes: ChangeNotifier) -> Self {
+        self.changes = changes;
+        self
+    }
+
+    /// The handle that tells the server's sessions a resource was updated or a list
+    /// changed ([`ChangeNotifier`]); a context made outside a served request has one
+    /// that reaches no session.
+    pub fn changes(&self) -> &ChangeNotifier {
+        &self.changes
     }
 
     /// The same context, sending its notifications through `notifier`.

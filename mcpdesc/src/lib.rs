@@ -114,6 +114,7 @@ mod result;
 mod router;
 mod schema;
 mod scripted;
+mod subscriptions;
 pub mod testing;
 mod tool_examples;
 mod uri_template;
@@ -145,6 +146,7 @@ pub use prompts::{PromptMessage, PromptResult, PromptSpec};
 pub use resources::{CacheScope, ResourceResult, ResourceSpec, ResourceTemplateSpec};
 pub use result::{RequestFuture, ToolFuture, ToolResult, Typed};
 pub use router::{Handler, Router, ServerInfo, ToolSpec};
+pub use subscriptions::ChangeNotifier;
 /// The cancellation token of a call (see [`Context::cancelled`]); the type rmcp
 /// cancels when the client sends `notifications/cancelled`.
 pub use tokio_util::sync::CancellationToken;

@@ -23,7 +23,7 @@
 //!   not be left half-updated), and rmcp sends no answer for a cancelled request.
 
 use std::borrow::Cow;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rmcp::model as m;
 use rmcp::service::{NotificationContext, RequestContext};
@@ -34,6 +34,7 @@ use crate::auth;
 use crate::client_capabilities;
 use crate::input_rounds::{InputRequired, InputRounds};
 use crate::result::ShapedBlock;
+use crate::subscriptions::SessionLink;
 use crate::{
     BoxFuture, ClientError, ClientPeer, Context, Error, LogLevel, Notifier, ProtocolError,
     ProtocolVersion, Router, ToolListings, ToolResult,
@@ -115,6 +116,10 @@ pub struct McpServer {
 struct Session {
     /// The level of the last `logging/setLevel`; `None` before the first.
     log_level: Mutex<Option<LogLevel>>,
+    /// The session in the router's [`ChangeNotifier`](crate::ChangeNotifier): its
+    /// client and its `resources/subscribe` URIs. Set when the session is first
+    /// met; dropped with the session, which takes it out of the registry.
+    link: OnceLock<Arc<SessionLink>>,
 }
 
 impl McpServer {
@@ -191,6 +196,22 @@ impl McpServer {
         serde_json::from_value(self.router.capabilities(version)).unwrap_or_default()
     }
 
+    /// This session in the router's change registry, registered on first use with
+    /// the client of `context` (the session's peer: notifications sent through it
+    /// outside a request go to the session's standalone stream).
+    fn join(&self, version: ProtocolVersion, context: &RequestContext<RoleServer>) -> &SessionLink {
+        self.session.link.get_or_init(|| {
+            let notifier = Arc::new(RmcpNotifier::new(context.peer.clone()));
+            let link = Arc::new(SessionLink::new(
+                version,
+                self.router.list_changed(version),
+                notifier,
+            ));
+            self.router.changes().register(&link);
+            link
+        })
+    }
+
     /// The least severe level the client wants in this request, or `None` when
     /// [`Context::log`] must send nothing (see there).
     fn log_level(
@@ -242,7 +263,8 @@ impl McpServer {
         let notifier: Arc<dyn Notifier> = client;
         let mut cx = Context::for_request(version, peer, context.ct.clone(), notifier)
             .with_log_level(self.log_level(version, context))
-            .with_client_capabilities(declared_json);
+            .with_client_capabilities(declared_json)
+            .with_changes(self.router.changes());
         if let Some(token) = context.meta.get_progress_token() {
             if let Ok(token) = serde_json::to_value(token) {
                 cx = cx.with_progress_token(token);
@@ -256,6 +278,31 @@ impl McpServer {
 }
 
 impl McpServer {
+    /// The version of a `resources/subscribe` or `resources/unsubscribe`, when the
+    /// description declares `resources.subscribe` for it (else `-32601`) and the
+    /// request belongs to a session that can be notified later (else `-32600`: a
+    /// stateless HTTP request has no session to remember the subscription in).
+    fn subscription_version(
+        &self,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<ProtocolVersion, ErrorData> {
+        let version = negotiated(context)?;
+        if !self.router.subscribe(version) {
+            return Err(ErrorData::new(
+                m::ErrorCode::METHOD_NOT_FOUND,
+                "resources/subscribe is not declared by this server for this protocol version",
+                None,
+            ));
+        }
+        if stateless_http(context) {
+            return Err(ErrorData::invalid_request(
+                "resources/subscribe needs a session: this server serves HTTP without sessions",
+                None,
+            ));
+        }
+        Ok(version)
+    }
+
     /// Checks the effective Security Requirement of `target` (see [`crate::auth`])
     /// before anything of the request runs: what the caller authenticated, for the
     /// handler's [`Context`], or the JSON-RPC error [`auth::FORBIDDEN_CODE`].
@@ -330,6 +377,21 @@ fn request_security(
         .extensions
         .get::<crate::auth::gate::RequestSecurity>()?;
     Some((security.authentication.clone(), security.choice.clone()))
+}
+
+/// Whether `context` is a streamable HTTP request without a session
+/// (`Mcp-Session-Id`): the server runs stateless.
+#[cfg(feature = "http")]
+fn stateless_http(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .extensions
+        .get::<http::request::Parts>()
+        .is_some_and(|parts| !parts.headers.contains_key("mcp-session-id"))
+}
+
+#[cfg(not(feature = "http"))]
+fn stateless_http(_context: &RequestContext<RoleServer>) -> bool {
+    false
 }
 
 #[cfg(not(feature = "http"))]
@@ -571,6 +633,7 @@ impl ServerHandler for McpServer {
         // The capabilities of the negotiated version, not of the newest.
         if let Ok(version) = result.protocol_version.as_str().parse() {
             result.capabilities = self.capabilities(version);
+            self.join(version, &context);
         }
         Ok(result)
     }
@@ -584,6 +647,8 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         let version = negotiated(&context)?;
+        // A client that lists may want to hear when the list changes.
+        self.join(version, &context);
         // 2026-07-28 has no `logging/setLevel` (the level rides in each request's
         // `_meta`); earlier versions have it when the server declares `logging`.
         if version >= ProtocolVersion::V2026_07_28 || !self.router.logging(version) {
@@ -643,6 +708,8 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<m::ListPromptsResult, ErrorData> {
         let version = negotiated(&context)?;
+        // A client that lists may want to hear when the list changes.
+        self.join(version, &context);
         let prompts = from_values(self.router.list_prompts(version), "prompt")?;
         Ok(m::ListPromptsResult::with_all_items(prompts))
     }
@@ -670,6 +737,8 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<m::ListResourcesResult, ErrorData> {
         let version = negotiated(&context)?;
+        // A client that lists may want to hear when the list changes.
+        self.join(version, &context);
         let resources = from_values(self.router.list_resources(version), "resource")?;
         Ok(m::ListResourcesResult::with_all_items(resources))
     }
@@ -735,6 +804,30 @@ impl ServerHandler for McpServer {
             .await
             .map_err(to_error_data)?;
         from_wire(result.to_wire(version), "completion result")
+    }
+
+    // rmcp deprecates `resources/subscribe` for MCP 2026-07-28 (it has
+    // `subscriptions/listen`); the earlier versions served here have it.
+    #[allow(deprecated)]
+    async fn subscribe(
+        &self,
+        request: m::SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let version = self.subscription_version(&context)?;
+        self.join(version, &context).subscribe(&request.uri);
+        Ok(())
+    }
+
+    #[allow(deprecated)]
+    async fn unsubscribe(
+        &self,
+        request: m::UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let version = self.subscription_version(&context)?;
+        self.join(version, &context).unsubscribe(&request.uri);
+        Ok(())
     }
 
     async fn call_tool(
@@ -1017,7 +1110,8 @@ impl Notifier for RequestClient {
 }
 
 /// Sends a handler's notification (`notifications/progress` or
-/// `notifications/message`) to the client behind `peer`.
+/// `notifications/message`) or a change notification ([`crate::ChangeNotifier`]) to
+/// the client behind `peer`.
 fn notify_peer<'a>(
     peer: &'a Peer<RoleServer>,
     method: &'static str,
@@ -1036,6 +1130,13 @@ fn notify_peer<'a>(
                 let params: m::LoggingMessageNotificationParam = from_json(method, params)?;
                 peer.notify_logging_message(params).await
             }
+            "notifications/resources/updated" => {
+                let params: m::ResourceUpdatedNotificationParam = from_json(method, params)?;
+                peer.notify_resource_updated(params).await
+            }
+            "notifications/tools/list_changed" => peer.notify_tool_list_changed().await,
+            "notifications/prompts/list_changed" => peer.notify_prompt_list_changed().await,
+            "notifications/resources/list_changed" => peer.notify_resource_list_changed().await,
             _ => {
                 return Err(ClientError::InvalidRequest {
                     method,

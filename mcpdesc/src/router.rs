@@ -13,6 +13,7 @@ use crate::auth::{Requirement, RouterSecurity};
 use crate::capabilities::{Capabilities, Served};
 use crate::primitives::Primitives;
 use crate::projection::{native_tool, NativeTool};
+use crate::subscriptions::{ChangeNotifier, ListChanged};
 use crate::version::VersionSet;
 use crate::{
     schema, BoxFuture, Context, ProtocolError, ProtocolVersion, RouterError, ToolError, ToolResult,
@@ -218,6 +219,8 @@ pub struct Router {
     security: RouterSecurity,
     errors: Vec<RouterError>,
     validate_output: bool,
+    /// The served sessions, for change notifications.
+    changes: ChangeNotifier,
 }
 
 impl fmt::Debug for Router {
@@ -262,6 +265,7 @@ impl Router {
             security: RouterSecurity::default(),
             errors,
             validate_output: cfg!(debug_assertions),
+            changes: ChangeNotifier::default(),
         }
     }
 
@@ -402,7 +406,10 @@ impl Router {
     /// };
     /// let router = Router::new(info);
     /// let v = ProtocolVersion::V2025_11_25;
-    /// assert_eq!(router.capabilities(v), serde_json::json!({"tools": {}, "logging": {}}));
+    /// assert_eq!(
+    ///     router.capabilities(v),
+    ///     serde_json::json!({"tools": {"listChanged": true}, "logging": {}})
+    /// );
     /// assert!(router.logging(v));
     /// ```
     pub fn capabilities(&self, version: ProtocolVersion) -> Value {
@@ -417,6 +424,26 @@ impl Router {
     /// (otherwise [`Context::log`] sends nothing and `logging/setLevel` is unknown).
     pub fn logging(&self, version: ProtocolVersion) -> bool {
         self.capabilities.logging(version)
+    }
+
+    /// The handle that sends `notifications/resources/updated` and
+    /// `notifications/*/list_changed` to the sessions serving this router (see
+    /// [`ChangeNotifier`]); take it before the router is served to notify from
+    /// outside a request. Handlers have it as [`Context::changes`].
+    pub fn changes(&self) -> ChangeNotifier {
+        self.changes.clone()
+    }
+
+    /// Which lists announce their changes in `version`.
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+    pub(crate) fn list_changed(&self, version: ProtocolVersion) -> ListChanged {
+        self.capabilities.list_changed(version)
+    }
+
+    /// Whether `resources/subscribe` is served in `version`.
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+    pub(crate) fn subscribe(&self, version: ProtocolVersion) -> bool {
+        self.capabilities.subscribe(version)
     }
 
     /// Whether `version` is one of the server's protocol versions.

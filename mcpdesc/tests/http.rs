@@ -306,6 +306,50 @@ async fn stateless_json_answers_carry_every_member_too() {
 }
 
 #[tokio::test]
+async fn a_stateless_server_refuses_subscriptions_and_a_session_keeps_them() {
+    with_timeout(async {
+        let subscribing = || {
+            mcpdesc::Router::new(mcpdesc::ServerInfo {
+                capabilities: Some(r#"[{"resources": {"subscribe": true}}]"#),
+                ..common::info()
+            })
+        };
+        let subscribe = json!({"jsonrpc": "2.0", "id": 3, "method": "resources/subscribe",
+                               "params": {"uri": "test://x"}});
+        // Stateless: no session would remember the subscription.
+        let (addr, stop) = start(HttpServer::new(subscribing()).stateless(true)).await;
+        let refused = post(
+            addr,
+            &[("mcp-protocol-version", "2025-11-25")],
+            subscribe.clone(),
+        )
+        .await;
+        assert_eq!(
+            refused.answer(3)["error"]["code"],
+            -32600,
+            "{}",
+            refused.body
+        );
+        stop.cancel();
+        // Stateful: the session's subscription is accepted.
+        let (addr, stop) = start(HttpServer::new(subscribing())).await;
+        let session = initialize(addr, "2025-11-25").await;
+        let accepted = post(
+            addr,
+            &[
+                ("mcp-session-id", &session),
+                ("mcp-protocol-version", "2025-11-25"),
+            ],
+            subscribe,
+        )
+        .await;
+        assert_eq!(accepted.answer(3)["result"], json!({}), "{}", accepted.body);
+        stop.cancel();
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn a_2026_call_runs_input_required_rounds_over_http() {
     with_timeout(async {
         let (addr, stop) = start(HttpServer::new(router())).await;

@@ -356,7 +356,8 @@ fn capabilities_from_primitives_and_declaration() {
     assert!(declared.errors().is_empty());
     assert_eq!(
         declared.capabilities(V2025_11_25),
-        json!({"tools": {}, "prompts": {}, "resources": {}, "logging": {}})
+        json!({"tools": {"listChanged": true}, "prompts": {"listChanged": true},
+               "resources": {"subscribe": true, "listChanged": true}, "logging": {}})
     );
     // What is served is advertised even when the declaration leaves it out.
     let partial = router_with(r#"[{"logging": {}}]"#);

@@ -143,10 +143,10 @@ async fn a_2025_11_25_session_on_the_wire() {
         ],
     ))
     .await;
-    // Capabilities: declared and served, never listChanged or subscribe.
+    // Capabilities: declared and served, with the declared listChanged and subscribe.
     assert_eq!(
         answers[0]["result"]["capabilities"],
-        json!({"prompts": {}, "resources": {}, "completions": {}})
+        json!({"prompts": {"listChanged": true}, "resources": {"subscribe": true}, "completions": {}})
     );
     // The argument title (2025-06-18 and later) reaches the client; `tags` does not.
     assert_eq!(

@@ -136,7 +136,8 @@ pub fn example_calls(tool: &serde_json::Value) -> Vec<serde_json::Value> {
 /// resource, a malformed URI for a level-1 template, an unknown completion argument)
 /// expecting their JSON-RPC error. `lists` are the router's projections (prompts,
 /// resources, templates) that `prompts/list` and the others must equal; `capabilities`
-/// the capabilities that must be advertised.
+/// the capabilities that must be advertised; `changeFlags` the `listChanged` and
+/// `subscribe` flags of `prompts` and `resources` the server must advertise.
 ///
 /// An example whose request an earlier example of the same target (in name order, the
 /// mock's order) already shows is not reachable by its request: it goes to
@@ -302,9 +303,26 @@ pub fn primitive_plan(
             "params": {"ref": c["ref"], "argument": {"name": "mcpdesc_e2e_no_such_argument", "value": ""}},
             "code": -32602}));
     }
+    // The change flags the server must advertise: what the description declares for the
+    // version, before MCP 2026-07-28 (which delivers changes through
+    // `subscriptions/listen`, not served); none from it on.
+    let declared_capabilities = declared("capabilities").into_iter().next();
+    let flag = |capability: &str, flag: &str| {
+        version < "2026-07-28"
+            && declared_capabilities
+                .as_ref()
+                .and_then(|d| d[capability][flag].as_bool())
+                .unwrap_or(false)
+    };
+    let change_flags = json!({
+        "prompts": {"listChanged": flag("prompts", "listChanged"), "subscribe": false},
+        "resources": {"listChanged": flag("resources", "listChanged"),
+            "subscribe": flag("resources", "subscribe")},
+    });
     let [expected_prompts, expected_resources, expected_templates] = lists;
     json!({
         "capabilities": capabilities,
+        "changeFlags": change_flags,
         "expectedPrompts": expected_prompts,
         "expectedResources": expected_resources,
         "expectedResourceTemplates": expected_templates,

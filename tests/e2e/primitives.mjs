@@ -77,10 +77,17 @@ export async function checkPrimitives(client, plan, check) {
   for (const name of p.capabilities ?? []) {
     check(`initialize: ${name} capability`, Boolean(capabilities[name]), show(capabilities));
   }
+  // listChanged and subscribe: advertised exactly as the description declares them for
+  // the negotiated version (the plan's changeFlags).
   for (const name of ["prompts", "resources"]) {
     if (capabilities[name]) {
-      check(`initialize: no ${name}.listChanged or subscribe advertised`,
-        !capabilities[name].listChanged && !capabilities[name].subscribe, show(capabilities[name]));
+      const want = p.changeFlags?.[name] ?? { listChanged: false, subscribe: false };
+      const got = {
+        listChanged: Boolean(capabilities[name].listChanged),
+        subscribe: Boolean(capabilities[name].subscribe),
+      };
+      check(`initialize: ${name}.listChanged and subscribe as declared`,
+        isDeepStrictEqual(got, want), `got ${show(got)}, want ${show(want)}`);
     }
   }
   await lists(client, p, check, "");
