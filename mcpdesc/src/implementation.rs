@@ -52,8 +52,8 @@
 //!   completion, the number of values.
 //!
 //! An Interaction Example is replayed with a [`ScriptedClient`] of its steps, as the
-//! example mock's tests do, in every version of the tool's scope from 2025-06-18 on:
-//! every elicitation, sampling or roots request the implementation makes must match the
+//! example mock's tests do, in the latest version of the tool's scope: every
+//! elicitation, sampling or roots request the implementation makes must match the
 //! next step, each is answered with the step's response, and every step must be used.
 //! In MCP 2026-07-28 the requests go through input-required rounds, the handler
 //! replayed as `McpServer` replays it.
@@ -139,9 +139,10 @@ pub fn check_example(
     compare_tool_result(&at, tool, compare, &expected, &actual.to_wire(version))
 }
 
-/// The test of one Tool Interaction Example against an implementation: `router` is
-/// called with the example's `input` in each version of the tool's scope that has
-/// client input (2025-06-18 on), a [`ScriptedClient`] of the example's steps answering
+/// The test of one Tool Interaction Example against an implementation: `router` (a
+/// fresh server) is called with the example's `input` in the latest version of the
+/// tool's scope, as for [`check_example`] (one call: a stateful implementation answers
+/// a repeated call differently), a [`ScriptedClient`] of the example's steps answering
 /// the implementation's client requests as a live client would: during the call
 /// before MCP 2026-07-28, through input-required rounds in 2026-07-28 (the handler
 /// replayed with the answers and `requestState`, as `McpServer` does). Every step must
@@ -159,16 +160,8 @@ pub fn check_interaction_example(
     let input = parse_json(example.input, &what)?;
     let steps = parse_json(example.steps, &what)?;
     let expected = parse_json(example.result, &what)?;
-    let mut versions: Vec<ProtocolVersion> = tool
-        .scope
-        .iter()
-        .copied()
-        .filter(|v| v.has_elicitation())
-        .collect();
-    if versions.is_empty() {
-        versions.push(latest(tool.scope));
-    }
-    for version in versions {
+    {
+        let version = latest(tool.scope);
         let client = Arc::new(ScriptedClient::new(&what, example.pointer, &steps)?);
         let actual = if version >= ProtocolVersion::V2026_07_28 {
             run(input_rounds(
