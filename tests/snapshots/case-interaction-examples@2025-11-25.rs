@@ -175,6 +175,7 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
 }
 /// The Elicitation Declarations of the tools: typed form content, message, and the call that sends each (`Context::elicit_declared`).
 pub mod elicitations {
+    #![allow(dead_code)]
     /// The Elicitation Declarations of the `remove_book` tool.
     pub mod remove_book {
         /// The `confirm_removal` Elicitation Declaration of the `remove_book` tool.

@@ -220,6 +220,7 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
 }
 /// The Elicitation Declarations of the tools: typed form content, message, and the call that sends each (`Context::elicit_declared`).
 pub mod elicitations {
+    #![allow(dead_code)]
     /// The Elicitation Declarations of the `remove_book` tool.
     pub mod remove_book {
         /// The `sign_in` Elicitation Declaration of the `remove_book` tool.

@@ -605,6 +605,7 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
 }
 /// The Elicitation Declarations of the tools: typed form content, message, and the call that sends each (`Context::elicit_declared`).
 pub mod elicitations {
+    #![allow(dead_code)]
     /// The Elicitation Declarations of the `record_game_result` tool.
     pub mod record_game_result {
         /// The `confirm_unusual` Elicitation Declaration of the `record_game_result` tool.

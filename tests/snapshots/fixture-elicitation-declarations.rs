@@ -303,6 +303,7 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
 }
 /// The Elicitation Declarations of the tools: typed form content, message, and the call that sends each (`Context::elicit_declared`).
 pub mod elicitations {
+    #![allow(dead_code)]
     /// The Elicitation Declarations of the `assign_issue` tool.
     pub mod assign_issue {
         /// The `choose_assignee` Elicitation Declaration of the `assign_issue` tool.

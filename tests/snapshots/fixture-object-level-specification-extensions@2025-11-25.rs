@@ -261,6 +261,7 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
 }
 /// The Elicitation Declarations of the tools: typed form content, message, and the call that sends each (`Context::elicit_declared`).
 pub mod elicitations {
+    #![allow(dead_code)]
     /// The Elicitation Declarations of the `search` tool.
     pub mod search {
         /// The `confirm_search` Elicitation Declaration of the `search` tool.

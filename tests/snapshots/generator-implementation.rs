@@ -328,6 +328,7 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
 }
 /// The Elicitation Declarations of the tools: typed form content, message, and the call that sends each (`Context::elicit_declared`).
 pub mod elicitations {
+    #![allow(dead_code)]
     /// The Elicitation Declarations of the `delete_note` tool.
     pub mod delete_note {
         /// The `confirm_deletion` Elicitation Declaration of the `delete_note` tool.

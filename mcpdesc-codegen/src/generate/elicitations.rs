@@ -173,6 +173,8 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
     quote! {
         #[doc = " The Elicitation Declarations of the tools: typed form content, message, and the call that sends each (`Context::elicit_declared`)."]
         pub mod elicitations {
+            // A handler uses the declarations it sends; the others stay unused.
+            #![allow(dead_code)]
             #(#modules)*
         }
     }
