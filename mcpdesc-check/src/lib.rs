@@ -14,7 +14,12 @@
 //!   requested. A JSON-RPC error on a schema-valid input (`example-error`) and a result
 //!   that breaks the result rules (`result-malformed`, `structured-content-missing`,
 //!   `structured-content-invalid`) are failures; a result that differs from the
-//!   example's (`example-differs`) is a warning, a failure under [`Config::strict`];
+//!   example's (`example-differs`) is a warning, a failure under [`Config::strict`].
+//!   Each selected Tool Interaction Example is called too, the server's client-input
+//!   requests answered from its steps (`interaction.rs`): a request that does not
+//!   match the next step, or a step never requested, is an `interaction-differs`
+//!   failure naming the step; the session must declare the capabilities of
+//!   [`client_capabilities`];
 //! - **generated inputs** ([`Config::generate`]): per selected tool,
 //!   [`Config::cases`] inputs from its `inputSchema` (see [`generate`]), seeded by
 //!   [`Config::seed`]: a valid one must not get a JSON-RPC error
@@ -35,6 +40,7 @@ pub mod expected;
 pub mod finding;
 pub mod generate;
 mod generated;
+mod interaction;
 pub mod listing;
 mod replay;
 pub mod report;
@@ -47,6 +53,7 @@ use std::time::Duration;
 
 pub use expected::{described_versions, Expected};
 pub use finding::{Finding, Primitive, Severity};
+pub use interaction::client_capabilities;
 pub use replay::EXAMPLE_ORDER;
 pub use report::{Call, Report};
 pub use run::{check, DEFAULT_CALL_TIMEOUT};

@@ -46,7 +46,7 @@ impl Checker<'_> {
     /// ones first, destructive ones last, each group in document order (a delete must
     /// not run before a read of the item it deletes).
     pub(crate) async fn tool_examples(&mut self, tools: &[Declared], listed: &Listed) {
-        let mut calls: Vec<(&Declared, String, Value)> = Vec::new();
+        let mut calls: Vec<(&Declared, String, Value, bool)> = Vec::new();
         for tool in tools {
             let selectable = |name: &str| {
                 self.config
@@ -59,33 +59,28 @@ impl Checker<'_> {
                 .filter(|(name, _)| selectable(name))
                 .map(|(n, e)| (n.to_owned(), e.clone()))
                 .collect();
-            let interactions: Vec<String> = tool
+            let interactions: Vec<(String, Value)> = tool
                 .examples("interactionExamples")
                 .into_iter()
                 .filter(|(name, _)| selectable(name))
-                .map(|(n, _)| n.to_owned())
+                .map(|(n, e)| (n.to_owned(), e.clone()))
                 .collect();
             if !listed.tools.contains(&tool.id) {
                 continue;
             }
-            for name in interactions {
-                self.push(
-                    Finding::new(
-                        "interaction-not-replayed",
-                        Severity::Skipped,
-                        Primitive::Tool,
-                        &tool.id,
-                        "interaction examples need the client to answer the server's requests as their steps say; `check` replays Tool Examples only",
-                    )
-                    .with_example(name),
-                );
-            }
-            calls.extend(examples.into_iter().map(|(n, e)| (tool, n, e)));
+            // Interaction examples count as tool calls (spec 9.3) and take their
+            // tool's place in the order like its Tool Examples.
+            calls.extend(examples.into_iter().map(|(n, e)| (tool, n, e, false)));
+            calls.extend(interactions.into_iter().map(|(n, e)| (tool, n, e, true)));
         }
         // A stable sort keeps document order within each group.
-        calls.sort_by_key(|(tool, _, _)| call_group(tool));
-        for (tool, name, example) in calls {
-            self.tool_example(tool, &name, &example).await;
+        calls.sort_by_key(|(tool, _, _, _)| call_group(tool));
+        for (tool, name, example, interaction) in calls {
+            if interaction {
+                self.interaction_example(tool, &name, &example).await;
+            } else {
+                self.tool_example(tool, &name, &example).await;
+            }
         }
     }
 
@@ -95,6 +90,24 @@ impl Checker<'_> {
         let Some(answer) = self.call("tools/call", &tool.id, name, params).await else {
             return;
         };
+        let same = same_request(tool, "examples", example, &|e| {
+            e.get("input").cloned().unwrap_or_else(|| json!({}))
+        });
+        self.tool_outcome(tool, name, &input, answer, example.get("result"), &same);
+    }
+
+    /// The findings of a replayed Tool Example or interaction example of `tool`: the
+    /// result rules, then the differences from `want` (none when the result matches
+    /// one of `same`, the results of the examples with the same request).
+    pub(crate) fn tool_outcome(
+        &mut self,
+        tool: &Declared,
+        name: &str,
+        input: &Value,
+        answer: Answer,
+        want: Option<&Value>,
+        same: &[Value],
+    ) {
         let at = |f: Finding| f.with_example(name);
         let declaration = Value::Object(tool.declaration.clone());
         match answer {
@@ -110,12 +123,9 @@ impl Checker<'_> {
                         format!("{message} (input {input})"),
                     )));
                 }
-                if let Some(want) = example.get("result") {
+                if let Some(want) = want {
                     let version = self.version;
-                    let same = same_request(tool, "examples", example, &|e| {
-                        e.get("input").cloned().unwrap_or_else(|| json!({}))
-                    });
-                    let diffs = unless_any(want, &same, &result, &|w, r| {
+                    let diffs = unless_any(want, same, &result, &|w, r| {
                         results::tool_differences(w, r, version)
                     });
                     if !diffs.is_empty() {
@@ -135,7 +145,7 @@ impl Checker<'_> {
             }
             Answer::Error(code, message) => {
                 let valid = tool.declaration.get("inputSchema").is_none_or(|s| {
-                    mcpdesc::testing::validate_if_compilable(s, &input, "", "").is_ok()
+                    mcpdesc::testing::validate_if_compilable(s, input, "", "").is_ok()
                 });
                 let severity = if valid {
                     Severity::Failure

@@ -178,8 +178,12 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         strict: args.strict,
         call_timeout: timeout,
     };
+    // The capabilities the selected interaction examples and tools need, no more.
+    let capabilities =
+        mcpdesc_check::client_capabilities(&desc, &config.examples, &config.generate);
     let mut options = Options::new()
         .protocol_versions(&versions)
+        .client_capabilities(capabilities)
         .connect_timeout(timeout)
         .request_timeout(timeout)
         .close_grace(Duration::from_secs(2));

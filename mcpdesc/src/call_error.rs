@@ -147,6 +147,18 @@ pub enum CallError {
         /// The challenges of the `WWW-Authenticate` header.
         challenges: Vec<crate::client::Challenge>,
     },
+    /// The description says the primitive needs client capabilities (its
+    /// `clientRequirements`) that this session did not declare (nothing was sent; a
+    /// server would refuse it with `-32021` in MCP 2026-07-28).
+    #[error("`{name}` needs the client capability {missing}, which this session did not declare (nothing was sent)")]
+    MissingClientCapability {
+        /// The tool, prompt, resource or template.
+        name: String,
+        /// The capabilities lacking, dotted (`elicitation.url, sampling`).
+        missing: String,
+        /// The lacking capabilities as an MCP capabilities object.
+        required: Box<Value>,
+    },
     /// No answer came: a timeout, the server went away, a transport failure, or a
     /// malformed response.
     #[error("`{name}`: {error}")]

@@ -55,6 +55,14 @@ pub trait ClientPeer: Send + Sync {
     fn create_message(&self, params: Value) -> BoxFuture<'_, Result<Value, ClientError>>;
     /// Sends `roots/list` and returns the client's result (`{"roots": [...]}`).
     fn list_roots(&self) -> BoxFuture<'_, Result<Value, ClientError>>;
+    /// A peer whose requests are named `key` where the protocol names them (the
+    /// `inputRequests` key of an MCP 2026-07-28 input-required result), or `None`
+    /// when requests carry no name here (the default: before 2026-07-28 a request is
+    /// identified by its JSON-RPC id). See [`Context::input_key`].
+    fn keyed(&self, key: &str) -> Option<Arc<dyn ClientPeer>> {
+        let _ = key;
+        None
+    }
 }
 
 /// What a handler knows about the call beyond its arguments, and what it can tell
@@ -118,6 +126,8 @@ pub struct Context {
     /// What the request authenticated, and which principal satisfied the
     /// requirement.
     auth: Option<(Arc<Authentication>, Option<usize>)>,
+    /// The capabilities the client declared (MCP JSON), when known.
+    client_capabilities: Option<Arc<Value>>,
     /// The server's sessions, for change notifications.
     changes: ChangeNotifier,
 }
@@ -216,6 +226,7 @@ impl Context {
             progress: None,
             log_level: None,
             auth: None,
+            client_capabilities: None,
             changes: ChangeNotifier::default(),
         }
     }
@@ -246,6 +257,7 @@ impl Context {
             progress: None,
             log_level: None,
             auth: None,
+            client_capabilities: None,
             changes: ChangeNotifier::default(),
         }
     }
@@ -288,6 +300,21 @@ impl Context {
     pub fn with_log_level(mut self, level: Option<LogLevel>) -> Self {
         self.log_level = level;
         self
+    }
+
+    /// The same context with the capabilities the client declared (MCP JSON: at
+    /// initialization before MCP 2026-07-28, in the request's `_meta` from then on).
+    /// With them known, the [`Router`](crate::Router) refuses a call of a primitive
+    /// whose `clientRequirements` they do not meet before its handler runs.
+    pub fn with_client_capabilities(mut self, capabilities: Value) -> Self {
+        self.client_capabilities = Some(Arc::new(capabilities));
+        self
+    }
+
+    /// The capabilities the client declared, when known (see
+    /// [`Context::with_client_capabilities`]).
+    pub fn client_capabilities(&self) -> Option<&Value> {
+        self.client_capabilities.as_deref()
     }
 
     /// The same context with what the request authenticated; `principal` is the
@@ -455,6 +482,29 @@ impl Context {
         self.peer
             .as_deref()
             .ok_or(ClientError::NotConnected(method))
+    }
+
+    /// The same context, whose client requests are named `key`: in MCP 2026-07-28
+    /// the key of the request in the input-required result's `inputRequests` (and of
+    /// its answer in `inputResponses`), instead of the runtime's `input-N` (N the
+    /// request's number in the call). Keys mean nothing in earlier versions, where
+    /// this is the same context. A key the call already used gets the number
+    /// appended (`key-N`), so that each request has its own.
+    ///
+    /// ```no_run
+    /// # async fn f(cx: mcpdesc::Context) -> Result<(), mcpdesc::ClientError> {
+    /// let name = cx
+    ///     .input_key("user_name")
+    ///     .elicit_form("Your name?", serde_json::json!({"type": "object", "properties": {"name": {"type": "string"}}}))
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn input_key(&self, key: &str) -> Context {
+        let mut cx = self.clone();
+        if let Some(keyed) = self.peer.as_ref().and_then(|p| p.keyed(key)) {
+            cx.peer = Some(keyed);
+        }
+        cx
     }
 
     /// Asks the client for elicitation.

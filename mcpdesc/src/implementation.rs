@@ -55,15 +55,18 @@
 //!   completion, the number of values.
 //!
 //! An Interaction Example is replayed with a [`ScriptedClient`] of its steps, as the
-//! example mock's tests do: every elicitation, sampling or roots request the
-//! implementation makes must match the next step, each is answered with the step's
-//! response, and every step must be used.
+//! example mock's tests do, in the latest version of the tool's scope: every
+//! elicitation, sampling or roots request the implementation makes must match the
+//! next step, each is answered with the step's response, and every step must be used.
+//! In MCP 2026-07-28 the requests go through input-required rounds, the handler
+//! replayed as `McpServer` replays it.
 
 use std::future::Future;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use crate::input_rounds::InputRounds;
 use crate::testing::{
     completion_request, latest, parse_json, validate_if_compilable, Example, InteractionExample,
     RequestExample, ScriptedClient, ToolCase,
@@ -139,9 +142,14 @@ pub fn check_example(
     compare_tool_result(&at, tool, compare, &expected, &actual.to_wire(version))
 }
 
-/// The test of one Tool Interaction Example against an implementation: as
-/// [`check_example`], with a [`ScriptedClient`] of the example's steps answering the
-/// implementation's client requests; every step must be requested, in order.
+/// The test of one Tool Interaction Example against an implementation: `router` (a
+/// fresh server) is called with the example's `input` in the latest version of the
+/// tool's scope, as for [`check_example`] (one call: a stateful implementation answers
+/// a repeated call differently), a [`ScriptedClient`] of the example's steps answering
+/// the implementation's client requests as a live client would: during the call
+/// before MCP 2026-07-28, through input-required rounds in 2026-07-28 (the handler
+/// replayed with the answers and `requestState`, as `McpServer` does). Every step must
+/// be requested, in order, and the terminal result compared ([module docs](self)).
 pub fn check_interaction_example(
     router: &Router,
     tool: &ToolCase,
@@ -155,14 +163,75 @@ pub fn check_interaction_example(
     let input = parse_json(example.input, &what)?;
     let steps = parse_json(example.steps, &what)?;
     let expected = parse_json(example.result, &what)?;
-    let version = latest(tool.scope);
-    let client = Arc::new(ScriptedClient::new(&what, example.pointer, &steps)?);
-    let cx = Context::with_peer(version, client.clone());
-    let actual = run(router.call_tool(tool.tool, Some(input), cx))
-        .map_err(|e| protocol_error(&what, version, e))?;
-    client.finish()?;
-    let at = Site::new(&what, example.pointer, version);
-    compare_tool_result(&at, tool, compare, &expected, &actual.to_wire(version))
+    {
+        let version = latest(tool.scope);
+        let client = Arc::new(ScriptedClient::new(&what, example.pointer, &steps)?);
+        let actual = if version >= ProtocolVersion::V2026_07_28 {
+            run(input_rounds(
+                router, tool.tool, &input, version, &client, &what,
+            ))?
+        } else {
+            let cx = Context::with_peer(version, client.clone());
+            run(router.call_tool(tool.tool, Some(input.clone()), cx))
+                .map_err(|e| protocol_error(&what, version, e))?
+        };
+        client.finish()?;
+        let at = Site::new(&what, example.pointer, version);
+        compare_tool_result(&at, tool, compare, &expected, &actual.to_wire(version))?;
+    }
+    Ok(())
+}
+
+/// A call in MCP 2026-07-28 as `McpServer` serves it: each round runs the handler with
+/// an [`InputRounds`] peer; while it asks for input, `client` answers the requests and
+/// the call is made again with the answers and the state. At most one round per step,
+/// plus the last.
+async fn input_rounds(
+    router: &Router,
+    tool: &str,
+    input: &Value,
+    version: ProtocolVersion,
+    client: &ScriptedClient,
+    what: &str,
+) -> Result<crate::ToolResult, String> {
+    // Everything a step may ask for is declared: requirements are not what is tested.
+    let capabilities = serde_json::json!({"elicitation": {"form": {}, "url": {}}, "sampling": {"tools": {}, "context": {}}, "roots": {}});
+    let mut state: Option<String> = None;
+    let mut responses = std::collections::BTreeMap::new();
+    for _ in 0..=client.steps() {
+        let rounds = Arc::new(
+            InputRounds::resume(
+                tool,
+                Some(input),
+                state.as_deref(),
+                std::mem::take(&mut responses),
+                Some(capabilities.clone()),
+            )
+            .map_err(|e| format!("{what} (MCP {version}): {e}"))?,
+        );
+        let cx = Context::with_peer(version, rounds.clone());
+        let result = router
+            .call_tool(tool, Some(input.clone()), cx)
+            .await
+            .map_err(|e| protocol_error(what, version, e))?;
+        let Some(required) = rounds.input_required() else {
+            return Ok(result);
+        };
+        for (key, request) in required.requests {
+            match client.answer_input_request(&request).await {
+                Ok(answer) => {
+                    responses.insert(key, answer);
+                }
+                // The scripted client keeps the failure; `finish` reports it.
+                Err(_) => return Ok(result),
+            }
+        }
+        state = Some(required.request_state);
+    }
+    Err(format!(
+        "{what} (MCP {version}): the implementation still asked for input after {} rounds",
+        client.steps() + 1
+    ))
 }
 
 /// The test of one Prompt Example against an implementation: `prompts/get` with the

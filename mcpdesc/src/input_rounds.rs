@@ -13,8 +13,10 @@
 //! this round's `inputResponses`) gets that answer at once; a request with no answer
 //! yet fails with [`ClientError::InputRequired`] and is recorded. When the handler
 //! returns and something was recorded, the adapter discards the handler's result and
-//! answers with an input-required result: the recorded requests keyed `input-{n}`,
-//! and a new `requestState`. On the retry the handler runs again from the start.
+//! answers with an input-required result: the recorded requests keyed with the key
+//! the handler named ([`Context::input_key`](crate::Context::input_key)) or else
+//! `input-{n}`, and a new `requestState`. On the retry the handler runs again from
+//! the start.
 //!
 //! Decisions (MCP leaves them to the server):
 //! - **Replay, not suspension.** Nothing is kept on the server between rounds, so
@@ -25,14 +27,14 @@
 //!   It holds nothing but the client's own answers, so a client that edits it can only
 //!   change answers it could have given anyway; the tool name and fingerprint stop a
 //!   state from being replayed against another call. A state that does not parse or
-//!   does not fit the call, and an `inputResponses` key that was not asked for, are
-//!   refused as invalid params.
+//!   does not fit the call is refused as invalid params; an `inputResponses` entry
+//!   that was not asked for is ignored, as SEP-2322 says servers should.
 //! - A request the client did not declare the capability for fails at once with
 //!   [`ClientError::Unsupported`], as in earlier versions; it is never sent.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -42,7 +44,7 @@ use crate::testing::canonical;
 use crate::{BoxFuture, ClientError, ClientPeer};
 
 /// The format tag of a `requestState` this runtime wrote.
-const STATE_FORMAT: &str = "mcpdesc-input-rounds/1";
+const STATE_FORMAT: &str = "mcpdesc-input-rounds/2";
 
 /// The `requestState` of an input-required result, as JSON.
 #[derive(Debug, Serialize, Deserialize)]
@@ -51,8 +53,9 @@ struct RequestState {
     tool: String,
     /// [`fingerprint`] of the call's arguments.
     arguments: String,
-    /// The `inputRequests` keys of the round that wrote this state.
-    asked: Vec<String>,
+    /// The `inputRequests` keys of the round that wrote this state, with the number
+    /// of the request each names.
+    asked: BTreeMap<String, usize>,
     /// Every answer so far, by request number.
     answers: BTreeMap<usize, Value>,
 }
@@ -69,13 +72,27 @@ pub(crate) struct InputRequired {
 /// The [`ClientPeer`] of one `tools/call` round in MCP 2026-07-28 (see the module docs).
 #[derive(Debug)]
 pub(crate) struct InputRounds {
+    round: Arc<Round>,
+}
+
+/// The state of one round, shared with the keyed peers of
+/// [`Context::input_key`](crate::Context::input_key).
+#[derive(Debug)]
+struct Round {
     tool: String,
     arguments: String,
     capabilities: Option<Value>,
     answers: BTreeMap<usize, Value>,
     next: AtomicUsize,
-    /// Requests with no answer yet: number → request object.
-    pending: Mutex<BTreeMap<usize, Value>>,
+    /// Requests with no answer yet: number → (key, request object).
+    pending: Mutex<BTreeMap<usize, (String, Value)>>,
+}
+
+/// The peer of [`ClientPeer::keyed`]: the round's, naming its requests `key`.
+#[derive(Debug)]
+struct Keyed {
+    round: Arc<Round>,
+    key: String,
 }
 
 impl InputRounds {
@@ -94,7 +111,7 @@ impl InputRounds {
     ) -> Result<Self, String> {
         let fingerprint = fingerprint(arguments);
         let mut answers = BTreeMap::new();
-        let mut asked = Vec::new();
+        let mut asked = BTreeMap::new();
         if let Some(state) = request_state {
             let state: RequestState = serde_json::from_str(state)
                 .ok()
@@ -108,41 +125,45 @@ impl InputRounds {
             answers = state.answers;
             asked = state.asked;
         }
+        // An entry that was not asked for is ignored (SEP-2322: servers SHOULD).
         for (key, answer) in input_responses {
-            let number = key
-                .strip_prefix("input-")
-                .and_then(|n| n.parse::<usize>().ok())
-                .filter(|_| asked.contains(&key))
-                .ok_or_else(|| format!("`inputResponses` has `{key}`, which was not asked for"))?;
-            answers.insert(number, answer);
+            if let Some(number) = asked.get(&key) {
+                answers.insert(*number, answer);
+            }
         }
         Ok(InputRounds {
-            tool: tool.to_owned(),
-            arguments: fingerprint,
-            capabilities,
-            answers,
-            next: AtomicUsize::new(0),
-            pending: Mutex::new(BTreeMap::new()),
+            round: Arc::new(Round {
+                tool: tool.to_owned(),
+                arguments: fingerprint,
+                capabilities,
+                answers,
+                next: AtomicUsize::new(0),
+                pending: Mutex::new(BTreeMap::new()),
+            }),
         })
     }
 
     /// What to answer instead of the handler's result: `None` when every request the
     /// handler made had an answer.
     pub fn input_required(&self) -> Option<InputRequired> {
-        let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        let round = &self.round;
+        let pending = round.pending.lock().unwrap_or_else(|e| e.into_inner());
         if pending.is_empty() {
             return None;
         }
         let requests: BTreeMap<String, Value> = pending
-            .iter()
-            .map(|(n, request)| (key(*n), request.clone()))
+            .values()
+            .map(|(key, request)| (key.clone(), request.clone()))
             .collect();
         let state = RequestState {
             format: STATE_FORMAT.to_owned(),
-            tool: self.tool.clone(),
-            arguments: self.arguments.clone(),
-            asked: requests.keys().cloned().collect(),
-            answers: self.answers.clone(),
+            tool: round.tool.clone(),
+            arguments: round.arguments.clone(),
+            asked: pending
+                .iter()
+                .map(|(n, (key, _))| (key.clone(), *n))
+                .collect(),
+            answers: round.answers.clone(),
         };
         Some(InputRequired {
             requests,
@@ -150,10 +171,14 @@ impl InputRounds {
             request_state: serde_json::to_string(&state).unwrap_or_default(),
         })
     }
+}
 
-    /// The answer to the next request, or records it as pending.
+impl Round {
+    /// The answer to the next request, or records it as pending under `key` (else
+    /// `input-{n}`; a key already pending gets `-{n}` appended).
     fn ask(
         &self,
+        key: Option<&str>,
         method: &'static str,
         capability: &[&str],
         params: Option<Value>,
@@ -167,35 +192,77 @@ impl InputRounds {
         if let Some(params) = params {
             request["params"] = params;
         }
-        self.pending
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(number, request);
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        let key = match key {
+            Some(key) if !pending.values().any(|(k, _)| k == key) => key.to_owned(),
+            Some(key) => format!("{key}-{number}"),
+            None => format!("input-{number}"),
+        };
+        pending.insert(number, (key, request));
         Err(ClientError::InputRequired { method })
+    }
+
+    fn elicit(&self, key: Option<&str>, params: Value) -> Result<Value, ClientError> {
+        let needed = client_capabilities::for_elicitation(&params);
+        self.ask(key, "elicitation/create", needed, Some(params))
     }
 }
 
 impl ClientPeer for InputRounds {
     fn elicit(&self, params: Value) -> BoxFuture<'_, Result<Value, ClientError>> {
-        let needed = client_capabilities::for_elicitation(&params);
-        let answer = self.ask("elicitation/create", needed, Some(params));
+        let answer = self.round.elicit(None, params);
         Box::pin(async move { answer })
     }
 
     fn create_message(&self, params: Value) -> BoxFuture<'_, Result<Value, ClientError>> {
-        let answer = self.ask("sampling/createMessage", &["sampling"], Some(params));
+        let answer = self
+            .round
+            .ask(None, "sampling/createMessage", &["sampling"], Some(params));
         Box::pin(async move { answer })
     }
 
     fn list_roots(&self) -> BoxFuture<'_, Result<Value, ClientError>> {
-        let answer = self.ask("roots/list", &["roots"], None);
+        let answer = self.round.ask(None, "roots/list", &["roots"], None);
         Box::pin(async move { answer })
+    }
+
+    fn keyed(&self, key: &str) -> Option<Arc<dyn ClientPeer>> {
+        Some(Arc::new(Keyed {
+            round: self.round.clone(),
+            key: key.to_owned(),
+        }))
     }
 }
 
-/// The `inputRequests` key of request number `n`.
-fn key(n: usize) -> String {
-    format!("input-{n}")
+impl ClientPeer for Keyed {
+    fn elicit(&self, params: Value) -> BoxFuture<'_, Result<Value, ClientError>> {
+        let answer = self.round.elicit(Some(&self.key), params);
+        Box::pin(async move { answer })
+    }
+
+    fn create_message(&self, params: Value) -> BoxFuture<'_, Result<Value, ClientError>> {
+        let answer = self.round.ask(
+            Some(&self.key),
+            "sampling/createMessage",
+            &["sampling"],
+            Some(params),
+        );
+        Box::pin(async move { answer })
+    }
+
+    fn list_roots(&self) -> BoxFuture<'_, Result<Value, ClientError>> {
+        let answer = self
+            .round
+            .ask(Some(&self.key), "roots/list", &["roots"], None);
+        Box::pin(async move { answer })
+    }
+
+    fn keyed(&self, key: &str) -> Option<Arc<dyn ClientPeer>> {
+        Some(Arc::new(Keyed {
+            round: self.round.clone(),
+            key: key.to_owned(),
+        }))
+    }
 }
 
 /// 64-bit FNV-1a of the canonical JSON of the arguments, in hex: equal for the same
@@ -320,7 +387,7 @@ mod tests {
     }
 
     #[test]
-    fn a_state_from_another_call_or_an_unasked_key_is_refused() {
+    fn a_state_from_another_call_is_refused() {
         let state = round(None, &[]).unwrap().0.input_required().unwrap();
         let other_args = json!({"move": "e4"});
         let err = InputRounds::resume(
@@ -343,16 +410,61 @@ mod tests {
         assert!(err.contains("belongs to another call"), "{err}");
         let err = round(Some("{\"forged\": true}"), &[]).unwrap_err();
         assert_eq!(err, "`requestState` was not written by this server");
-        let err = round(Some(&state.request_state), &[("input-7", json!({}))]).unwrap_err();
-        assert_eq!(
-            err,
-            "`inputResponses` has `input-7`, which was not asked for"
-        );
-        let err = round(None, &[("input-0", json!({}))]).unwrap_err();
-        assert_eq!(
-            err,
-            "`inputResponses` has `input-0`, which was not asked for"
-        );
+    }
+
+    #[test]
+    fn an_unasked_input_response_is_ignored() {
+        // SEP-2322: servers SHOULD ignore entries they did not ask for.
+        let state = round(None, &[]).unwrap().0.input_required().unwrap();
+        let (rounds, outcome) =
+            round(Some(&state.request_state), &[("input-7", json!({}))]).unwrap();
+        assert!(matches!(outcome, Err(ClientError::InputRequired { .. })));
+        assert!(rounds
+            .input_required()
+            .unwrap()
+            .requests
+            .contains_key("input-0"));
+        // Not asked yet at all: the handler asks as on a first call.
+        let (rounds, _) = round(None, &[("input-0", json!({"action": "accept"}))]).unwrap();
+        assert!(rounds.input_required().is_some());
+    }
+
+    #[test]
+    fn a_handler_names_the_keys_of_its_inputs() {
+        async fn named(cx: Context) -> Result<String, ClientError> {
+            let who = cx
+                .input_key("user_name")
+                .elicit_form("Your name?", json!({"type": "object"}))
+                .await?;
+            let again = cx
+                .input_key("user_name")
+                .elicit_form("Really?", json!({"type": "object"}))
+                .await?;
+            Ok(format!("{:?} {:?}", who.action, again.action))
+        }
+        let run = |state: Option<&str>, responses: &[(&str, Value)]| {
+            let responses = responses
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect();
+            let rounds = Arc::new(
+                InputRounds::resume("greet", None, state, responses, all_capabilities()).unwrap(),
+            );
+            let cx = Context::with_peer(ProtocolVersion::V2026_07_28, rounds.clone());
+            let outcome = block_on(named(cx));
+            (rounds, outcome)
+        };
+        let (rounds, _) = run(None, &[]);
+        let first = rounds.input_required().unwrap();
+        assert_eq!(first.requests.keys().collect::<Vec<_>>(), ["user_name"]);
+        let accept = json!({"action": "accept", "content": {}});
+        let (rounds, _) = run(Some(&first.request_state), &[("user_name", accept.clone())]);
+        let second = rounds.input_required().unwrap();
+        // The key is free again in this round: each round's keys are its own.
+        assert_eq!(second.requests.keys().collect::<Vec<_>>(), ["user_name"]);
+        let (rounds, outcome) = run(Some(&second.request_state), &[("user_name", accept)]);
+        assert_eq!(rounds.input_required(), None);
+        assert_eq!(outcome.unwrap(), "Accept Accept");
     }
 
     #[test]

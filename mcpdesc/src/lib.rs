@@ -90,10 +90,12 @@ mod capabilities;
 pub mod client;
 #[cfg(feature = "rmcp")]
 mod client_capabilities;
+pub mod client_requirements;
 mod completions;
 mod content;
 mod context;
 mod difference;
+mod elicited;
 mod error;
 mod handlers;
 pub mod implementation;
@@ -137,6 +139,7 @@ pub use content::{
     ResourceContents, ResourceLink, Role, TextContent, TextResourceContents,
 };
 pub use context::{ClientPeer, Context, ElicitAction, ElicitRequest, ElicitResponse, Root};
+pub use elicited::{Elicited, FormElicitation};
 pub use error::{ClientError, Error, ProtocolError, RequestError, RouterError, ToolError};
 pub use notifications::{LogLevel, Notifier};
 pub use primitives::{CompletionHandler, PromptHandler, ResourceHandler, ResourceTemplateHandler};

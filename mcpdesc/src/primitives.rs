@@ -660,6 +660,12 @@ impl Router {
         else {
             return Err(self.missing_prompt(name, version));
         };
+        crate::client_requirements::check(
+            &entry.declaration,
+            cx.client_capabilities(),
+            version,
+            &format!("prompt `{name}`"),
+        )?;
         let arguments = arguments.unwrap_or_default();
         let mut problems = Vec::new();
         for (argument, required) in &entry.arguments {
@@ -735,6 +741,12 @@ impl Router {
             .iter()
             .find(|r| r.uri == uri && r.scope.contains(version))
         {
+            crate::client_requirements::check(
+                &entry.declaration,
+                cx.client_capabilities(),
+                version,
+                &format!("resource `{uri}`"),
+            )?;
             let handler = Arc::clone(&entry.handler);
             let owned = uri.to_owned();
             return contained(&format!("resource `{uri}`"), move || handler(owned, cx))
@@ -755,6 +767,12 @@ impl Router {
                     entry.template.as_str()
                 ))
             })?;
+            crate::client_requirements::check(
+                &entry.declaration,
+                cx.client_capabilities(),
+                version,
+                &format!("resource template `{}`", entry.template.as_str()),
+            )?;
             let handler = Arc::clone(&entry.handler);
             let owned = uri.to_owned();
             return contained(

@@ -276,10 +276,13 @@ impl McpServer {
         context: &RequestContext<RoleServer>,
         auth: Option<CallAuth>,
     ) -> Context {
+        let declared = context.client_capabilities();
+        // A client that sent no capabilities declared none.
+        let declared_json = capabilities_json(declared.as_ref()).unwrap_or_else(|| json!({}));
         let client = Arc::new(RequestClient(RmcpClientPeer {
             peer: context.peer.clone(),
             version,
-            capabilities: ClientCapabilities::Rmcp(context.client_capabilities()),
+            capabilities: ClientCapabilities::Rmcp(declared),
         }));
         let peer: Arc<dyn ClientPeer> = match rounds {
             Some(rounds) => rounds,
@@ -288,6 +291,7 @@ impl McpServer {
         let notifier: Arc<dyn Notifier> = client;
         let mut cx = Context::for_request(version, peer, context.ct.clone(), notifier)
             .with_log_level(self.log_level(version, context))
+            .with_client_capabilities(declared_json)
             .with_changes(self.router.changes());
         if let Some(token) = context.meta.get_progress_token() {
             if let Ok(token) = serde_json::to_value(token) {

@@ -585,6 +585,13 @@ impl Router {
     ) -> Result<ToolResult, ProtocolError> {
         let version = cx.protocol_version();
         let entry = self.find(name, version)?;
+        // Before anything of the call runs (MCP Description §8.5).
+        crate::client_requirements::check(
+            &entry.declaration,
+            cx.client_capabilities(),
+            version,
+            &format!("tool `{name}`"),
+        )?;
         let arguments = arguments.unwrap_or_else(|| Value::Object(Map::new()));
         if !arguments.is_object() {
             return Ok(ToolResult::error(format!(

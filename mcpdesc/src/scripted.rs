@@ -17,7 +17,7 @@ use crate::{BoxFuture, ClientError, ClientPeer};
 ///   (form mode) or `url` (URL mode) must equal the step's; the version-specific
 ///   `elicitationId` is ignored;
 /// - sampling: the native params must equal the step's `request` (JSON equality after
-///   [`canonical`]);
+///   [`canonical`]; a `_meta` the step does not show is request framing and ignored);
 /// - roots: the request has no params.
 ///
 /// A request beyond the last step, or one that does not match, fails with
@@ -66,6 +66,11 @@ impl ScriptedClient {
             steps: steps.clone(),
             state: Mutex::new(State::default()),
         })
+    }
+
+    /// The number of steps.
+    pub fn steps(&self) -> usize {
+        self.steps.len()
     }
 
     /// Checks that every step was requested and that no request failed.
@@ -163,10 +168,45 @@ impl ScriptedClient {
                 }
                 Ok(())
             }
-            "sampling" if canonical(&request) != canonical(params) => {
-                Err(format!("params: expected {request}, got {params}"))
+            "sampling" => {
+                // `_meta` (a progress token rmcp adds, say) is request framing, not
+                // part of the step, unless the step shows one.
+                let mut got = params.clone();
+                if request.get("_meta").is_none() {
+                    if let Some(object) = got.as_object_mut() {
+                        object.remove("_meta");
+                    }
+                }
+                if canonical(&request) == canonical(&got) {
+                    Ok(())
+                } else {
+                    Err(format!("params: expected {request}, got {got}"))
+                }
             }
             _ => Ok(()),
+        }
+    }
+}
+
+impl ScriptedClient {
+    /// Answers one entry of an MCP 2026-07-28 `inputRequests` map
+    /// (`{"method": ..., "params": ...}`) from the next step, as the matching
+    /// [`ClientPeer`] method does; an unknown method fails.
+    pub async fn answer_input_request(&self, request: &Value) -> Result<Value, ClientError> {
+        let params = request.get("params").cloned().unwrap_or(Value::Null);
+        match request.get("method").and_then(Value::as_str) {
+            Some("elicitation/create") => self.elicit(params).await,
+            Some("sampling/createMessage") => self.create_message(params).await,
+            Some("roots/list") => self.list_roots().await,
+            other => {
+                let message = format!(
+                    "{} ({}/steps): an input request of method {other:?}, which no step answers",
+                    self.what, self.pointer
+                );
+                let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+                state.failure.get_or_insert_with(|| message.clone());
+                Err(ClientError::Unsupported(message))
+            }
         }
     }
 }

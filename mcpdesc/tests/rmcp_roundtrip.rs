@@ -67,7 +67,8 @@ fn router() -> Router {
         })
         .tool(WORKSPACE, |_args, cx| {
             Box::pin(async move {
-                let roots = cx.list_roots().await?;
+                // Named: in 2026-07-28 the input request is keyed `workspace_roots`.
+                let roots = cx.input_key("workspace_roots").list_roots().await?;
                 let uris: Vec<String> = roots.into_iter().map(|r| r.uri).collect();
                 Ok(ToolResult::text(uris.join(", ")))
             })
@@ -485,6 +486,49 @@ async fn a_2026_call_gets_client_input_through_input_required_rounds() {
                 assert!(e.message.contains("belongs to another call"), "{}", e.message);
             }
             other => panic!("expected a protocol error, got {other:?}"),
+        }
+        client.cancel().await.unwrap();
+    })
+    .await;
+}
+
+/// A handler names the key of its input request (`Context::input_key`), and an
+/// `inputResponses` entry the server did not ask for is ignored (SEP-2322).
+#[tokio::test]
+async fn a_2026_round_uses_the_handlers_key_and_ignores_unasked_responses() {
+    with_timeout(async {
+        let client = connect_2026(full_capabilities()).await;
+        let params = CallToolRequestParams::new("workspace").with_arguments(Default::default());
+        let first = match client.call_tool_once(params).await.unwrap() {
+            CallToolResponse::InputRequired(first) => serde_json::to_value(first).unwrap(),
+            other => panic!("expected an input-required result, got {other:?}"),
+        };
+        let requests = first["inputRequests"].as_object().unwrap();
+        assert_eq!(
+            requests.keys().collect::<Vec<_>>(),
+            ["workspace_roots"],
+            "{first}"
+        );
+        assert_eq!(requests["workspace_roots"], json!({"method": "roots/list"}));
+        let params = CallToolRequestParams::new("workspace")
+            .with_arguments(Default::default())
+            .with_request_state(first["requestState"].as_str().unwrap())
+            .with_input_responses(
+                [
+                    (
+                        "workspace_roots".to_owned(),
+                        json!({"roots": [{"uri": "file:///named"}]}),
+                    ),
+                    ("never-asked".to_owned(), json!({"action": "accept"})),
+                ]
+                .into(),
+            );
+        match client.call_tool_once(params).await.unwrap() {
+            CallToolResponse::Complete(done) => {
+                let done = serde_json::to_value(done).unwrap();
+                assert_eq!(done["content"][0]["text"], "file:///named", "{done}");
+            }
+            other => panic!("expected a complete result, got {other:?}"),
         }
         client.cancel().await.unwrap();
     })

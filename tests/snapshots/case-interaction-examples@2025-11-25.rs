@@ -18,6 +18,11 @@ pub mod types {
     #![allow(unreachable_pub)]
     // generated code names everything by absolute path on purpose
     #![allow(unused_qualifications)]
+    /// Form content of the `confirm_removal` elicitation of the `remove_book` tool.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct RemoveBookConfirmRemovalElicitation {
+        pub confirm: bool,
+    }
     /// Arguments of the `remove_book` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
@@ -167,6 +172,39 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
                 },
             ),
         )
+}
+/// The Elicitation Declarations of the tools: typed form content, message, and the call that sends each (`Context::elicit_declared`).
+pub mod elicitations {
+    #![allow(dead_code)]
+    /// The Elicitation Declarations of the `remove_book` tool.
+    pub mod remove_book {
+        /// The `confirm_removal` Elicitation Declaration of the `remove_book` tool.
+        pub mod confirm_removal {
+            /// The declaration's message.
+            pub const MESSAGE: &str = "Remove this book for good?";
+            /// The declaration's `requestedSchema`, as JSON.
+            pub const REQUESTED_SCHEMA: &str = "{\"type\":\"object\",\"properties\":{\"confirm\":{\"type\":\"boolean\"}},\"required\":[\"confirm\"]}";
+            /// The form content an accepting user sends.
+            pub type Content = super::super::super::types::RemoveBookConfirmRemovalElicitation;
+            /// The declaration, for `Context::elicit_declared::<Declaration>()`.
+            #[derive(Debug, Clone, Copy)]
+            pub struct Declaration;
+            impl ::mcpdesc::FormElicitation for Declaration {
+                type Content = Content;
+                const MESSAGE: &'static str = MESSAGE;
+                const REQUESTED_SCHEMA: &'static str = REQUESTED_SCHEMA;
+            }
+            /// Sends the elicitation with the declared message: accepted with the typed content, declined or cancelled.
+            pub async fn ask(
+                cx: &::mcpdesc::Context,
+            ) -> ::std::result::Result<
+                ::mcpdesc::Elicited<Content>,
+                ::mcpdesc::ClientError,
+            > {
+                cx.elicit_declared::<Declaration>().await
+            }
+        }
+    }
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
 /// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool

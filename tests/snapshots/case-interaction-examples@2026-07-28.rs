@@ -224,6 +224,22 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
             ),
         )
 }
+/// The Elicitation Declarations of the tools: typed form content, message, and the call that sends each (`Context::elicit_declared`).
+pub mod elicitations {
+    #![allow(dead_code)]
+    /// The Elicitation Declarations of the `remove_book` tool.
+    pub mod remove_book {
+        /// The `sign_in` Elicitation Declaration of the `remove_book` tool.
+        pub mod sign_in {
+            /// The declaration's message.
+            pub const MESSAGE: &str = "Sign in as the librarian.";
+            /// The declaration's static URL, if it has one (URL mode).
+            pub const URL: ::std::option::Option<&str> = ::std::option::Option::Some(
+                "https://books.example.com/librarian/sign-in",
+            );
+        }
+    }
+}
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
 /// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
 /// Examples (`ALL.examples`) and Tool Interaction Examples

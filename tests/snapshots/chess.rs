@@ -122,6 +122,14 @@ pub mod types {
             value.parse()
         }
     }
+    /// Form content of the `confirm_unusual` elicitation of the `record_game_result` tool.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct RecordGameResultConfirmUnusualElicitation {
+        /**Record the result
+
+Record this unusual result*/
+        pub record: bool,
+    }
     /// Arguments of the `record_game_result` tool (Record Game Result).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct RecordGameResultInput {
@@ -341,7 +349,7 @@ pub mod tools {
                 ::mcpdesc::ProtocolVersion::V2025_06_18,
                 ::mcpdesc::ProtocolVersion::V2025_11_25,
             ],
-            r#"{"name":"record_game_result","title":"Record Game Result","description":"Record the result of a chess game and update player ratings","inputSchema":{"type":"object","properties":{"white_player_id":{"type":"string","description":"White player identifier"},"black_player_id":{"type":"string","description":"Black player identifier"},"result":{"type":"string","enum":["1-0","0-1","1/2-1/2"],"description":"Game result in standard notation"},"pgn":{"type":"string","description":"Full game PGN (optional)"},"time_control":{"type":"string","description":"Time control (e.g., '10+0', '3+2')"}},"required":["white_player_id","black_player_id","result"]},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false},"tags":["rating","game"]}"#,
+            r#"{"name":"record_game_result","title":"Record Game Result","description":"Record the result of a chess game and update player ratings","inputSchema":{"type":"object","properties":{"white_player_id":{"type":"string","description":"White player identifier"},"black_player_id":{"type":"string","description":"Black player identifier"},"result":{"type":"string","enum":["1-0","0-1","1/2-1/2"],"description":"Game result in standard notation"},"pgn":{"type":"string","description":"Full game PGN (optional)"},"time_control":{"type":"string","description":"Time control (e.g., '10+0', '3+2')"}},"required":["white_player_id","black_player_id","result"]},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false},"elicitations":[{"name":"confirm_unusual","mode":"form","message":"This decisive result came after fewer than two full moves. Record it anyway?","when":"A decisive result comes with a PGN of fewer than two full moves (a forfeit, or a typo in the result).","requestedSchema":{"type":"object","properties":{"record":{"type":"boolean","title":"Record the result","description":"Record this unusual result"}},"required":["record"]},"onDecline":"The result is not recorded.","onCancel":"The result is not recorded."}],"tags":["rating","game"]}"#,
         );
     }
 }
@@ -595,6 +603,39 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
             ),
         )
 }
+/// The Elicitation Declarations of the tools: typed form content, message, and the call that sends each (`Context::elicit_declared`).
+pub mod elicitations {
+    #![allow(dead_code)]
+    /// The Elicitation Declarations of the `record_game_result` tool.
+    pub mod record_game_result {
+        /// The `confirm_unusual` Elicitation Declaration of the `record_game_result` tool.
+        pub mod confirm_unusual {
+            /// The declaration's message.
+            pub const MESSAGE: &str = "This decisive result came after fewer than two full moves. Record it anyway?";
+            /// The declaration's `requestedSchema`, as JSON.
+            pub const REQUESTED_SCHEMA: &str = "{\"type\":\"object\",\"properties\":{\"record\":{\"type\":\"boolean\",\"title\":\"Record the result\",\"description\":\"Record this unusual result\"}},\"required\":[\"record\"]}";
+            /// The form content an accepting user sends.
+            pub type Content = super::super::super::types::RecordGameResultConfirmUnusualElicitation;
+            /// The declaration, for `Context::elicit_declared::<Declaration>()`.
+            #[derive(Debug, Clone, Copy)]
+            pub struct Declaration;
+            impl ::mcpdesc::FormElicitation for Declaration {
+                type Content = Content;
+                const MESSAGE: &'static str = MESSAGE;
+                const REQUESTED_SCHEMA: &'static str = REQUESTED_SCHEMA;
+            }
+            /// Sends the elicitation with the declared message: accepted with the typed content, declined or cancelled.
+            pub async fn ask(
+                cx: &::mcpdesc::Context,
+            ) -> ::std::result::Result<
+                ::mcpdesc::Elicited<Content>,
+                ::mcpdesc::ClientError,
+            > {
+                cx.elicit_declared::<Declaration>().await
+            }
+        }
+    }
+}
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
 /// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
 /// Examples (`ALL.examples`) and Tool Interaction Examples
@@ -664,7 +705,15 @@ pub mod examples {
                     result: r#"{"content":[{"type":"text","text":"Recorded 1-0 (3+2, blitz). fictional-player-1: 1500 -> 1516; fictional-player-2: 1500 -> 1484."}]}"#,
                 },
             ],
-            &[],
+            &[
+                ::mcpdesc::testing::InteractionExample {
+                    name: "short-decisive-game",
+                    pointer: "/tools/2/interactionExamples/short-decisive-game",
+                    input: r#"{"white_player_id":"fictional-player-3","black_player_id":"fictional-player-4","result":"0-1","pgn":"1. f3 e5"}"#,
+                    steps: r#"[{"type":"elicitation","declaration":"confirm_unusual","request":{"mode":"form","message":"This decisive result came after fewer than two full moves. Record it anyway?","requestedSchema":{"type":"object","properties":{"record":{"type":"boolean","title":"Record the result","description":"Record this unusual result"}},"required":["record"]}},"response":{"action":"accept","content":{"record":true}}}]"#,
+                    result: r#"{"content":[{"type":"text","text":"Recorded 0-1 (no time control, classical). fictional-player-3: 1500 -> 1484; fictional-player-4: 1500 -> 1516."}]}"#,
+                },
+            ],
         );
     }
     /// Every example of the description (tools, prompts, resources, resource
@@ -1163,6 +1212,18 @@ mod example_tests {
     #[test]
     fn record_game_result_example_white_wins() {
         examples::record_game_result::ALL.check_example(0usize);
+    }
+    /// Interaction example `short-decisive-game` of `record_game_result`, replayed by the mock through a scripted client.
+    #[test]
+    fn record_game_result_interaction_short_decisive_game() {
+        let router = ExampleServer::new().router();
+        ::mcpdesc::testing::expect(
+            ::mcpdesc::testing::check_interaction(
+                &router,
+                &examples::record_game_result::ALL.tool,
+                &examples::record_game_result::ALL.interaction_examples[0usize],
+            ),
+        );
     }
     /// Example `ruy-lopez-white` of the prompt `opening_study`.
     #[test]

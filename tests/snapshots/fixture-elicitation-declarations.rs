@@ -18,11 +18,152 @@ pub mod types {
     #![allow(unreachable_pub)]
     // generated code names everything by absolute path on purpose
     #![allow(unused_qualifications)]
+    /// Form content of the `choose_assignee` elicitation of the `assign_issue` tool.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct AssignIssueChooseAssigneeElicitation {
+        /// Assignee
+        pub assignee: AssignIssueChooseAssigneeElicitationAssignee,
+    }
+    /// Assignee
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct AssignIssueChooseAssigneeElicitationAssignee(::std::string::String);
+    impl ::std::ops::Deref for AssignIssueChooseAssigneeElicitationAssignee {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<AssignIssueChooseAssigneeElicitationAssignee>
+    for ::std::string::String {
+        fn from(value: AssignIssueChooseAssigneeElicitationAssignee) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for AssignIssueChooseAssigneeElicitationAssignee {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if value.chars().count() < 1usize {
+                return Err("shorter than 1 characters".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for AssignIssueChooseAssigneeElicitationAssignee {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for AssignIssueChooseAssigneeElicitationAssignee {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de>
+    for AssignIssueChooseAssigneeElicitationAssignee {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    /// Form content of the `choose_labels` elicitation of the `assign_issue` tool.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct AssignIssueChooseLabelsElicitation {
+        /// Labels
+        #[serde(default = "defaults::assign_issue_choose_labels_elicitation_labels")]
+        pub labels: ::std::vec::Vec<AssignIssueChooseLabelsElicitationLabelsItem>,
+    }
+    impl ::std::default::Default for AssignIssueChooseLabelsElicitation {
+        fn default() -> Self {
+            Self {
+                labels: defaults::assign_issue_choose_labels_elicitation_labels(),
+            }
+        }
+    }
+    /// `AssignIssueChooseLabelsElicitationLabelsItem`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum AssignIssueChooseLabelsElicitationLabelsItem {
+        #[serde(rename = "bug")]
+        Bug,
+        #[serde(rename = "feature")]
+        Feature,
+    }
+    impl ::std::fmt::Display for AssignIssueChooseLabelsElicitationLabelsItem {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Bug => f.write_str("bug"),
+                Self::Feature => f.write_str("feature"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for AssignIssueChooseLabelsElicitationLabelsItem {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "bug" => Ok(Self::Bug),
+                "feature" => Ok(Self::Feature),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for AssignIssueChooseLabelsElicitationLabelsItem {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for AssignIssueChooseLabelsElicitationLabelsItem {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
     /// Arguments of the `assign_issue` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
     pub struct AssignIssueInput {
         pub issue: i64,
+    }
+    /// Generation of default values for serde.
+    pub mod defaults {
+        pub(super) fn assign_issue_choose_labels_elicitation_labels() -> ::std::vec::Vec<
+            super::AssignIssueChooseLabelsElicitationLabelsItem,
+        > {
+            vec![super::AssignIssueChooseLabelsElicitationLabelsItem::Bug]
+        }
     }
     /// Error types.
     pub mod error {
@@ -159,6 +300,74 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
                 },
             ),
         )
+}
+/// The Elicitation Declarations of the tools: typed form content, message, and the call that sends each (`Context::elicit_declared`).
+pub mod elicitations {
+    #![allow(dead_code)]
+    /// The Elicitation Declarations of the `assign_issue` tool.
+    pub mod assign_issue {
+        /// The `choose_assignee` Elicitation Declaration of the `assign_issue` tool.
+        pub mod choose_assignee {
+            /// The declaration's message.
+            pub const MESSAGE: &str = "Who should own this issue?";
+            /// The declaration's `requestedSchema`, as JSON.
+            pub const REQUESTED_SCHEMA: &str = "{\"type\":\"object\",\"properties\":{\"assignee\":{\"type\":\"string\",\"title\":\"Assignee\",\"minLength\":1}},\"required\":[\"assignee\"]}";
+            /// The form content an accepting user sends.
+            pub type Content = super::super::super::types::AssignIssueChooseAssigneeElicitation;
+            /// The declaration, for `Context::elicit_declared::<Declaration>()`.
+            #[derive(Debug, Clone, Copy)]
+            pub struct Declaration;
+            impl ::mcpdesc::FormElicitation for Declaration {
+                type Content = Content;
+                const MESSAGE: &'static str = MESSAGE;
+                const REQUESTED_SCHEMA: &'static str = REQUESTED_SCHEMA;
+            }
+            /// Sends the elicitation with the declared message: accepted with the typed content, declined or cancelled.
+            pub async fn ask(
+                cx: &::mcpdesc::Context,
+            ) -> ::std::result::Result<
+                ::mcpdesc::Elicited<Content>,
+                ::mcpdesc::ClientError,
+            > {
+                cx.elicit_declared::<Declaration>().await
+            }
+        }
+        /// The `authorize_tracker` Elicitation Declaration of the `assign_issue` tool.
+        pub mod authorize_tracker {
+            /// The declaration's message.
+            pub const MESSAGE: &str = "Authorize access to the issue tracker.";
+            /// The declaration's static URL, if it has one (URL mode).
+            pub const URL: ::std::option::Option<&str> = ::std::option::Option::Some(
+                "https://auth.example.com/authorize",
+            );
+        }
+        /// The `choose_labels` Elicitation Declaration of the `assign_issue` tool.
+        pub mod choose_labels {
+            /// The declaration's message.
+            pub const MESSAGE: &str = "Choose labels for this issue.";
+            /// The declaration's `requestedSchema`, as JSON.
+            pub const REQUESTED_SCHEMA: &str = "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"type\":\"object\",\"properties\":{\"labels\":{\"type\":\"array\",\"title\":\"Labels\",\"items\":{\"type\":\"string\",\"enum\":[\"bug\",\"feature\"]},\"default\":[\"bug\"]}}}";
+            /// The form content an accepting user sends.
+            pub type Content = super::super::super::types::AssignIssueChooseLabelsElicitation;
+            /// The declaration, for `Context::elicit_declared::<Declaration>()`.
+            #[derive(Debug, Clone, Copy)]
+            pub struct Declaration;
+            impl ::mcpdesc::FormElicitation for Declaration {
+                type Content = Content;
+                const MESSAGE: &'static str = MESSAGE;
+                const REQUESTED_SCHEMA: &'static str = REQUESTED_SCHEMA;
+            }
+            /// Sends the elicitation with the declared message: accepted with the typed content, declined or cancelled.
+            pub async fn ask(
+                cx: &::mcpdesc::Context,
+            ) -> ::std::result::Result<
+                ::mcpdesc::Elicited<Content>,
+                ::mcpdesc::ClientError,
+            > {
+                cx.elicit_declared::<Declaration>().await
+            }
+        }
+    }
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
 /// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool

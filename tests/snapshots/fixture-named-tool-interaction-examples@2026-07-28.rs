@@ -168,6 +168,22 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
             ),
         )
 }
+/// The Elicitation Declarations of the tools: typed form content, message, and the call that sends each (`Context::elicit_declared`).
+pub mod elicitations {
+    #![allow(dead_code)]
+    /// The Elicitation Declarations of the `prepare_release` tool.
+    pub mod prepare_release {
+        /// The `authorize` Elicitation Declaration of the `prepare_release` tool.
+        pub mod authorize {
+            /// The declaration's message.
+            pub const MESSAGE: &str = "Authorize publication.";
+            /// The declaration's static URL, if it has one (URL mode).
+            pub const URL: ::std::option::Option<&str> = ::std::option::Option::Some(
+                "https://mcp.example.com/release/connect",
+            );
+        }
+    }
+}
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
 /// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
 /// Examples (`ALL.examples`) and Tool Interaction Examples

@@ -31,6 +31,11 @@ pub mod types {
     pub struct AddOutput {
         pub sum: i64,
     }
+    /// Form content of the `confirm_deletion` elicitation of the `delete_note` tool.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct DeleteNoteConfirmDeletionElicitation {
+        pub confirm: bool,
+    }
     /// Arguments of the `delete_note` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct DeleteNoteInput {
@@ -320,6 +325,39 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
                 |s, cx| async move { CountResource::read_count(&*s, cx).await },
             ),
         )
+}
+/// The Elicitation Declarations of the tools: typed form content, message, and the call that sends each (`Context::elicit_declared`).
+pub mod elicitations {
+    #![allow(dead_code)]
+    /// The Elicitation Declarations of the `delete_note` tool.
+    pub mod delete_note {
+        /// The `confirm_deletion` Elicitation Declaration of the `delete_note` tool.
+        pub mod confirm_deletion {
+            /// The declaration's message.
+            pub const MESSAGE: &str = "Delete this note?";
+            /// The declaration's `requestedSchema`, as JSON.
+            pub const REQUESTED_SCHEMA: &str = "{\"type\":\"object\",\"properties\":{\"confirm\":{\"type\":\"boolean\"}},\"required\":[\"confirm\"]}";
+            /// The form content an accepting user sends.
+            pub type Content = super::super::super::types::DeleteNoteConfirmDeletionElicitation;
+            /// The declaration, for `Context::elicit_declared::<Declaration>()`.
+            #[derive(Debug, Clone, Copy)]
+            pub struct Declaration;
+            impl ::mcpdesc::FormElicitation for Declaration {
+                type Content = Content;
+                const MESSAGE: &'static str = MESSAGE;
+                const REQUESTED_SCHEMA: &'static str = REQUESTED_SCHEMA;
+            }
+            /// Sends the elicitation with the declared message: accepted with the typed content, declined or cancelled.
+            pub async fn ask(
+                cx: &::mcpdesc::Context,
+            ) -> ::std::result::Result<
+                ::mcpdesc::Elicited<Content>,
+                ::mcpdesc::ClientError,
+            > {
+                cx.elicit_declared::<Declaration>().await
+            }
+        }
+    }
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
 /// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool

@@ -192,8 +192,9 @@ fn the_mock_answers_every_example_with_its_result_in_every_version() {
     );
     // MCP 2025-11-25 (2026-07-28 is skipped above): `interaction-examples` and
     // `interaction-requirements-contradiction` of the repository, and the shared
-    // `named-tool-interaction-examples`.
-    assert_eq!(replayed, 2 + with_shared);
+    // `named-tool-interaction-examples`; chess's `short-decisive-game` in 2025-06-18
+    // and 2025-11-25.
+    assert_eq!(replayed, 4 + with_shared);
     // `external-schema-reference` and the shared `unresolved-external-tool-example-ref`.
     assert_eq!(refused, 1 + with_shared);
 }

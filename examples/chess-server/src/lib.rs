@@ -27,11 +27,12 @@ pub mod contract {
 use std::sync::Mutex;
 use std::time::Duration;
 
+use contract::elicitations::record_game_result::confirm_unusual;
 use contract::types::{
     AnalyzeGameInput, AnalyzeGameOutput, AnalyzeGameOutputBlundersItem, GetPlayerRatingInput,
     RecordGameResultInput, RecordGameResultInputResult,
 };
-use mcpdesc::{Context, LogLevel, ToolError, ToolResult};
+use mcpdesc::{Context, Elicited, LogLevel, ToolError, ToolResult};
 
 /// The server state: ratings live in memory for the life of the process.
 #[derive(Debug, Default)]
@@ -160,13 +161,31 @@ impl contract::RecordGameResult for ChessServer {
     async fn record_game_result(
         &self,
         input: RecordGameResultInput,
-        _cx: Context,
+        cx: Context,
     ) -> Result<ToolResult, ToolError> {
         if input.white_player_id == input.black_player_id {
             return Err(ToolError::new("A player cannot play against themselves."));
         }
         if let Some(pgn) = &input.pgn {
-            chess::parse_pgn(pgn).map_err(|e| ToolError::new(format!("Invalid PGN: {e}")))?;
+            let plies = chess::parse_pgn(pgn)
+                .map_err(|e| ToolError::new(format!("Invalid PGN: {e}")))?
+                .len();
+            // A decisive result after fewer than two full moves is unusual (a
+            // forfeit, or a typo in the result): the user confirms it through the
+            // description's typed `confirm_unusual` elicitation.
+            let decisive = input.result != RecordGameResultInputResult::X1212;
+            if decisive && plies < 4 {
+                let answer = confirm_unusual::ask(&cx).await.map_err(|e| {
+                    ToolError::new(format!(
+                        "Not recorded: the unusual result could not be confirmed ({e})."
+                    ))
+                })?;
+                if !matches!(answer, Elicited::Accept(ref form) if form.record) {
+                    return Err(ToolError::new(
+                        "Not recorded: the unusual result was not confirmed.",
+                    ));
+                }
+            }
         }
         let score = match input.result {
             RecordGameResultInputResult::X10 => 1.0,

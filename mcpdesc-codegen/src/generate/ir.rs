@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use super::elicitations::ElicitationIr;
 use super::naming::{self, NameAllocator, ToolNames};
 use super::prepare::{self, Options, PreparedSchema};
 use super::primitives::{self, PrimitivesIr};
@@ -48,6 +49,8 @@ pub struct ModuleIr {
     pub primitives: PrimitivesIr,
     /// The security schemes the generated `Authenticator` verifies.
     pub security: SecurityIr,
+    /// The tools' Elicitation Declarations (typed elicitations, `elicitations.rs`).
+    pub elicitations: Vec<ElicitationIr>,
 }
 
 /// Server-level metadata, for `info` constants and `ServerInfo`.
@@ -204,7 +207,12 @@ impl ModuleIr {
                     TypeSource::Shared(_) | TypeSource::Variant(_) => None,
                 })
         });
-        shared.chain(own)
+        let forms = self
+            .elicitations
+            .iter_mut()
+            .filter_map(|e| e.form.as_mut())
+            .map(|f| (f.pointer.clone(), &mut f.prepared));
+        shared.chain(own).chain(forms)
     }
 
     /// Recomputes the Rust type names from the typify names (after the type emitter
@@ -243,6 +251,9 @@ impl ModuleIr {
             if let Some(o) = &t.output {
                 t.names.output_type = o.type_name.clone();
             }
+        }
+        for f in self.elicitations.iter_mut().filter_map(|e| e.form.as_mut()) {
+            f.type_name = patched(settings, &f.prepared.root_name);
         }
     }
 }
@@ -512,6 +523,7 @@ pub fn build(
         share_definitions(&mut prepared, &mut types);
         share_inline(&mut prepared, &mut types);
     }
+    let elicitations = super::elicitations::build(&tools, options, &mut types, diagnostics);
 
     let root: VersionSet = doc
         .protocol_versions
@@ -548,6 +560,7 @@ pub fn build(
         server,
         primitives,
         security,
+        elicitations,
     })
 }
 

@@ -23,6 +23,7 @@
 //! ```
 
 pub mod client;
+pub mod elicitations;
 pub mod escape;
 pub mod examples;
 pub mod ir;
@@ -141,7 +142,8 @@ fn generate_as(
     let examples = examples::emit(&ir, settings);
     let client = client::emit(&ir, settings, &mut diagnostics);
     let tests = tests::emit(&ir, settings, &mut diagnostics);
-    let items = quote! { #types #server #examples #client #tests };
+    let elicitations = elicitations::emit(&ir, settings);
+    let items = quote! { #types #server #elicitations #examples #client #tests };
     let code = match rendering {
         Rendering::Formatted => render(&ir, items)?,
         Rendering::Tokens => escape::sanitize(items, ir.type_names.placeholders()).to_string(),

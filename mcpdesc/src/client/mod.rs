@@ -66,6 +66,7 @@
 //! stdio shutdown (stdin closed, the grace period, `SIGTERM`, the grace period,
 //! `SIGKILL`).
 
+mod answers;
 mod challenge;
 mod child;
 mod error;
@@ -129,6 +130,8 @@ pub struct Options {
     pub(crate) headers: Vec<(String, String)>,
     #[cfg_attr(not(feature = "client-http"), allow(dead_code))]
     pub(crate) bearer_token: Option<String>,
+    /// The declared client capabilities (MCP JSON); none by default.
+    pub(crate) capabilities: Option<serde_json::Value>,
 }
 
 impl Default for Options {
@@ -155,6 +158,7 @@ impl Options {
             max_message_bytes: 16 * 1024 * 1024,
             headers: Vec::new(),
             bearer_token: None,
+            capabilities: None,
         }
     }
 
@@ -195,6 +199,16 @@ impl Options {
     /// The accepted versions, newest first.
     pub fn accepted_versions(&self) -> &[ProtocolVersion] {
         &self.versions
+    }
+
+    /// The client capabilities the session declares, as MCP JSON (such as
+    /// `{"elicitation": {"form": {}}, "sampling": {}, "roots": {}}`; default none).
+    /// Declare only what [`Session::answer_client_input`] will answer: a server may
+    /// send a request for each. A value that is not MCP client capabilities fails
+    /// the connection with [`ConnectError::Options`].
+    pub fn client_capabilities(mut self, capabilities: serde_json::Value) -> Self {
+        self.capabilities = Some(capabilities);
+        self
     }
 
     /// The `clientInfo` the session sends (default `mcpdesc` and this crate's version).

@@ -16,13 +16,14 @@ use rmcp::transport::Transport;
 use rmcp::{ClientLifecycleMode, ClientServiceExt, Peer, RoleClient, Service};
 use serde_json::{json, Value};
 
+use super::answers::{Answers, SessionHandler};
 use super::child::ServerProcess;
 use super::error::stderr_note;
 use super::lines::LineTransport;
 use super::tap::Tap;
 use super::{ConnectError, Options, RequestError};
 use crate::rmcp_adapter::to_rmcp_version;
-use crate::{ProtocolError, ProtocolVersion};
+use crate::{ClientPeer, ProtocolError, ProtocolVersion};
 
 /// A listing gathered over every page: the items in order and each page's whole
 /// result (its `nextCursor`, `_meta`, anything else the server put there).
@@ -61,6 +62,10 @@ struct Inner {
     handshake: Value,
     /// `None` for a session over a foreign rmcp client (results re-serialized).
     tap: Option<Arc<Tap>>,
+    /// Who answers the server's client-input requests (unused over a foreign client).
+    answers: Arc<Answers>,
+    /// The capabilities the session declared (MCP JSON); `None` over a foreign client.
+    capabilities: Option<Value>,
     process: Option<ServerProcess>,
     server: String,
     request_timeout: Duration,
@@ -123,6 +128,8 @@ impl Session {
                 version,
                 handshake,
                 tap: None,
+                answers: Arc::new(Answers::default()),
+                capabilities: None,
                 process: None,
                 server,
                 request_timeout: options.request_timeout,
@@ -156,6 +163,24 @@ impl Session {
     /// built over a foreign rmcp client).
     pub fn is_raw(&self) -> bool {
         self.inner.tap.is_some()
+    }
+
+    /// The client capabilities this session declared (MCP JSON, `{}` for none; see
+    /// [`Options::client_capabilities`]); `None` over a foreign rmcp client, whose
+    /// declaration this session does not know.
+    pub fn client_capabilities(&self) -> Option<&Value> {
+        self.inner.capabilities.as_ref()
+    }
+
+    /// Sets the [`ClientPeer`] that answers the server's client-input requests
+    /// (`elicitation/create`, `sampling/createMessage`, `roots/list`, sent during a
+    /// call before MCP 2026-07-28) from now on; `None` refuses them again (the
+    /// default). It gets the params as the server sent them. The capabilities the
+    /// session declared are those of [`Options::client_capabilities`]. A session over
+    /// a foreign rmcp client ([`Session::from_peer`]) answers through that client's
+    /// handler instead, and this has no effect.
+    pub fn answer_client_input(&self, peer: Option<Arc<dyn ClientPeer>>) {
+        self.inner.answers.set(peer);
     }
 
     /// The rmcp peer under the session (for requests this API does not cover; their
@@ -503,13 +528,38 @@ impl Plan {
     }
 }
 
-/// The client's `initialize` params (or discovery `_meta`), offering `version`.
-fn client_config(options: &Options, version: ProtocolVersion) -> ClientConfig {
-    ClientConfig::new(
-        ClientCapabilities::default(),
+/// The session's client handler: the `initialize` params (or discovery `_meta`),
+/// offering `version` and declaring `capabilities`, and the answers to client-input
+/// requests.
+fn client_handler(
+    options: &Options,
+    version: ProtocolVersion,
+    capabilities: &ClientCapabilities,
+    answers: &Arc<Answers>,
+    tap: &Arc<Tap>,
+) -> SessionHandler {
+    let config = ClientConfig::new(
+        capabilities.clone(),
         Implementation::new(&options.client_name, &options.client_version),
     )
-    .with_protocol_version(to_rmcp_version(version))
+    .with_protocol_version(to_rmcp_version(version));
+    SessionHandler {
+        config,
+        answers: answers.clone(),
+        tap: tap.clone(),
+    }
+}
+
+/// The capabilities of [`Options::client_capabilities`] as rmcp's type.
+fn declared_capabilities(options: &Options) -> Result<ClientCapabilities, ConnectError> {
+    match &options.capabilities {
+        None => Ok(ClientCapabilities::default()),
+        Some(value) => serde_json::from_value(value.clone()).map_err(|e| {
+            ConnectError::Options(format!(
+                "the client capabilities {value} are not MCP client capabilities: {e}"
+            ))
+        }),
+    }
 }
 
 /// Whether a failed `server/discover` means "an older server": try `initialize`.
@@ -525,7 +575,7 @@ fn discovery_refused(error: &ClientInitializeError) -> bool {
 }
 
 /// The session's rmcp client service.
-type Client = RunningService<RoleClient, ClientConfig>;
+type Client = RunningService<RoleClient, SessionHandler>;
 
 /// The handshake of `plan` over transports from `connection` (a new handle, or a new
 /// connection, per attempt), within `deadline`; `None` when the deadline passed.
@@ -533,19 +583,21 @@ async fn run_plan<T>(
     options: &Options,
     plan: Plan,
     mut connection: impl FnMut() -> T,
-    tap: &Tap,
+    tap: &Arc<Tap>,
+    answers: &Arc<Answers>,
+    capabilities: &ClientCapabilities,
     deadline: tokio::time::Instant,
 ) -> Option<Result<Client, ClientInitializeError>>
 where
     T: Transport<RoleClient> + 'static,
 {
     let initialize = |version, transport| {
-        client_config(options, version)
+        client_handler(options, version, capabilities, answers, tap)
             .serve_with_lifecycle(transport, ClientLifecycleMode::Initialize)
     };
     let discover = |versions: Vec<ProtocolVersion>, transport| {
         let preferred_versions = versions.iter().map(|v| to_rmcp_version(*v)).collect();
-        client_config(options, versions[0]).serve_with_lifecycle(
+        client_handler(options, versions[0], capabilities, answers, tap).serve_with_lifecycle(
             transport,
             ClientLifecycleMode::Discover { preferred_versions },
         )
@@ -629,8 +681,20 @@ where
     T: Transport<RoleClient> + 'static,
 {
     let plan = Plan::of(&options)?;
+    let capabilities = declared_capabilities(&options)?;
+    let answers = Arc::new(Answers::default());
     let deadline = tokio::time::Instant::now() + options.connect_timeout;
-    let running = match run_plan(&options, plan, connection, &tap, deadline).await {
+    let running = match run_plan(
+        &options,
+        plan,
+        connection,
+        &tap,
+        &answers,
+        &capabilities,
+        deadline,
+    )
+    .await
+    {
         Some(Ok(running)) => running,
         Some(Err(error)) => {
             return Err(init_error(error, &server, &tap, process.as_ref()).await);
@@ -664,6 +728,8 @@ where
             version,
             handshake,
             tap: Some(tap),
+            answers,
+            capabilities: Some(options.capabilities.clone().unwrap_or_else(|| json!({}))),
             process,
             server,
             request_timeout: options.request_timeout,

@@ -56,6 +56,9 @@ struct State {
     abandoned: HashSet<String>,
     /// Recorded responses: the whole JSON-RPC response object.
     responses: HashMap<String, Value>,
+    /// The raw `params` of the server's client-input requests (`elicitation/create`,
+    /// `sampling/createMessage`, `roots/list`), by request id, until answered.
+    server_requests: HashMap<String, Value>,
     /// The raw result of the last successful handshake request.
     handshake: Option<Value>,
     /// Lines that were not JSON-RPC messages (when tolerated).
@@ -131,8 +134,15 @@ impl Tap {
         let Some(object) = message.as_object() else {
             return;
         };
-        if object.contains_key("method") {
-            return; // a request or notification from the server
+        if let Some(method) = object.get("method") {
+            // A request or notification from the server: the params of a client-input
+            // request are kept so that it is answered from what the server sent.
+            let input = ["elicitation/create", "sampling/createMessage", "roots/list"];
+            if let (Some(id), true) = (object.get("id"), input.iter().any(|m| method == m)) {
+                let params = object.get("params").cloned().unwrap_or(Value::Null);
+                self.state().server_requests.insert(key_of(id), params);
+            }
+            return;
         }
         let Some(id) = object.get("id") else {
             return;
@@ -159,6 +169,12 @@ impl Tap {
             Value::Object(mut object) => object.remove("result"),
             _ => None,
         }
+    }
+
+    /// The raw `params` of the server's client-input request `id` (see
+    /// [`Tap::note_incoming`]), once.
+    pub(crate) fn take_server_request(&self, id: &RequestId) -> Option<Value> {
+        self.state().server_requests.remove(&request_key(id))
     }
 
     /// Forgets a request whose response will not be taken (it failed or timed out).

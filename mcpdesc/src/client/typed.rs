@@ -59,6 +59,8 @@ impl std::fmt::Debug for TypedClient {
 struct Schemas {
     input: Option<Validator>,
     output: Option<Validator>,
+    /// The declaration's `clientRequirements`.
+    requirements: Option<serde_json::Map<String, Value>>,
 }
 
 impl TypedClient {
@@ -236,6 +238,7 @@ impl TypedClient {
     ) -> Result<(ToolResult, Value), CallError> {
         let name = spec.name;
         self.check_scope(name, spec.scope)?;
+        self.check_requirements(name, self.schemas(spec).requirements.as_ref())?;
         let arguments = serde_json::to_value(input).map_err(|e| CallError::InvalidInput {
             name: name.to_owned(),
             violations: vec![Violation::new(
@@ -286,6 +289,28 @@ impl TypedClient {
         })
     }
 
+    /// Refuses a call whose `clientRequirements` the session's declared capabilities
+    /// do not meet (see [`crate::client_requirements`]); unknown capabilities (a
+    /// session over a foreign rmcp client) are not checked.
+    fn check_requirements(
+        &self,
+        name: &str,
+        requirements: Option<&serde_json::Map<String, Value>>,
+    ) -> Result<(), CallError> {
+        let (Some(required), Some(declared)) = (requirements, self.session.client_capabilities())
+        else {
+            return Ok(());
+        };
+        match crate::client_requirements::missing(required, declared) {
+            None => Ok(()),
+            Some(lacking) => Err(CallError::MissingClientCapability {
+                name: name.to_owned(),
+                missing: crate::client_requirements::describe(&lacking),
+                required: Box::new(Value::Object(lacking)),
+            }),
+        }
+    }
+
     /// The compiled schemas of `spec`'s declaration, compiled on first use.
     fn schemas(&self, spec: &ToolSpec) -> Arc<Schemas> {
         let cached = self
@@ -323,6 +348,10 @@ fn compile(spec: &ToolSpec) -> Schemas {
     Schemas {
         input: compile("inputSchema"),
         output: compile("outputSchema"),
+        requirements: declaration
+            .get("clientRequirements")
+            .and_then(Value::as_object)
+            .cloned(),
     }
 }
 
