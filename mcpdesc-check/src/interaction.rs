@@ -77,7 +77,7 @@ impl Checker<'_> {
                 }
                 Answer::Result(_) => String::new(),
                 Answer::Error(code, text) => format!("; the call ended with error {code} ({text})"),
-                Answer::Lost(why) => format!("; {why}"),
+                Answer::Lost(_, why) => format!("; {why}"),
             };
             return self.push(at(Finding::new(
                 "interaction-differs",
@@ -144,10 +144,13 @@ impl Checker<'_> {
                 }
             }
         }
-        Some(Answer::Lost(format!(
-            "the server still asked for input after {} rounds (the example has {steps} steps)",
-            steps + 1
-        )))
+        Some(Answer::Lost(
+            "no-answer",
+            format!(
+                "the server still asked for input after {} rounds (the example has {steps} steps)",
+                steps + 1
+            ),
+        ))
     }
 }
 
