@@ -40,6 +40,11 @@ pub mod types {
     pub struct RemoveBookOutput {
         pub removed: bool,
     }
+    /// Form content of the `confirm_removal` elicitation of the `remove_book` tool.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct RemoveBookV20251125ConfirmRemovalElicitation {
+        pub confirm: bool,
+    }
     /// Error types.
     pub mod error {
         /// Error from a `TryFrom` or `FromStr` implementation.
@@ -280,6 +285,51 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
                 },
             ),
         )
+}
+/// The Elicitation Declarations of the tools: typed form content, message, and the call that sends each (`Context::elicit_declared`).
+pub mod elicitations {
+    #![allow(dead_code)]
+    /// The Elicitation Declarations of the `remove_book_v20251125` tool.
+    pub mod remove_book_v20251125 {
+        /// The `confirm_removal` Elicitation Declaration of the `remove_book` tool.
+        pub mod confirm_removal {
+            /// The declaration's message.
+            pub const MESSAGE: &str = "Remove this book for good?";
+            /// The declaration's `requestedSchema`, as JSON.
+            pub const REQUESTED_SCHEMA: &str = "{\"type\":\"object\",\"properties\":{\"confirm\":{\"type\":\"boolean\"}},\"required\":[\"confirm\"]}";
+            /// The form content an accepting user sends.
+            pub type Content = super::super::super::types::RemoveBookV20251125ConfirmRemovalElicitation;
+            /// The declaration, for `Context::elicit_declared::<Declaration>()`.
+            #[derive(Debug, Clone, Copy)]
+            pub struct Declaration;
+            impl ::mcpdesc::FormElicitation for Declaration {
+                type Content = Content;
+                const MESSAGE: &'static str = MESSAGE;
+                const REQUESTED_SCHEMA: &'static str = REQUESTED_SCHEMA;
+            }
+            /// Sends the elicitation with the declared message: accepted with the typed content, declined or cancelled.
+            pub async fn ask(
+                cx: &::mcpdesc::Context,
+            ) -> ::std::result::Result<
+                ::mcpdesc::Elicited<Content>,
+                ::mcpdesc::ClientError,
+            > {
+                cx.elicit_declared::<Declaration>().await
+            }
+        }
+    }
+    /// The Elicitation Declarations of the `remove_book_v20260728` tool.
+    pub mod remove_book_v20260728 {
+        /// The `sign_in` Elicitation Declaration of the `remove_book` tool.
+        pub mod sign_in {
+            /// The declaration's message.
+            pub const MESSAGE: &str = "Sign in as the librarian.";
+            /// The declaration's static URL, if it has one (URL mode).
+            pub const URL: ::std::option::Option<&str> = ::std::option::Option::Some(
+                "https://books.example.com/librarian/sign-in",
+            );
+        }
+    }
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
 /// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool

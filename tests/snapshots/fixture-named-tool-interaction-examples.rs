@@ -30,6 +30,11 @@ pub mod types {
     pub struct PrepareReleaseOutput {
         pub status: ::std::string::String,
     }
+    /// Form content of the `confirm` elicitation of the `prepare_release` tool.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct PrepareReleaseV20251125ConfirmElicitation {
+        pub approved: bool,
+    }
     /// Error types.
     pub mod error {
         /// Error from a `TryFrom` or `FromStr` implementation.
@@ -223,6 +228,51 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
                 },
             ),
         )
+}
+/// The Elicitation Declarations of the tools: typed form content, message, and the call that sends each (`Context::elicit_declared`).
+pub mod elicitations {
+    #![allow(dead_code)]
+    /// The Elicitation Declarations of the `prepare_release_v20251125` tool.
+    pub mod prepare_release_v20251125 {
+        /// The `confirm` Elicitation Declaration of the `prepare_release` tool.
+        pub mod confirm {
+            /// The declaration's message.
+            pub const MESSAGE: &str = "Approve this release?";
+            /// The declaration's `requestedSchema`, as JSON.
+            pub const REQUESTED_SCHEMA: &str = "{\"type\":\"object\",\"properties\":{\"approved\":{\"type\":\"boolean\"}},\"required\":[\"approved\"]}";
+            /// The form content an accepting user sends.
+            pub type Content = super::super::super::types::PrepareReleaseV20251125ConfirmElicitation;
+            /// The declaration, for `Context::elicit_declared::<Declaration>()`.
+            #[derive(Debug, Clone, Copy)]
+            pub struct Declaration;
+            impl ::mcpdesc::FormElicitation for Declaration {
+                type Content = Content;
+                const MESSAGE: &'static str = MESSAGE;
+                const REQUESTED_SCHEMA: &'static str = REQUESTED_SCHEMA;
+            }
+            /// Sends the elicitation with the declared message: accepted with the typed content, declined or cancelled.
+            pub async fn ask(
+                cx: &::mcpdesc::Context,
+            ) -> ::std::result::Result<
+                ::mcpdesc::Elicited<Content>,
+                ::mcpdesc::ClientError,
+            > {
+                cx.elicit_declared::<Declaration>().await
+            }
+        }
+    }
+    /// The Elicitation Declarations of the `prepare_release_v20260728` tool.
+    pub mod prepare_release_v20260728 {
+        /// The `authorize` Elicitation Declaration of the `prepare_release` tool.
+        pub mod authorize {
+            /// The declaration's message.
+            pub const MESSAGE: &str = "Authorize publication.";
+            /// The declaration's static URL, if it has one (URL mode).
+            pub const URL: ::std::option::Option<&str> = ::std::option::Option::Some(
+                "https://mcp.example.com/release/connect",
+            );
+        }
+    }
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
 /// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool

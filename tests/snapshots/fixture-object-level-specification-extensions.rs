@@ -23,6 +23,15 @@ pub mod types {
     pub struct SearchInput {
         pub query: ::std::string::String,
     }
+    /// Form content of the `confirm_search` elicitation of the `search` tool.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct SearchV20251125ConfirmSearchElicitation {
+        #[serde(
+            rename = "continue",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub continue_: ::std::option::Option<bool>,
+    }
     /// Error types.
     pub mod error {
         /// Error from a `TryFrom` or `FromStr` implementation.
@@ -329,6 +338,39 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
                 },
             ),
         )
+}
+/// The Elicitation Declarations of the tools: typed form content, message, and the call that sends each (`Context::elicit_declared`).
+pub mod elicitations {
+    #![allow(dead_code)]
+    /// The Elicitation Declarations of the `search_v20251125` tool.
+    pub mod search_v20251125 {
+        /// The `confirm_search` Elicitation Declaration of the `search` tool.
+        pub mod confirm_search {
+            /// The declaration's message.
+            pub const MESSAGE: &str = "Continue?";
+            /// The declaration's `requestedSchema`, as JSON.
+            pub const REQUESTED_SCHEMA: &str = "{\"type\":\"object\",\"properties\":{\"continue\":{\"type\":\"boolean\"}}}";
+            /// The form content an accepting user sends.
+            pub type Content = super::super::super::types::SearchV20251125ConfirmSearchElicitation;
+            /// The declaration, for `Context::elicit_declared::<Declaration>()`.
+            #[derive(Debug, Clone, Copy)]
+            pub struct Declaration;
+            impl ::mcpdesc::FormElicitation for Declaration {
+                type Content = Content;
+                const MESSAGE: &'static str = MESSAGE;
+                const REQUESTED_SCHEMA: &'static str = REQUESTED_SCHEMA;
+            }
+            /// Sends the elicitation with the declared message: accepted with the typed content, declined or cancelled.
+            pub async fn ask(
+                cx: &::mcpdesc::Context,
+            ) -> ::std::result::Result<
+                ::mcpdesc::Elicited<Content>,
+                ::mcpdesc::ClientError,
+            > {
+                cx.elicit_declared::<Declaration>().await
+            }
+        }
+    }
 }
 /// The description's Tool Examples and Tool Interaction Examples, by tool, for
 /// reuse in tests: `examples::<tool>::ALL` holds the tool (`ALL.tool`), its Tool
