@@ -92,9 +92,8 @@ fn every_server_scenario_passes() {
         return;
     };
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let server = runtime
-        .block_on(mcpdesc::http::HttpServer::new(conformance_server::router()).bind("127.0.0.1:0"))
-        .unwrap();
+    let (server, addr) = conformance_server::http_server("127.0.0.1:0").unwrap();
+    let server = runtime.block_on(server.bind(addr)).unwrap();
     let url = server.url();
     let shutdown = server.shutdown_token();
     runtime.spawn(server.run());

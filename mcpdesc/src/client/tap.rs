@@ -95,6 +95,7 @@ impl Tap {
     }
 
     /// Notes a `401`/`403` answer (HTTP): the next request error is that refusal.
+    #[cfg(feature = "client-http")]
     pub(crate) fn note_refusal(&self, refusal: AuthRefusal) {
         self.state().refusal = Some(refusal);
     }
