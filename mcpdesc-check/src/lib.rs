@@ -29,8 +29,8 @@
 //! - every call must answer within [`Config::call_timeout`] (`no-answer`) and the
 //!   server must stay alive (`server-exited`, after which nothing more is sent); a call
 //!   refused with HTTP 401 is `unauthorized`, with 403 `forbidden`;
-//! - examples run in [`EXAMPLE_ORDER`]: prompts and resources, then read-only tools,
-//!   other tools, destructive tools, each group in document order.
+//! - examples run in [`EXAMPLE_ORDER`]: prompts and resources, then tools in document
+//!   order with destructive ones last.
 //!
 //! Nothing is called unless selected: MCP Description §9.3 forbids contract tooling to
 //! execute a live tool merely because an example exists. The [`Report`] lists every

@@ -12,23 +12,25 @@ use crate::run::{Answer, Checker, Listed};
 
 /// The order of the replayed examples, as the report states it.
 pub const EXAMPLE_ORDER: &str =
-    "prompts, resources and templates, then read-only tools, other tools, destructive tools; document order within each group";
+    "prompts, resources and templates, then tools in document order, with destructive tools last";
 
-/// A tool's group in [`EXAMPLE_ORDER`]: 0 read-only (`readOnlyHint: true`), 2
-/// destructive (`destructiveHint: true` stated, not read-only), 1 the others (MCP's
-/// default `destructiveHint` would make every unannotated tool destructive, which
-/// orders nothing).
+/// A tool's group in [`EXAMPLE_ORDER`]: 1 destructive (`destructiveHint: true`
+/// stated, not read-only), 0 the others.
+///
+/// Why not read-only tools first as well: the recorded examples of a stateful server
+/// show reads after the writes they observe (the reference memory server's
+/// `read_graph` example lists the entity its `create_entities` example created, in
+/// that document order), so reads moved first would fail against the real server.
+/// Only destructive calls move: a delete run before a read of the item it deletes
+/// would fail that read. MCP's default `destructiveHint` would make every unannotated
+/// tool destructive, which orders nothing, so only a stated hint counts.
 fn call_group(tool: &Declared) -> u8 {
     let stated = tool
         .declaration
         .get("annotations")
         .and_then(|a| a.get("destructiveHint"))
         .and_then(Value::as_bool);
-    match (tool.read_only(), stated) {
-        (true, _) => 0,
-        (false, Some(true)) => 2,
-        (false, _) => 1,
-    }
+    u8::from(!tool.read_only() && stated == Some(true))
 }
 
 impl Checker<'_> {
@@ -42,9 +44,9 @@ impl Checker<'_> {
         }
     }
 
-    /// The selected Tool Examples of the listed tools, in [`EXAMPLE_ORDER`]: read-only
-    /// ones first, destructive ones last, each group in document order (a delete must
-    /// not run before a read of the item it deletes).
+    /// The selected Tool Examples of the listed tools, in [`EXAMPLE_ORDER`]: document
+    /// order, destructive ones last (a delete must not run before a read of the item it
+    /// deletes).
     pub(crate) async fn tool_examples(&mut self, tools: &[Declared], listed: &Listed) {
         let mut calls: Vec<(&Declared, String, Value, bool)> = Vec::new();
         for tool in tools {

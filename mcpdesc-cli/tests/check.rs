@@ -819,10 +819,10 @@ fn required_tools_are_called_as_tasks() {
     assert_eq!(outcome("missing"), Some(json!("isError")));
 }
 
-/// `--examples all` replays read-only tools first and destructive ones last, each group
-/// in document order, and the report says so.
+/// `--examples all` replays tools in document order with destructive ones last, and the
+/// report says so.
 #[test]
-fn examples_run_read_only_first_and_destructive_last() {
+fn examples_run_in_document_order_destructive_last() {
     let fixture = root().join("mcpdesc-cli/tests/fixtures/notes-order.mcpdesc.json");
     let (code, report) = check_mock(&fixture, &["--examples", "all", "--strict"], &fixture);
     assert_eq!(code, 0, "{report:#}");
@@ -841,9 +841,9 @@ fn examples_run_read_only_first_and_destructive_last() {
     assert_eq!(
         order,
         [
+            "tag_note/first",
             "get_note/first",
             "get_note/second",
-            "tag_note/first",
             "delete_note/first"
         ]
     );
@@ -858,7 +858,9 @@ fn examples_run_read_only_first_and_destructive_last() {
         fixture.to_str().unwrap(),
     ]);
     assert!(
-        out.contains("examples in order: prompts, resources and templates, then read-only tools"),
+        out.contains(
+            "examples in order: prompts, resources and templates, then tools in document order"
+        ),
         "{out}"
     );
 }
