@@ -673,9 +673,11 @@ fn task_support(o: &Decl<'_>, n: &Decl<'_>, out: &mut Vec<Found>) {
     }
 }
 
-/// A prompt's arguments, by name.
+/// A prompt's arguments, by name. A name listed twice counts once, as first declared
+/// (as the generator reads it), so a description diffed with itself shows no change.
 fn prompt(o: &Decl<'_>, n: &Decl<'_>, _: &mut Cache, out: &mut Vec<Found>) {
     let args = |d: &Decl<'_>| -> Vec<(String, usize, Value)> {
+        let mut seen = std::collections::HashSet::new();
         d.value
             .get("arguments")
             .and_then(Value::as_array)
@@ -683,6 +685,7 @@ fn prompt(o: &Decl<'_>, n: &Decl<'_>, _: &mut Cache, out: &mut Vec<Found>) {
             .flatten()
             .enumerate()
             .filter_map(|(i, a)| Some((a.get("name")?.as_str()?.to_owned(), i, a.clone())))
+            .filter(|(name, ..)| seen.insert(name.clone()))
             .collect()
     };
     let required = |a: &Value| a.get("required") == Some(&Value::Bool(true));
