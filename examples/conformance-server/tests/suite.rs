@@ -54,16 +54,33 @@ fn results(out: &Path) -> Vec<(String, Vec<Value>)> {
         let text = std::fs::read_to_string(dir.join("checks.json"))
             .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
         let checks: Vec<Value> = serde_json::from_str(&text).unwrap();
-        // `server-<scenario>-<timestamp>`.
+        // `server-<scenario>-<timestamp>`, the timestamp `YYYY-MM-DDTHH-MM-SS-mmmZ`
+        // (its time can hold `-20` too, so it is cut by its shape, not by a search).
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
         let scenario = name
             .strip_prefix("server-")
-            .and_then(|rest| rest.rsplit_once("-20").map(|(s, _)| s.to_owned()))
-            .unwrap_or(name);
+            .and_then(without_timestamp)
+            .unwrap_or(&name)
+            .to_owned();
         results.push((scenario, checks));
     }
     results.sort_by(|a, b| a.0.cmp(&b.0));
     results
+}
+
+/// `rest` without its trailing `-YYYY-MM-DDTHH-MM-SS-mmmZ`.
+fn without_timestamp(rest: &str) -> Option<&str> {
+    const SHAPE: &str = "-0000-00-00T00-00-00-000Z";
+    let cut = rest.len().checked_sub(SHAPE.len())?;
+    let stamp = rest.get(cut..)?;
+    let fits = stamp.bytes().zip(SHAPE.bytes()).all(|(c, shape)| {
+        if shape == b'0' {
+            c.is_ascii_digit()
+        } else {
+            c == shape
+        }
+    });
+    fits.then(|| &rest[..cut])
 }
 
 fn run_suite(node: &Path, entry: &Path, url: &str, out: &Path, scenario: Option<&str>) {
@@ -134,4 +151,19 @@ fn every_server_scenario_passes() {
             "{scenario} did not run: {names:?}"
         );
     }
+}
+
+/// A result folder's scenario, whatever its timestamp holds (`-20` in the time once
+/// made `resources-unsubscribe` look missing).
+#[test]
+fn result_folders_name_their_scenario() {
+    assert_eq!(
+        without_timestamp("resources-unsubscribe-2026-12-06T08-09-20-123Z"),
+        Some("resources-unsubscribe")
+    );
+    assert_eq!(
+        without_timestamp("ping-2026-12-06T07-38-19-159Z"),
+        Some("ping")
+    );
+    assert_eq!(without_timestamp("ping"), None);
 }
