@@ -7,8 +7,8 @@ use mcpdesc::projection::native_tool;
 use mcpdesc::prompts::native_prompt;
 use mcpdesc::resources::{native_resource, native_resource_template};
 use mcpdesc::ProtocolVersion;
-use mcpdesc_codegen::generate::view;
-use mcpdesc_codegen::{Description, VersionSet};
+use mcpdesc_description::view;
+use mcpdesc_description::{Description, VersionSet};
 use serde_json::{Map, Value};
 
 /// One declaration served in the version.

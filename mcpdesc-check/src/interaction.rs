@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use mcpdesc::testing::ScriptedClient;
 use mcpdesc::ProtocolVersion;
-use mcpdesc_codegen::Description;
+use mcpdesc_description::Description;
 use serde_json::{json, Map, Value};
 
 use crate::expected::{Declared, Expected};

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use mcpdesc::client::{RequestError, Session};
 use mcpdesc::ProtocolVersion;
-use mcpdesc_codegen::Description;
+use mcpdesc_description::Description;
 use serde_json::{json, Value};
 
 use crate::expected::{Declared, Expected};

@@ -28,14 +28,14 @@
 //!
 //! `mcpdesc migrate IN [-o OUT] [--to 0.8.0|0.9.0] [--protocol-version V]`
 //! - rewrites a 0.7.x (or 0.8.0) description as a valid 0.9.0 (or 0.8.0) one (see
-//!   [`mcpdesc_codegen::migrate`], `docs/migrate.md`); the document to OUT (format from
+//!   [`mcpdesc_contract::migrate`], `docs/migrate.md`); the document to OUT (format from
 //!   its extension) or stdout (the input's format), the report on stderr;
 //! - exit 0 migrated; 1 the author must decide (each place listed, nothing written); 2
 //!   unreadable, unparseable or not a document to migrate.
 //!
 //! `mcpdesc diff OLD NEW [--format human|json] [--fail-on breaking|warning]
 //! [--perspective client|server]`
-//! - every change classified under a rule id of [`mcpdesc_codegen::diff::rules`]
+//! - every change classified under a rule id of [`mcpdesc_contract::diff::rules`]
 //!   (`docs/diff.md` has the table and the JSON shape) on stdout;
 //! - exit 0 when no change reaches `--fail-on` from the perspective, 1 when one does, 2
 //!   when a file is unreadable or invalid (its diagnostics on stderr).
@@ -96,11 +96,11 @@ pub mod check;
 pub mod init;
 pub mod pull;
 pub mod serve_mock;
-use mcpdesc_codegen::diff::{self as changes, DiffError, FailOn, Perspective};
-use mcpdesc_codegen::migrate::{self, MigrateError};
 use mcpdesc_codegen::source::{self, Format};
 use mcpdesc_codegen::validate::SpecVersion;
 use mcpdesc_codegen::{Description, GenerateError, Limits, ProtocolVersion, Settings, Side};
+use mcpdesc_contract::diff::{self as changes, DiffError, FailOn, Perspective};
+use mcpdesc_contract::migrate::{self, MigrateError};
 
 /// Exit code: everything valid.
 pub const EXIT_OK: u8 = 0;

@@ -10,7 +10,7 @@
 //! then `SIGKILL`), whatever happens. [`observe`] reads the handshake and, for each
 //! capability the server declares, every page of its listing (`tools/list`;
 //! `prompts/list`; `resources/list` and `resources/templates/list`), as raw JSON.
-//! [`mcpdesc_codegen::pull::describe`] turns that into an MCP Description 0.9.0 with a
+//! [`mcpdesc_contract::pull::describe`] turns that into an MCP Description 0.9.0 with a
 //! warning for each item dropped or fixed; the emitted text is read back and validated
 //! once more before anything is written.
 //!
@@ -29,9 +29,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use mcpdesc::client::{Options, RequestError, Session};
-use mcpdesc_codegen::pull::{describe, Kind, Observed, PullError};
 use mcpdesc_codegen::source::{self, Format};
 use mcpdesc_codegen::{Description, Limits, ProtocolVersion};
+use mcpdesc_contract::pull::{describe, Kind, Observed, PullError};
 use serde_json::Value;
 
 use crate::{plural, EXIT_OK, EXIT_USAGE};

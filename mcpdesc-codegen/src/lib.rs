@@ -1,4 +1,4 @@
-//! Parse, validate and generate Rust code from MCP Description documents.
+//! Generate Rust code from MCP Description documents.
 //!
 //! The pipeline (see `ARCHITECTURE.md` at the repository root):
 //!
@@ -7,30 +7,31 @@
 //!   resolved document ──model──▶ typed Document ──generate──▶ Rust code
 //! ```
 //!
+//! Everything before `generate` is the description library, `mcpdesc-description`,
+//! re-exported here under its old paths (`mcpdesc_codegen::source`, `validate`,
+//! `model`, ...). The contract tools (`diff`, `migrate`, `pull`) are in
+//! `mcpdesc-contract`, which a build script never compiles; the `contract` feature
+//! (off by default) re-exports them here too.
+//!
 //! Start with [`Description::from_path`]; in a build script, use [`Builder`].
 
 pub mod builder;
-pub mod description;
-pub mod diagnostic;
-pub mod diff;
 pub mod generate;
-pub mod migrate;
-pub mod model;
-pub mod pointer;
-pub mod protocol;
-pub mod pull;
-pub mod recover;
-pub mod rules;
 pub mod scaffold;
 pub mod settings;
-pub mod source;
-pub mod validate;
+
+pub use mcpdesc_description::{
+    description, diagnostic, model, pointer, protocol, recover, rules, source, validate,
+};
+
+/// `mcpdesc_contract`'s modules, under the paths they had in this crate.
+#[cfg(feature = "contract")]
+pub use mcpdesc_contract::{diff, migrate, pull};
 
 pub use builder::{BuildError, Builder};
-pub use description::Description;
-pub use diagnostic::{Diagnostic, Severity};
 pub use generate::{generate, generate_tokens, GenerateError, Generated};
-pub use pointer::Pointer;
-pub use protocol::{ProtocolVersion, VersionSet};
+pub use mcpdesc_description::{
+    Description, Diagnostic, Format, Limits, Loaded, Pointer, Position, ProtocolVersion, Severity,
+    SourceMap, VersionSet,
+};
 pub use settings::{Settings, Side, TypePatch};
-pub use source::{Format, Limits, Loaded, Position, SourceMap};

@@ -10,7 +10,7 @@
 
 use std::fmt::Write as _;
 
-use mcpdesc_codegen::generate::escape::is_bidi_control;
+use mcpdesc_description::validate::text::is_bidi_control;
 
 /// Whether `c` is shown as a visible code point instead of itself.
 fn is_neutralised(c: char) -> bool {

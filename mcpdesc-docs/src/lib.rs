@@ -3,7 +3,7 @@
 //! reviewer).
 //!
 //! ```no_run
-//! use mcpdesc_codegen::{Description, Limits};
+//! use mcpdesc_description::{Description, Limits};
 //!
 //! let desc = Description::from_path("chess.mcpdesc.json".as_ref(), &Limits::default())?;
 //! let page = mcpdesc_docs::render(&desc, &mcpdesc_docs::Options::default())?;
@@ -35,9 +35,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use mcpdesc_codegen::generate::view::{self, View, ViewError};
-use mcpdesc_codegen::model::{Document, Prompt, Resource, ResourceTemplate, Tool};
-use mcpdesc_codegen::{Description, ProtocolVersion, VersionSet};
+use mcpdesc_description::model::{Document, Prompt, Resource, ResourceTemplate, Tool};
+use mcpdesc_description::view::{self, View, ViewError};
+use mcpdesc_description::{Description, ProtocolVersion, VersionSet};
 
 mod content;
 pub mod html;
@@ -132,13 +132,13 @@ fn version_scoped(doc: &Document, root: VersionSet) -> bool {
             .flatten()
             .any(|t| differs(t.protocol_versions.as_ref()))
         || doc.transports.iter().flatten().any(|t| {
-            let (mcpdesc_codegen::model::Transport::Stdio {
+            let (mcpdesc_description::model::Transport::Stdio {
                 protocol_versions, ..
             }
-            | mcpdesc_codegen::model::Transport::StreamableHttp {
+            | mcpdesc_description::model::Transport::StreamableHttp {
                 protocol_versions, ..
             }
-            | mcpdesc_codegen::model::Transport::Sse {
+            | mcpdesc_description::model::Transport::Sse {
                 protocol_versions, ..
             }) = t;
             differs(protocol_versions.as_ref())

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use mcpdesc_codegen::model::{Prompt, Resource, ResourceTemplate};
+use mcpdesc_description::model::{Prompt, Resource, ResourceTemplate};
 
 use crate::content::{completion_result, json_block, prompt_result, read_result};
 use crate::html::{anchor, attr, text};

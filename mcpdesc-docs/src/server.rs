@@ -3,9 +3,9 @@
 
 use serde_json::Value;
 
-use mcpdesc_codegen::generate::view;
-use mcpdesc_codegen::model::{SecurityRequirement, Transport};
-use mcpdesc_codegen::{ProtocolVersion, VersionSet};
+use mcpdesc_description::model::{SecurityRequirement, Transport};
+use mcpdesc_description::view;
+use mcpdesc_description::{ProtocolVersion, VersionSet};
 
 use crate::content::json_block;
 use crate::html::{attr, text};

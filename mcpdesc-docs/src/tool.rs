@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use mcpdesc_codegen::model::{ElicitationDeclaration, Tool};
+use mcpdesc_description::model::{ElicitationDeclaration, Tool};
 
 use crate::content::{block, json_block, tool_result};
 use crate::html::{anchor, attr, text};

@@ -9,7 +9,7 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
-use mcpdesc_codegen::generate::view;
+use mcpdesc_description::view;
 use mcpdesc_docs::{render, DocsError, Options};
 use support::{assert_well_formed, load, repo};
 
@@ -112,7 +112,7 @@ fn every_shared_real_world_description_renders() {
 #[test]
 fn unknown_version_and_invalid_description_are_refused() {
     let desc = load(&repo().join("examples/chess/chess.mcpdesc.json"));
-    let v = mcpdesc_codegen::ProtocolVersion::parse("2024-11-05").unwrap();
+    let v = mcpdesc_description::ProtocolVersion::parse("2024-11-05").unwrap();
     let e = render(
         &desc,
         &Options {
@@ -124,7 +124,7 @@ fn unknown_version_and_invalid_description_are_refused() {
         e,
         DocsError::View(view::ViewError::UnknownVersion { .. })
     ));
-    let bad = mcpdesc_codegen::Description::from_text(
+    let bad = mcpdesc_description::Description::from_text(
         "bad",
         "{\"mcpdesc\": \"0.9.0\"}".to_owned(),
         None,

@@ -8,8 +8,8 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use mcpdesc_codegen::diff::{self, rules, Perspective};
 use mcpdesc_codegen::{Description, Limits};
+use mcpdesc_contract::diff::{self, rules, Perspective};
 use serde_json::{json, Value};
 
 fn cases_dir() -> PathBuf {
@@ -210,7 +210,7 @@ fn the_documented_table_is_the_catalogue() {
     let doc =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/diff.md"))
             .unwrap();
-    let begin = "<!-- rules:begin (generated from mcpdesc_codegen::diff::rules; a test keeps it equal) -->\n";
+    let begin = "<!-- rules:begin (generated from mcpdesc_contract::diff::rules; a test keeps it equal) -->\n";
     let end = "<!-- rules:end -->";
     let start = doc.find(begin).expect("begin marker") + begin.len();
     let stop = doc.find(end).expect("end marker");

@@ -23,9 +23,7 @@ use std::collections::HashMap;
 use proc_macro2::{Delimiter, Group, Literal, TokenStream, TokenTree};
 
 /// Whether `c` is one of the bidirectional controls rustc's deny-by-default lints reject.
-pub fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-}
+pub use mcpdesc_description::validate::text::is_bidi_control;
 
 /// Characters written as `\u{..}`: bidi controls and other controls (but tab and line
 /// feed).

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use mcpdesc_codegen::{Description, Limits};
+use mcpdesc_description::{Description, Limits};
 
 pub mod cdp;
 

@@ -1,0 +1,826 @@
+//! Tools, prompts, resources and resource templates of one view, matched by identity
+//! (name, name, URI, URI template) and compared member by member.
+//!
+//! **Renames** are detected heuristically among the declarations that disappeared and
+//! appeared in the same view: a removed and an added tool are one renamed tool when
+//! their `inputSchema` and `outputSchema` are equal (as JSON values, after
+//! `$componentRef` substitution) and neither has another such partner; a prompt, when
+//! their `arguments` are equal; a resource (template), when their `name` is equal (the
+//! URI or URI template changed). When several candidates qualify, an equal
+//! `description` decides; if it does not, no rename is assumed and the removal and the
+//! addition are reported separately. Candidates are grouped by a canonical text of what
+//! they must share, so matching stays linear in the number of declarations.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+use serde_json::Value;
+
+use super::rules::{self, Rule};
+use super::schema::{self, Direction};
+use super::view::{Decl, View};
+use super::{brief, json_equal, Found, Subject};
+use mcpdesc_description::pointer::Pointer;
+
+/// Every primitive change of one view.
+pub(super) fn compare(old: &View<'_>, new: &View<'_>, cache: &mut Cache) -> Vec<Found> {
+    let mut out = Vec::new();
+    for kind in &KINDS {
+        let (a, b) = (kind.list)(old, new);
+        let m = matching(a, b, kind);
+        for d in &m.removed {
+            out.push(
+                Found::new(
+                    kind.removed,
+                    kind.subject,
+                    d.id.clone(),
+                    format!("{} {:?} was removed", kind.subject.noun(), d.id),
+                )
+                .at(Some(d.at.clone()), None),
+            );
+        }
+        for d in &m.added {
+            out.push(
+                Found::new(
+                    kind.added,
+                    kind.subject,
+                    d.id.clone(),
+                    format!("{} {:?} was added", kind.subject.noun(), d.id),
+                )
+                .at(None, Some(d.at.clone())),
+            );
+        }
+        for (o, n) in &m.renamed {
+            out.push(
+                Found::new(
+                    kind.renamed,
+                    kind.subject,
+                    n.id.clone(),
+                    format!(
+                        "{} {:?} {} {:?} ({})",
+                        kind.subject.noun(),
+                        o.id,
+                        kind.renamed_verb,
+                        n.id,
+                        kind.rename_evidence
+                    ),
+                )
+                .at(Some(o.at.clone()), Some(n.at.clone())),
+            );
+        }
+        for (o, n) in m.pairs.iter().chain(&m.renamed) {
+            (kind.members)(o, n, cache, &mut out);
+            common(kind, o, n, &mut out);
+        }
+    }
+    out
+}
+
+/// Schema comparisons already made in another protocol version's view: the same pair of
+/// declarations compares the same way in every view, witnesses included.
+#[derive(Default)]
+pub(super) struct Cache {
+    schemas: HashMap<(Pointer, Pointer), Vec<Found>>,
+}
+
+impl Cache {
+    fn schemas(
+        &mut self,
+        old: &Pointer,
+        new: &Pointer,
+        compute: impl FnOnce() -> Vec<Found>,
+    ) -> Vec<Found> {
+        self.schemas
+            .entry((old.clone(), new.clone()))
+            .or_insert_with(compute)
+            .clone()
+    }
+}
+
+/// The declarations of one kind in the old and the new view.
+type Lists = for<'a, 'd> fn(&'a View<'d>, &'a View<'d>) -> (&'a [Decl<'d>], &'a [Decl<'d>]);
+
+/// How one kind of primitive is matched and compared.
+struct Kind {
+    subject: Subject,
+    list: Lists,
+    /// What a removed and an added declaration must share to be one renamed
+    /// declaration (`None`: never a rename candidate).
+    rename_key: fn(&Value) -> Option<String>,
+    rename_evidence: &'static str,
+    /// How the message says it: "was renamed to", "moved to".
+    renamed_verb: &'static str,
+    added: &'static Rule,
+    removed: &'static Rule,
+    renamed: &'static Rule,
+    deprecated: &'static Rule,
+    metadata: &'static Rule,
+    /// Members with their own rules (the rest are descriptive).
+    handled: &'static [&'static str],
+    /// The kind's own member comparisons.
+    members: fn(&Decl<'_>, &Decl<'_>, &mut Cache, &mut Vec<Found>),
+}
+
+/// Members every primitive kind handles the same way.
+const COMMON: [&str; 5] = [
+    "protocolVersions",
+    "deprecated",
+    "security",
+    "clientRequirements",
+    "elicitations",
+];
+
+const KINDS: [Kind; 4] = [
+    Kind {
+        subject: Subject::Tool,
+        list: |a, b| (&a.tools, &b.tools),
+        rename_key: |t| {
+            Some(canonical(&serde_json::json!([
+                t.get("inputSchema"),
+                t.get("outputSchema")
+            ])))
+        },
+        rename_evidence: "equal inputSchema and outputSchema",
+        renamed_verb: "was renamed to",
+        added: &rules::TOOL_ADDED,
+        removed: &rules::TOOL_REMOVED,
+        renamed: &rules::TOOL_RENAMED,
+        deprecated: &rules::TOOL_DEPRECATED,
+        metadata: &rules::TOOL_METADATA_CHANGED,
+        handled: &[
+            "name",
+            "inputSchema",
+            "outputSchema",
+            "annotations",
+            "execution",
+        ],
+        members: tool,
+    },
+    Kind {
+        subject: Subject::Prompt,
+        list: |a, b| (&a.prompts, &b.prompts),
+        rename_key: |p| Some(canonical(p.get("arguments").unwrap_or(&Value::Null))),
+        rename_evidence: "equal arguments",
+        renamed_verb: "was renamed to",
+        added: &rules::PROMPT_ADDED,
+        removed: &rules::PROMPT_REMOVED,
+        renamed: &rules::PROMPT_RENAMED,
+        deprecated: &rules::PROMPT_DEPRECATED,
+        metadata: &rules::PROMPT_METADATA_CHANGED,
+        handled: &["name", "arguments"],
+        members: prompt,
+    },
+    Kind {
+        subject: Subject::Resource,
+        list: |a, b| (&a.resources, &b.resources),
+        rename_key: |r| r.get("name").map(canonical),
+        rename_evidence: "same name, new URI",
+        renamed_verb: "moved to",
+        added: &rules::RESOURCE_ADDED,
+        removed: &rules::RESOURCE_REMOVED,
+        renamed: &rules::RESOURCE_URI_CHANGED,
+        deprecated: &rules::RESOURCE_DEPRECATED,
+        metadata: &rules::RESOURCE_METADATA_CHANGED,
+        handled: &["uri", "mimeType"],
+        members: resource,
+    },
+    Kind {
+        subject: Subject::ResourceTemplate,
+        list: |a, b| (&a.templates, &b.templates),
+        rename_key: |r| r.get("name").map(canonical),
+        rename_evidence: "same name, new URI template",
+        renamed_verb: "moved to",
+        added: &rules::TEMPLATE_ADDED,
+        removed: &rules::TEMPLATE_REMOVED,
+        renamed: &rules::TEMPLATE_URI_TEMPLATE_CHANGED,
+        deprecated: &rules::TEMPLATE_DEPRECATED,
+        metadata: &rules::TEMPLATE_METADATA_CHANGED,
+        handled: &["uriTemplate", "mimeType"],
+        members: template,
+    },
+];
+
+fn same_member(a: &Value, b: &Value, key: &str) -> bool {
+    match (a.get(key), b.get(key)) {
+        (Some(x), Some(y)) => json_equal(x, y),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+/// Declarations paired by identity, plus the rename heuristic's pairs.
+struct Matching<'a, 'd> {
+    pairs: Vec<(&'a Decl<'d>, &'a Decl<'d>)>,
+    renamed: Vec<(&'a Decl<'d>, &'a Decl<'d>)>,
+    removed: Vec<&'a Decl<'d>>,
+    added: Vec<&'a Decl<'d>>,
+}
+
+fn matching<'a, 'd>(old: &'a [Decl<'d>], new: &'a [Decl<'d>], kind: &Kind) -> Matching<'a, 'd> {
+    let new_ids: HashMap<&str, &'a Decl<'d>> = new.iter().map(|d| (d.id.as_str(), d)).collect();
+    let old_ids: HashSet<&str> = old.iter().map(|d| d.id.as_str()).collect();
+    let mut pairs = Vec::new();
+    let mut removed = Vec::new();
+    for o in old {
+        match new_ids.get(o.id.as_str()) {
+            Some(n) => pairs.push((o, *n)),
+            None => removed.push(o),
+        }
+    }
+    let added: Vec<&'a Decl<'d>> = new
+        .iter()
+        .filter(|n| !old_ids.contains(n.id.as_str()))
+        .collect();
+
+    // Rename candidates share the kind's key; among several, an equal description
+    // decides; a pair must be unique on both sides.
+    let key = |d: &Decl<'_>, with_description: bool| {
+        let base = (kind.rename_key)(d.value)?;
+        Some(if with_description {
+            format!(
+                "{base}\u{0}{}",
+                canonical(d.value.get("description").unwrap_or(&Value::Null))
+            )
+        } else {
+            base
+        })
+    };
+    let mut renamed = Vec::new();
+    let mut taken_old: HashSet<*const Decl<'d>> = HashSet::new();
+    let mut taken_new: HashSet<*const Decl<'d>> = HashSet::new();
+    for with_description in [false, true] {
+        let mut groups: BTreeMap<String, (Vec<&'a Decl<'d>>, Vec<&'a Decl<'d>>)> = BTreeMap::new();
+        for r in removed
+            .iter()
+            .filter(|r| !taken_old.contains(&(**r as *const _)))
+        {
+            if let Some(k) = key(r, with_description) {
+                groups.entry(k).or_default().0.push(r);
+            }
+        }
+        for a in added
+            .iter()
+            .filter(|a| !taken_new.contains(&(**a as *const _)))
+        {
+            if let Some(k) = key(a, with_description) {
+                groups.entry(k).or_default().1.push(a);
+            }
+        }
+        for (rs, adds) in groups.into_values() {
+            if let ([r], [a]) = (rs.as_slice(), adds.as_slice()) {
+                taken_old.insert(*r as *const _);
+                taken_new.insert(*a as *const _);
+                renamed.push((*r, *a));
+            }
+        }
+    }
+    renamed.sort_by_key(|(_, a)| a.at.clone());
+    Matching {
+        pairs,
+        renamed,
+        removed: removed
+            .into_iter()
+            .filter(|r| !taken_old.contains(&(*r as *const _)))
+            .collect(),
+        added: added
+            .into_iter()
+            .filter(|a| !taken_new.contains(&(*a as *const _)))
+            .collect(),
+    }
+}
+
+/// A canonical text of a JSON value: object members sorted, numbers that are integers
+/// written as integers, so equal JSON values (as JSON Schema compares them) have equal
+/// texts.
+fn canonical(value: &Value) -> String {
+    match value {
+        Value::Object(map) => {
+            let mut members: Vec<(&String, &Value)> = map.iter().collect();
+            members.sort_by(|a, b| a.0.cmp(b.0));
+            let inner: Vec<String> = members
+                .into_iter()
+                .map(|(k, v)| format!("{}:{}", Value::String(k.clone()), canonical(v)))
+                .collect();
+            format!("{{{}}}", inner.join(","))
+        }
+        Value::Array(items) => format!(
+            "[{}]",
+            items.iter().map(canonical).collect::<Vec<_>>().join(",")
+        ),
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() < 9e15 => (f as i64).to_string(),
+            _ => n.to_string(),
+        },
+        other => other.to_string(),
+    }
+}
+
+/// Deprecation, client requirements, elicitations and descriptive members.
+fn common(kind: &Kind, o: &Decl<'_>, n: &Decl<'_>, out: &mut Vec<Found>) {
+    let noun = kind.subject.noun();
+    let flag = |d: &Decl<'_>| d.value.get("deprecated") == Some(&Value::Bool(true));
+    if !flag(o) && flag(n) {
+        out.push(
+            Found::new(
+                kind.deprecated,
+                kind.subject,
+                n.id.clone(),
+                format!("{noun} {:?} is now deprecated", n.id),
+            )
+            .at(Some(o.at.clone()), Some(n.at.key("deprecated"))),
+        );
+    }
+    client_requirements(kind.subject, o, n, out);
+    if !same_member(o.value, n.value, "elicitations") {
+        out.push(
+            Found::new(
+                &rules::ELICITATIONS_CHANGED,
+                kind.subject,
+                n.id.clone(),
+                format!(
+                    "the elicitations {noun} {:?} may ask the user for changed",
+                    n.id
+                ),
+            )
+            .at(
+                Some(member_or_self(o, "elicitations")),
+                Some(member_or_self(n, "elicitations")),
+            ),
+        );
+    }
+    let keys: BTreeSet<&String> = o
+        .value
+        .as_object()
+        .into_iter()
+        .chain(n.value.as_object())
+        .flat_map(|m| m.keys())
+        .collect();
+    for key in keys {
+        if COMMON.contains(&key.as_str()) || kind.handled.contains(&key.as_str()) {
+            continue;
+        }
+        if same_member(o.value, n.value, key) {
+            continue;
+        }
+        let (a, b) = (o.value.get(key), n.value.get(key));
+        let what = match (a, b) {
+            (None, Some(_)) => "was added",
+            (Some(_), None) => "was removed",
+            _ => "changed",
+        };
+        out.push(
+            Found::new(
+                kind.metadata,
+                kind.subject,
+                n.id.clone(),
+                format!("{key} of {noun} {:?} {what}", n.id),
+            )
+            .path(key.clone())
+            .at(Some(member_or_self(o, key)), Some(member_or_self(n, key))),
+        );
+    }
+}
+
+fn member_or_self(d: &Decl<'_>, key: &str) -> Pointer {
+    if d.value.get(key).is_some() {
+        d.at.key(key)
+    } else {
+        d.at.clone()
+    }
+}
+
+/// `clientRequirements` as capability paths; new paths are new requirements.
+fn client_requirements(subject: Subject, o: &Decl<'_>, n: &Decl<'_>, out: &mut Vec<Found>) {
+    let paths = |d: &Decl<'_>| {
+        let mut set = BTreeSet::new();
+        if let Some(req) = d.value.get("clientRequirements") {
+            requirement_paths(req, &mut Vec::new(), &mut set);
+        }
+        set
+    };
+    let (before, after) = (paths(o), paths(n));
+    let noun = subject.noun();
+    let outermost = |set: Vec<&Vec<String>>| -> Vec<Vec<String>> {
+        set.iter()
+            .filter(|p| !set.iter().any(|q| q.len() < p.len() && p.starts_with(q)))
+            .map(|p| (*p).clone())
+            .collect()
+    };
+    for path in outermost(after.difference(&before).collect()) {
+        out.push(
+            Found::new(
+                &rules::CLIENT_REQUIREMENTS_ADDED,
+                subject,
+                n.id.clone(),
+                format!(
+                    "{noun} {:?} now requires the client capability {}",
+                    n.id,
+                    path.join(".")
+                ),
+            )
+            .path(format!("clientRequirements.{}", path.join(".")))
+            .at(
+                Some(member_or_self(o, "clientRequirements")),
+                Some(
+                    path.iter()
+                        .fold(n.at.key("clientRequirements"), |p, s| p.key(s)),
+                ),
+            ),
+        );
+    }
+    for path in outermost(before.difference(&after).collect()) {
+        out.push(
+            Found::new(
+                &rules::CLIENT_REQUIREMENTS_REMOVED,
+                subject,
+                n.id.clone(),
+                format!(
+                    "{noun} {:?} no longer requires the client capability {}",
+                    n.id,
+                    path.join(".")
+                ),
+            )
+            .path(format!("clientRequirements.{}", path.join(".")))
+            .at(
+                Some(
+                    path.iter()
+                        .fold(o.at.key("clientRequirements"), |p, s| p.key(s)),
+                ),
+                Some(member_or_self(n, "clientRequirements")),
+            ),
+        );
+    }
+}
+
+fn requirement_paths(value: &Value, prefix: &mut Vec<String>, out: &mut BTreeSet<Vec<String>>) {
+    let Some(map) = value.as_object() else {
+        return;
+    };
+    for (key, inner) in map {
+        if key.starts_with("x-") {
+            continue;
+        }
+        prefix.push(key.clone());
+        match inner {
+            Value::Object(_) => {
+                out.insert(prefix.clone());
+                requirement_paths(inner, prefix, out);
+            }
+            Value::Bool(true) => {
+                out.insert(prefix.clone());
+            }
+            _ => {}
+        }
+        prefix.pop();
+    }
+}
+
+/// A tool's annotations, execution and schemas.
+fn tool(o: &Decl<'_>, n: &Decl<'_>, cache: &mut Cache, out: &mut Vec<Found>) {
+    annotations(o, n, out);
+    task_support(o, n, out);
+    let examples = example_inputs(o.value);
+    if let (Some(a), Some(b)) = (o.value.get("inputSchema"), n.value.get("inputSchema")) {
+        let (old_at, new_at) = (o.at.key("inputSchema"), n.at.key("inputSchema"));
+        out.extend(cache.schemas(&old_at, &new_at, || {
+            schema::compare(
+                Direction::Input,
+                &n.id,
+                (a, old_at.clone()),
+                (b, new_at.clone()),
+                &examples,
+            )
+        }));
+    }
+    match (o.value.get("outputSchema"), n.value.get("outputSchema")) {
+        (Some(a), Some(b)) => {
+            let (old_at, new_at) = (o.at.key("outputSchema"), n.at.key("outputSchema"));
+            out.extend(cache.schemas(&old_at, &new_at, || {
+                schema::compare(Direction::Output, &n.id, (a, old_at.clone()), (b, new_at.clone()), &[])
+            }));
+        }
+        (None, Some(_)) => out.push(
+            Found::new(
+                &rules::TOOL_OUTPUT_SCHEMA_ADDED,
+                Subject::Tool,
+                n.id.clone(),
+                format!("tool {:?} now declares an outputSchema: successful results must carry matching structuredContent", n.id),
+            )
+            .at(Some(o.at.clone()), Some(n.at.key("outputSchema"))),
+        ),
+        (Some(_), None) => out.push(
+            Found::new(
+                &rules::TOOL_OUTPUT_SCHEMA_REMOVED,
+                Subject::Tool,
+                n.id.clone(),
+                format!("tool {:?} no longer declares an outputSchema: structured results are no longer promised", n.id),
+            )
+            .at(Some(o.at.key("outputSchema")), Some(n.at.clone())),
+        ),
+        (None, None) => {}
+    }
+}
+
+/// The inputs of a tool's examples (Tool Examples, then Interaction Examples): real
+/// arguments the old schema accepts, the best starting points for witnesses.
+fn example_inputs(tool: &Value) -> Vec<Value> {
+    ["examples", "interactionExamples"]
+        .iter()
+        .filter_map(|k| tool.get(*k).and_then(Value::as_object))
+        .flat_map(|m| m.values())
+        .filter_map(|e| e.get("input").cloned())
+        .collect()
+}
+
+/// The MCP Tool Annotation hints with their defaults and the value that is the riskier
+/// one for a client.
+const HINTS: [(&str, bool, bool, &Rule); 4] = [
+    ("readOnlyHint", false, false, &rules::TOOL_READ_ONLY_CLEARED),
+    ("destructiveHint", true, true, &rules::TOOL_DESTRUCTIVE_SET),
+    (
+        "idempotentHint",
+        false,
+        false,
+        &rules::TOOL_IDEMPOTENT_CLEARED,
+    ),
+    ("openWorldHint", true, true, &rules::TOOL_OPEN_WORLD_SET),
+];
+
+fn annotations(o: &Decl<'_>, n: &Decl<'_>, out: &mut Vec<Found>) {
+    let empty = Value::Object(Default::default());
+    let a = o.value.get("annotations").unwrap_or(&empty);
+    let b = n.value.get("annotations").unwrap_or(&empty);
+    let at = |d: &Decl<'_>, key: &str| {
+        if d.value.pointer(&format!("/annotations/{key}")).is_some() {
+            d.at.key("annotations").key(key)
+        } else {
+            member_or_self(d, "annotations")
+        }
+    };
+    let keys: BTreeSet<&String> = a
+        .as_object()
+        .into_iter()
+        .chain(b.as_object())
+        .flat_map(|m| m.keys())
+        .collect();
+    for key in keys {
+        let hint = HINTS.iter().find(|(name, ..)| name == key);
+        if let Some((name, default, risky, rule)) = hint {
+            let before = a.get(*name).and_then(Value::as_bool).unwrap_or(*default);
+            let after = b.get(*name).and_then(Value::as_bool).unwrap_or(*default);
+            if before == after {
+                continue;
+            }
+            let (rule, text): (&Rule, _) = if after == *risky {
+                (
+                    rule,
+                    format!("{name} of tool {:?} went from {before} to {after}", n.id),
+                )
+            } else {
+                (
+                    &rules::TOOL_ANNOTATIONS_CHANGED,
+                    format!("{name} of tool {:?} went from {before} to {after}", n.id),
+                )
+            };
+            out.push(
+                Found::new(rule, Subject::Tool, n.id.clone(), text)
+                    .path(format!("annotations.{name}"))
+                    .at(Some(at(o, name)), Some(at(n, name))),
+            );
+        } else if !same_member(a, b, key) {
+            out.push(
+                Found::new(
+                    &rules::TOOL_ANNOTATIONS_CHANGED,
+                    Subject::Tool,
+                    n.id.clone(),
+                    format!(
+                        "annotation {key} of tool {:?} changed from {} to {}",
+                        n.id,
+                        a.get(key).map_or("nothing".to_owned(), brief),
+                        b.get(key).map_or("nothing".to_owned(), brief)
+                    ),
+                )
+                .path(format!("annotations.{key}"))
+                .at(Some(at(o, key)), Some(at(n, key))),
+            );
+        }
+    }
+}
+
+/// How a tool may be called under `execution.taskSupport` (default `forbidden`): plainly
+/// and/or task-augmented.
+fn call_modes(tool: &Value) -> (bool, bool) {
+    match tool
+        .pointer("/execution/taskSupport")
+        .and_then(Value::as_str)
+        .unwrap_or("forbidden")
+    {
+        "optional" => (true, true),
+        "required" => (false, true),
+        _ => (true, false),
+    }
+}
+
+fn task_support(o: &Decl<'_>, n: &Decl<'_>, out: &mut Vec<Found>) {
+    let (before, after) = (call_modes(o.value), call_modes(n.value));
+    if before == after {
+        return;
+    }
+    let support = |d: &Decl<'_>| {
+        d.value
+            .pointer("/execution/taskSupport")
+            .and_then(Value::as_str)
+            .unwrap_or("forbidden (default)")
+            .to_owned()
+    };
+    let text = format!(
+        "execution.taskSupport of tool {:?} went from {} to {}",
+        n.id,
+        support(o),
+        support(n)
+    );
+    let at = |d: &Decl<'_>| {
+        if d.value.pointer("/execution/taskSupport").is_some() {
+            d.at.key("execution").key("taskSupport")
+        } else {
+            d.at.clone()
+        }
+    };
+    let lost = (before.0 && !after.0) || (before.1 && !after.1);
+    let gained = (!before.0 && after.0) || (!before.1 && after.1);
+    if lost {
+        out.push(
+            Found::new(
+                &rules::TOOL_TASK_SUPPORT_NARROWED,
+                Subject::Tool,
+                n.id.clone(),
+                text.clone(),
+            )
+            .path("execution.taskSupport")
+            .at(Some(at(o)), Some(at(n))),
+        );
+    }
+    if gained {
+        out.push(
+            Found::new(
+                &rules::TOOL_TASK_SUPPORT_WIDENED,
+                Subject::Tool,
+                n.id.clone(),
+                text,
+            )
+            .path("execution.taskSupport")
+            .at(Some(at(o)), Some(at(n))),
+        );
+    }
+}
+
+/// A prompt's arguments, by name. A name listed twice counts once, as first declared
+/// (as the generator reads it), so a description diffed with itself shows no change.
+fn prompt(o: &Decl<'_>, n: &Decl<'_>, _: &mut Cache, out: &mut Vec<Found>) {
+    let args = |d: &Decl<'_>| -> Vec<(String, usize, Value)> {
+        let mut seen = std::collections::HashSet::new();
+        d.value
+            .get("arguments")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+            .filter_map(|(i, a)| Some((a.get("name")?.as_str()?.to_owned(), i, a.clone())))
+            .filter(|(name, ..)| seen.insert(name.clone()))
+            .collect()
+    };
+    let required = |a: &Value| a.get("required") == Some(&Value::Bool(true));
+    let (before, after) = (args(o), args(n));
+    let arg_at = |d: &Decl<'_>, i: usize| d.at.key("arguments").index(i);
+    for (name, i, a) in &before {
+        match after.iter().find(|(m, ..)| m == name) {
+            None => out.push(
+                Found::new(
+                    &rules::PROMPT_ARGUMENT_REMOVED,
+                    Subject::Prompt,
+                    n.id.clone(),
+                    format!("argument {name:?} of prompt {:?} was removed", n.id),
+                )
+                .path(name.clone())
+                .at(Some(arg_at(o, *i)), Some(member_or_self(n, "arguments"))),
+            ),
+            Some((_, j, b)) => {
+                let rule = match (required(a), required(b)) {
+                    (false, true) => {
+                        Some((&rules::PROMPT_ARGUMENT_BECAME_REQUIRED, "became required"))
+                    }
+                    (true, false) => {
+                        Some((&rules::PROMPT_ARGUMENT_BECAME_OPTIONAL, "became optional"))
+                    }
+                    _ => None,
+                };
+                if let Some((rule, what)) = rule {
+                    out.push(
+                        Found::new(
+                            rule,
+                            Subject::Prompt,
+                            n.id.clone(),
+                            format!("argument {name:?} of prompt {:?} {what}", n.id),
+                        )
+                        .path(name.clone())
+                        .at(Some(arg_at(o, *i)), Some(arg_at(n, *j))),
+                    );
+                }
+                let mut a = a.clone();
+                let mut b = b.clone();
+                for v in [&mut a, &mut b] {
+                    if let Some(m) = v.as_object_mut() {
+                        m.shift_remove("required");
+                    }
+                }
+                if !json_equal(&a, &b) {
+                    out.push(
+                        Found::new(
+                            &rules::PROMPT_METADATA_CHANGED,
+                            Subject::Prompt,
+                            n.id.clone(),
+                            format!(
+                                "the description of argument {name:?} of prompt {:?} changed",
+                                n.id
+                            ),
+                        )
+                        .path(name.clone())
+                        .at(Some(arg_at(o, *i)), Some(arg_at(n, *j))),
+                    );
+                }
+            }
+        }
+    }
+    for (name, j, b) in &after {
+        if before.iter().any(|(m, ..)| m == name) {
+            continue;
+        }
+        let (rule, what) = if required(b) {
+            (&rules::PROMPT_ARGUMENT_ADDED_REQUIRED, "required")
+        } else {
+            (&rules::PROMPT_ARGUMENT_ADDED_OPTIONAL, "optional")
+        };
+        out.push(
+            Found::new(
+                rule,
+                Subject::Prompt,
+                n.id.clone(),
+                format!("{what} argument {name:?} was added to prompt {:?}", n.id),
+            )
+            .path(name.clone())
+            .at(Some(member_or_self(o, "arguments")), Some(arg_at(n, *j))),
+        );
+    }
+}
+
+fn resource(o: &Decl<'_>, n: &Decl<'_>, _: &mut Cache, out: &mut Vec<Found>) {
+    mime_type(
+        &rules::RESOURCE_MIME_TYPE_CHANGED,
+        Subject::Resource,
+        o,
+        n,
+        out,
+    );
+}
+
+fn template(o: &Decl<'_>, n: &Decl<'_>, _: &mut Cache, out: &mut Vec<Found>) {
+    mime_type(
+        &rules::TEMPLATE_MIME_TYPE_CHANGED,
+        Subject::ResourceTemplate,
+        o,
+        n,
+        out,
+    );
+}
+
+fn mime_type(
+    rule: &'static Rule,
+    subject: Subject,
+    o: &Decl<'_>,
+    n: &Decl<'_>,
+    out: &mut Vec<Found>,
+) {
+    let (a, b) = (o.value.get("mimeType"), n.value.get("mimeType"));
+    if a == b {
+        return;
+    }
+    let show = |v: Option<&Value>| v.map_or("none".to_owned(), Value::to_string);
+    out.push(
+        Found::new(
+            rule,
+            subject,
+            n.id.clone(),
+            format!(
+                "the MIME type of {} {:?} changed from {} to {}",
+                subject.noun(),
+                n.id,
+                show(a),
+                show(b)
+            ),
+        )
+        .path("mimeType")
+        .at(
+            Some(member_or_self(o, "mimeType")),
+            Some(member_or_self(n, "mimeType")),
+        ),
+    );
+}

@@ -1,0 +1,103 @@
+//! Which validation errors of a 0.7 document are only the old format showing through.
+//!
+//! `mcpdesc validate` on a 0.7.x document reports the version error first and tells the
+//! user to run `mcpdesc migrate`. The structural errors that merely restate what 0.7
+//! allowed and 0.8.0 changed (the places migration rewrites, or hands to the author)
+//! would bury it, so they are left out and counted in its message instead. Everything
+//! else (an undeclared tag reference, a malformed URI, ...) is still reported: it is
+//! wrong in either version.
+//!
+//! A 0.7 document has no root `protocolVersions`, so no version-dependent rule fires on
+//! it; only structural and version-independent semantic errors need sorting here.
+
+use crate::diagnostic::Diagnostic;
+use crate::pointer::Pointer;
+
+/// Whether an `mcpdesc` value names the 0.7 format (`0.7.0`, `0.7.1`, ...).
+pub fn is_legacy_version(mcpdesc: &str) -> bool {
+    mcpdesc
+        .strip_prefix("0.7.")
+        .is_some_and(|patch| !patch.is_empty() && patch.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Subtrees that 0.7 shaped differently and migration rewrites as a whole.
+const REWRITTEN: [&str; 4] = [
+    "/info/protocolVersion",
+    "/capabilities",
+    "/security",
+    "/$schema",
+];
+
+/// Whether `d`, found in a 0.7 document, only reflects the change of format.
+pub fn is_fallout(d: &Diagnostic) -> bool {
+    let Some(at) = Pointer::parse(&d.pointer) else {
+        return false;
+    };
+    let segments: Vec<String> = at.segments().collect();
+    let s: Vec<&str> = segments.iter().map(String::as_str).collect();
+    if REWRITTEN
+        .iter()
+        .filter_map(|p| Pointer::parse(p))
+        .any(|p| at.starts_with(&p))
+    {
+        return true;
+    }
+    let mentions = |member: &str| d.message.contains(&format!("`{member}`"));
+    match (d.code, s.as_slice()) {
+        // Transport-level inline security schemes.
+        (_, ["transports", _, "security", ..]) => true,
+        // 0.7 allowed empty collections (migration removes them).
+        ("empty-collection", _) => true,
+        // Root protocolVersions is new (moved from info.protocolVersion).
+        ("missing-property", []) => mentions("protocolVersions"),
+        // inputSchema was optional in 0.7 (migration lists these for the author).
+        ("missing-property", ["tools", _]) => mentions("inputSchema"),
+        // Tool Annotations were open in 0.7.
+        ("unknown-tool-annotation", _) => true,
+        // Prompt tags did not have to be unique in 0.7.
+        ("duplicate-items", ["prompts", _, "tags"]) => true,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Description, Limits};
+
+    #[test]
+    fn the_version_error_comes_first_and_fallout_is_counted() {
+        let text = r#"{
+  "$schema": "https://developer.cisco.com/mcp-description/schema/0.7.0",
+  "mcpdesc": "0.7.0",
+  "info": {"name": "n", "version": "1", "protocolVersion": "2025-06-18"},
+  "transports": [{"type": "stdio", "command": "s", "security": []}],
+  "security": [{"type": "http", "scheme": "bearer"}],
+  "capabilities": {"tools": {"listChanged": true}},
+  "tags": [{"name": "a"}],
+  "tools": [{"name": "t", "tags": ["a", "undeclared"]}],
+  "prompts": []
+}"#;
+        let desc = Description::from_text("old.json", text.to_owned(), None, &Limits::default());
+        let d = &desc.diagnostics;
+        assert_eq!(d[0].code, "legacy-mcpdesc-version", "{d:#?}");
+        assert!(d[0].message.contains("mcpdesc migrate"), "{}", d[0].message);
+        assert!(
+            d[0].message.contains("follow-on errors"),
+            "{}",
+            d[0].message
+        );
+        // A problem of the document itself stays visible.
+        assert!(
+            d.iter()
+                .any(|d| d.code == "unknown-tag-reference" && d.pointer == "/tools/0/tags/1"),
+            "{d:#?}"
+        );
+        // Nothing that is only the old format.
+        assert!(d[1..].iter().all(|d| !is_fallout(d)), "{d:#?}");
+        assert!(
+            !d.iter().any(|d| d.pointer.starts_with("/security")),
+            "{d:#?}"
+        );
+    }
+}
