@@ -4,7 +4,7 @@ use serde::Serialize;
 use std::fmt;
 
 use crate::pointer::Pointer;
-use crate::source::SourceMap;
+use crate::position::SourceMap;
 
 /// How serious a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

@@ -54,6 +54,7 @@ pub mod description;
 pub mod diagnostic;
 pub mod model;
 pub mod pointer;
+pub mod position;
 pub mod protocol;
 pub mod recover;
 pub mod rules;

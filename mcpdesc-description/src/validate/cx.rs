@@ -1,9 +1,8 @@
-//! The validation context: the document being checked, its versions, and the
-//! diagnostics collected so far.
+//! The validation context: the document being checked, its versions, the effective
+//! scopes of its declarations ([`Scoped`]), and the diagnostics collected so far.
 
 use serde_json::Value;
 
-use super::scopes::{declarations, Scoped};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::pointer::Pointer;
 use crate::protocol::{ProtocolVersion, VersionSet};
@@ -200,6 +199,43 @@ pub fn display_path(at: &Pointer) -> String {
         out.push_str("(document)");
     }
     out
+}
+
+/// A top-level declaration (tool, resource, template, prompt) with its effective scope.
+#[derive(Debug, Clone)]
+pub struct Scoped<'d> {
+    /// Index in its root array.
+    pub index: usize,
+    /// Pointer to the declaration.
+    pub at: Pointer,
+    /// The declaration itself.
+    pub value: &'d Value,
+    /// Its effective protocol scope.
+    pub scope: VersionSet,
+}
+
+/// The declarations of the root array `list` with their effective scopes (reporting
+/// explicit scopes that leave the root set). [`Cx::new`] calls it once per array; use
+/// `cx.tools` and its siblings instead of calling it again.
+fn declarations<'d>(cx: &mut Cx<'d>, list: &str) -> Vec<Scoped<'d>> {
+    let Some(items) = cx.doc.get(list).and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    let root = cx.root;
+    items
+        .iter()
+        .enumerate()
+        .map(|(index, value)| {
+            let at = Pointer::root().key(list).index(index);
+            let scope = cx.scope_of(value, &at, root);
+            Scoped {
+                index,
+                at,
+                value,
+                scope,
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

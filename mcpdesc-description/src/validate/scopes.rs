@@ -1,49 +1,12 @@
-//! Effective protocol scopes of top-level declarations, and the disjointness rule for
-//! declarations that share an identity (digest §2.2, §2.3; spec §9.5).
+//! The top-level declarations with their effective protocol scopes ([`Scoped`], computed
+//! once by [`Cx::new`]), and the disjointness rule for declarations that share an
+//! identity (digest §2.2, §2.3; spec §9.5).
 
 use serde_json::Value;
 
+pub use super::cx::Scoped;
 use super::cx::{display_path, Cx};
-use crate::pointer::Pointer;
-use crate::protocol::VersionSet;
 use crate::rules;
-
-/// A top-level declaration (tool, resource, template, prompt) with its effective scope.
-#[derive(Debug, Clone)]
-pub struct Scoped<'d> {
-    /// Index in its root array.
-    pub index: usize,
-    /// Pointer to the declaration.
-    pub at: Pointer,
-    /// The declaration itself.
-    pub value: &'d Value,
-    /// Its effective protocol scope.
-    pub scope: VersionSet,
-}
-
-/// The declarations of the root array `list` with their effective scopes (reporting
-/// explicit scopes that leave the root set). [`Cx::new`] calls it once per array; use
-/// `cx.tools` and its siblings instead of calling it again.
-pub(super) fn declarations<'d>(cx: &mut Cx<'d>, list: &str) -> Vec<Scoped<'d>> {
-    let Some(items) = cx.doc.get(list).and_then(Value::as_array) else {
-        return Vec::new();
-    };
-    let root = cx.root;
-    items
-        .iter()
-        .enumerate()
-        .map(|(index, value)| {
-            let at = Pointer::root().key(list).index(index);
-            let scope = cx.scope_of(value, &at, root);
-            Scoped {
-                index,
-                at,
-                value,
-                scope,
-            }
-        })
-        .collect()
-}
 
 /// The root arrays that hold primitive declarations, in document order of checking.
 pub const PRIMITIVE_ARRAYS: [&str; 4] = ["tools", "resources", "resourceTemplates", "prompts"];
