@@ -11,34 +11,53 @@ use crate::diff::rules;
 use crate::diff::witness::{Mutation, Seg};
 use mcpdesc_description::pointer::Pointer;
 
+/// The declared properties (name, schema, pointer) and the required names of an
+/// object schema node.
+struct Members<'v> {
+    props: Vec<(&'v String, &'v Value, Pointer)>,
+    required: BTreeSet<&'v str>,
+}
+
+impl<'v> Members<'v> {
+    fn of(n: &Node<'v>) -> Self {
+        let props = match n.get("properties") {
+            Some((Value::Object(m), at)) => m.iter().map(|(k, v)| (k, v, at.key(k))).collect(),
+            _ => Vec::new(),
+        };
+        let required = n
+            .value("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        Members { props, required }
+    }
+
+    /// The schema and pointer of property `name`.
+    fn prop(&self, name: &str) -> Option<(&'v Value, Pointer)> {
+        self.props
+            .iter()
+            .find(|(k, ..)| k.as_str() == name)
+            .map(|(_, v, at)| (*v, at.clone()))
+    }
+}
+
 impl<'v> Cx<'v, '_> {
     pub(super) fn objects(&mut self, a: &Node<'v>, b: &Node<'v>, path: &mut Vec<Seg>) {
-        let d = self.dir;
-        let props = |n: &Node<'v>| -> Vec<(&'v String, &'v Value, Pointer)> {
-            match n.get("properties") {
-                Some((Value::Object(m), at)) => m.iter().map(|(k, v)| (k, v, at.key(k))).collect(),
-                _ => Vec::new(),
-            }
-        };
-        let required = |n: &Node<'v>| -> BTreeSet<&'v str> {
-            n.value("required")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .collect()
-        };
-        let (pa, pb) = (props(a), props(b));
-        let (ra, rb) = (required(a), required(b));
-        let prop = |list: &[(&'v String, &'v Value, Pointer)], name: &str| {
-            list.iter()
-                .find(|(k, ..)| k.as_str() == name)
-                .map(|(_, v, at)| (*v, at.clone()))
-        };
+        let (ma, mb) = (Members::of(a), Members::of(b));
+        self.common_properties(&ma, &mb, path);
+        self.required_changes(a, b, &ma, &mb, path);
+        self.added_properties(a, &ma, &mb, path);
+        self.removed_properties(b, &ma, &mb, path);
+        self.additional(a, b, path);
+        self.property_counts(a, b, path);
+    }
 
-        // Properties in both: recurse, then their required flag.
-        for (name, va, at_a) in &pa {
-            let Some((vb, at_b)) = prop(&pb, name) else {
+    /// Properties declared on both sides, compared recursively.
+    fn common_properties(&mut self, ma: &Members<'v>, mb: &Members<'v>, path: &mut Vec<Seg>) {
+        for (name, va, at_a) in &ma.props {
+            let Some((vb, at_b)) = mb.prop(name) else {
                 continue;
             };
             let na = self.node(va, at_a.clone(), true);
@@ -47,10 +66,24 @@ impl<'v> Cx<'v, '_> {
             self.compare(&na, &nb, path);
             path.pop();
         }
-        // Names that became required (declared before or not) and optional.
-        for name in rb.difference(&ra) {
-            let old_declared = prop(&pa, name).is_some();
-            let new_at = prop(&pb, name).map_or_else(|| b.at_or_node("required"), |(_, at)| at);
+    }
+
+    /// Names that became required (declared before or not) and names that became
+    /// optional.
+    fn required_changes(
+        &mut self,
+        a: &Node<'v>,
+        b: &Node<'v>,
+        ma: &Members<'v>,
+        mb: &Members<'v>,
+        path: &[Seg],
+    ) {
+        let d = self.dir;
+        for name in mb.required.difference(&ma.required) {
+            let old_declared = ma.prop(name).is_some();
+            let new_at = mb
+                .prop(name)
+                .map_or_else(|| b.at_or_node("required"), |(_, at)| at);
             let (rule, what) = match (old_declared, d) {
                 (true, Direction::Input) => {
                     (&rules::INPUT_PROPERTY_BECAME_REQUIRED, "became required")
@@ -67,7 +100,7 @@ impl<'v> Cx<'v, '_> {
                     "was added as required",
                 ),
             };
-            let old_at = prop(&pa, name).map_or_else(|| a.at.clone(), |(_, at)| at);
+            let old_at = ma.prop(name).map_or_else(|| a.at.clone(), |(_, at)| at);
             self.push_member(
                 rule,
                 path,
@@ -78,21 +111,33 @@ impl<'v> Cx<'v, '_> {
                 Some(Mutation::Omit((*name).to_owned())),
             );
         }
-        for name in ra.difference(&rb) {
-            if prop(&pb, name).is_none() && prop(&pa, name).is_some() {
+        for name in ma.required.difference(&mb.required) {
+            if mb.prop(name).is_none() && ma.prop(name).is_some() {
                 continue; // reported as removed below
             }
             let rule = d.pick(
                 &rules::INPUT_PROPERTY_BECAME_OPTIONAL,
                 &rules::OUTPUT_PROPERTY_BECAME_OPTIONAL,
             );
-            let old_at = prop(&pa, name).map_or_else(|| a.at_or_node("required"), |(_, at)| at);
-            let new_at = prop(&pb, name).map_or_else(|| b.at.clone(), |(_, at)| at);
+            let old_at = ma
+                .prop(name)
+                .map_or_else(|| a.at_or_node("required"), |(_, at)| at);
+            let new_at = mb.prop(name).map_or_else(|| b.at.clone(), |(_, at)| at);
             self.push_member(rule, path, name, old_at, new_at, "became optional", None);
         }
-        // Optional properties added.
-        for (name, _, at_b) in &pb {
-            if prop(&pa, name).is_some() || rb.contains(name.as_str()) {
+    }
+
+    /// Optional properties added.
+    fn added_properties(
+        &mut self,
+        a: &Node<'v>,
+        ma: &Members<'v>,
+        mb: &Members<'v>,
+        path: &[Seg],
+    ) {
+        let d = self.dir;
+        for (name, _, at_b) in &mb.props {
+            if ma.prop(name).is_some() || mb.required.contains(name.as_str()) {
                 continue;
             }
             let rule = d.pick(
@@ -109,12 +154,22 @@ impl<'v> Cx<'v, '_> {
                 None,
             );
         }
-        // Properties removed.
-        for (name, _, at_a) in &pa {
-            if prop(&pb, name).is_some() {
+    }
+
+    /// Properties removed, and whether the new schema still accepts them.
+    fn removed_properties(
+        &mut self,
+        b: &Node<'v>,
+        ma: &Members<'v>,
+        mb: &Members<'v>,
+        path: &[Seg],
+    ) {
+        let d = self.dir;
+        for (name, _, at_a) in &ma.props {
+            if mb.prop(name).is_some() {
                 continue;
             }
-            let was_required = ra.contains(name.as_str());
+            let was_required = ma.required.contains(name.as_str());
             let (rule, what, mutation) = match d {
                 Direction::Input if accepts_undeclared(b, name) => (
                     &rules::INPUT_PROPERTY_REMOVED_ACCEPTED,
@@ -147,7 +202,11 @@ impl<'v> Cx<'v, '_> {
                 mutation,
             );
         }
-        self.additional(a, b, path);
+    }
+
+    /// `minProperties` and `maxProperties`.
+    fn property_counts(&mut self, a: &Node<'v>, b: &Node<'v>, path: &[Seg]) {
+        let d = self.dir;
         let tight = d.pick(
             &rules::INPUT_OBJECT_TIGHTENED,
             &rules::OUTPUT_OBJECT_TIGHTENED,
