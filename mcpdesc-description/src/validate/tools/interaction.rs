@@ -154,8 +154,19 @@ fn elicitation(cx: &mut Cx<'_>, at: &Pointer, step: &Value, t: &ToolContext<'_>)
         declaration(cx, at, name, request, mode, t);
     }
 
-    // Response: form accept needs content valid against the request schema; decline and
-    // cancel carry none; URL mode never carries content.
+    response_matches(cx, at, request, response, mode, t);
+}
+
+/// An elicitation step's response: form accept needs content valid against the request
+/// schema; decline and cancel carry none; URL mode never carries content.
+fn response_matches(
+    cx: &mut Cx<'_>,
+    at: &Pointer,
+    request: &Value,
+    response: &Value,
+    mode: &str,
+    t: &ToolContext<'_>,
+) {
     let action = response
         .get("action")
         .and_then(Value::as_str)
