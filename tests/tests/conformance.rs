@@ -627,7 +627,7 @@ fn in_repo_cases_get_their_verdicts_rules_and_pointers() {
 /// ids are read from the source, so a new rule without a case fails here.
 #[test]
 fn in_repo_cases_cover_every_rule_family() {
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mcpdesc-codegen/src/rules.rs");
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mcpdesc-description/src/rules.rs");
     let text = std::fs::read_to_string(&source).unwrap();
     let mut ids = BTreeSet::new();
     for item in text.split("pub const ").skip(1) {
