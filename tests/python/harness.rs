@@ -2,26 +2,18 @@
 //! `without_capability.py`) on a plan, for the tests of several crates (each includes
 //! this file with `#[path]`).
 //!
-//! A test first asks [`python`]: the interpreter of the official Python MCP SDK
-//! (`mcp` 2.3.0, pinned in `requirements.txt`), `$MCPDESC_PYTHON` or this folder's
-//! `.venv` (made by `.ci/setup.d/25-python-sdk.sh`); without it the test prints a notice
-//! and passes, or fails under `MCPDESC_REQUIRE_TOOLS=1` (as in CI). A client that does not
-//! finish within two minutes is killed and reported (a hang guard, not a performance
-//! check).
+//! A test first asks `prereq::python_sdk` (`tests/prereq.rs`) for the interpreter of
+//! the official Python MCP SDK (`mcp` 2.3.0, pinned in `requirements.txt`):
+//! `$MCPDESC_PYTHON` or this folder's `.venv` (made by `.ci/setup.d/25-python-sdk.sh`);
+//! without it the test prints a notice and passes, or fails under
+//! `MCPDESC_REQUIRE_TOOLS=1` (as in CI). A client that does not finish within two
+//! minutes is killed and reported (a hang guard, not a performance check).
 
 #![allow(dead_code)] // Each including test uses part of it.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-#[path = "../prereq.rs"]
-pub mod prereq;
-
-/// The Python interpreter with the SDK, or `None` (with a notice naming `test`).
-pub fn python(test: &str) -> Option<PathBuf> {
-    prereq::python_sdk(test)
-}
 
 /// This folder, found from the including crate's manifest directory.
 fn python_dir() -> PathBuf {
@@ -69,7 +61,9 @@ pub fn run(python: &Path, script: &str, name: &str, plan: &serde_json::Value) ->
     let _ = std::fs::remove_dir_all(&dir);
     println!("== {name}\n{stdout}");
     match status {
-        None => panic!("{name}: the Python client did not finish within 2 minutes:\n{stdout}\n{stderr}"),
+        None => {
+            panic!("{name}: the Python client did not finish within 2 minutes:\n{stdout}\n{stderr}")
+        }
         Some(s) if !s.success() => {
             panic!("{name}: the Python client reported failures ({s}):\n{stdout}\n{stderr}")
         }

@@ -36,8 +36,8 @@
 //! **Tasks.** Not tested with this SDK: `mcp` 2.3.0 has the 2025-11-25 task types
 //! (`CreateTaskResult`, `tasks/get`...) but no client API that sends a task-augmented
 //! `tools/call` or polls a task, and no client for the 2026-07-28
-//! `io.modelcontextprotocol/tasks` extension; the TypeScript SDK's task flow is tested
-//! in `tasks.rs`-style tests of the runtime.
+//! `io.modelcontextprotocol/tasks` extension. The TypeScript SDK's task flow
+//! (`callToolStream`) is tested in `mcpdesc-cli/tests/serve_mock_e2e.rs`.
 //!
 //! Without the SDK the tests print a notice and pass (`MCPDESC_REQUIRE_TOOLS=1`, set by
 //! `.ci/run`, fails instead).
@@ -115,7 +115,7 @@ async fn run(python: &Path, script: &'static str, name: &str, plan: Value) -> St
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn python_client_sees_the_generated_server_variants_of_2025_11_25() {
-    let Some(python) = python::python(
+    let Some(python) = harness::prereq::python_sdk(
         "mcpdesc-tests/python_sdk::python_client_sees_the_generated_server_variants_of_2025_11_25",
     ) else {
         return;
@@ -129,8 +129,8 @@ async fn python_client_sees_the_generated_server_variants_of_2025_11_25() {
         .collect();
     assert_eq!(calls.len(), 3, "{calls:?}");
     // The 2025-06-18 variant's example input: no `depth`, which 2025-11-25 requires.
-    let old_input = &tool(&doc, "analyze_game", ProtocolVersion::V2025_06_18)["examples"]
-        ["opening"]["input"];
+    let old_input =
+        &tool(&doc, "analyze_game", ProtocolVersion::V2025_06_18)["examples"]["opening"]["input"];
     let plan = json!({
         "protocolVersion": v.as_str(),
         "serverName": "generator-variants",
@@ -192,7 +192,7 @@ fn versions_plan(url: &str, router: &mcpdesc::Router, version: ProtocolVersion) 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn python_client_sees_the_variant_of_the_version_it_negotiates() {
-    let Some(python) = python::python(
+    let Some(python) = harness::prereq::python_sdk(
         "mcpdesc-tests/python_sdk::python_client_sees_the_variant_of_the_version_it_negotiates",
     ) else {
         return;
@@ -230,7 +230,12 @@ async fn python_client_sees_the_variant_of_the_version_it_negotiates() {
 }
 
 /// The plan of `interaction.py` for interaction example `example` of `tool` in `doc`.
-fn interaction_plan(doc: &Value, tool_name: &str, example: &str, version: ProtocolVersion) -> Value {
+fn interaction_plan(
+    doc: &Value,
+    tool_name: &str,
+    example: &str,
+    version: ProtocolVersion,
+) -> Value {
     let example = &tool(doc, tool_name, version)["interactionExamples"][example];
     assert!(example.is_object(), "{tool_name} {example}");
     json!({
@@ -261,7 +266,7 @@ fn expected_result(result: &Value, version: ProtocolVersion) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn python_client_answers_the_elicitation_of_an_interaction_example_in_each_version() {
-    let Some(python) = python::python(
+    let Some(python) = harness::prereq::python_sdk(
         "mcpdesc-tests/python_sdk::python_client_answers_the_elicitation_of_an_interaction_example_in_each_version",
     ) else {
         return;
@@ -311,7 +316,7 @@ async fn python_client_answers_the_elicitation_of_an_interaction_example_in_each
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn python_client_without_elicitation_is_refused_as_client_requirements_say() {
-    let Some(python) = python::python(
+    let Some(python) = harness::prereq::python_sdk(
         "mcpdesc-tests/python_sdk::python_client_without_elicitation_is_refused_as_client_requirements_say",
     ) else {
         return;
@@ -337,7 +342,13 @@ async fn python_client_without_elicitation_is_refused_as_client_requirements_say
             },
             "expectResult": expected_result(&example["result"], version),
         });
-        let stdout = run(&python, "without_capability.py", &format!("refused-{version}"), plan).await;
+        let stdout = run(
+            &python,
+            "without_capability.py",
+            &format!("refused-{version}"),
+            plan,
+        )
+        .await;
         for check in [
             format!("resign without elicitation: JSON-RPC error {code}"),
             "resign without elicitation: error data".to_owned(),

@@ -56,7 +56,7 @@ fn description() -> Value {
 fn python_client_through_nginx_in_front_of_two_stateless_instances() {
     let test =
         "chess-server/python_sdk::python_client_through_nginx_in_front_of_two_stateless_instances";
-    let Some(python) = python::python(test) else {
+    let Some(python) = harness::prereq::python_sdk(test) else {
         return;
     };
     let Some(balanced) = balanced::Balanced::start(test) else {
@@ -119,7 +119,7 @@ fn interaction_plan() -> Value {
 fn python_client_answers_the_confirm_unusual_elicitation_over_stdio() {
     let test =
         "chess-server/python_sdk::python_client_answers_the_confirm_unusual_elicitation_over_stdio";
-    let Some(python) = python::python(test) else {
+    let Some(python) = harness::prereq::python_sdk(test) else {
         return;
     };
     let stdout = python::run(
@@ -142,7 +142,7 @@ fn python_client_answers_the_confirm_unusual_elicitation_over_stdio() {
 fn python_client_without_elicitation_gets_a_tool_error_over_stdio() {
     let test =
         "chess-server/python_sdk::python_client_without_elicitation_gets_a_tool_error_over_stdio";
-    let Some(python) = python::python(test) else {
+    let Some(python) = harness::prereq::python_sdk(test) else {
         return;
     };
     let mut plan = interaction_plan();

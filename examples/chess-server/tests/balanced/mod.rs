@@ -53,10 +53,7 @@ impl Balanced {
             .chars()
             .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
             .collect();
-        let dir = std::env::temp_dir().join(format!(
-            "mcpdesc-nginx-{}-{name}",
-            std::process::id()
-        ));
+        let dir = std::env::temp_dir().join(format!("mcpdesc-nginx-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(
             dir.join("nginx.conf"),

@@ -64,4 +64,3 @@ pub fn plan(transport: Value) -> Value {
         .extend(transport.as_object().unwrap().clone());
     plan
 }
-
