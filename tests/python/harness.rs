@@ -15,6 +15,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use mcpdesc::ProtocolVersion;
+use serde_json::{json, Value};
+
 /// This folder, found from the including crate's manifest directory.
 fn python_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -80,4 +83,78 @@ pub fn passed(stdout: &str, check: &str) -> usize {
         .lines()
         .filter(|l| l.starts_with("ok ") && l.ends_with(check))
         .count()
+}
+
+/// The SDK's negotiation mode that reaches `version` with a server that speaks both
+/// 2025-11-25 and 2026-07-28: `auto` (its default: `server/discover` at 2026-07-28)
+/// for 2026-07-28, `legacy` (`initialize` at 2025-11-25) before.
+pub fn mode(version: ProtocolVersion) -> &'static str {
+    if version == ProtocolVersion::V2026_07_28 {
+        "auto"
+    } else {
+        "legacy"
+    }
+}
+
+/// The declarations of `array` (`"tools"`, `"prompts"`...) of a resolved description
+/// that apply to `version`.
+pub fn declared<'a>(doc: &'a Value, array: &str, version: ProtocolVersion) -> Vec<&'a Value> {
+    doc[array]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|d| {
+            d["protocolVersions"]
+                .as_array()
+                .is_none_or(|list| list.iter().any(|v| v == version.as_str()))
+        })
+        .collect()
+}
+
+/// The declaration of tool `name` for `version`.
+pub fn tool<'a>(doc: &'a Value, name: &str, version: ProtocolVersion) -> &'a Value {
+    let found: Vec<&Value> = declared(doc, "tools", version)
+        .into_iter()
+        .filter(|t| t["name"] == name)
+        .collect();
+    assert_eq!(found.len(), 1, "{name} in {version}");
+    found[0]
+}
+
+/// An example's result as a server of `version` sends it: a completed result says so
+/// (`resultType: "complete"`) from 2026-07-28 on, and earlier versions have no
+/// `resultType` (the example of a tool declared for both versions carries it).
+pub fn expected_result(result: &Value, version: ProtocolVersion) -> Value {
+    let mut result = result.clone();
+    let object = result.as_object_mut().expect("a result is an object");
+    if version == ProtocolVersion::V2026_07_28 {
+        object
+            .entry("resultType")
+            .or_insert_with(|| json!("complete"));
+    } else {
+        object.remove("resultType");
+    }
+    result
+}
+
+/// The plan of `interaction.py` (without its server) for interaction example `example`
+/// of tool `tool_name` in `version`: its input, steps and result.
+pub fn interaction_plan(
+    doc: &Value,
+    tool_name: &str,
+    example: &str,
+    version: ProtocolVersion,
+) -> Value {
+    let found = &tool(doc, tool_name, version)["interactionExamples"][example];
+    assert!(
+        found.is_object(),
+        "{tool_name} has no interaction example {example}"
+    );
+    json!({
+        "protocolVersion": version.as_str(),
+        "tool": tool_name,
+        "arguments": found["input"],
+        "steps": found["steps"],
+        "expectResult": expected_result(&found["result"], version),
+    })
 }

@@ -68,30 +68,6 @@ fn load(path: &str) -> (Description, Value) {
     (desc, doc)
 }
 
-/// The declarations of `array` that apply to `version`.
-fn declared<'a>(doc: &'a Value, array: &str, version: ProtocolVersion) -> Vec<&'a Value> {
-    doc[array]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|d| {
-            d["protocolVersions"]
-                .as_array()
-                .is_none_or(|list| list.iter().any(|v| v == version.as_str()))
-        })
-        .collect()
-}
-
-/// The declaration of tool `name` for `version`.
-fn tool<'a>(doc: &'a Value, name: &str, version: ProtocolVersion) -> &'a Value {
-    let found: Vec<&Value> = declared(doc, "tools", version)
-        .into_iter()
-        .filter(|t| t["name"] == name)
-        .collect();
-    assert_eq!(found.len(), 1, "{name} in {version}");
-    found[0]
-}
-
 /// Serves `router` over streamable HTTP on a free loopback port until the returned
 /// token is cancelled; returns the MCP endpoint.
 async fn serve(router: mcpdesc::Router) -> (String, mcpdesc::CancellationToken) {
@@ -123,14 +99,14 @@ async fn python_client_sees_the_generated_server_variants_of_2025_11_25() {
     let (_, doc) = load("tests/fixtures/generator/variants.mcpdesc.json");
     let router = generated::router(generated::ExampleServer::new());
     let v = ProtocolVersion::V2025_11_25;
-    let calls: Vec<Value> = declared(&doc, "tools", v)
+    let calls: Vec<Value> = python::declared(&doc, "tools", v)
         .into_iter()
         .flat_map(harness::example_calls)
         .collect();
     assert_eq!(calls.len(), 3, "{calls:?}");
     // The 2025-06-18 variant's example input: no `depth`, which 2025-11-25 requires.
-    let old_input =
-        &tool(&doc, "analyze_game", ProtocolVersion::V2025_06_18)["examples"]["opening"]["input"];
+    let old_input = &python::tool(&doc, "analyze_game", ProtocolVersion::V2025_06_18)["examples"]
+        ["opening"]["input"];
     let plan = json!({
         "protocolVersion": v.as_str(),
         "serverName": "generator-variants",
@@ -169,19 +145,19 @@ async fn python_client_sees_the_generated_server_variants_of_2025_11_25() {
 /// elicitation capability, which `examples.py` does not declare; see the tests below).
 fn versions_plan(url: &str, router: &mcpdesc::Router, version: ProtocolVersion) -> Value {
     let (_, doc) = load("tests/fixtures/python/versions.mcpdesc.json");
-    let calls: Vec<Value> = declared(&doc, "tools", version)
+    let calls: Vec<Value> = python::declared(&doc, "tools", version)
         .into_iter()
         .filter(|t| t["name"] != "resign")
         .flat_map(harness::example_calls)
         .map(|mut call| {
-            call["expectResult"] = expected_result(&call["expectResult"], version);
+            call["expectResult"] = python::expected_result(&call["expectResult"], version);
             call
         })
         .collect();
     assert_eq!(calls.len(), 2, "{calls:?}");
     json!({
         "url": url,
-        "mode": if version == ProtocolVersion::V2026_07_28 { "auto" } else { "legacy" },
+        "mode": python::mode(version),
         "protocolVersion": version.as_str(),
         "serverName": "python-sdk-versions",
         "expectedTools": router.list_tools(version),
@@ -229,41 +205,6 @@ async fn python_client_sees_the_variant_of_the_version_it_negotiates() {
     }
 }
 
-/// The plan of `interaction.py` for interaction example `example` of `tool` in `doc`.
-fn interaction_plan(
-    doc: &Value,
-    tool_name: &str,
-    example: &str,
-    version: ProtocolVersion,
-) -> Value {
-    let example = &tool(doc, tool_name, version)["interactionExamples"][example];
-    assert!(example.is_object(), "{tool_name} {example}");
-    json!({
-        "mode": if version == ProtocolVersion::V2026_07_28 { "auto" } else { "legacy" },
-        "protocolVersion": version.as_str(),
-        "tool": tool_name,
-        "arguments": example["input"],
-        "steps": example["steps"],
-        "expectResult": expected_result(&example["result"], version),
-    })
-}
-
-/// An example's result as a server of `version` sends it: a completed result says so
-/// (`resultType: "complete"`) from 2026-07-28 on, and earlier versions have no
-/// `resultType` (an example of a tool declared for both versions carries it).
-fn expected_result(result: &Value, version: ProtocolVersion) -> Value {
-    let mut result = result.clone();
-    let object = result.as_object_mut().expect("a result is an object");
-    if version == ProtocolVersion::V2026_07_28 {
-        object
-            .entry("resultType")
-            .or_insert_with(|| json!("complete"));
-    } else {
-        object.remove("resultType");
-    }
-    result
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn python_client_answers_the_elicitation_of_an_interaction_example_in_each_version() {
     let Some(python) = harness::prereq::python_sdk(
@@ -275,21 +216,26 @@ async fn python_client_answers_the_elicitation_of_an_interaction_example_in_each
     let (url, shutdown) = serve(mock_router(&desc, None, &[]).unwrap()).await;
     let (chess, chess_doc) = load("examples/chess/chess.mcpdesc.json");
     let (chess_url, chess_shutdown) = serve(mock_router(&chess, None, &[]).unwrap()).await;
+    // The chess mock speaks 2025-06-18 and 2025-11-25 only: the SDK's default mode
+    // falls back to 2025-11-25 there.
     let plans = [
         (
             "resign-2026-python",
-            url.clone(),
-            interaction_plan(&doc, "resign", "confirmed", ProtocolVersion::V2026_07_28),
+            &url,
+            python::mode(ProtocolVersion::V2026_07_28),
+            python::interaction_plan(&doc, "resign", "confirmed", ProtocolVersion::V2026_07_28),
         ),
         (
             "resign-2025-python",
-            url,
-            interaction_plan(&doc, "resign", "confirmed", ProtocolVersion::V2025_11_25),
+            &url,
+            python::mode(ProtocolVersion::V2025_11_25),
+            python::interaction_plan(&doc, "resign", "confirmed", ProtocolVersion::V2025_11_25),
         ),
         (
             "chess-mock-python",
-            chess_url,
-            interaction_plan(
+            &chess_url,
+            "auto",
+            python::interaction_plan(
                 &chess_doc,
                 "record_game_result",
                 "short-decisive-game",
@@ -297,8 +243,9 @@ async fn python_client_answers_the_elicitation_of_an_interaction_example_in_each
             ),
         ),
     ];
-    for (name, url, mut plan) in plans {
+    for (name, url, mode, mut plan) in plans {
         plan["url"] = json!(url);
+        plan["mode"] = json!(mode);
         let tool = plan["tool"].as_str().unwrap().to_owned();
         let stdout = run(&python, "interaction.py", name, plan).await;
         for check in [
@@ -327,11 +274,11 @@ async fn python_client_without_elicitation_is_refused_as_client_requirements_say
         (ProtocolVersion::V2026_07_28, -32021),
         (ProtocolVersion::V2025_11_25, -32602),
     ] {
-        let resign = tool(&doc, "resign", version);
+        let resign = python::tool(&doc, "resign", version);
         let example = &resign["examples"]["unconfirmed"];
         let plan = json!({
             "url": url,
-            "mode": if version == ProtocolVersion::V2026_07_28 { "auto" } else { "legacy" },
+            "mode": python::mode(version),
             "protocolVersion": version.as_str(),
             "tool": "resign",
             "arguments": example["input"],
@@ -340,7 +287,7 @@ async fn python_client_without_elicitation_is_refused_as_client_requirements_say
                 "data": {"requiredCapabilities": resign["clientRequirements"]},
                 "message": "tool `resign` requires the client capability elicitation.form",
             },
-            "expectResult": expected_result(&example["result"], version),
+            "expectResult": python::expected_result(&example["result"], version),
         });
         let stdout = run(
             &python,

@@ -32,6 +32,7 @@
 //! Without the SDK the tests print a notice and pass (`MCPDESC_REQUIRE_TOOLS=1`, set by
 //! `.ci/run`, fails instead); without nginx the load-balancer test does the same.
 
+use mcpdesc::ProtocolVersion;
 use serde_json::{json, Value};
 
 #[path = "../../../tests/e2e/harness.rs"]
@@ -44,7 +45,7 @@ mod balanced;
 mod flow;
 
 /// The version the SDK negotiates with the chess server (see the module comment).
-const NEGOTIATED: &str = "2025-11-25";
+const NEGOTIATED: ProtocolVersion = ProtocolVersion::V2025_11_25;
 
 /// The chess description as JSON.
 fn description() -> Value {
@@ -62,7 +63,7 @@ fn python_client_through_nginx_in_front_of_two_stateless_instances() {
     let Some(balanced) = balanced::Balanced::start(test) else {
         return;
     };
-    let mut plan = flow::plan(json!({"url": balanced.url, "protocolVersion": NEGOTIATED}));
+    let mut plan = flow::plan(json!({"url": balanced.url, "protocolVersion": NEGOTIATED.as_str()}));
     plan.as_object_mut().unwrap().remove("cancelCall");
     let stdout = python::run(&python, "examples.py", "chess-server-nginx-python", &plan);
     // 4 tool examples, 1 prompt, 2 reads, 3 completions.
@@ -93,26 +94,19 @@ fn python_client_through_nginx_in_front_of_two_stateless_instances() {
     balanced.assert_each_instance_served();
 }
 
-/// `record_game_result`'s interaction example, as the plan of `interaction.py`.
+/// `record_game_result`'s interaction example, as the plan of `interaction.py`, with
+/// the SDK starting `chess-server` (stdio).
 fn interaction_plan() -> Value {
-    let doc = description();
-    let tool = doc["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "record_game_result")
-        .unwrap();
-    let example = &tool["interactionExamples"]["short-decisive-game"];
-    assert_eq!(example["steps"][0]["declaration"], "confirm_unusual");
-    json!({
-        "command": env!("CARGO_BIN_EXE_chess-server"),
-        "args": [],
-        "protocolVersion": NEGOTIATED,
-        "tool": "record_game_result",
-        "arguments": example["input"],
-        "steps": example["steps"],
-        "expectResult": example["result"],
-    })
+    let mut plan = python::interaction_plan(
+        &description(),
+        "record_game_result",
+        "short-decisive-game",
+        NEGOTIATED,
+    );
+    assert_eq!(plan["steps"][0]["declaration"], "confirm_unusual");
+    plan["command"] = json!(env!("CARGO_BIN_EXE_chess-server"));
+    plan["args"] = json!([]);
+    plan
 }
 
 #[test]
