@@ -27,7 +27,8 @@
 //!   tool error saying the result was not recorded: `record_game_result` declares no
 //!   `clientRequirements` (the elicitation is asked only for an unusual result), so the
 //!   call is not refused before the handler runs; the refusal of declared
-//!   requirements is tested against `serve-mock` in `tests/tests/python_sdk.rs`.
+//!   requirements is tested against `serve-mock` in `tests/tests/python_sdk.rs` and
+//!   `mcpdesc-cli/tests/serve_mock_python.rs`.
 //!
 //! Without the SDK the tests print a notice and pass (`MCPDESC_REQUIRE_TOOLS=1`, set by
 //! `.ci/run`, fails instead); without nginx the load-balancer test does the same.
