@@ -13,7 +13,11 @@ if [ -x "$mcpdesc_venv/bin/python" ] \
   && "$mcpdesc_venv/bin/python" -c "import mcp" 2>/dev/null; then
   echo "setup.d/25-python-sdk: reusing $mcpdesc_venv"
 else
-  mcpdesc_python="$(command -v python3.11 || command -v python3)"
+  mcpdesc_python="$(command -v python3.11 || command -v python3 || true)"
+  if [ -z "$mcpdesc_python" ]; then
+    echo "setup.d/25-python-sdk: no python3 on PATH (the Python SDK tests need CPython 3.10+ with venv)" >&2
+    exit 1
+  fi
   rm -rf "$mcpdesc_venv"
   "$mcpdesc_python" -m venv "$mcpdesc_venv"
   # --no-deps: the file lists every package; --require-hashes: each is the file pinned.
