@@ -18,20 +18,23 @@
 //!   version, each of that version's variant examples is answered exactly, and the
 //!   2025-06-18 variant's input of `analyze_game` (without the `depth` the 2025-11-25
 //!   variant requires) is a tool error.
-//! - `serve-mock`'s router (`mcpdesc_cli::serve_mock::mock_router`, the runtime's router
-//!   that `mcpdesc serve-mock` serves) of `tests/fixtures/python/versions.mcpdesc.json`,
-//!   which declares 2025-11-25 and 2026-07-28: the SDK negotiates 2026-07-28 by default
-//!   and sees the 2026-07-28 variant of `analyze_game` (its `depth` and its result), and
-//!   with `mode="legacy"` the 2025-11-25 one, from the same server.
+//! - `tests/fixtures/python/versions.mcpdesc.json`, which declares 2025-11-25 and
+//!   2026-07-28, served by `serve-mock`'s router (`mcpdesc_cli::serve_mock::mock_router`,
+//!   the runtime's router that `mcpdesc serve-mock` serves) and generated into one
+//!   module (`mcpdesc!`, answered by its `ExampleServer`): the SDK negotiates
+//!   2026-07-28 by default and sees the 2026-07-28 variant of `analyze_game` (its
+//!   `depth` and its result), and with `mode="legacy"` the 2025-11-25 one, from the
+//!   same server.
 //! - Interaction examples: the fixture's `resign` (in both versions: an elicitation
-//!   request before 2026-07-28, an input-required round from it on) and the chess
-//!   description's `record_game_result` `short-decisive-game` (2025-11-25) against the
-//!   mock: the client declares the elicitation capability, checks the request against
+//!   request before 2026-07-28, an input-required round from it on; against the mock
+//!   and the generated server) and the chess description's `record_game_result`
+//!   `short-decisive-game` (2025-11-25) against the mock: the client declares the elicitation capability, checks the request against
 //!   the example's step, accepts with the step's content, and gets the example's result.
 //! - Client requirements: `resign` declares `clientRequirements: {elicitation: {form:
 //!   {}}}`; a client without the elicitation capability is refused before anything runs,
 //!   with `-32021` and `data.requiredCapabilities` in 2026-07-28 and `-32602` with the
-//!   same data in 2025-11-25, and a client with it is served.
+//!   same data in 2025-11-25, and a client with it is served (the mock and the
+//!   generated server alike).
 //!
 //! **Tasks.** Not tested with this SDK: `mcp` 2.3.0 has the 2025-11-25 task types
 //! (`CreateTaskResult`, `tasks/get`...) but no client API that sends a task-augmented
@@ -52,6 +55,13 @@ use serde_json::{json, Value};
 #[allow(dead_code)]
 mod generated {
     include!("../snapshots/generator-variants.rs");
+}
+
+/// The versions fixture generated into one module (both variants of `analyze_game`),
+/// served by its `ExampleServer` mock.
+#[allow(dead_code)]
+mod versions {
+    mcpdesc::mcpdesc!(path = "fixtures/python/versions.mcpdesc.json");
 }
 
 #[path = "../e2e/harness.rs"]
@@ -174,16 +184,43 @@ async fn python_client_sees_the_variant_of_the_version_it_negotiates() {
         return;
     };
     let (desc, _) = load("tests/fixtures/python/versions.mcpdesc.json");
-    let router = mock_router(&desc, None, &[]).unwrap();
-    let (url, shutdown) = serve(mock_router(&desc, None, &[]).unwrap()).await;
-    let modern = versions_plan(&url, &router, ProtocolVersion::V2026_07_28);
-    let legacy = versions_plan(&url, &router, ProtocolVersion::V2025_11_25);
-    let modern = run(&python, "examples.py", "versions-2026-python", modern).await;
-    let legacy = run(&python, "examples.py", "versions-2025-python", legacy).await;
-    shutdown.cancel();
+    let routers = || {
+        [
+            ("serve-mock", mock_router(&desc, None, &[]).unwrap()),
+            (
+                "generated",
+                versions::router(versions::ExampleServer::new()),
+            ),
+        ]
+    };
+    for ((server, router), (_, served)) in routers().into_iter().zip(routers()) {
+        let (url, shutdown) = serve(served).await;
+        let modern = versions_plan(&url, &router, ProtocolVersion::V2026_07_28);
+        let legacy = versions_plan(&url, &router, ProtocolVersion::V2025_11_25);
+        let modern = run(
+            &python,
+            "examples.py",
+            &format!("{server}-2026-python"),
+            modern,
+        )
+        .await;
+        let legacy = run(
+            &python,
+            "examples.py",
+            &format!("{server}-2025-python"),
+            legacy,
+        )
+        .await;
+        shutdown.cancel();
+        assert_variants_seen(&modern, &legacy);
+    }
+}
+
+/// The checks that show each session saw its version's variant.
+fn assert_variants_seen(modern: &str, legacy: &str) {
     for (stdout, checks) in [
         (
-            &modern,
+            modern,
             [
                 "negotiated protocol version 2026-07-28",
                 "tools/list: 3 tools equal the router's projection",
@@ -191,7 +228,7 @@ async fn python_client_sees_the_variant_of_the_version_it_negotiates() {
             ],
         ),
         (
-            &legacy,
+            legacy,
             [
                 "negotiated protocol version 2025-11-25",
                 "tools/list: 3 tools equal the router's projection",
@@ -214,6 +251,8 @@ async fn python_client_answers_the_elicitation_of_an_interaction_example_in_each
     };
     let (desc, doc) = load("tests/fixtures/python/versions.mcpdesc.json");
     let (url, shutdown) = serve(mock_router(&desc, None, &[]).unwrap()).await;
+    let (generated_url, generated_shutdown) =
+        serve(versions::router(versions::ExampleServer::new())).await;
     let (chess, chess_doc) = load("examples/chess/chess.mcpdesc.json");
     let (chess_url, chess_shutdown) = serve(mock_router(&chess, None, &[]).unwrap()).await;
     // The chess mock speaks 2025-06-18 and 2025-11-25 only: the SDK's default mode
@@ -228,6 +267,18 @@ async fn python_client_answers_the_elicitation_of_an_interaction_example_in_each
         (
             "resign-2025-python",
             &url,
+            python::mode(ProtocolVersion::V2025_11_25),
+            python::interaction_plan(&doc, "resign", "confirmed", ProtocolVersion::V2025_11_25),
+        ),
+        (
+            "resign-generated-2026-python",
+            &generated_url,
+            python::mode(ProtocolVersion::V2026_07_28),
+            python::interaction_plan(&doc, "resign", "confirmed", ProtocolVersion::V2026_07_28),
+        ),
+        (
+            "resign-generated-2025-python",
+            &generated_url,
             python::mode(ProtocolVersion::V2025_11_25),
             python::interaction_plan(&doc, "resign", "confirmed", ProtocolVersion::V2025_11_25),
         ),
@@ -258,6 +309,7 @@ async fn python_client_answers_the_elicitation_of_an_interaction_example_in_each
         }
     }
     shutdown.cancel();
+    generated_shutdown.cancel();
     chess_shutdown.cancel();
 }
 
@@ -269,12 +321,27 @@ async fn python_client_without_elicitation_is_refused_as_client_requirements_say
         return;
     };
     let (desc, doc) = load("tests/fixtures/python/versions.mcpdesc.json");
-    let (url, shutdown) = serve(mock_router(&desc, None, &[]).unwrap()).await;
+    for (server, router) in [
+        ("serve-mock", mock_router(&desc, None, &[]).unwrap()),
+        (
+            "generated",
+            versions::router(versions::ExampleServer::new()),
+        ),
+    ] {
+        let (url, shutdown) = serve(router).await;
+        refused_in_each_version(&python, server, &url, &doc).await;
+        shutdown.cancel();
+    }
+}
+
+/// `resign` without the elicitation capability, refused in 2026-07-28 and
+/// 2025-11-25 by the server at `url`, and served with it.
+async fn refused_in_each_version(python: &Path, server: &str, url: &str, doc: &Value) {
     for (version, code) in [
         (ProtocolVersion::V2026_07_28, -32021),
         (ProtocolVersion::V2025_11_25, -32602),
     ] {
-        let resign = python::tool(&doc, "resign", version);
+        let resign = python::tool(doc, "resign", version);
         let example = &resign["examples"]["unconfirmed"];
         let plan = json!({
             "url": url,
@@ -290,9 +357,9 @@ async fn python_client_without_elicitation_is_refused_as_client_requirements_say
             "expectResult": python::expected_result(&example["result"], version),
         });
         let stdout = run(
-            &python,
+            python,
             "without_capability.py",
-            &format!("refused-{version}"),
+            &format!("{server}-refused-{version}"),
             plan,
         )
         .await;
@@ -304,5 +371,4 @@ async fn python_client_without_elicitation_is_refused_as_client_requirements_say
             assert_eq!(python::passed(&stdout, &check), 1, "{check}: {stdout}");
         }
     }
-    shutdown.cancel();
 }
