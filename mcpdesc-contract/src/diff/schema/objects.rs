@@ -128,13 +128,7 @@ impl<'v> Cx<'v, '_> {
     }
 
     /// Optional properties added.
-    fn added_properties(
-        &mut self,
-        a: &Node<'v>,
-        ma: &Members<'v>,
-        mb: &Members<'v>,
-        path: &[Seg],
-    ) {
+    fn added_properties(&mut self, a: &Node<'v>, ma: &Members<'v>, mb: &Members<'v>, path: &[Seg]) {
         let d = self.dir;
         for (name, _, at_b) in &mb.props {
             if ma.prop(name).is_some() || mb.required.contains(name.as_str()) {
