@@ -796,10 +796,7 @@ impl ServerHandler for McpServer {
             Some(Value::Object(map)) => Some(map),
             _ => None,
         };
-        let result = self
-            .router
-            .get_prompt(&request.name, arguments, cx)
-            .await;
+        let result = self.router.get_prompt(&request.name, arguments, cx).await;
         // A handler that asked for input failed with it (`?`): the round's requests
         // are the answer, not its error.
         if let Some(input) = rounds.and_then(|rounds| rounds.input_required()) {

@@ -229,10 +229,7 @@ async fn in_2025_11_25_prompt_and_resource_handlers_send_elicitation_create() {
             .await
             .unwrap();
         client.finish().unwrap();
-        assert_eq!(
-            text_of("prompts/get", &result),
-            "Review g2 for both sides."
-        );
+        assert_eq!(text_of("prompts/get", &result), "Review g2 for both sides.");
         session.close().await;
     })
     .await;

@@ -48,9 +48,9 @@ use quote::{format_ident, quote};
 use serde_json::Value;
 
 use super::ir::{ModuleIr, ToolIr};
-use super::primitives::{CommonIr, PrimitivesIr};
 use super::naming::{self, NameAllocator};
 use super::prepare::{self, Options, PreparedSchema};
+use super::primitives::{CommonIr, PrimitivesIr};
 use crate::diagnostic::Diagnostic;
 use crate::pointer::Pointer;
 use crate::settings::Settings;
