@@ -77,6 +77,10 @@ fn generator_variants_examples() {
     support::check_output::<generator_variants::types::AnalyzeGameOutput>(&ir, "analyze_game_v20251125");
     support::check_input::<generator_variants::types::ResetBoardInput>(&ir, "reset_board_v20250618");
     support::check_input::<generator_variants::types::ResetBoardInput>(&ir, "reset_board_v20251125");
+    support::check_input::<generator_variants::types::ExportGameInput>(&ir, "export_game_v20250618");
+    support::check_output::<generator_variants::types::ExportGameOutput>(&ir, "export_game_v20250618");
+    support::check_input::<generator_variants::types::ExportGameInput>(&ir, "export_game_v20251125");
+    support::check_output::<generator_variants::types::ExportGameOutput>(&ir, "export_game_v20251125");
     support::check_input::<generator_variants::types::PingInput>(&ir, "ping");
 }
 

@@ -68,7 +68,12 @@ pub fn emit(ir: &ModuleIr, settings: &Settings, diagnostics: &mut Vec<Diagnostic
         taken.insert(tool.names.method_name.clone());
         taken.insert(tool.names.content_method.clone());
     }
-    let tools = ir.tools.iter().map(|t| tool_methods(&rt, t));
+    let tools = ir
+        .tools
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.handler_of.is_none())
+        .map(|(i, t)| tool_methods(&rt, t, spec_of(ir, i)));
     let primitives = primitive_methods(&rt, ir, &mut taken, diagnostics);
     let server = &ir.server.name;
     let doc = format!(
@@ -147,10 +152,30 @@ fn deprecated(deprecated: bool, kind: &str) -> Option<TokenStream> {
     })
 }
 
+/// The spec a call of `tool`'s methods uses: its own, or for a handler group (one
+/// method for several variants) the one of the negotiated version, picked by
+/// `TypedClient::variant` (`?` refuses a version none of them serves).
+fn spec_of(ir: &ModuleIr, me: usize) -> TokenStream {
+    let tool = &ir.tools[me];
+    if !tool.shared_handler {
+        let module = format_ident!("{}", tool.module);
+        return quote!(&tools::#module::SPEC);
+    }
+    let specs = ir
+        .tools
+        .iter()
+        .enumerate()
+        .filter(|(k, t)| *k == me || t.handler_of == Some(me))
+        .map(|(_, t)| {
+            let module = format_ident!("{}", t.module);
+            quote!(&tools::#module::SPEC)
+        });
+    quote!(self.inner.variant(&[#(#specs),*])?)
+}
+
 /// `{method}` (and `{method}_with_content` for a tool with an `outputSchema`).
-fn tool_methods(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
+fn tool_methods(rt: &TokenStream, tool: &ToolIr, spec: TokenStream) -> TokenStream {
     let method = format_ident!("{}", tool.names.method_name);
-    let module = method.clone();
     let input = format_ident!("{}", tool.input.type_name);
     let name = &tool.name;
     let docs = method_doc(
@@ -170,13 +195,13 @@ fn tool_methods(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
                 #(#[doc = #docs])*
                 #deprecated
                 pub async fn #method(&self, input: types::#input) -> #rt::CallResult<types::#output> {
-                    self.inner.call_tool_output(&tools::#module::SPEC, input).await
+                    self.inner.call_tool_output(#spec, input).await
                 }
 
                 #[doc = #content_doc]
                 #deprecated
                 pub async fn #with_content(&self, input: types::#input) -> #rt::CallResult<#rt::Typed<types::#output>> {
-                    self.inner.call_tool_typed(&tools::#module::SPEC, input).await
+                    self.inner.call_tool_typed(#spec, input).await
                 }
             }
         }
@@ -184,7 +209,7 @@ fn tool_methods(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
             #(#[doc = #docs])*
             #deprecated
             pub async fn #method(&self, input: types::#input) -> #rt::CallResult<#rt::ToolResult> {
-                self.inner.call_tool(&tools::#module::SPEC, input).await
+                self.inner.call_tool(#spec, input).await
             }
         },
     }

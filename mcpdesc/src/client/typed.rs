@@ -90,6 +90,29 @@ impl TypedClient {
         self.validate_inputs
     }
 
+    /// The declaration of the negotiated version among `variants`, the protocol-scoped
+    /// variants of one tool that share one handler (a generated `Client` has one
+    /// method for them): the first whose scope holds the session's version, else
+    /// [`CallError::Unsupported`] with their scopes together (nothing is sent).
+    pub fn variant<'s>(&self, variants: &[&'s ToolSpec]) -> Result<&'s ToolSpec, CallError> {
+        let version = self.session.protocol_version();
+        if let Some(spec) = variants
+            .iter()
+            .find(|s| s.scope.is_empty() || s.scope.contains(&version))
+        {
+            return Ok(spec);
+        }
+        let mut scope: Vec<ProtocolVersion> =
+            variants.iter().flat_map(|s| s.scope.iter().copied()).collect();
+        scope.sort();
+        scope.dedup();
+        Err(CallError::Unsupported {
+            name: variants.first().map_or("", |s| s.name).to_owned(),
+            version,
+            scope,
+        })
+    }
+
     /// Calls a tool without an `outputSchema`: the whole result, or the error.
     pub async fn call_tool<I: Serialize>(
         &self,
