@@ -8,7 +8,12 @@
 //! unknown tool (expects a JSON-RPC error), receives progress during `analyze_game`,
 //! and cancels an `analyze_game` call at its first progress notification: the handler
 //! notices, stops early and says so in a log message the client receives while the
-//! session goes on. It also lists the prompts, resources and resource templates (equal
+//! session goes on. `analyze_game` runs as a task in 2025-11-25 (its declaration for
+//! that version says `execution.taskSupport: optional`): every example is also called
+//! with `client.experimental.tasks.callToolStream` (taskCreated, then the plain call's
+//! result), and one call asks for progress as a task (progress notifications, task
+//! statuses, the plain call's result). A client offering 2025-06-18 sees that
+//! version's declaration: no `execution`, no `tasks` capability. It also lists the prompts, resources and resource templates (equal
 //! to the router's projections), gets the prompt, reads the resource and the template
 //! and completes with each example's request (each answer equal to the example's whole
 //! result), and sends bad prompt, resource and completion requests (each a JSON-RPC
@@ -31,18 +36,34 @@ const LONG_GAME: &str = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. 
     14. Bg5 b4 15. Nb1 h6 16. Bh4 c5 17. dxe5 Nxe4 18. Bxe7 Qxe7 19. exd6 Qf6 \
     20. Nbd2 Nxd6";
 
-/// The client's plan with `transport` (`{"command", "args"}` or `{"url"}`).
-fn plan(transport: Value) -> Value {
+/// The description as JSON.
+fn description() -> Value {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../chess/chess.mcpdesc.json");
-    let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let calls: Vec<Value> = doc["tools"]
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The example calls of the tool declarations that apply to `version` (each
+/// protocol-scoped variant of `analyze_game` in its own version).
+fn calls_in(doc: &Value, version: ProtocolVersion) -> Vec<Value> {
+    doc["tools"]
         .as_array()
         .unwrap()
         .iter()
+        .filter(|t| {
+            t["protocolVersions"]
+                .as_array()
+                .is_none_or(|list| list.iter().any(|v| v == version.as_str()))
+        })
         .flat_map(harness::example_calls)
-        .collect();
-    let router = chess_server::router();
+        .collect()
+}
+
+/// The client's plan with `transport` (`{"command", "args"}` or `{"url"}`).
+fn plan(transport: Value) -> Value {
+    let doc = description();
     let v = ProtocolVersion::V2025_11_25;
+    let calls = calls_in(&doc, v);
+    let router = chess_server::router();
     let expected = router.list_tools(v);
     let primitives = harness::primitive_plan(
         &doc,
@@ -66,6 +87,12 @@ fn plan(transport: Value) -> Value {
         "unknownTool": "no_such_tool",
         "primitives": primitives,
         "progressCall": {
+            "tool": "analyze_game",
+            "arguments": {"pgn": "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#"},
+            "minNotifications": 7
+        },
+        "expectTasksCapability": true,
+        "taskProgressCall": {
             "tool": "analyze_game",
             "arguments": {"pgn": "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#"},
             "minNotifications": 7
@@ -99,8 +126,17 @@ fn run(name: &str, plan: &Value) -> String {
         .count();
     assert_eq!(errors, 5, "{stdout}");
     for check in [
-        "at least 7 progress notification(s)",
+        "with a progressToken: at least 7 progress notification(s)",
         "cancelled at its first progress: the handler stopped early",
+        "initialize: tasks capability advertised",
+        // Each example of `analyze_game`, as a task too.
+        "analyze_game (scholars-mate) as a task: the same result as the plain call",
+        "analyze_game (empty-pgn) as a task: the same result as the plain call",
+        "as a task with a progressToken: taskCreated first",
+        "as a task with a progressToken: task statuses working, then completed",
+        "as a task with a progressToken: the same result as the plain call",
+        "as a task with a progressToken: at least 7 progress notification(s)",
+        "as a task with a progressToken: progress increases under one token",
     ] {
         assert!(
             stdout
@@ -144,6 +180,47 @@ fn typescript_client_talks_to_the_chess_server_over_http() {
         stderr.contains("chess-server: analyze_game cancelled after"),
         "{stderr}"
     );
+}
+
+/// A client offering MCP 2025-06-18 over stdio: the 2025-06-18 declaration of
+/// `analyze_game` (no `execution`), no `tasks` capability, and every example of that
+/// version answered exactly by plain calls.
+#[test]
+fn a_2025_06_18_client_sees_no_tasks() {
+    if !harness::client_ready("chess-server/e2e::a_2025_06_18_client_sees_no_tasks") {
+        return;
+    }
+    let v = ProtocolVersion::V2025_06_18;
+    let doc = description();
+    let expected = chess_server::router().list_tools(v);
+    let analyze = expected
+        .iter()
+        .find(|t| t["name"] == "analyze_game")
+        .expect("analyze_game listed in 2025-06-18");
+    assert_eq!(analyze.get("execution"), None, "{analyze}");
+    let plan = json!({
+        "command": env!("CARGO_BIN_EXE_chess-server"),
+        "protocolVersion": v.as_str(),
+        "serverName": "chess-server",
+        "expectedTools": expected,
+        "calls": calls_in(&doc, v),
+        "expectTasksCapability": false,
+    });
+    let stdout = harness::run_client("chess-server-stdio-2025-06-18", &plan);
+    for check in [
+        "initialize: tasks capability absent",
+        "tools/list: no tool has execution",
+        "tools/list equals the router's projection",
+        "tools/call analyze_game (scholars-mate): result equals the example result",
+    ] {
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.starts_with("ok ") && l.ends_with(check)),
+            "{check}: {stdout}"
+        );
+    }
+    assert!(!stdout.contains("as a task"), "{stdout}");
 }
 
 /// A free loopback port (bound and released: a small race, fine for a test).
@@ -248,19 +325,28 @@ fn typescript_client_through_nginx_in_front_of_two_stateless_instances() {
     }
 
     let mut plan = plan(json!({"url": format!("http://127.0.0.1:{listen}/mcp")}));
-    plan.as_object_mut().unwrap().remove("cancelCall");
+    let fields = plan.as_object_mut().unwrap();
+    fields.remove("cancelCall");
+    // No session, no task (docs/serving.md): the task-augmented calls are refused.
+    fields.remove("taskProgressCall");
+    fields.insert("stateless".into(), json!(true));
     let stdout = harness::run_client("chess-server-nginx", &plan);
     let compared = stdout
         .lines()
         .filter(|l| l.starts_with("ok ") && l.ends_with("result equals the example result"))
         .count();
     assert_eq!(compared, 10, "{stdout}");
-    assert!(
-        stdout
-            .lines()
-            .any(|l| l.starts_with("ok ") && l.ends_with("at least 7 progress notification(s)")),
-        "{stdout}"
-    );
+    for check in [
+        "with a progressToken: at least 7 progress notification(s)",
+        "analyze_game (scholars-mate): the task-augmented call is refused with -32600 (no session)",
+    ] {
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.starts_with("ok ") && l.ends_with(check)),
+            "{check}: {stdout}"
+        );
+    }
     for instance in &instances {
         let served = instance.stderr().matches("mcp request").count();
         assert!(
