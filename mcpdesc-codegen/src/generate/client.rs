@@ -68,12 +68,19 @@ pub fn emit(ir: &ModuleIr, settings: &Settings, diagnostics: &mut Vec<Diagnostic
         taken.insert(tool.names.method_name.clone());
         taken.insert(tool.names.content_method.clone());
     }
-    let tools = ir
-        .tools
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| t.handler_of.is_none())
-        .map(|(i, t)| tool_methods(&rt, t, spec_of(ir, i)));
+    let mut tools = Vec::new();
+    for (i, t) in ir.tools.iter().enumerate() {
+        if t.handler_of.is_some() {
+            continue;
+        }
+        tools.push(tool_methods(&rt, t, spec_of(ir, i)));
+        if runs_as_task(ir, i) {
+            let name = format!("{}_as_task", t.names.method_name);
+            if let Some(method) = claim_tool(&mut taken, name, t, diagnostics) {
+                tools.push(task_method(&rt, t, method, spec_of(ir, i)));
+            }
+        }
+    }
     let primitives = primitive_methods(&rt, ir, &mut taken, diagnostics);
     let server = &ir.server.name;
     let doc = format!(
@@ -171,6 +178,71 @@ fn spec_of(ir: &ModuleIr, me: usize) -> TokenStream {
             quote!(&tools::#module::SPEC)
         });
     quote!(self.inner.variant(&[#(#specs),*])?)
+}
+
+/// Whether the tool `ir.tools[me]` (or a variant of its handler group) may run as a
+/// task: `execution.taskSupport` `optional` or `required`.
+fn runs_as_task(ir: &ModuleIr, me: usize) -> bool {
+    ir.tools
+        .iter()
+        .enumerate()
+        .filter(|(k, t)| *k == me || t.handler_of == Some(me))
+        .any(|(_, t)| matches!(t.task_support.as_deref(), Some("optional" | "required")))
+}
+
+/// Claims a tool's extra client method (`{method}_as_task`); a name another method
+/// already has is skipped with a warning.
+fn claim_tool(
+    taken: &mut BTreeSet<String>,
+    name: String,
+    tool: &ToolIr,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<syn::Ident> {
+    if taken.insert(name.clone()) {
+        return Some(format_ident!("{}", name));
+    }
+    diagnostics.push(Diagnostic::new(
+        Severity::Warning,
+        rules::CODEGEN,
+        "client-method-name-taken",
+        &tool.pointer.key("name"),
+        format!(
+            "the typed client has no `{name}` method for the tool `{}`: another method already has that name",
+            tool.name
+        ),
+    ));
+    None
+}
+
+/// `{method}_as_task(input)`: the call as a task (MCP 2025-11-25), a
+/// `TypedTask` whose `result()` answers what `{method}` does.
+fn task_method(
+    rt: &TokenStream,
+    tool: &ToolIr,
+    method: syn::Ident,
+    spec: TokenStream,
+) -> TokenStream {
+    let input = format_ident!("{}", tool.input.type_name);
+    let name = &tool.name;
+    let plain = &tool.names.method_name;
+    let doc = format!(
+        "Calls the tool `{name}` as a task (MCP 2025-11-25 `execution.taskSupport`): the task's handle, whose `status()` polls it, `cancel()` cancels it and `result()` waits for what `{plain}` answers. A version whose declaration does not run it as a task, or a server without the `tasks` capability, is `CallError::NoTask` (nothing sent)."
+    );
+    let deprecated = deprecated(tool.deprecated, "tool");
+    let (output, call) = match &tool.output {
+        Some(output) => {
+            let output = format_ident!("{}", output.type_name);
+            (quote!(types::#output), quote!(call_tool_output_as_task))
+        }
+        None => (quote!(#rt::ToolResult), quote!(call_tool_as_task)),
+    };
+    quote! {
+        #[doc = #doc]
+        #deprecated
+        pub async fn #method(&self, input: types::#input) -> #rt::CallResult<#rt::client::TypedTask<#output>> {
+            self.inner.#call(#spec, input).await
+        }
+    }
 }
 
 /// `{method}` (and `{method}_with_content` for a tool with an `outputSchema`).
