@@ -10,8 +10,10 @@ fn chess_examples() {
     let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::chess_examples", "chess") else {
         return;
     };
-    support::check_input::<chess::types::AnalyzeGameInput>(&ir, "analyze_game");
-    support::check_output::<chess::types::AnalyzeGameOutput>(&ir, "analyze_game");
+    support::check_input::<chess::types::AnalyzeGameInput>(&ir, "analyze_game_v20250618");
+    support::check_output::<chess::types::AnalyzeGameOutput>(&ir, "analyze_game_v20250618");
+    support::check_input::<chess::types::AnalyzeGameInput>(&ir, "analyze_game_v20251125");
+    support::check_output::<chess::types::AnalyzeGameOutput>(&ir, "analyze_game_v20251125");
     support::check_input::<chess::types::GetPlayerRatingInput>(&ir, "get_player_rating");
     support::check_input::<chess::types::RecordGameResultInput>(&ir, "record_game_result");
 }
@@ -107,8 +109,10 @@ fn chess_client_only_examples() {
     let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::chess_client_only_examples", "chess-client-only") else {
         return;
     };
-    support::check_input::<chess_client_only::types::AnalyzeGameInput>(&ir, "analyze_game");
-    support::check_output::<chess_client_only::types::AnalyzeGameOutput>(&ir, "analyze_game");
+    support::check_input::<chess_client_only::types::AnalyzeGameInput>(&ir, "analyze_game_v20250618");
+    support::check_output::<chess_client_only::types::AnalyzeGameOutput>(&ir, "analyze_game_v20250618");
+    support::check_input::<chess_client_only::types::AnalyzeGameInput>(&ir, "analyze_game_v20251125");
+    support::check_output::<chess_client_only::types::AnalyzeGameOutput>(&ir, "analyze_game_v20251125");
     support::check_input::<chess_client_only::types::GetPlayerRatingInput>(&ir, "get_player_rating");
     support::check_input::<chess_client_only::types::RecordGameResultInput>(&ir, "record_game_result");
 }

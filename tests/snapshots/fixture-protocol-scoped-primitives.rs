@@ -398,4 +398,23 @@ impl Client {
             )
             .await
     }
+    /// Calls the tool `run_job` as a task (MCP 2025-11-25 `execution.taskSupport`): the task's handle, whose `status()` polls it, `cancel()` cancels it and `result()` waits for what `run_job` answers. A version whose declaration does not run it as a task, or a server without the `tasks` capability, is `CallError::NoTask` (nothing sent).
+    pub async fn run_job_as_task(
+        &self,
+        input: types::RunJobInput,
+    ) -> ::mcpdesc::CallResult<::mcpdesc::client::TypedTask<::mcpdesc::ToolResult>> {
+        self.inner
+            .call_tool_as_task(
+                self
+                    .inner
+                    .variant(
+                        &[
+                            &tools::run_job_v20251125::SPEC,
+                            &tools::run_job_v20260728::SPEC,
+                        ],
+                    )?,
+                input,
+            )
+            .await
+    }
 }

@@ -1246,6 +1246,25 @@ impl Client {
             )
             .await
     }
+    /// Calls the tool `export_game` as a task (MCP 2025-11-25 `execution.taskSupport`): the task's handle, whose `status()` polls it, `cancel()` cancels it and `result()` waits for what `export_game` answers. A version whose declaration does not run it as a task, or a server without the `tasks` capability, is `CallError::NoTask` (nothing sent).
+    pub async fn export_game_as_task(
+        &self,
+        input: types::ExportGameInput,
+    ) -> ::mcpdesc::CallResult<::mcpdesc::client::TypedTask<types::ExportGameOutput>> {
+        self.inner
+            .call_tool_output_as_task(
+                self
+                    .inner
+                    .variant(
+                        &[
+                            &tools::export_game_v20250618::SPEC,
+                            &tools::export_game_v20251125::SPEC,
+                        ],
+                    )?,
+                input,
+            )
+            .await
+    }
     /// The `ping` tool.
     ///
     /// Calls the tool `ping`.
