@@ -20,8 +20,11 @@ use generated::{types, Client, ExampleServer};
 async fn connect(router: mcpdesc::Router, version: ProtocolVersion) -> Session {
     let (server_io, client_io) = tokio::io::duplex(256 * 1024);
     let service = mcpdesc::McpServer::new(router).into_service();
+    // `tasks::routed`: the MCP 2025-11-25 task requests, as `serve_stdio` routes them.
+    let (read, write) = tokio::io::split(server_io);
+    let io = mcpdesc::tasks::routed(read, write);
     tokio::spawn(async move {
-        if let Ok(running) = rmcp::ServiceExt::serve(service, server_io).await {
+        if let Ok(running) = rmcp::ServiceExt::serve(service, io).await {
             let _ = running.waiting().await;
         }
     });
@@ -140,6 +143,21 @@ async fn each_negotiated_version_lists_and_calls_its_own_variant() {
     assert_eq!(
         new_client.export_game(game("g2")).await.unwrap().pgn,
         "1. d4 d5"
+    );
+
+    // `export_game` runs as a task in 2025-11-25 (its variant there says
+    // `execution.taskSupport: optional`): the task's result is the plain call's; in
+    // 2025-06-18 the typed client refuses before sending.
+    let task = new_client.export_game_as_task(game("g2")).await.unwrap();
+    assert_eq!(task.result().await.unwrap().pgn, "1. d4 d5");
+    assert_eq!(
+        task.status().await.unwrap().status,
+        mcpdesc::client::TaskStatus::Completed
+    );
+    let refused = old_client.export_game_as_task(game("g1")).await.unwrap_err();
+    assert!(
+        matches!(refused, mcpdesc::CallError::NoTask { .. }),
+        "{refused:?}"
     );
 
     // Prompts and resources the same way.
