@@ -406,7 +406,12 @@ async fn a_2026_07_28_client_gets_no_tasks() {
         _args: Value,
         cx: mcpdesc::Context,
     ) -> mcpdesc::BoxFuture<'static, Result<ToolResult, ToolError>> {
-        Box::pin(async move { Ok(ToolResult::text(format!("slow in {}", cx.protocol_version()))) })
+        Box::pin(async move {
+            Ok(ToolResult::text(format!(
+                "slow in {}",
+                cx.protocol_version()
+            )))
+        })
     }
     let router = || {
         let info = ServerInfo {
@@ -452,7 +457,8 @@ async fn a_2026_07_28_client_gets_no_tasks() {
         let caps = &discovered["capabilities"];
         assert!(caps.get("tasks").is_none(), "{discovered}");
         assert!(
-            caps.pointer("/extensions/io.modelcontextprotocol~1tasks").is_none(),
+            caps.pointer("/extensions/io.modelcontextprotocol~1tasks")
+                .is_none(),
             "{discovered}"
         );
         let tools = new.result("tools/list", json!({"_meta": meta})).await;
@@ -466,7 +472,10 @@ async fn a_2026_07_28_client_gets_no_tasks() {
             .await;
         assert_eq!(called["resultType"], "complete", "{called}");
         assert!(called.get("task").is_none(), "{called}");
-        assert_eq!(called["content"][0]["text"], "slow in 2026-07-28", "{called}");
+        assert_eq!(
+            called["content"][0]["text"], "slow in 2026-07-28",
+            "{called}"
+        );
         for method in ["tasks/get", "tasks/update", "tasks/cancel"] {
             let code = new
                 .error(method, json!({"taskId": "task-1", "_meta": meta}))

@@ -39,7 +39,8 @@ fn valid_files_exit_zero() {
         "{out}"
     );
     assert_eq!(
-        out.matches("(code: incomplete-tool-example-validation)").count(),
+        out.matches("(code: incomplete-tool-example-validation)")
+            .count(),
         3,
         "{out}"
     );
@@ -93,7 +94,10 @@ fn json_format_is_one_array_with_the_contract_fields() {
     assert!(
         notes.iter().all(|d| d["severity"] == "warning"
             && d["code"] == "incomplete-tool-example-validation"
-            && d["pointer"].as_str().unwrap().starts_with("/tools/0/examples/")),
+            && d["pointer"]
+                .as_str()
+                .unwrap()
+                .starts_with("/tools/0/examples/")),
         "{notes:?}"
     );
     assert_eq!(files[1]["valid"], false);

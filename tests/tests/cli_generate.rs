@@ -38,7 +38,8 @@ fn generates_to_stdout() {
     // variant (MCP 2025-06-18 defines no embedded-schema dialect).
     assert_eq!(
         err.matches("warning[").count(),
-        err.matches("(code: incomplete-tool-example-validation)").count(),
+        err.matches("(code: incomplete-tool-example-validation)")
+            .count(),
         "{err}"
     );
     assert_eq!(err.matches("warning[").count(), 3, "{err}");

@@ -89,10 +89,7 @@ async fn each_negotiated_version_lists_and_calls_its_own_variant() {
     let new_export = listed(&new_tools, "name", "export_game");
     assert_eq!(old_export["description"], json!("Export a game as PGN."));
     assert_eq!(old_export.get("execution"), None);
-    assert_eq!(
-        new_export["execution"],
-        json!({"taskSupport": "optional"})
-    );
+    assert_eq!(new_export["execution"], json!({"taskSupport": "optional"}));
     assert_eq!(new_export["annotations"]["readOnlyHint"], json!(true));
 
     // The typed client calls the variant of its session; the mock answers from that
@@ -154,7 +151,10 @@ async fn each_negotiated_version_lists_and_calls_its_own_variant() {
         task.status().await.unwrap().status,
         mcpdesc::client::TaskStatus::Completed
     );
-    let refused = old_client.export_game_as_task(game("g1")).await.unwrap_err();
+    let refused = old_client
+        .export_game_as_task(game("g1"))
+        .await
+        .unwrap_err();
     assert!(
         matches!(refused, mcpdesc::CallError::NoTask { .. }),
         "{refused:?}"

@@ -44,8 +44,14 @@ async fn a_hand_written_prompt_beside_the_generated_tools() {
         for tool in &mut expected {
             executions += usize::from(tool.as_object_mut().unwrap().remove("execution").is_some());
         }
-        assert_eq!(executions, usize::from(version == ProtocolVersion::V2025_11_25));
-        assert_eq!(serde_json::to_value(&tools).unwrap(), Value::Array(expected));
+        assert_eq!(
+            executions,
+            usize::from(version == ProtocolVersion::V2025_11_25)
+        );
+        assert_eq!(
+            serde_json::to_value(&tools).unwrap(),
+            Value::Array(expected)
+        );
         let args = json!({"pgn": "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#", "depth": 8});
         let analysis = client
             .call_tool(

@@ -265,11 +265,18 @@ async fn tasks_through_the_typed_client(client: &Client) {
     assert_eq!(task.status().await.unwrap().status, TaskStatus::Completed);
     // An ended task cannot be cancelled.
     let late = task.cancel().await.unwrap_err();
-    assert_eq!(late.protocol_error().map(|e| e.code), Some(-32602), "{late}");
+    assert_eq!(
+        late.protocol_error().map(|e| e.code),
+        Some(-32602),
+        "{late}"
+    );
 
     // A tool error: the task fails, its result is the plain call's `CallError::Tool`.
     let plain = client.analyze_game(analyze("", None)).await.unwrap_err();
-    let task = client.analyze_game_as_task(analyze("", None)).await.unwrap();
+    let task = client
+        .analyze_game_as_task(analyze("", None))
+        .await
+        .unwrap();
     let failed = task.result().await.unwrap_err();
     assert_eq!(failed.tool_result(), plain.tool_result(), "{failed}");
     assert!(failed.tool_result().is_some(), "{failed}");
@@ -283,7 +290,11 @@ async fn tasks_through_the_typed_client(client: &Client) {
     let cancelled = task.cancel().await.unwrap();
     assert_eq!(cancelled.status, TaskStatus::Cancelled, "{cancelled:?}");
     let none = task.result().await.unwrap_err();
-    assert_eq!(none.protocol_error().map(|e| e.code), Some(-32600), "{none}");
+    assert_eq!(
+        none.protocol_error().map(|e| e.code),
+        Some(-32600),
+        "{none}"
+    );
 }
 
 /// 40 plies: at 20 ms each, long enough to be cancelled while it runs.
@@ -344,10 +355,14 @@ async fn as_a_task_in_2025_06_18_is_refused_before_sending() {
             other => panic!("expected NoTask, got {other:?}"),
         }
         assert!(
-            err.to_string().contains("cannot run as a task in MCP 2025-06-18"),
+            err.to_string()
+                .contains("cannot run as a task in MCP 2025-06-18"),
             "{err}"
         );
-        client.analyze_game(analyze("1. e4 e5", None)).await.unwrap();
+        client
+            .analyze_game(analyze("1. e4 e5", None))
+            .await
+            .unwrap();
     })
     .await;
 }

@@ -326,31 +326,35 @@ pub fn build(
 
     // Handler groups: a group's head is named like a tool without variants (its
     // handler names), and every variant also gets a name of its own for its modules.
-    let groups = handler_groups(selected, |i, role| {
-        let member = match role {
-            Role::Input => "inputSchema",
-            Role::Output => "outputSchema",
-        };
-        let site = Pointer::root()
-            .key("tools")
-            .index(selected[i].index)
-            .key(member);
-        component_at(&site)
-            .filter(|(_, target)| uses.get(target).is_some_and(|(_, u)| u.len() > 1))
-            .map(|(_, target)| target)
-    }, |i| {
-        resolution.and_then(|r| {
-            r.value
-                .pointer(
-                    Pointer::root()
-                        .key("tools")
-                        .index(selected[i].index)
-                        .key("elicitations")
-                        .as_str(),
-                )
-                .cloned()
-        })
-    });
+    let groups = handler_groups(
+        selected,
+        |i, role| {
+            let member = match role {
+                Role::Input => "inputSchema",
+                Role::Output => "outputSchema",
+            };
+            let site = Pointer::root()
+                .key("tools")
+                .index(selected[i].index)
+                .key(member);
+            component_at(&site)
+                .filter(|(_, target)| uses.get(target).is_some_and(|(_, u)| u.len() > 1))
+                .map(|(_, target)| target)
+        },
+        |i| {
+            resolution.and_then(|r| {
+                r.value
+                    .pointer(
+                        Pointer::root()
+                            .key("tools")
+                            .index(selected[i].index)
+                            .key("elicitations")
+                            .as_str(),
+                    )
+                    .cloned()
+            })
+        },
+    );
     let mut declared: Vec<String> = Vec::new();
     // Per tool: (index of its handler names, index of its module name) in `declared`.
     let mut slots: Vec<(usize, usize)> = Vec::new();

@@ -674,5 +674,9 @@ fn variants_with_one_handler_signature_share_one_trait() {
     assert!(!code.contains("marks this tool as deprecated"), "{code}");
     assert!(!code.contains("RunV20251125Input"), "{code}");
     assert!(code.contains("Run::run(&*s, input, cx)"), "{code}");
-    assert_eq!(code.matches("impl Run for ExampleServer").count(), 1, "{code}");
+    assert_eq!(
+        code.matches("impl Run for ExampleServer").count(),
+        1,
+        "{code}"
+    );
 }

@@ -102,8 +102,10 @@ impl TypedClient {
         {
             return Ok(spec);
         }
-        let mut scope: Vec<ProtocolVersion> =
-            variants.iter().flat_map(|s| s.scope.iter().copied()).collect();
+        let mut scope: Vec<ProtocolVersion> = variants
+            .iter()
+            .flat_map(|s| s.scope.iter().copied())
+            .collect();
         scope.sort();
         scope.dedup();
         Err(CallError::Unsupported {
