@@ -35,6 +35,12 @@
 //! }
 //! ```
 //!
+//! A tool that may run as a task (`execution.taskSupport` `optional` or `required` in
+//! some variant) also gets `{method}_as_task(input)`, a `mcpdesc::client::TypedTask`
+//! whose `result()` answers what `{method}` does. Protocol-scoped variants that share
+//! one handler trait share one method too, which sends the declaration of the
+//! negotiated version (`TypedClient::variant`).
+//!
 //! Method names are the handler traits' (`{method}`, `{method}_with_content`,
 //! `get_{prompt}`, `read_{resource}`, `complete_{prompt}`), so one reads the same in
 //! a server and in its client. The client's own methods (`new`, `session`,
