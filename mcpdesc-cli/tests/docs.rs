@@ -32,7 +32,8 @@ fn page_on_stdout_or_in_a_file() {
     // variant (MCP 2025-06-18 defines no embedded-schema dialect).
     assert_eq!(
         err.matches("warning[").count(),
-        err.matches("(code: incomplete-tool-example-validation)").count(),
+        err.matches("(code: incomplete-tool-example-validation)")
+            .count(),
         "{err}"
     );
     assert_eq!(err.matches("warning[").count(), 3, "{err}");
