@@ -101,7 +101,8 @@ pub struct ToolIr {
     /// Its pointer (`/tools/0`).
     pub pointer: Pointer,
     /// Its Rust names (trait, method, input and output types): those of its handler
-    /// trait, which the variants of one handler group share (see [`handler_groups`]).
+    /// trait, which the variants of one handler group share (see `docs/generated-code.md`,
+    /// "Protocol-scoped variants").
     pub names: ToolNames,
     /// The name of its modules (`tools::…`, `examples::…`) and of its example tests:
     /// the method name outside variants, else the variant's own
