@@ -97,11 +97,16 @@ fn the_test_server_makes_the_example_tests_call_the_implementation() {
     let (code, out, err) = run(&["generate", chess, "--test-server", "crate::Chess::new()"]);
     assert_eq!(code, 0, "{err}");
     // Six Tool Examples (`analyze_game`'s two in each of its two variants), one
-    // interaction example, one prompt, one resource, one template example and three
-    // completion examples: one implementation check each, on a fresh server.
+    // prompt, one resource, one template example and three completion examples: one
+    // implementation check each, on a fresh server; the interaction example's check
+    // builds a fresh server for each version of the tool's scope.
     assert_eq!(
         out.matches("&super::router(crate::Chess::new())").count(),
-        13
+        12
+    );
+    assert_eq!(
+        out.matches("|| super::router(crate::Chess::new())").count(),
+        1
     );
     let (code, out, err) = run(&["generate", chess, "--test-server", "crate::Chess::new("]);
     assert_eq!(code, 1);

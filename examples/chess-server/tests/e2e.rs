@@ -17,7 +17,10 @@
 //! to the router's projections), gets the prompt, reads the resource and the template
 //! and completes with each example's request (each answer equal to the example's whole
 //! result), and sends bad prompt, resource and completion requests (each a JSON-RPC
-//! error: -32602, or -32002 for an unknown resource).
+//! error: -32602, or -32002 for an unknown resource). A second client declares the
+//! elicitation capability and answers `record_game_result`'s `confirm_unusual`
+//! elicitation (declined, then accepted as the `short-decisive-game` interaction
+//! example), over stdio and HTTP.
 //!
 //! The server runs with `--think-ms 50` (50 ms per analysed ply) so that a call lasts
 //! long enough to be cancelled midway. `tests/e2e/harness.rs` runs the client
@@ -104,6 +107,113 @@ fn typescript_client_talks_to_the_chess_server_over_http() {
     assert!(
         stderr.contains("chess-server: analyze_game cancelled after"),
         "{stderr}"
+    );
+}
+
+/// The plan of the elicitation check: the client declares the elicitation capability
+/// and calls `record_game_result` with an unusual result (a decisive game of one full
+/// move), answering the server's `elicitation/create` (checked against the
+/// `confirm_unusual` declaration's message and `requestedSchema`): first declining,
+/// which the description documents as `onDecline: "The result is not recorded."` and
+/// the implementation answers with a tool error, then accepting with `{"record": true}`
+/// as the `short-decisive-game` interaction example does, which records the result. The
+/// ratings the accepted call reports are the first change for those players: the
+/// declined call recorded nothing.
+fn elicitation_plan(transport: Value) -> Value {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../chess/chess.mcpdesc.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let tool = doc["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "record_game_result")
+        .unwrap();
+    let example = &tool["interactionExamples"]["short-decisive-game"];
+    let step = &example["steps"][0];
+    assert_eq!(step["declaration"], "confirm_unusual");
+    // The step's request is the declaration's message and schema.
+    let declaration = &tool["elicitations"][0];
+    assert_eq!(step["request"]["message"], declaration["message"]);
+    assert_eq!(
+        step["request"]["requestedSchema"],
+        declaration["requestedSchema"]
+    );
+    let mut declined = step.clone();
+    declined["response"] = json!({"action": "decline"});
+    let router = chess_server::router();
+    let mut plan = json!({
+        "serverName": "chess-server",
+        "expectedTools": router.list_tools(ProtocolVersion::V2025_11_25),
+        "calls": [],
+        "interactions": [
+            {
+                "label": "declined",
+                "tool": "record_game_result",
+                "arguments": example["input"],
+                "steps": [declined],
+                "expectResult": {
+                    "content": [{"type": "text", "text": "Not recorded: the unusual result was not confirmed."}],
+                    "isError": true
+                }
+            },
+            {
+                "label": "short-decisive-game",
+                "tool": "record_game_result",
+                "arguments": example["input"],
+                "steps": example["steps"],
+                "expectResult": example["result"]
+            }
+        ]
+    });
+    plan.as_object_mut()
+        .unwrap()
+        .extend(transport.as_object().unwrap().clone());
+    plan
+}
+
+/// Runs the elicitation plan and checks that both calls got their whole result after
+/// every step was requested and matched.
+fn run_elicitation(name: &str, plan: &Value) {
+    let stdout = harness::run_client(name, plan);
+    for label in ["declined", "short-decisive-game"] {
+        for check in [
+            "every request matched its step",
+            "every step was requested",
+            "result equals the example result",
+        ] {
+            let line = format!("ok   tools/call record_game_result (interaction {label}): {check}");
+            assert!(stdout.lines().any(|l| l == line), "{line}: {stdout}");
+        }
+    }
+}
+
+#[test]
+fn typescript_client_answers_record_game_results_elicitation_over_stdio() {
+    if !harness::client_ready(
+        "chess-server/e2e::typescript_client_answers_record_game_results_elicitation_over_stdio",
+    ) {
+        return;
+    }
+    run_elicitation(
+        "chess-server-elicitation-stdio",
+        &elicitation_plan(json!({"command": env!("CARGO_BIN_EXE_chess-server"), "args": []})),
+    );
+}
+
+#[test]
+fn typescript_client_answers_record_game_results_elicitation_over_http() {
+    if !harness::client_ready(
+        "chess-server/e2e::typescript_client_answers_record_game_results_elicitation_over_http",
+    ) {
+        return;
+    }
+    let server = harness::HttpServerProcess::start(
+        env!("CARGO_BIN_EXE_chess-server"),
+        &["--http", "127.0.0.1:0"],
+    );
+    run_elicitation(
+        "chess-server-elicitation-http",
+        &elicitation_plan(json!({"url": server.url})),
     );
 }
 

@@ -49,7 +49,8 @@ pub struct ModuleIr {
     pub primitives: PrimitivesIr,
     /// The security schemes the generated `Authenticator` verifies.
     pub security: SecurityIr,
-    /// The tools' Elicitation Declarations (typed elicitations, `elicitations.rs`).
+    /// The Elicitation Declarations of the tools, prompts, resources and resource
+    /// templates (typed elicitations, `elicitations.rs`).
     pub elicitations: Vec<ElicitationIr>,
 }
 
@@ -628,7 +629,8 @@ pub fn build(
         .filter(|t| t.handler_of.is_none())
         .cloned()
         .collect();
-    let elicitations = super::elicitations::build(&heads, options, &mut types, diagnostics);
+    let elicitations =
+        super::elicitations::build(&heads, &primitives, options, &mut types, diagnostics);
 
     let root: VersionSet = doc
         .protocol_versions
