@@ -183,12 +183,20 @@ fn drifted(dir: &Path, name: &str, mutate: impl FnOnce(&mut Value)) -> PathBuf {
     path
 }
 
+/// The declaration of `name` that a 2025-11-25 session sees, the version `check`
+/// negotiates (chess's `analyze_game` has a variant for 2025-06-18 and one for
+/// 2025-11-25).
 fn tool<'a>(desc: &'a mut Value, name: &str) -> &'a mut Value {
     desc["tools"]
         .as_array_mut()
         .unwrap()
         .iter_mut()
-        .find(|t| t["name"] == name)
+        .find(|t| {
+            t["name"] == name
+                && t["protocolVersions"]
+                    .as_array()
+                    .is_none_or(|list| list.iter().any(|v| v == "2025-11-25"))
+        })
         .unwrap()
 }
 

@@ -6,7 +6,9 @@
 //! variants: a tool or prompt name, a resource URI, a URI template) keeps every
 //! declaration, each marked with its [`Chosen::variant`] version: the generator names
 //! each variant's items after it (`analyze_game` → `analyze_game_v20251125`, see
-//! [`variant_name`]) and the router serves each negotiated version its own variant.
+//! [`variant_name`]; tool variants with one handler signature share one handler trait
+//! with the tool's own names, see `ir::handler_groups`) and the router serves each
+//! negotiated version its own variant.
 //! With a protocol version `V`, generation works on the Effective Protocol View of `V`:
 //! declarations whose scope excludes `V` are left out, which leaves at most one
 //! declaration per identity, and no variant marks.

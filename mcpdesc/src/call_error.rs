@@ -159,6 +159,20 @@ pub enum CallError {
         /// The lacking capabilities as an MCP capabilities object.
         required: Box<Value>,
     },
+    /// A call as a task (a generated `Client`'s `{tool}_as_task`) that cannot be one
+    /// in the negotiated protocol version: the tool's declaration for it does not say
+    /// `execution.taskSupport` `optional` or `required` (MCP 2025-11-25 core tasks),
+    /// or the server does not advertise the `tasks` capability for `tools/call`
+    /// (nothing was sent).
+    #[error("`{name}` cannot run as a task in MCP {version}: {reason} (nothing was sent)")]
+    NoTask {
+        /// The tool.
+        name: String,
+        /// The negotiated version.
+        version: ProtocolVersion,
+        /// Why.
+        reason: String,
+    },
     /// No answer came: a timeout, the server went away, a transport failure, or a
     /// malformed response.
     #[error("`{name}`: {error}")]

@@ -380,6 +380,114 @@ async fn the_client_handle_follows_a_task() {
     assert!(refused.is_err(), "{refused:?}");
 }
 
+/// `slow` for 2025-11-25 (`execution.taskSupport: optional`) and for 2026-07-28, where
+/// a description cannot declare `execution` (the core tasks of 2025-11-25 are gone; the
+/// `io.modelcontextprotocol/tasks` extension takes their place).
+const SLOW_2025: ToolSpec = ToolSpec::new(
+    "slow",
+    &[ProtocolVersion::V2025_11_25],
+    r#"{"name": "slow", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "optional"}}"#,
+);
+const SLOW_2026: ToolSpec = ToolSpec::new(
+    "slow",
+    &[ProtocolVersion::V2026_07_28],
+    r#"{"name": "slow", "inputSchema": {"type": "object"}}"#,
+);
+
+/// What a 2026-07-28 client gets for a tool whose 2025-11-25 variant runs as a task
+/// (docs/serving.md, "Not served: the 2026-07-28 extension"): no `tasks` capability and
+/// no `io.modelcontextprotocol/tasks` extension in discovery, no `execution` in
+/// `tools/list`, a plain (`complete`) result for a call that asks for a task or
+/// declares the extension, and `-32601` for the extension's `tasks/get`, `tasks/update`
+/// and `tasks/cancel`. A 2025-11-25 session of the same server still runs it as a task.
+#[tokio::test]
+async fn a_2026_07_28_client_gets_no_tasks() {
+    fn handler(
+        _args: Value,
+        cx: mcpdesc::Context,
+    ) -> mcpdesc::BoxFuture<'static, Result<ToolResult, ToolError>> {
+        Box::pin(async move {
+            Ok(ToolResult::text(format!(
+                "slow in {}",
+                cx.protocol_version()
+            )))
+        })
+    }
+    let router = || {
+        let info = ServerInfo {
+            protocol_versions: &[ProtocolVersion::V2025_11_25, ProtocolVersion::V2026_07_28],
+            ..ServerInfo::new("tasks-2026", "1.0.0")
+        };
+        Router::new(info)
+            .tool(SLOW_2025, handler)
+            .tool(SLOW_2026, handler)
+    };
+    let run = async {
+        let (mut old, caps) = Session::open(McpServer::new(router()), "2025-11-25").await;
+        assert!(caps.get("tasks").is_some(), "{caps}");
+        let task = old.start("slow", json!({})).await;
+        assert_eq!(task["status"], "working", "{task}");
+
+        let (server_io, client_io) = tokio::io::duplex(256 * 1024);
+        let server = McpServer::new(router());
+        tokio::spawn(async move {
+            let (read, write) = tokio::io::split(server_io);
+            let running = server
+                .into_service()
+                .serve(mcpdesc::tasks::routed(read, write))
+                .await?;
+            running.waiting().await?;
+            Ok::<_, Box<dyn std::error::Error + Send + Sync>>(())
+        });
+        let (read, write) = tokio::io::split(client_io);
+        let mut new = Session {
+            lines: BufReader::new(read).lines(),
+            write,
+            next_id: 0,
+        };
+        // Every 2026-07-28 request carries its version and client in `_meta`; this
+        // client declares the tasks extension.
+        let meta = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities":
+                {"extensions": {"io.modelcontextprotocol/tasks": {}}},
+            "io.modelcontextprotocol/clientInfo": {"name": "raw-test", "version": "0.0.1"}
+        });
+        let discovered = new.result("server/discover", json!({"_meta": meta})).await;
+        let caps = &discovered["capabilities"];
+        assert!(caps.get("tasks").is_none(), "{discovered}");
+        assert!(
+            caps.pointer("/extensions/io.modelcontextprotocol~1tasks")
+                .is_none(),
+            "{discovered}"
+        );
+        let tools = new.result("tools/list", json!({"_meta": meta})).await;
+        assert_eq!(tools["tools"][0]["name"], "slow", "{tools}");
+        assert!(tools["tools"][0].get("execution").is_none(), "{tools}");
+        let called = new
+            .result(
+                "tools/call",
+                json!({"name": "slow", "arguments": {}, "task": {"ttl": 60000}, "_meta": meta}),
+            )
+            .await;
+        assert_eq!(called["resultType"], "complete", "{called}");
+        assert!(called.get("task").is_none(), "{called}");
+        assert_eq!(
+            called["content"][0]["text"], "slow in 2026-07-28",
+            "{called}"
+        );
+        for method in ["tasks/get", "tasks/update", "tasks/cancel"] {
+            let code = new
+                .error(method, json!({"taskId": "task-1", "_meta": meta}))
+                .await;
+            assert_eq!(code, -32601, "{method}");
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(30), run)
+        .await
+        .expect("the 2026-07-28 test finishes in time");
+}
+
 #[tokio::test]
 async fn tasks_on_the_wire() {
     let all = async {

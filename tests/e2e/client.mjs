@@ -21,11 +21,23 @@
 //                       "expectResult": {...} } ],  (optional)
 //   "progressCall": { "tool": "...", "arguments": {...}, "minNotifications": 1 },  (optional)
 //   "cancelCall": { "tool": "...", "arguments": {...}, "expectLog": "..." },  (optional)
+//   "taskProgressCall": { "tool": "...", "arguments": {...}, "minNotifications": 1 },  (optional)
+//   "expectTasksCapability": true | false,  (optional)
+//   "stateless": true,  (optional: a stateless HTTP server, which refuses tasks)
 //   "primitives": { ...prompts, resources, templates, completions: see primitives.mjs... }  (optional)
 // }
 //
 // progressCall: the call asks for progress (a progressToken); expects at least
 // minNotifications progress notifications, with increasing `progress`, and a result.
+// taskProgressCall: the tool is called plainly, then as a task with
+// `client.experimental.tasks.callToolStream` asking for progress: expects taskCreated
+// first, task statuses (working, then completed), the result equal to the plain
+// call's, and at least minNotifications progress notifications with increasing
+// `progress` for the task's call.
+// expectTasksCapability: whether the server advertises `capabilities.tasks`; without
+// it no listed tool may carry `execution` either.
+// stateless: the server keeps no session, so a task-augmented call of an optional
+// tool is refused with -32600 (instead of being called as a task).
 // cancelCall: the call asks for progress and is aborted at its first progress
 // notification (the SDK sends notifications/cancelled); expects the call to reject,
 // then a log message (notifications/message) whose data contains expectLog, which
@@ -186,6 +198,18 @@ try {
   }
 
   const listed = (await client.listTools()).tools;
+  if (plan.expectTasksCapability !== undefined) {
+    const tasks = client.getServerCapabilities()?.tasks;
+    check(
+      `initialize: tasks capability ${plan.expectTasksCapability ? "advertised" : "absent"}`,
+      Boolean(tasks) === plan.expectTasksCapability,
+      JSON.stringify(tasks),
+    );
+    if (!plan.expectTasksCapability) {
+      const executing = listed.filter((t) => t.execution !== undefined).map((t) => t.name);
+      check("tools/list: no tool has execution", executing.length === 0, JSON.stringify(executing));
+    }
+  }
   const got = [...listed].sort(byName);
   const want = [...plan.expectedTools].sort(byName);
   check(
@@ -232,12 +256,12 @@ try {
     const { _meta, ...rest } = result;
     return Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest;
   }
-  async function refused(label, params) {
+  async function refused(label, params, code = -32601) {
     try {
       const result = await client.request({ method: "tools/call", params }, CallToolResultSchema);
       check(label, false, `answered ${JSON.stringify(result)}`);
     } catch (e) {
-      check(label, e?.code === -32601, String(e));
+      check(label, e?.code === code, String(e));
     }
   }
   for (const call of plan.calls) {
@@ -251,7 +275,9 @@ try {
         result = await callAsTask(call, label);
       } else {
         result = await client.callTool(params);
-        if (support === "optional") {
+        if (support === "optional" && plan.stateless) {
+          await refused(`${label}: the task-augmented call is refused with -32600 (no session)`, { ...params, task: {} }, -32600);
+        } else if (support === "optional") {
           const asTask = await callAsTask(call, label);
           const same = (r) => ({ content: r.content, structuredContent: r.structuredContent, isError: r.isError === true });
           check(
@@ -370,6 +396,62 @@ try {
         `${label}: the SDK's onprogress saw them`,
         delivered.length >= Math.min(1, progress.length),
         JSON.stringify(delivered),
+      );
+    } catch (e) {
+      check(label, false, String(e));
+    }
+  }
+
+  if (plan.taskProgressCall) {
+    const call = plan.taskProgressCall;
+    const label = `tools/call ${call.tool} as a task with a progressToken`;
+    const params = { name: call.tool, arguments: call.arguments };
+    try {
+      const plain = await client.callTool(params);
+      const before = wireProgress.length;
+      const delivered = [];
+      const messages = [];
+      for await (const message of client.experimental.tasks.callToolStream(params, CallToolResultSchema, {
+        task: { ttl: 60000 },
+        onprogress: (p) => delivered.push(p),
+      })) {
+        messages.push(message);
+      }
+      const types = messages.map((m) => m.type);
+      check(`${label}: taskCreated first`, types[0] === "taskCreated", JSON.stringify(types));
+      const statuses = messages.filter((m) => m.type === "taskStatus").map((m) => m.task.status);
+      check(
+        `${label}: task statuses working, then completed`,
+        statuses.length > 0 &&
+          statuses[statuses.length - 1] === "completed" &&
+          statuses.slice(0, -1).every((s) => s === "working"),
+        JSON.stringify(statuses),
+      );
+      const last = messages[messages.length - 1];
+      check(`${label}: ends with the result`, last?.type === "result", JSON.stringify(last));
+      const same = (r) => ({ content: r?.content, structuredContent: r?.structuredContent, isError: r?.isError === true });
+      check(
+        `${label}: the same result as the plain call`,
+        isDeepStrictEqual(same(last?.result), same(plain)),
+        `task ${JSON.stringify(last?.result)}\nplain ${JSON.stringify(plain)}`,
+      );
+      // Over HTTP the task's progress travels on the session's GET stream, the
+      // result on the tasks/result response: wait for the progress to arrive.
+      for (let waited = 0; wireProgress.length - before < call.minNotifications && waited < 10000; waited += 50) {
+        await sleep(50);
+      }
+      const progress = wireProgress.slice(before);
+      check(
+        `${label}: at least ${call.minNotifications} progress notification(s)`,
+        progress.length >= call.minNotifications,
+        JSON.stringify(progress),
+      );
+      check(
+        `${label}: progress increases under one token`,
+        progress.every(
+          (p, i) => i === 0 || (p.progress > progress[i - 1].progress && p.progressToken === progress[0].progressToken),
+        ),
+        JSON.stringify(progress),
       );
     } catch (e) {
       check(label, false, String(e));

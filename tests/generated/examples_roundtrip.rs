@@ -10,8 +10,10 @@ fn chess_examples() {
     let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::chess_examples", "chess") else {
         return;
     };
-    support::check_input::<chess::types::AnalyzeGameInput>(&ir, "analyze_game");
-    support::check_output::<chess::types::AnalyzeGameOutput>(&ir, "analyze_game");
+    support::check_input::<chess::types::AnalyzeGameInput>(&ir, "analyze_game_v20250618");
+    support::check_output::<chess::types::AnalyzeGameOutput>(&ir, "analyze_game_v20250618");
+    support::check_input::<chess::types::AnalyzeGameInput>(&ir, "analyze_game_v20251125");
+    support::check_output::<chess::types::AnalyzeGameOutput>(&ir, "analyze_game_v20251125");
     support::check_input::<chess::types::GetPlayerRatingInput>(&ir, "get_player_rating");
     support::check_input::<chess::types::RecordGameResultInput>(&ir, "record_game_result");
 }
@@ -77,6 +79,10 @@ fn generator_variants_examples() {
     support::check_output::<generator_variants::types::AnalyzeGameOutput>(&ir, "analyze_game_v20251125");
     support::check_input::<generator_variants::types::ResetBoardInput>(&ir, "reset_board_v20250618");
     support::check_input::<generator_variants::types::ResetBoardInput>(&ir, "reset_board_v20251125");
+    support::check_input::<generator_variants::types::ExportGameInput>(&ir, "export_game_v20250618");
+    support::check_output::<generator_variants::types::ExportGameOutput>(&ir, "export_game_v20250618");
+    support::check_input::<generator_variants::types::ExportGameInput>(&ir, "export_game_v20251125");
+    support::check_output::<generator_variants::types::ExportGameOutput>(&ir, "export_game_v20251125");
     support::check_input::<generator_variants::types::PingInput>(&ir, "ping");
 }
 
@@ -107,8 +113,10 @@ fn chess_client_only_examples() {
     let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::chess_client_only_examples", "chess-client-only") else {
         return;
     };
-    support::check_input::<chess_client_only::types::AnalyzeGameInput>(&ir, "analyze_game");
-    support::check_output::<chess_client_only::types::AnalyzeGameOutput>(&ir, "analyze_game");
+    support::check_input::<chess_client_only::types::AnalyzeGameInput>(&ir, "analyze_game_v20250618");
+    support::check_output::<chess_client_only::types::AnalyzeGameOutput>(&ir, "analyze_game_v20250618");
+    support::check_input::<chess_client_only::types::AnalyzeGameInput>(&ir, "analyze_game_v20251125");
+    support::check_output::<chess_client_only::types::AnalyzeGameOutput>(&ir, "analyze_game_v20251125");
     support::check_input::<chess_client_only::types::GetPlayerRatingInput>(&ir, "get_player_rating");
     support::check_input::<chess_client_only::types::RecordGameResultInput>(&ir, "record_game_result");
 }

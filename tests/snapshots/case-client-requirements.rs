@@ -138,25 +138,11 @@ pub mod tools {
 ///
 /// Implements the tool `summarize_shelf`.
 ///
-/// Protocol-scoped variant for MCP 2025-11-25: the router serves it to the sessions that negotiated one of these versions.
+/// One handler for the protocol-scoped variants of `summarize_shelf` for MCP 2025-11-25, 2026-07-28: their declarations differ only in what the router serves about them (description, annotations, execution...), not in this handler's types. Each variant keeps its own `tools::…::SPEC`, examples and example tests; the router serves each session the declaration of its version.
 #[allow(dead_code)]
-pub trait SummarizeShelfV20251125: Send + Sync {
+pub trait SummarizeShelf: Send + Sync {
     /// Handles `tools/call` for `summarize_shelf` and returns the whole result.
-    fn summarize_shelf_v20251125(
-        &self,
-        input: types::SummarizeShelfInput,
-        cx: ::mcpdesc::Context,
-    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
-}
-/// The `summarize_shelf` tool.
-///
-/// Implements the tool `summarize_shelf`.
-///
-/// Protocol-scoped variant for MCP 2026-07-28: the router serves it to the sessions that negotiated one of these versions.
-#[allow(dead_code)]
-pub trait SummarizeShelfV20260728: Send + Sync {
-    /// Handles `tools/call` for `summarize_shelf` and returns the whole result.
-    fn summarize_shelf_v20260728(
+    fn summarize_shelf(
         &self,
         input: types::SummarizeShelfInput,
         cx: ::mcpdesc::Context,
@@ -192,12 +178,9 @@ pub trait RootsViewResource: Send + Sync {
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
 #[allow(deprecated, dead_code)]
-pub trait Server: SummarizeShelfV20251125 + SummarizeShelfV20260728 + RootsViewResource + Send + Sync + 'static {}
+pub trait Server: SummarizeShelf + RootsViewResource + Send + Sync + 'static {}
 #[allow(deprecated)]
-impl<
-    T: SummarizeShelfV20251125 + SummarizeShelfV20260728 + RootsViewResource + Send
-        + Sync + 'static,
-> Server for T {}
+impl<T: SummarizeShelf + RootsViewResource + Send + Sync + 'static> Server for T {}
 /// A router that serves the description with `server`'s trait methods: the
 /// lists per negotiated protocol version, `tools/call` (argument validation
 /// against the original `inputSchema`, dispatch, result shaping), `prompts/get`,
@@ -212,8 +195,7 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
             ::mcpdesc::__private::tool_result(
                 &server,
                 |s, input, cx| async move {
-                    SummarizeShelfV20251125::summarize_shelf_v20251125(&*s, input, cx)
-                        .await
+                    SummarizeShelf::summarize_shelf(&*s, input, cx).await
                 },
             ),
         )
@@ -222,8 +204,7 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
             ::mcpdesc::__private::tool_result(
                 &server,
                 |s, input, cx| async move {
-                    SummarizeShelfV20260728::summarize_shelf_v20260728(&*s, input, cx)
-                        .await
+                    SummarizeShelf::summarize_shelf(&*s, input, cx).await
                 },
             ),
         )
@@ -386,23 +367,13 @@ impl ::core::default::Default for ExampleServer {
     }
 }
 #[allow(deprecated)]
-impl SummarizeShelfV20251125 for ExampleServer {
-    fn summarize_shelf_v20251125(
+impl SummarizeShelf for ExampleServer {
+    fn summarize_shelf(
         &self,
         input: types::SummarizeShelfInput,
         cx: ::mcpdesc::Context,
     ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
         self.book.respond_input(tools::summarize_shelf_v20251125::NAME, input, cx)
-    }
-}
-#[allow(deprecated)]
-impl SummarizeShelfV20260728 for ExampleServer {
-    fn summarize_shelf_v20260728(
-        &self,
-        input: types::SummarizeShelfInput,
-        cx: ::mcpdesc::Context,
-    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
-        self.book.respond_input(tools::summarize_shelf_v20260728::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
@@ -478,23 +449,24 @@ impl Client {
     ///
     /// Calls the tool `summarize_shelf`.
     ///
-    /// Protocol-scoped variant for MCP 2025-11-25: the router serves it to the sessions that negotiated one of these versions.
-    pub async fn summarize_shelf_v20251125(
+    /// One handler for the protocol-scoped variants of `summarize_shelf` for MCP 2025-11-25, 2026-07-28: their declarations differ only in what the router serves about them (description, annotations, execution...), not in this handler's types. Each variant keeps its own `tools::…::SPEC`, examples and example tests; the router serves each session the declaration of its version.
+    pub async fn summarize_shelf(
         &self,
         input: types::SummarizeShelfInput,
     ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::summarize_shelf_v20251125::SPEC, input).await
-    }
-    /// The `summarize_shelf` tool.
-    ///
-    /// Calls the tool `summarize_shelf`.
-    ///
-    /// Protocol-scoped variant for MCP 2026-07-28: the router serves it to the sessions that negotiated one of these versions.
-    pub async fn summarize_shelf_v20260728(
-        &self,
-        input: types::SummarizeShelfInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::summarize_shelf_v20260728::SPEC, input).await
+        self.inner
+            .call_tool(
+                self
+                    .inner
+                    .variant(
+                        &[
+                            &tools::summarize_shelf_v20251125::SPEC,
+                            &tools::summarize_shelf_v20260728::SPEC,
+                        ],
+                    )?,
+                input,
+            )
+            .await
     }
     /// Reads the resource `roots_view` (`resources/read` of `shelf://roots`).
     pub async fn read_roots_view(

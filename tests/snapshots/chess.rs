@@ -18,7 +18,7 @@ pub mod types {
     #![allow(unreachable_pub)]
     // generated code names everything by absolute path on purpose
     #![allow(unused_qualifications)]
-    /// Arguments of the `analyze_game` tool (Analyze Chess Game).
+    /// Arguments of the `analyze_game` tool (Analyze Chess Game) in MCP 2025-06-18, 2025-11-25.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct AnalyzeGameInput {
         /// Analysis depth in half-moves
@@ -27,7 +27,7 @@ pub mod types {
         /// Game in Portable Game Notation (PGN) format
         pub pgn: ::std::string::String,
     }
-    /// Structured output of the `analyze_game` tool (Analyze Chess Game).
+    /// Structured output of the `analyze_game` tool (Analyze Chess Game) in MCP 2025-06-18, 2025-11-25.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     pub struct AnalyzeGameOutput {
         /// Best move in algebraic notation
@@ -311,17 +311,25 @@ pub mod info {
 pub mod tools {
     #![allow(dead_code)]
     /// Metadata of the `analyze_game` tool.
-    pub mod analyze_game {
+    pub mod analyze_game_v20250618 {
         /// The tool's name on the wire.
         pub const NAME: &str = "analyze_game";
         /// What the router registers for this tool.
         pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
             NAME,
-            &[
-                ::mcpdesc::ProtocolVersion::V2025_06_18,
-                ::mcpdesc::ProtocolVersion::V2025_11_25,
-            ],
-            r#"{"name":"analyze_game","title":"Analyze Chess Game","description":"Analyze a chess game from PGN notation and return evaluation scores","inputSchema":{"type":"object","properties":{"pgn":{"type":"string","description":"Game in Portable Game Notation (PGN) format"},"depth":{"type":"integer","description":"Analysis depth in half-moves","minimum":1,"maximum":40}},"required":["pgn"]},"outputSchema":{"type":"object","properties":{"evaluation":{"type":"number","description":"Centipawn evaluation"},"best_move":{"type":"string","description":"Best move in algebraic notation"},"blunders":{"type":"array","items":{"type":"object","properties":{"move_number":{"type":"integer"},"move":{"type":"string"},"evaluation_loss":{"type":"number"}}}}}},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true},"tags":["analysis","chess"]}"#,
+            &[::mcpdesc::ProtocolVersion::V2025_06_18],
+            r#"{"name":"analyze_game","title":"Analyze Chess Game","description":"Analyze a chess game from PGN notation and return evaluation scores","protocolVersions":["2025-06-18"],"inputSchema":{"type":"object","properties":{"pgn":{"type":"string","description":"Game in Portable Game Notation (PGN) format"},"depth":{"type":"integer","description":"Analysis depth in half-moves","minimum":1,"maximum":40}},"required":["pgn"]},"outputSchema":{"type":"object","properties":{"evaluation":{"type":"number","description":"Centipawn evaluation"},"best_move":{"type":"string","description":"Best move in algebraic notation"},"blunders":{"type":"array","items":{"type":"object","properties":{"move_number":{"type":"integer"},"move":{"type":"string"},"evaluation_loss":{"type":"number"}}}}}},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true},"tags":["analysis","chess"]}"#,
+        );
+    }
+    /// Metadata of the `analyze_game` tool.
+    pub mod analyze_game_v20251125 {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "analyze_game";
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"analyze_game","title":"Analyze Chess Game","description":"Analyze a chess game from PGN notation and return evaluation scores","protocolVersions":["2025-11-25"],"inputSchema":{"type":"object","properties":{"pgn":{"type":"string","description":"Game in Portable Game Notation (PGN) format"},"depth":{"type":"integer","description":"Analysis depth in half-moves","minimum":1,"maximum":40}},"required":["pgn"]},"outputSchema":{"type":"object","properties":{"evaluation":{"type":"number","description":"Centipawn evaluation"},"best_move":{"type":"string","description":"Best move in algebraic notation"},"blunders":{"type":"array","items":{"type":"object","properties":{"move_number":{"type":"integer"},"move":{"type":"string"},"evaluation_loss":{"type":"number"}}}}}},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true},"execution":{"taskSupport":"optional"},"tags":["analysis","chess"]}"#,
         );
     }
     /// Metadata of the `get_player_rating` tool.
@@ -357,7 +365,7 @@ pub mod tools {
 ///
 /// Implements the tool `analyze_game`.
 ///
-/// Annotations (advisory hints): read-only, not destructive, idempotent.
+/// One handler for the protocol-scoped variants of `analyze_game` for MCP 2025-06-18, 2025-11-25: their declarations differ only in what the router serves about them (description, annotations, execution...), not in this handler's types. Each variant keeps its own `tools::…::SPEC`, examples and example tests; the router serves each session the declaration of its version.
 #[allow(dead_code)]
 pub trait AnalyzeGame: Send + Sync {
     /// Handles `tools/call` for `analyze_game`: the output becomes `structuredContent` and a text block of its JSON.
@@ -527,7 +535,16 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
     ::mcpdesc::Router::new(info::server_info())
         .security(info::SECURITY)
         .tool(
-            tools::analyze_game::SPEC,
+            tools::analyze_game_v20250618::SPEC,
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    AnalyzeGame::analyze_game_with_content(&*s, input, cx).await
+                },
+            ),
+        )
+        .tool(
+            tools::analyze_game_v20251125::SPEC,
             ::mcpdesc::__private::tool_output(
                 &server,
                 |s, input, cx| async move {
@@ -646,13 +663,13 @@ pub mod elicitations {
 pub mod examples {
     #![allow(dead_code)]
     /// Examples of the `analyze_game` tool.
-    pub mod analyze_game {
+    pub mod analyze_game_v20250618 {
         /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
         pub const ALL: ::mcpdesc::testing::ToolExamples<
             super::super::types::AnalyzeGameInput,
             super::super::types::AnalyzeGameOutput,
         > = ::mcpdesc::testing::ToolExamples::new(
-            &super::super::tools::analyze_game::SPEC,
+            &super::super::tools::analyze_game_v20250618::SPEC,
             &[
                 ::mcpdesc::testing::Example {
                     name: "empty-pgn",
@@ -663,6 +680,31 @@ pub mod examples {
                 ::mcpdesc::testing::Example {
                     name: "scholars-mate",
                     pointer: "/tools/0/examples/scholars-mate",
+                    input: r#"{"pgn":"1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#","depth":8}"#,
+                    result: r#"{"content":[{"type":"text","text":"{\"best_move\":\"Qxf7#\",\"blunders\":[{\"evaluation_loss\":10000.0,\"move\":\"Nf6\",\"move_number\":3}],\"evaluation\":10000.0}"}],"structuredContent":{"evaluation":10000.0,"best_move":"Qxf7#","blunders":[{"move_number":3,"move":"Nf6","evaluation_loss":10000.0}]}}"#,
+                },
+            ],
+            &[],
+        );
+    }
+    /// Examples of the `analyze_game` tool.
+    pub mod analyze_game_v20251125 {
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::AnalyzeGameInput,
+            super::super::types::AnalyzeGameOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::analyze_game_v20251125::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "empty-pgn",
+                    pointer: "/tools/1/examples/empty-pgn",
+                    input: r#"{"pgn":""}"#,
+                    result: r#"{"content":[{"type":"text","text":"The PGN contains no moves."}],"isError":true}"#,
+                },
+                ::mcpdesc::testing::Example {
+                    name: "scholars-mate",
+                    pointer: "/tools/1/examples/scholars-mate",
                     input: r#"{"pgn":"1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#","depth":8}"#,
                     result: r#"{"content":[{"type":"text","text":"{\"best_move\":\"Qxf7#\",\"blunders\":[{\"evaluation_loss\":10000.0,\"move\":\"Nf6\",\"move_number\":3}],\"evaluation\":10000.0}"}],"structuredContent":{"evaluation":10000.0,"best_move":"Qxf7#","blunders":[{"move_number":3,"move":"Nf6","evaluation_loss":10000.0}]}}"#,
                 },
@@ -681,7 +723,7 @@ pub mod examples {
             &[
                 ::mcpdesc::testing::Example {
                     name: "new-player-blitz",
-                    pointer: "/tools/1/examples/new-player-blitz",
+                    pointer: "/tools/2/examples/new-player-blitz",
                     input: r#"{"player_id":"fictional-player-1","rating_type":"blitz"}"#,
                     result: r#"{"content":[{"type":"text","text":"fictional-player-1 (blitz): 1500, 0 games"}]}"#,
                 },
@@ -700,7 +742,7 @@ pub mod examples {
             &[
                 ::mcpdesc::testing::Example {
                     name: "white-wins",
-                    pointer: "/tools/2/examples/white-wins",
+                    pointer: "/tools/3/examples/white-wins",
                     input: r#"{"white_player_id":"fictional-player-1","black_player_id":"fictional-player-2","result":"1-0","time_control":"3+2"}"#,
                     result: r#"{"content":[{"type":"text","text":"Recorded 1-0 (3+2, blitz). fictional-player-1: 1500 -> 1516; fictional-player-2: 1500 -> 1484."}]}"#,
                 },
@@ -708,7 +750,7 @@ pub mod examples {
             &[
                 ::mcpdesc::testing::InteractionExample {
                     name: "short-decisive-game",
-                    pointer: "/tools/2/interactionExamples/short-decisive-game",
+                    pointer: "/tools/3/interactionExamples/short-decisive-game",
                     input: r#"{"white_player_id":"fictional-player-3","black_player_id":"fictional-player-4","result":"0-1","pgn":"1. f3 e5"}"#,
                     steps: r#"[{"type":"elicitation","declaration":"confirm_unusual","request":{"mode":"form","message":"This decisive result came after fewer than two full moves. Record it anyway?","requestedSchema":{"type":"object","properties":{"record":{"type":"boolean","title":"Record the result","description":"Record this unusual result"}},"required":["record"]}},"response":{"action":"accept","content":{"record":true}}}]"#,
                     result: r#"{"content":[{"type":"text","text":"Recorded 0-1 (no time control, classical). fictional-player-3: 1500 -> 1484; fictional-player-4: 1500 -> 1516."}]}"#,
@@ -721,10 +763,16 @@ pub mod examples {
     pub fn book() -> ::mcpdesc::mock::ExampleBook {
         ::mcpdesc::mock::ExampleBook::new()
             .tool(
-                analyze_game::ALL.tool.tool,
-                analyze_game::ALL.tool.scope,
-                analyze_game::ALL.examples,
-                analyze_game::ALL.interaction_examples,
+                analyze_game_v20250618::ALL.tool.tool,
+                analyze_game_v20250618::ALL.tool.scope,
+                analyze_game_v20250618::ALL.examples,
+                analyze_game_v20250618::ALL.interaction_examples,
+            )
+            .tool(
+                analyze_game_v20251125::ALL.tool.tool,
+                analyze_game_v20251125::ALL.tool.scope,
+                analyze_game_v20251125::ALL.examples,
+                analyze_game_v20251125::ALL.interaction_examples,
             )
             .tool(
                 get_player_rating::ALL.tool.tool,
@@ -913,7 +961,8 @@ impl ExampleServer {
     pub fn router(self) -> ::mcpdesc::Router {
         const SPECS: ::mcpdesc::mock::Specs = ::mcpdesc::mock::Specs {
             tools: &[
-                tools::analyze_game::SPEC,
+                tools::analyze_game_v20250618::SPEC,
+                tools::analyze_game_v20251125::SPEC,
                 tools::get_player_rating::SPEC,
                 tools::record_game_result::SPEC,
             ],
@@ -947,7 +996,7 @@ impl AnalyzeGame for ExampleServer {
         input: types::AnalyzeGameInput,
         cx: ::mcpdesc::Context,
     ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::AnalyzeGameOutput>> {
-        self.book.respond_typed(tools::analyze_game::NAME, input, cx)
+        self.book.respond_typed(tools::analyze_game_v20250618::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
@@ -1096,19 +1145,62 @@ impl Client {
     ///
     /// Calls the tool `analyze_game`.
     ///
-    /// Annotations (advisory hints): read-only, not destructive, idempotent.
+    /// One handler for the protocol-scoped variants of `analyze_game` for MCP 2025-06-18, 2025-11-25: their declarations differ only in what the router serves about them (description, annotations, execution...), not in this handler's types. Each variant keeps its own `tools::…::SPEC`, examples and example tests; the router serves each session the declaration of its version.
     pub async fn analyze_game(
         &self,
         input: types::AnalyzeGameInput,
     ) -> ::mcpdesc::CallResult<types::AnalyzeGameOutput> {
-        self.inner.call_tool_output(&tools::analyze_game::SPEC, input).await
+        self.inner
+            .call_tool_output(
+                self
+                    .inner
+                    .variant(
+                        &[
+                            &tools::analyze_game_v20250618::SPEC,
+                            &tools::analyze_game_v20251125::SPEC,
+                        ],
+                    )?,
+                input,
+            )
+            .await
     }
     /// Calls the tool `analyze_game`: the typed output with the content blocks and the result `_meta`.
     pub async fn analyze_game_with_content(
         &self,
         input: types::AnalyzeGameInput,
     ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::AnalyzeGameOutput>> {
-        self.inner.call_tool_typed(&tools::analyze_game::SPEC, input).await
+        self.inner
+            .call_tool_typed(
+                self
+                    .inner
+                    .variant(
+                        &[
+                            &tools::analyze_game_v20250618::SPEC,
+                            &tools::analyze_game_v20251125::SPEC,
+                        ],
+                    )?,
+                input,
+            )
+            .await
+    }
+    /// Calls the tool `analyze_game` as a task (MCP 2025-11-25 `execution.taskSupport`): the task's handle, whose `status()` polls it, `cancel()` cancels it and `result()` waits for what `analyze_game` answers. A version whose declaration does not run it as a task, or a server without the `tasks` capability, is `CallError::NoTask` (nothing sent).
+    pub async fn analyze_game_as_task(
+        &self,
+        input: types::AnalyzeGameInput,
+    ) -> ::mcpdesc::CallResult<::mcpdesc::client::TypedTask<types::AnalyzeGameOutput>> {
+        self.inner
+            .call_tool_output_as_task(
+                self
+                    .inner
+                    .variant(
+                        &[
+                            &tools::analyze_game_v20250618::SPEC,
+                            &tools::analyze_game_v20251125::SPEC,
+                        ],
+                    )?,
+                input,
+            )
+            .await
     }
     /// Get Player Rating: Get the current Elo rating and rating history for a chess player
     ///
@@ -1195,13 +1287,23 @@ mod example_tests {
     use super::*;
     /// Tool Example `empty-pgn` of `analyze_game`.
     #[test]
-    fn analyze_game_example_empty_pgn() {
-        examples::analyze_game::ALL.check_example_with_output(0usize);
+    fn analyze_game_v20250618_example_empty_pgn() {
+        examples::analyze_game_v20250618::ALL.check_example_with_output(0usize);
     }
     /// Tool Example `scholars-mate` of `analyze_game`.
     #[test]
-    fn analyze_game_example_scholars_mate() {
-        examples::analyze_game::ALL.check_example_with_output(1usize);
+    fn analyze_game_v20250618_example_scholars_mate() {
+        examples::analyze_game_v20250618::ALL.check_example_with_output(1usize);
+    }
+    /// Tool Example `empty-pgn` of `analyze_game`.
+    #[test]
+    fn analyze_game_v20251125_example_empty_pgn() {
+        examples::analyze_game_v20251125::ALL.check_example_with_output(0usize);
+    }
+    /// Tool Example `scholars-mate` of `analyze_game`.
+    #[test]
+    fn analyze_game_v20251125_example_scholars_mate() {
+        examples::analyze_game_v20251125::ALL.check_example_with_output(1usize);
     }
     /// Tool Example `new-player-blitz` of `get_player_rating`.
     #[test]

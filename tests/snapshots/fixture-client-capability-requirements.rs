@@ -147,25 +147,11 @@ pub mod tools {
 ///
 /// Implements the tool `rebuild`.
 ///
-/// Protocol-scoped variant for MCP 2025-11-25: the router serves it to the sessions that negotiated one of these versions.
+/// One handler for the protocol-scoped variants of `rebuild` for MCP 2025-11-25, 2026-07-28: their declarations differ only in what the router serves about them (description, annotations, execution...), not in this handler's types. Each variant keeps its own `tools::…::SPEC`, examples and example tests; the router serves each session the declaration of its version.
 #[allow(dead_code)]
-pub trait RebuildV20251125: Send + Sync {
+pub trait Rebuild: Send + Sync {
     /// Handles `tools/call` for `rebuild` and returns the whole result.
-    fn rebuild_v20251125(
-        &self,
-        input: types::RebuildInput,
-        cx: ::mcpdesc::Context,
-    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
-}
-/// The `rebuild` tool.
-///
-/// Implements the tool `rebuild`.
-///
-/// Protocol-scoped variant for MCP 2026-07-28: the router serves it to the sessions that negotiated one of these versions.
-#[allow(dead_code)]
-pub trait RebuildV20260728: Send + Sync {
-    /// Handles `tools/call` for `rebuild` and returns the whole result.
-    fn rebuild_v20260728(
+    fn rebuild(
         &self,
         input: types::RebuildInput,
         cx: ::mcpdesc::Context,
@@ -258,11 +244,11 @@ pub trait WorkspaceFileTemplate: Send + Sync {
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
 #[allow(deprecated, dead_code)]
-pub trait Server: RebuildV20251125 + RebuildV20260728 + ReviewWithModelPrompt + CurrentWorkspaceResource + WorkspaceFileTemplate + Send + Sync + 'static {}
+pub trait Server: Rebuild + ReviewWithModelPrompt + CurrentWorkspaceResource + WorkspaceFileTemplate + Send + Sync + 'static {}
 #[allow(deprecated)]
 impl<
-    T: RebuildV20251125 + RebuildV20260728 + ReviewWithModelPrompt
-        + CurrentWorkspaceResource + WorkspaceFileTemplate + Send + Sync + 'static,
+    T: Rebuild + ReviewWithModelPrompt + CurrentWorkspaceResource + WorkspaceFileTemplate
+        + Send + Sync + 'static,
 > Server for T {}
 /// A router that serves the description with `server`'s trait methods: the
 /// lists per negotiated protocol version, `tools/call` (argument validation
@@ -277,18 +263,14 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
             tools::rebuild_v20251125::SPEC,
             ::mcpdesc::__private::tool_result(
                 &server,
-                |s, input, cx| async move {
-                    RebuildV20251125::rebuild_v20251125(&*s, input, cx).await
-                },
+                |s, input, cx| async move { Rebuild::rebuild(&*s, input, cx).await },
             ),
         )
         .tool(
             tools::rebuild_v20260728::SPEC,
             ::mcpdesc::__private::tool_result(
                 &server,
-                |s, input, cx| async move {
-                    RebuildV20260728::rebuild_v20260728(&*s, input, cx).await
-                },
+                |s, input, cx| async move { Rebuild::rebuild(&*s, input, cx).await },
             ),
         )
         .prompt(
@@ -513,23 +495,13 @@ impl ::core::default::Default for ExampleServer {
     }
 }
 #[allow(deprecated)]
-impl RebuildV20251125 for ExampleServer {
-    fn rebuild_v20251125(
+impl Rebuild for ExampleServer {
+    fn rebuild(
         &self,
         input: types::RebuildInput,
         cx: ::mcpdesc::Context,
     ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
         self.book.respond_input(tools::rebuild_v20251125::NAME, input, cx)
-    }
-}
-#[allow(deprecated)]
-impl RebuildV20260728 for ExampleServer {
-    fn rebuild_v20260728(
-        &self,
-        input: types::RebuildInput,
-        cx: ::mcpdesc::Context,
-    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
-        self.book.respond_input(tools::rebuild_v20260728::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
@@ -632,23 +604,24 @@ impl Client {
     ///
     /// Calls the tool `rebuild`.
     ///
-    /// Protocol-scoped variant for MCP 2025-11-25: the router serves it to the sessions that negotiated one of these versions.
-    pub async fn rebuild_v20251125(
+    /// One handler for the protocol-scoped variants of `rebuild` for MCP 2025-11-25, 2026-07-28: their declarations differ only in what the router serves about them (description, annotations, execution...), not in this handler's types. Each variant keeps its own `tools::…::SPEC`, examples and example tests; the router serves each session the declaration of its version.
+    pub async fn rebuild(
         &self,
         input: types::RebuildInput,
     ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::rebuild_v20251125::SPEC, input).await
-    }
-    /// The `rebuild` tool.
-    ///
-    /// Calls the tool `rebuild`.
-    ///
-    /// Protocol-scoped variant for MCP 2026-07-28: the router serves it to the sessions that negotiated one of these versions.
-    pub async fn rebuild_v20260728(
-        &self,
-        input: types::RebuildInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::rebuild_v20260728::SPEC, input).await
+        self.inner
+            .call_tool(
+                self
+                    .inner
+                    .variant(
+                        &[
+                            &tools::rebuild_v20251125::SPEC,
+                            &tools::rebuild_v20260728::SPEC,
+                        ],
+                    )?,
+                input,
+            )
+            .await
     }
     /// Gets the prompt `review_with_model` (`prompts/get`).
     pub async fn get_review_with_model(

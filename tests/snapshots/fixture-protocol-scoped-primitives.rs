@@ -137,25 +137,11 @@ pub mod tools {
 ///
 /// Implements the tool `run_job`.
 ///
-/// Protocol-scoped variant for MCP 2025-11-25: the router serves it to the sessions that negotiated one of these versions.
+/// One handler for the protocol-scoped variants of `run_job` for MCP 2025-11-25, 2026-07-28: their declarations differ only in what the router serves about them (description, annotations, execution...), not in this handler's types. Each variant keeps its own `tools::…::SPEC`, examples and example tests; the router serves each session the declaration of its version.
 #[allow(dead_code)]
-pub trait RunJobV20251125: Send + Sync {
+pub trait RunJob: Send + Sync {
     /// Handles `tools/call` for `run_job` and returns the whole result.
-    fn run_job_v20251125(
-        &self,
-        input: types::RunJobInput,
-        cx: ::mcpdesc::Context,
-    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
-}
-/// The `run_job` tool.
-///
-/// Implements the tool `run_job`.
-///
-/// Protocol-scoped variant for MCP 2026-07-28: the router serves it to the sessions that negotiated one of these versions.
-#[allow(dead_code)]
-pub trait RunJobV20260728: Send + Sync {
-    /// Handles `tools/call` for `run_job` and returns the whole result.
-    fn run_job_v20260728(
+    fn run_job(
         &self,
         input: types::RunJobInput,
         cx: ::mcpdesc::Context,
@@ -164,9 +150,9 @@ pub trait RunJobV20260728: Send + Sync {
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
 #[allow(deprecated, dead_code)]
-pub trait Server: RunJobV20251125 + RunJobV20260728 + Send + Sync + 'static {}
+pub trait Server: RunJob + Send + Sync + 'static {}
 #[allow(deprecated)]
-impl<T: RunJobV20251125 + RunJobV20260728 + Send + Sync + 'static> Server for T {}
+impl<T: RunJob + Send + Sync + 'static> Server for T {}
 /// A router that serves the description with `server`'s trait methods: the
 /// lists per negotiated protocol version, `tools/call` (argument validation
 /// against the original `inputSchema`, dispatch, result shaping), `prompts/get`,
@@ -180,18 +166,14 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
             tools::run_job_v20251125::SPEC,
             ::mcpdesc::__private::tool_result(
                 &server,
-                |s, input, cx| async move {
-                    RunJobV20251125::run_job_v20251125(&*s, input, cx).await
-                },
+                |s, input, cx| async move { RunJob::run_job(&*s, input, cx).await },
             ),
         )
         .tool(
             tools::run_job_v20260728::SPEC,
             ::mcpdesc::__private::tool_result(
                 &server,
-                |s, input, cx| async move {
-                    RunJobV20260728::run_job_v20260728(&*s, input, cx).await
-                },
+                |s, input, cx| async move { RunJob::run_job(&*s, input, cx).await },
             ),
         )
 }
@@ -324,23 +306,13 @@ impl ::core::default::Default for ExampleServer {
     }
 }
 #[allow(deprecated)]
-impl RunJobV20251125 for ExampleServer {
-    fn run_job_v20251125(
+impl RunJob for ExampleServer {
+    fn run_job(
         &self,
         input: types::RunJobInput,
         cx: ::mcpdesc::Context,
     ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
         self.book.respond_input(tools::run_job_v20251125::NAME, input, cx)
-    }
-}
-#[allow(deprecated)]
-impl RunJobV20260728 for ExampleServer {
-    fn run_job_v20260728(
-        &self,
-        input: types::RunJobInput,
-        cx: ::mcpdesc::Context,
-    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
-        self.book.respond_input(tools::run_job_v20260728::NAME, input, cx)
     }
 }
 /// Opt-in contract check: runs `server` through its router on the examples
@@ -407,22 +379,42 @@ impl Client {
     ///
     /// Calls the tool `run_job`.
     ///
-    /// Protocol-scoped variant for MCP 2025-11-25: the router serves it to the sessions that negotiated one of these versions.
-    pub async fn run_job_v20251125(
+    /// One handler for the protocol-scoped variants of `run_job` for MCP 2025-11-25, 2026-07-28: their declarations differ only in what the router serves about them (description, annotations, execution...), not in this handler's types. Each variant keeps its own `tools::…::SPEC`, examples and example tests; the router serves each session the declaration of its version.
+    pub async fn run_job(
         &self,
         input: types::RunJobInput,
     ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::run_job_v20251125::SPEC, input).await
+        self.inner
+            .call_tool(
+                self
+                    .inner
+                    .variant(
+                        &[
+                            &tools::run_job_v20251125::SPEC,
+                            &tools::run_job_v20260728::SPEC,
+                        ],
+                    )?,
+                input,
+            )
+            .await
     }
-    /// The `run_job` tool.
-    ///
-    /// Calls the tool `run_job`.
-    ///
-    /// Protocol-scoped variant for MCP 2026-07-28: the router serves it to the sessions that negotiated one of these versions.
-    pub async fn run_job_v20260728(
+    /// Calls the tool `run_job` as a task (MCP 2025-11-25 `execution.taskSupport`): the task's handle, whose `status()` polls it, `cancel()` cancels it and `result()` waits for what `run_job` answers. A version whose declaration does not run it as a task, or a server without the `tasks` capability, is `CallError::NoTask` (nothing sent).
+    pub async fn run_job_as_task(
         &self,
         input: types::RunJobInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::run_job_v20260728::SPEC, input).await
+    ) -> ::mcpdesc::CallResult<::mcpdesc::client::TypedTask<::mcpdesc::ToolResult>> {
+        self.inner
+            .call_tool_as_task(
+                self
+                    .inner
+                    .variant(
+                        &[
+                            &tools::run_job_v20251125::SPEC,
+                            &tools::run_job_v20260728::SPEC,
+                        ],
+                    )?,
+                input,
+            )
+            .await
     }
 }

@@ -345,4 +345,11 @@ impl Client {
     ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::run_job::SPEC, input).await
     }
+    /// Calls the tool `run_job` as a task (MCP 2025-11-25 `execution.taskSupport`): the task's handle, whose `status()` polls it, `cancel()` cancels it and `result()` waits for what `run_job` answers. A version whose declaration does not run it as a task, or a server without the `tasks` capability, is `CallError::NoTask` (nothing sent).
+    pub async fn run_job_as_task(
+        &self,
+        input: types::RunJobInput,
+    ) -> ::mcpdesc::CallResult<::mcpdesc::client::TypedTask<::mcpdesc::ToolResult>> {
+        self.inner.call_tool_as_task(&tools::run_job::SPEC, input).await
+    }
 }

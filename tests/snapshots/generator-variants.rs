@@ -34,6 +34,16 @@ pub mod types {
         pub depth: ::std::num::NonZeroU64,
         pub pgn: ::std::string::String,
     }
+    /// Arguments of the `export_game` tool in MCP 2025-06-18, 2025-11-25.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct ExportGameInput {
+        pub game: ::std::string::String,
+    }
+    /// Structured output of the `export_game` tool in MCP 2025-06-18, 2025-11-25.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct ExportGameOutput {
+        pub pgn: ::std::string::String,
+    }
     /// Arguments of the `ping` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(transparent)]
@@ -128,7 +138,7 @@ pub mod info {
     pub const TITLE: ::core::option::Option<&str> = ::core::option::Option::None;
     /// `info.description`.
     pub const DESCRIPTION: ::core::option::Option<&str> = ::core::option::Option::Some(
-        "Protocol-scoped variants built into one module: a tool whose input changed in MCP 2025-11-25 (its output stayed the same: one type), a tool whose variants only differ in annotations (one input type), a prompt that gained an argument, a resource whose MIME type changed, and items without variants.",
+        "Protocol-scoped variants built into one module: a tool whose input changed in MCP 2025-11-25 (its output stayed the same: one type), a tool whose variants only differ in annotations and one whose variants differ in description, annotations and execution (each one handler trait with the tool's own names), a prompt that gained an argument, a resource whose MIME type changed, and items without variants.",
     );
     /// `info.websiteUrl`.
     pub const WEBSITE_URL: ::core::option::Option<&str> = ::core::option::Option::None;
@@ -212,6 +222,28 @@ pub mod tools {
             r#"{"name":"reset_board","protocolVersions":["2025-11-25"],"annotations":{"destructiveHint":true,"idempotentHint":true},"inputSchema":{"type":"object","properties":{"board":{"type":"string"}}}}"#,
         );
     }
+    /// Metadata of the `export_game` tool.
+    pub mod export_game_v20250618 {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "export_game";
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            &[::mcpdesc::ProtocolVersion::V2025_06_18],
+            r#"{"name":"export_game","description":"Export a game as PGN.","protocolVersions":["2025-06-18"],"inputSchema":{"type":"object","properties":{"game":{"type":"string"}},"required":["game"]},"outputSchema":{"type":"object","properties":{"pgn":{"type":"string"}},"required":["pgn"]}}"#,
+        );
+    }
+    /// Metadata of the `export_game` tool.
+    pub mod export_game_v20251125 {
+        /// The tool's name on the wire.
+        pub const NAME: &str = "export_game";
+        /// What the router registers for this tool.
+        pub const SPEC: ::mcpdesc::ToolSpec = ::mcpdesc::ToolSpec::new(
+            NAME,
+            &[::mcpdesc::ProtocolVersion::V2025_11_25],
+            r#"{"name":"export_game","description":"Export a game as PGN; a long game may take a while, so it runs as a task when asked.","protocolVersions":["2025-11-25"],"annotations":{"readOnlyHint":true},"execution":{"taskSupport":"optional"},"inputSchema":{"type":"object","properties":{"game":{"type":"string"}},"required":["game"]},"outputSchema":{"type":"object","properties":{"pgn":{"type":"string"}},"required":["pgn"]}}"#,
+        );
+    }
     /// Metadata of the `ping` tool.
     pub mod ping {
         /// The tool's name on the wire.
@@ -275,31 +307,37 @@ pub trait AnalyzeGameV20251125: Send + Sync {
 ///
 /// Implements the tool `reset_board`.
 ///
-/// Protocol-scoped variant for MCP 2025-06-18: the router serves it to the sessions that negotiated one of these versions.
+/// One handler for the protocol-scoped variants of `reset_board` for MCP 2025-06-18, 2025-11-25: their declarations differ only in what the router serves about them (description, annotations, execution...), not in this handler's types. Each variant keeps its own `tools::…::SPEC`, examples and example tests; the router serves each session the declaration of its version.
 #[allow(dead_code)]
-pub trait ResetBoardV20250618: Send + Sync {
+pub trait ResetBoard: Send + Sync {
     /// Handles `tools/call` for `reset_board` and returns the whole result.
-    fn reset_board_v20250618(
+    fn reset_board(
         &self,
         input: types::ResetBoardInput,
         cx: ::mcpdesc::Context,
     ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
 }
-/// The `reset_board` tool.
+/// Export a game as PGN.
 ///
-/// Implements the tool `reset_board`.
+/// Implements the tool `export_game`.
 ///
-/// Protocol-scoped variant for MCP 2025-11-25: the router serves it to the sessions that negotiated one of these versions.
-///
-/// Annotations (advisory hints): may be destructive, idempotent.
+/// One handler for the protocol-scoped variants of `export_game` for MCP 2025-06-18, 2025-11-25: their declarations differ only in what the router serves about them (description, annotations, execution...), not in this handler's types. Each variant keeps its own `tools::…::SPEC`, examples and example tests; the router serves each session the declaration of its version.
 #[allow(dead_code)]
-pub trait ResetBoardV20251125: Send + Sync {
-    /// Handles `tools/call` for `reset_board` and returns the whole result.
-    fn reset_board_v20251125(
+pub trait ExportGame: Send + Sync {
+    /// Handles `tools/call` for `export_game`: the output becomes `structuredContent` and a text block of its JSON.
+    fn export_game(
         &self,
-        input: types::ResetBoardInput,
+        input: types::ExportGameInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult>;
+    ) -> impl ::mcpdesc::ToolFuture<types::ExportGameOutput>;
+    /// What the router calls; override it to add content blocks (`Typed::with_content`).
+    fn export_game_with_content(
+        &self,
+        input: types::ExportGameInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ExportGameOutput>> {
+        ::mcpdesc::__private::typed(self.export_game(input, cx))
+    }
 }
 /// The `ping` tool.
 ///
@@ -424,12 +462,12 @@ pub trait RulesV20251125Resource: Send + Sync {
 /// Implemented for every type that implements all handler traits (tools,
 /// prompts, resources, resource templates).
 #[allow(deprecated, dead_code)]
-pub trait Server: AnalyzeGameV20250618 + AnalyzeGameV20251125 + ResetBoardV20250618 + ResetBoardV20251125 + Ping + ReviewV20250618Prompt + ReviewV20251125Prompt + RulesV20250618Resource + RulesV20251125Resource + Send + Sync + 'static {}
+pub trait Server: AnalyzeGameV20250618 + AnalyzeGameV20251125 + ResetBoard + ExportGame + Ping + ReviewV20250618Prompt + ReviewV20251125Prompt + RulesV20250618Resource + RulesV20251125Resource + Send + Sync + 'static {}
 #[allow(deprecated)]
 impl<
-    T: AnalyzeGameV20250618 + AnalyzeGameV20251125 + ResetBoardV20250618
-        + ResetBoardV20251125 + Ping + ReviewV20250618Prompt + ReviewV20251125Prompt
-        + RulesV20250618Resource + RulesV20251125Resource + Send + Sync + 'static,
+    T: AnalyzeGameV20250618 + AnalyzeGameV20251125 + ResetBoard + ExportGame + Ping
+        + ReviewV20250618Prompt + ReviewV20251125Prompt + RulesV20250618Resource
+        + RulesV20251125Resource + Send + Sync + 'static,
 > Server for T {}
 /// A router that serves the description with `server`'s trait methods: the
 /// lists per negotiated protocol version, `tools/call` (argument validation
@@ -473,7 +511,7 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
             ::mcpdesc::__private::tool_result(
                 &server,
                 |s, input, cx| async move {
-                    ResetBoardV20250618::reset_board_v20250618(&*s, input, cx).await
+                    ResetBoard::reset_board(&*s, input, cx).await
                 },
             ),
         )
@@ -482,7 +520,25 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
             ::mcpdesc::__private::tool_result(
                 &server,
                 |s, input, cx| async move {
-                    ResetBoardV20251125::reset_board_v20251125(&*s, input, cx).await
+                    ResetBoard::reset_board(&*s, input, cx).await
+                },
+            ),
+        )
+        .tool(
+            tools::export_game_v20250618::SPEC,
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    ExportGame::export_game_with_content(&*s, input, cx).await
+                },
+            ),
+        )
+        .tool(
+            tools::export_game_v20251125::SPEC,
+            ::mcpdesc::__private::tool_output(
+                &server,
+                |s, input, cx| async move {
+                    ExportGame::export_game_with_content(&*s, input, cx).await
                 },
             ),
         )
@@ -615,6 +671,44 @@ pub mod examples {
             &[],
         );
     }
+    /// Examples of the `export_game` tool.
+    pub mod export_game_v20250618 {
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::ExportGameInput,
+            super::super::types::ExportGameOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::export_game_v20250618::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "short",
+                    pointer: "/tools/4/examples/short",
+                    input: r#"{"game":"g1"}"#,
+                    result: r#"{"content":[{"type":"text","text":"{\"pgn\":\"1. e4\"}"}],"structuredContent":{"pgn":"1. e4"}}"#,
+                },
+            ],
+            &[],
+        );
+    }
+    /// Examples of the `export_game` tool.
+    pub mod export_game_v20251125 {
+        /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
+        pub const ALL: ::mcpdesc::testing::ToolExamples<
+            super::super::types::ExportGameInput,
+            super::super::types::ExportGameOutput,
+        > = ::mcpdesc::testing::ToolExamples::new(
+            &super::super::tools::export_game_v20251125::SPEC,
+            &[
+                ::mcpdesc::testing::Example {
+                    name: "long",
+                    pointer: "/tools/5/examples/long",
+                    input: r#"{"game":"g2"}"#,
+                    result: r#"{"content":[{"type":"text","text":"{\"pgn\":\"1. d4 d5\"}"}],"structuredContent":{"pgn":"1. d4 d5"}}"#,
+                },
+            ],
+            &[],
+        );
+    }
     /// Examples of the `ping` tool.
     pub mod ping {
         /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
@@ -626,7 +720,7 @@ pub mod examples {
             &[
                 ::mcpdesc::testing::Example {
                     name: "pong",
-                    pointer: "/tools/4/examples/pong",
+                    pointer: "/tools/6/examples/pong",
                     input: r#"{}"#,
                     result: r#"{"content":[{"type":"text","text":"pong"}]}"#,
                 },
@@ -661,6 +755,18 @@ pub mod examples {
                 reset_board_v20251125::ALL.tool.scope,
                 reset_board_v20251125::ALL.examples,
                 reset_board_v20251125::ALL.interaction_examples,
+            )
+            .tool(
+                export_game_v20250618::ALL.tool.tool,
+                export_game_v20250618::ALL.tool.scope,
+                export_game_v20250618::ALL.examples,
+                export_game_v20250618::ALL.interaction_examples,
+            )
+            .tool(
+                export_game_v20251125::ALL.tool.tool,
+                export_game_v20251125::ALL.tool.scope,
+                export_game_v20251125::ALL.examples,
+                export_game_v20251125::ALL.interaction_examples,
             )
             .tool(
                 ping::ALL.tool.tool,
@@ -845,6 +951,8 @@ impl ExampleServer {
                 tools::analyze_game_v20251125::SPEC,
                 tools::reset_board_v20250618::SPEC,
                 tools::reset_board_v20251125::SPEC,
+                tools::export_game_v20250618::SPEC,
+                tools::export_game_v20251125::SPEC,
                 tools::ping::SPEC,
             ],
             prompts: &[prompts::review_v20250618::SPEC, prompts::review_v20251125::SPEC],
@@ -901,8 +1009,8 @@ impl AnalyzeGameV20251125 for ExampleServer {
     }
 }
 #[allow(deprecated)]
-impl ResetBoardV20250618 for ExampleServer {
-    fn reset_board_v20250618(
+impl ResetBoard for ExampleServer {
+    fn reset_board(
         &self,
         input: types::ResetBoardInput,
         cx: ::mcpdesc::Context,
@@ -911,13 +1019,20 @@ impl ResetBoardV20250618 for ExampleServer {
     }
 }
 #[allow(deprecated)]
-impl ResetBoardV20251125 for ExampleServer {
-    fn reset_board_v20251125(
+impl ExportGame for ExampleServer {
+    fn export_game(
         &self,
-        input: types::ResetBoardInput,
+        input: types::ExportGameInput,
         cx: ::mcpdesc::Context,
-    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::ToolResult> {
-        self.book.respond_input(tools::reset_board_v20251125::NAME, input, cx)
+    ) -> impl ::mcpdesc::ToolFuture<types::ExportGameOutput> {
+        ::mcpdesc::__private::output(self.export_game_with_content(input, cx))
+    }
+    fn export_game_with_content(
+        &self,
+        input: types::ExportGameInput,
+        cx: ::mcpdesc::Context,
+    ) -> impl ::mcpdesc::ToolFuture<::mcpdesc::Typed<types::ExportGameOutput>> {
+        self.book.respond_typed(tools::export_game_v20250618::NAME, input, cx)
     }
 }
 #[allow(deprecated)]
@@ -1070,25 +1185,85 @@ impl Client {
     ///
     /// Calls the tool `reset_board`.
     ///
-    /// Protocol-scoped variant for MCP 2025-06-18: the router serves it to the sessions that negotiated one of these versions.
-    pub async fn reset_board_v20250618(
+    /// One handler for the protocol-scoped variants of `reset_board` for MCP 2025-06-18, 2025-11-25: their declarations differ only in what the router serves about them (description, annotations, execution...), not in this handler's types. Each variant keeps its own `tools::…::SPEC`, examples and example tests; the router serves each session the declaration of its version.
+    pub async fn reset_board(
         &self,
         input: types::ResetBoardInput,
     ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::reset_board_v20250618::SPEC, input).await
+        self.inner
+            .call_tool(
+                self
+                    .inner
+                    .variant(
+                        &[
+                            &tools::reset_board_v20250618::SPEC,
+                            &tools::reset_board_v20251125::SPEC,
+                        ],
+                    )?,
+                input,
+            )
+            .await
     }
-    /// The `reset_board` tool.
+    /// Export a game as PGN.
     ///
-    /// Calls the tool `reset_board`.
+    /// Calls the tool `export_game`.
     ///
-    /// Protocol-scoped variant for MCP 2025-11-25: the router serves it to the sessions that negotiated one of these versions.
-    ///
-    /// Annotations (advisory hints): may be destructive, idempotent.
-    pub async fn reset_board_v20251125(
+    /// One handler for the protocol-scoped variants of `export_game` for MCP 2025-06-18, 2025-11-25: their declarations differ only in what the router serves about them (description, annotations, execution...), not in this handler's types. Each variant keeps its own `tools::…::SPEC`, examples and example tests; the router serves each session the declaration of its version.
+    pub async fn export_game(
         &self,
-        input: types::ResetBoardInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::reset_board_v20251125::SPEC, input).await
+        input: types::ExportGameInput,
+    ) -> ::mcpdesc::CallResult<types::ExportGameOutput> {
+        self.inner
+            .call_tool_output(
+                self
+                    .inner
+                    .variant(
+                        &[
+                            &tools::export_game_v20250618::SPEC,
+                            &tools::export_game_v20251125::SPEC,
+                        ],
+                    )?,
+                input,
+            )
+            .await
+    }
+    /// Calls the tool `export_game`: the typed output with the content blocks and the result `_meta`.
+    pub async fn export_game_with_content(
+        &self,
+        input: types::ExportGameInput,
+    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ExportGameOutput>> {
+        self.inner
+            .call_tool_typed(
+                self
+                    .inner
+                    .variant(
+                        &[
+                            &tools::export_game_v20250618::SPEC,
+                            &tools::export_game_v20251125::SPEC,
+                        ],
+                    )?,
+                input,
+            )
+            .await
+    }
+    /// Calls the tool `export_game` as a task (MCP 2025-11-25 `execution.taskSupport`): the task's handle, whose `status()` polls it, `cancel()` cancels it and `result()` waits for what `export_game` answers. A version whose declaration does not run it as a task, or a server without the `tasks` capability, is `CallError::NoTask` (nothing sent).
+    pub async fn export_game_as_task(
+        &self,
+        input: types::ExportGameInput,
+    ) -> ::mcpdesc::CallResult<::mcpdesc::client::TypedTask<types::ExportGameOutput>> {
+        self.inner
+            .call_tool_output_as_task(
+                self
+                    .inner
+                    .variant(
+                        &[
+                            &tools::export_game_v20250618::SPEC,
+                            &tools::export_game_v20251125::SPEC,
+                        ],
+                    )?,
+                input,
+            )
+            .await
     }
     /// The `ping` tool.
     ///
@@ -1161,6 +1336,16 @@ mod example_tests {
     #[test]
     fn reset_board_v20251125_example_main() {
         examples::reset_board_v20251125::ALL.check_example(0usize);
+    }
+    /// Tool Example `short` of `export_game`.
+    #[test]
+    fn export_game_v20250618_example_short() {
+        examples::export_game_v20250618::ALL.check_example_with_output(0usize);
+    }
+    /// Tool Example `long` of `export_game`.
+    #[test]
+    fn export_game_v20251125_example_long() {
+        examples::export_game_v20251125::ALL.check_example_with_output(0usize);
     }
     /// Tool Example `pong` of `ping`.
     #[test]

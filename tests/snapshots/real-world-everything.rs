@@ -1847,6 +1847,13 @@ impl Client {
     ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
         self.inner.call_tool(&tools::simulate_research_query::SPEC, input).await
     }
+    /// Calls the tool `simulate-research-query` as a task (MCP 2025-11-25 `execution.taskSupport`): the task's handle, whose `status()` polls it, `cancel()` cancels it and `result()` waits for what `simulate_research_query` answers. A version whose declaration does not run it as a task, or a server without the `tasks` capability, is `CallError::NoTask` (nothing sent).
+    pub async fn simulate_research_query_as_task(
+        &self,
+        input: types::SimulateResearchQueryInput,
+    ) -> ::mcpdesc::CallResult<::mcpdesc::client::TypedTask<::mcpdesc::ToolResult>> {
+        self.inner.call_tool_as_task(&tools::simulate_research_query::SPEC, input).await
+    }
 }
 /// Tests generated from the description's examples.
 #[cfg(test)]

@@ -64,9 +64,9 @@ fn harness(entries: &[(Entry, mcpdesc_codegen::generate::ModuleIr)]) -> String {
             entry.name
         );
         for t in tools {
-            // A protocol-scoped variant by its method name, the others by tool name.
+            // A protocol-scoped variant by its module name, the others by tool name.
             let tool = match t.variant {
-                Some(_) => &t.names.method_name,
+                Some(_) => &t.module,
                 None => &t.name,
             };
             let _ = writeln!(

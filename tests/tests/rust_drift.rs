@@ -33,17 +33,30 @@ fn failure(test: impl FnOnce() + UnwindSafe) -> Option<String> {
 
 #[test]
 fn the_generated_test_of_an_affected_example_fails_readably() {
-    let message = failure(generated::analyze_game_example_scholars_mate)
-        .expect("the example sets depth: 8, which no longer fits the Rust type");
-    println!("{message}");
-    for part in [
-        "tool `analyze_game`",
-        "`scholars-mate`",
-        "(/tools/0/examples/scholars-mate/input/depth)",
-        "AnalyzeGameInput",
-        "invalid type: integer `8`, expected a string",
+    // `analyze_game` has a variant for 2025-06-18 (`/tools/0`) and one for 2025-11-25
+    // (`/tools/1`) sharing `AnalyzeGameInput`: each variant's example test fails.
+    for (test, pointer) in [
+        (
+            generated::analyze_game_v20250618_example_scholars_mate as fn(),
+            "(/tools/0/examples/scholars-mate/input/depth)",
+        ),
+        (
+            generated::analyze_game_v20251125_example_scholars_mate,
+            "(/tools/1/examples/scholars-mate/input/depth)",
+        ),
     ] {
-        assert!(message.contains(part), "{part:?} missing from:\n{message}");
+        let message =
+            failure(test).expect("the example sets depth: 8, which no longer fits the Rust type");
+        println!("{message}");
+        for part in [
+            "tool `analyze_game`",
+            "`scholars-mate`",
+            pointer,
+            "AnalyzeGameInput",
+            "invalid type: integer `8`, expected a string",
+        ] {
+            assert!(message.contains(part), "{part:?} missing from:\n{message}");
+        }
     }
 }
 
@@ -52,8 +65,12 @@ fn generated_tests_of_unaffected_examples_still_pass() {
     // `empty-pgn` has no `depth`; the other tools' types did not change.
     for (name, test) in [
         (
-            "analyze_game_example_empty_pgn",
-            generated::analyze_game_example_empty_pgn as fn(),
+            "analyze_game_v20250618_example_empty_pgn",
+            generated::analyze_game_v20250618_example_empty_pgn as fn(),
+        ),
+        (
+            "analyze_game_v20251125_example_empty_pgn",
+            generated::analyze_game_v20251125_example_empty_pgn,
         ),
         (
             "get_player_rating_example_new_player_blitz",

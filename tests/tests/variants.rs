@@ -20,8 +20,11 @@ use generated::{types, Client, ExampleServer};
 async fn connect(router: mcpdesc::Router, version: ProtocolVersion) -> Session {
     let (server_io, client_io) = tokio::io::duplex(256 * 1024);
     let service = mcpdesc::McpServer::new(router).into_service();
+    // `tasks::routed`: the MCP 2025-11-25 task requests, as `serve_stdio` routes them.
+    let (read, write) = tokio::io::split(server_io);
+    let io = mcpdesc::tasks::routed(read, write);
     tokio::spawn(async move {
-        if let Ok(running) = rmcp::ServiceExt::serve(service, server_io).await {
+        if let Ok(running) = rmcp::ServiceExt::serve(service, io).await {
             let _ = running.waiting().await;
         }
     });
@@ -59,12 +62,12 @@ async fn each_negotiated_version_lists_and_calls_its_own_variant() {
     assert_eq!(old.protocol_version(), ProtocolVersion::V2025_06_18);
     assert_eq!(new.protocol_version(), ProtocolVersion::V2025_11_25);
 
-    // tools/list: each version sees its own declaration of `analyze_game` and
-    // `reset_board`, and `ping` (no variants) in both.
+    // tools/list: each version sees its own declaration of `analyze_game`,
+    // `reset_board` and `export_game`, and `ping` (no variants) in both.
     let old_tools = old.list_tools().await.unwrap().items;
     let new_tools = new.list_tools().await.unwrap().items;
-    assert_eq!(old_tools.len(), 3, "{old_tools:?}");
-    assert_eq!(new_tools.len(), 3, "{new_tools:?}");
+    assert_eq!(old_tools.len(), 4, "{old_tools:?}");
+    assert_eq!(new_tools.len(), 4, "{new_tools:?}");
     let old_analyze = listed(&old_tools, "name", "analyze_game");
     let new_analyze = listed(&new_tools, "name", "analyze_game");
     assert_eq!(old_analyze["inputSchema"]["required"], json!(["pgn"]));
@@ -82,6 +85,12 @@ async fn each_negotiated_version_lists_and_calls_its_own_variant() {
     );
     listed(&old_tools, "name", "ping");
     listed(&new_tools, "name", "ping");
+    let old_export = listed(&old_tools, "name", "export_game");
+    let new_export = listed(&new_tools, "name", "export_game");
+    assert_eq!(old_export["description"], json!("Export a game as PGN."));
+    assert_eq!(old_export.get("execution"), None);
+    assert_eq!(new_export["execution"], json!({"taskSupport": "optional"}));
+    assert_eq!(new_export["annotations"]["readOnlyHint"], json!(true));
 
     // The typed client calls the variant of its session; the mock answers from that
     // variant's examples.
@@ -101,10 +110,11 @@ async fn each_negotiated_version_lists_and_calls_its_own_variant() {
         .await
         .unwrap();
     assert_eq!(out.evaluation, 0.25);
-    // One input type for the two `reset_board` variants, two different answers.
+    // The two `reset_board` variants differ in annotations only: one method (one
+    // handler trait, one input type), each session answered from its variant.
     let board = || input::<types::ResetBoardInput>(json!({"board": "main"}));
-    let old_reset = old_client.reset_board_v20250618(board()).await.unwrap();
-    let new_reset = new_client.reset_board_v20251125(board()).await.unwrap();
+    let old_reset = old_client.reset_board(board()).await.unwrap();
+    let new_reset = new_client.reset_board(board()).await.unwrap();
     assert!(
         format!("{old_reset:?}").contains("\"main reset\""),
         "{old_reset:?}"
@@ -120,7 +130,35 @@ async fn each_negotiated_version_lists_and_calls_its_own_variant() {
         ))
         .await;
     assert!(refused.is_err(), "{refused:?}");
-    assert!(new_client.reset_board_v20250618(board()).await.is_err());
+    // `export_game` (description, annotations and execution differ): one typed
+    // method, each version's example.
+    let game = |g: &str| input::<types::ExportGameInput>(json!({ "game": g }));
+    assert_eq!(
+        old_client.export_game(game("g1")).await.unwrap().pgn,
+        "1. e4"
+    );
+    assert_eq!(
+        new_client.export_game(game("g2")).await.unwrap().pgn,
+        "1. d4 d5"
+    );
+
+    // `export_game` runs as a task in 2025-11-25 (its variant there says
+    // `execution.taskSupport: optional`): the task's result is the plain call's; in
+    // 2025-06-18 the typed client refuses before sending.
+    let task = new_client.export_game_as_task(game("g2")).await.unwrap();
+    assert_eq!(task.result().await.unwrap().pgn, "1. d4 d5");
+    assert_eq!(
+        task.status().await.unwrap().status,
+        mcpdesc::client::TaskStatus::Completed
+    );
+    let refused = old_client
+        .export_game_as_task(game("g1"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(refused, mcpdesc::CallError::NoTask { .. }),
+        "{refused:?}"
+    );
 
     // Prompts and resources the same way.
     let old_prompts = old.list_prompts().await.unwrap().items;
@@ -196,23 +234,29 @@ impl generated::AnalyzeGameV20251125 for Board {
     }
 }
 
-impl generated::ResetBoardV20250618 for Board {
-    async fn reset_board_v20250618(
+/// One handler for both `reset_board` variants: the session's version is in the context.
+impl generated::ResetBoard for Board {
+    async fn reset_board(
         &self,
         _input: types::ResetBoardInput,
-        _cx: mcpdesc::Context,
+        cx: mcpdesc::Context,
     ) -> Result<mcpdesc::ToolResult, mcpdesc::ToolError> {
-        Ok(mcpdesc::ToolResult::text("old"))
+        Ok(mcpdesc::ToolResult::text(format!(
+            "reset in {}",
+            cx.protocol_version()
+        )))
     }
 }
 
-impl generated::ResetBoardV20251125 for Board {
-    async fn reset_board_v20251125(
+impl generated::ExportGame for Board {
+    async fn export_game(
         &self,
-        _input: types::ResetBoardInput,
+        input: types::ExportGameInput,
         _cx: mcpdesc::Context,
-    ) -> Result<mcpdesc::ToolResult, mcpdesc::ToolError> {
-        Ok(mcpdesc::ToolResult::text("new"))
+    ) -> Result<types::ExportGameOutput, mcpdesc::ToolError> {
+        Ok(types::ExportGameOutput {
+            pgn: format!("[Game \"{}\"] 1. c4", input.game),
+        })
     }
 }
 
@@ -290,15 +334,23 @@ async fn one_implementation_serves_each_version_with_its_variant_handler() {
         .await
         .unwrap();
     assert_eq!(got.evaluation, 7.0);
+    // One handler behind both variants of `reset_board` and `export_game`.
     let board = || input::<types::ResetBoardInput>(json!({}));
     assert_eq!(
-        old.reset_board_v20250618(board()).await.unwrap(),
-        mcpdesc::ToolResult::text("old")
+        old.reset_board(board()).await.unwrap(),
+        mcpdesc::ToolResult::text("reset in 2025-06-18")
     );
     assert_eq!(
-        new.reset_board_v20251125(board()).await.unwrap(),
-        mcpdesc::ToolResult::text("new")
+        new.reset_board(board()).await.unwrap(),
+        mcpdesc::ToolResult::text("reset in 2025-11-25")
     );
+    for client in [&old, &new] {
+        let out = client
+            .export_game(input(json!({"game": "g7"})))
+            .await
+            .unwrap();
+        assert_eq!(out.pgn, "[Game \"g7\"] 1. c4");
+    }
     // `ping` has no variants: one handler, each session's version in its context.
     let empty = || input::<types::PingInput>(json!({}));
     assert_eq!(
@@ -367,7 +419,7 @@ async fn the_typescript_client_sees_the_variants_of_its_version() {
             .filter(applies)
             .flat_map(harness::example_calls)
             .collect();
-        assert_eq!(calls.len(), 3, "{version}: {calls:?}");
+        assert_eq!(calls.len(), 4, "{version}: {calls:?}");
         let primitives = harness::primitive_plan(
             &doc,
             version.as_str(),

@@ -8,7 +8,12 @@
 //! unknown tool (expects a JSON-RPC error), receives progress during `analyze_game`,
 //! and cancels an `analyze_game` call at its first progress notification: the handler
 //! notices, stops early and says so in a log message the client receives while the
-//! session goes on. It also lists the prompts, resources and resource templates (equal
+//! session goes on. `analyze_game` runs as a task in 2025-11-25 (its declaration for
+//! that version says `execution.taskSupport: optional`): every example is also called
+//! with `client.experimental.tasks.callToolStream` (taskCreated, then the plain call's
+//! result), and one call asks for progress as a task (progress notifications, task
+//! statuses, the plain call's result). A client offering 2025-06-18 sees that
+//! version's declaration: no `execution`, no `tasks` capability. It also lists the prompts, resources and resource templates (equal
 //! to the router's projections), gets the prompt, reads the resource and the template
 //! and completes with each example's request (each answer equal to the example's whole
 //! result), and sends bad prompt, resource and completion requests (each a JSON-RPC
@@ -49,8 +54,17 @@ fn run(name: &str, plan: &Value) -> String {
         .count();
     assert_eq!(errors, 5, "{stdout}");
     for check in [
-        "at least 7 progress notification(s)",
+        "with a progressToken: at least 7 progress notification(s)",
         "cancelled at its first progress: the handler stopped early",
+        "initialize: tasks capability advertised",
+        // Each example of `analyze_game`, as a task too.
+        "analyze_game (scholars-mate) as a task: the same result as the plain call",
+        "analyze_game (empty-pgn) as a task: the same result as the plain call",
+        "as a task with a progressToken: taskCreated first",
+        "as a task with a progressToken: task statuses working, then completed",
+        "as a task with a progressToken: the same result as the plain call",
+        "as a task with a progressToken: at least 7 progress notification(s)",
+        "as a task with a progressToken: progress increases under one token",
     ] {
         assert!(
             stdout
@@ -220,18 +234,68 @@ fn typescript_client_through_nginx_in_front_of_two_stateless_instances() {
         return;
     };
     let mut plan = plan(json!({"url": balanced.url}));
-    plan.as_object_mut().unwrap().remove("cancelCall");
+    let fields = plan.as_object_mut().unwrap();
+    fields.remove("cancelCall");
+    // No session, no task (docs/serving.md): the task-augmented calls are refused.
+    fields.remove("taskProgressCall");
+    fields.insert("stateless".into(), json!(true));
     let stdout = harness::run_client("chess-server-nginx", &plan);
     let compared = stdout
         .lines()
         .filter(|l| l.starts_with("ok ") && l.ends_with("result equals the example result"))
         .count();
     assert_eq!(compared, 10, "{stdout}");
-    assert!(
-        stdout
-            .lines()
-            .any(|l| l.starts_with("ok ") && l.ends_with("at least 7 progress notification(s)")),
-        "{stdout}"
-    );
+    for check in [
+        "with a progressToken: at least 7 progress notification(s)",
+        "analyze_game (scholars-mate): the task-augmented call is refused with -32600 (no session)",
+    ] {
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.starts_with("ok ") && l.ends_with(check)),
+            "{check}: {stdout}"
+        );
+    }
     balanced.assert_each_instance_served();
+}
+
+/// A client offering MCP 2025-06-18 over stdio: the 2025-06-18 declaration of
+/// `analyze_game` (no `execution`), no `tasks` capability, and every example of that
+/// version answered exactly by plain calls.
+#[test]
+fn a_2025_06_18_client_sees_no_tasks() {
+    if !harness::client_ready("chess-server/e2e::a_2025_06_18_client_sees_no_tasks") {
+        return;
+    }
+    let v = ProtocolVersion::V2025_06_18;
+    let doc = flow::description();
+    let expected = chess_server::router().list_tools(v);
+    let analyze = expected
+        .iter()
+        .find(|t| t["name"] == "analyze_game")
+        .expect("analyze_game listed in 2025-06-18");
+    assert_eq!(analyze.get("execution"), None, "{analyze}");
+    let plan = json!({
+        "command": env!("CARGO_BIN_EXE_chess-server"),
+        "protocolVersion": v.as_str(),
+        "serverName": "chess-server",
+        "expectedTools": expected,
+        "calls": flow::calls_in(&doc, v),
+        "expectTasksCapability": false,
+    });
+    let stdout = harness::run_client("chess-server-stdio-2025-06-18", &plan);
+    for check in [
+        "initialize: tasks capability absent",
+        "tools/list: no tool has execution",
+        "tools/list equals the router's projection",
+        "tools/call analyze_game (scholars-mate): result equals the example result",
+    ] {
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.starts_with("ok ") && l.ends_with(check)),
+            "{check}: {stdout}"
+        );
+    }
+    assert!(!stdout.contains("as a task"), "{stdout}");
 }

@@ -22,8 +22,12 @@ fn every_example_is_reproduced_in_declaration_order() {
     let mut checked = 0;
     for tool in doc["tools"].as_array().unwrap() {
         let name = tool["name"].as_str().unwrap();
+        // Each protocol-scoped variant of `analyze_game` in its own version.
+        let version = tool["protocolVersions"][0]
+            .as_str()
+            .map_or(ProtocolVersion::V2025_11_25, |v| v.parse().unwrap());
         for (example, body) in tool["examples"].as_object().unwrap() {
-            let cx = Context::new(ProtocolVersion::V2025_11_25);
+            let cx = Context::new(version);
             let got = block_on(router.call_tool(name, Some(body["input"].clone()), cx))
                 .unwrap_or_else(|e| panic!("{name}/{example}: protocol error {e}"));
             let got = serde_json::to_value(&got).unwrap();
@@ -42,7 +46,8 @@ fn every_example_is_reproduced_in_declaration_order() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 4);
+    // Two examples of each `analyze_game` variant, one of each other tool.
+    assert_eq!(checked, 6);
 }
 
 /// The same promise through the generated opt-in contract check, which is what a user

@@ -17,7 +17,7 @@ use chess_server::contract::types::{
     RecordGameResultInput, RecordGameResultInputResult,
 };
 use chess_server::contract::Client;
-use mcpdesc::client::Options;
+use mcpdesc::client::{Options, TaskStatus};
 use mcpdesc::{CallError, CompletionRequest, Content, ResourceContents};
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -238,6 +238,131 @@ async fn contract_violations_name_their_pointer() {
         let err = client.analyze_game(analyze("1. e4", None)).await.unwrap_err();
         let protocol = err.protocol_error().expect("a JSON-RPC error");
         assert_eq!((protocol.code, protocol.message.as_str()), (-32602, "Unknown tool"));
+    })
+    .await;
+}
+
+#[path = "../../../tests/e2e/harness.rs"]
+mod harness;
+
+/// `analyze_game_as_task` on a session of 2025-11-25 (whose `analyze_game` says
+/// `execution.taskSupport: optional`): the task's status, then its result equal to the
+/// plain call's, a tool error as the plain call's, and a cancelled task.
+async fn tasks_through_the_typed_client(client: &Client) {
+    let game = "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#";
+    let plain = client.analyze_game(analyze(game, Some(6))).await.unwrap();
+    let task = client
+        .analyze_game_as_task(analyze(game, Some(6)))
+        .await
+        .unwrap();
+    assert!(task.id().starts_with("task-"), "{task:?}");
+    let status = task.status().await.unwrap();
+    assert!(
+        matches!(status.status, TaskStatus::Working | TaskStatus::Completed),
+        "{status:?}"
+    );
+    assert_eq!(task.result().await.unwrap(), plain);
+    assert_eq!(task.status().await.unwrap().status, TaskStatus::Completed);
+    // An ended task cannot be cancelled.
+    let late = task.cancel().await.unwrap_err();
+    assert_eq!(
+        late.protocol_error().map(|e| e.code),
+        Some(-32602),
+        "{late}"
+    );
+
+    // A tool error: the task fails, its result is the plain call's `CallError::Tool`.
+    let plain = client.analyze_game(analyze("", None)).await.unwrap_err();
+    let task = client
+        .analyze_game_as_task(analyze("", None))
+        .await
+        .unwrap();
+    let failed = task.result().await.unwrap_err();
+    assert_eq!(failed.tool_result(), plain.tool_result(), "{failed}");
+    assert!(failed.tool_result().is_some(), "{failed}");
+    assert_eq!(task.status().await.unwrap().status, TaskStatus::Failed);
+
+    // A long analysis, cancelled: no result (`-32600`).
+    let task = client
+        .analyze_game_as_task(analyze(LONG_GAME, None))
+        .await
+        .unwrap();
+    let cancelled = task.cancel().await.unwrap();
+    assert_eq!(cancelled.status, TaskStatus::Cancelled, "{cancelled:?}");
+    let none = task.result().await.unwrap_err();
+    assert_eq!(
+        none.protocol_error().map(|e| e.code),
+        Some(-32600),
+        "{none}"
+    );
+}
+
+/// 40 plies: at 20 ms each, long enough to be cancelled while it runs.
+const LONG_GAME: &str = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 \
+    7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. c4 c6 12. cxb5 axb5 13. Nc3 Bb7 \
+    14. Bg5 b4 15. Nb1 h6 16. Bh4 c5 17. dxe5 Nxe4 18. Bxe7 Qxe7 19. exd6 Qf6 \
+    20. Nbd2 Nxd6";
+
+#[tokio::test]
+async fn analyze_game_as_a_task_over_stdio() {
+    bounded(async {
+        let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_chess-server"));
+        command.args(["--think-ms", "20"]);
+        let client = Client::new(mcpdesc::client::stdio(command).await.unwrap());
+        assert_eq!(
+            client.session().protocol_version(),
+            mcpdesc::ProtocolVersion::V2025_11_25
+        );
+        tasks_through_the_typed_client(&client).await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn analyze_game_as_a_task_over_streamable_http() {
+    let server = harness::HttpServerProcess::start(
+        env!("CARGO_BIN_EXE_chess-server"),
+        &["--http", "127.0.0.1:0", "--think-ms", "20"],
+    );
+    bounded(async {
+        let client = Client::new(mcpdesc::client::http(&server.url).await.unwrap());
+        tasks_through_the_typed_client(&client).await;
+    })
+    .await;
+}
+
+/// In 2025-06-18 `analyze_game` does not run as a task: `CallError::NoTask` at once,
+/// nothing sent; the plain call works.
+#[tokio::test]
+async fn as_a_task_in_2025_06_18_is_refused_before_sending() {
+    bounded(async {
+        let command = tokio::process::Command::new(env!("CARGO_BIN_EXE_chess-server"));
+        let session = Options::new()
+            .protocol_versions(&[mcpdesc::ProtocolVersion::V2025_06_18])
+            .stdio(command)
+            .await
+            .unwrap();
+        let client = Client::new(session);
+        let err = client
+            .analyze_game_as_task(analyze("1. e4 e5", None))
+            .await
+            .unwrap_err();
+        match &err {
+            CallError::NoTask { name, version, .. } => {
+                assert_eq!(name, "analyze_game");
+                assert_eq!(*version, mcpdesc::ProtocolVersion::V2025_06_18);
+            }
+            other => panic!("expected NoTask, got {other:?}"),
+        }
+        assert!(
+            err.to_string()
+                .contains("cannot run as a task in MCP 2025-06-18"),
+            "{err}"
+        );
+        client
+            .analyze_game(analyze("1. e4 e5", None))
+            .await
+            .unwrap();
     })
     .await;
 }

@@ -42,6 +42,33 @@ pub async fn tour(client: &Client) -> Result<Vec<String>, CallError> {
         analysis.evaluation, analysis.best_move
     ));
 
+    // The same analysis as an MCP 2025-11-25 task (its declaration for that version
+    // says `execution.taskSupport: optional`): a handle, then the same output. In
+    // another version, or against a server without the `tasks` capability, the call
+    // is refused before anything is sent.
+    match client
+        .analyze_game_as_task(AnalyzeGameInput {
+            pgn: "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#".into(),
+            depth: std::num::NonZeroU64::new(4),
+        })
+        .await
+    {
+        Ok(task) => {
+            let output = task.result().await?;
+            let status = task.status().await?.status;
+            let same = serde_json::to_value(&output).ok() == serde_json::to_value(&analysis).ok();
+            lines.push(format!(
+                "analyze_game as a task: {} {status:?}, {} output as the plain call",
+                task.id(),
+                if same { "the same" } else { "another" }
+            ));
+        }
+        Err(e @ CallError::NoTask { .. }) => {
+            lines.push(format!("analyze_game as a task: not offered ({e})"))
+        }
+        Err(e) => return Err(e),
+    }
+
     // A tool without: the whole result.
     let rating = client
         .get_player_rating(GetPlayerRatingInput {

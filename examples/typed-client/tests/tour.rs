@@ -10,9 +10,12 @@ use typed_client::chess::Client;
 async fn the_tour_gets_an_answer_of_every_kind() {
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
     tokio::spawn(async move {
+        // `tasks::routed`: the MCP 2025-11-25 task requests on this in-memory pipe, as
+        // `serve_stdio` and the HTTP server route them.
+        let (read, write) = tokio::io::split(server_io);
         let running = McpServer::new(chess_server::router())
             .into_service()
-            .serve(server_io)
+            .serve(mcpdesc::tasks::routed(read, write))
             .await
             .expect("the chess server starts");
         let _ = running.waiting().await;
@@ -30,6 +33,7 @@ async fn the_tour_gets_an_answer_of_every_kind() {
     let joined = lines.join("\n");
     for expected in [
         "analyze_game: evaluation Some(",
+        "analyze_game as a task: task-1 Completed, the same output as the plain call",
         "get_player_rating: ",
         "analyze_game with depth 99: refused locally at `/depth`",
         "get_opening_study: ",

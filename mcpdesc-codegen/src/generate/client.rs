@@ -35,6 +35,12 @@
 //! }
 //! ```
 //!
+//! A tool that may run as a task (`execution.taskSupport` `optional` or `required` in
+//! some variant) also gets `{method}_as_task(input)`, a `mcpdesc::client::TypedTask`
+//! whose `result()` answers what `{method}` does. Protocol-scoped variants that share
+//! one handler trait share one method too, which sends the declaration of the
+//! negotiated version (`TypedClient::variant`).
+//!
 //! Method names are the handler traits' (`{method}`, `{method}_with_content`,
 //! `get_{prompt}`, `read_{resource}`, `complete_{prompt}`), so one reads the same in
 //! a server and in its client. The client's own methods (`new`, `session`,
@@ -68,7 +74,19 @@ pub fn emit(ir: &ModuleIr, settings: &Settings, diagnostics: &mut Vec<Diagnostic
         taken.insert(tool.names.method_name.clone());
         taken.insert(tool.names.content_method.clone());
     }
-    let tools = ir.tools.iter().map(|t| tool_methods(&rt, t));
+    let mut tools = Vec::new();
+    for (i, t) in ir.tools.iter().enumerate() {
+        if t.handler_of.is_some() {
+            continue;
+        }
+        tools.push(tool_methods(&rt, t, spec_of(ir, i)));
+        if runs_as_task(ir, i) {
+            let name = format!("{}_as_task", t.names.method_name);
+            if let Some(method) = claim_tool(&mut taken, name, t, diagnostics) {
+                tools.push(task_method(&rt, t, method, spec_of(ir, i)));
+            }
+        }
+    }
     let primitives = primitive_methods(&rt, ir, &mut taken, diagnostics);
     let server = &ir.server.name;
     let doc = format!(
@@ -147,10 +165,95 @@ fn deprecated(deprecated: bool, kind: &str) -> Option<TokenStream> {
     })
 }
 
+/// The spec a call of `tool`'s methods uses: its own, or for a handler group (one
+/// method for several variants) the one of the negotiated version, picked by
+/// `TypedClient::variant` (`?` refuses a version none of them serves).
+fn spec_of(ir: &ModuleIr, me: usize) -> TokenStream {
+    let tool = &ir.tools[me];
+    if !tool.shared_handler {
+        let module = format_ident!("{}", tool.module);
+        return quote!(&tools::#module::SPEC);
+    }
+    let specs = ir
+        .tools
+        .iter()
+        .enumerate()
+        .filter(|(k, t)| *k == me || t.handler_of == Some(me))
+        .map(|(_, t)| {
+            let module = format_ident!("{}", t.module);
+            quote!(&tools::#module::SPEC)
+        });
+    quote!(self.inner.variant(&[#(#specs),*])?)
+}
+
+/// Whether the tool `ir.tools[me]` (or a variant of its handler group) may run as a
+/// task: `execution.taskSupport` `optional` or `required`.
+fn runs_as_task(ir: &ModuleIr, me: usize) -> bool {
+    ir.tools
+        .iter()
+        .enumerate()
+        .filter(|(k, t)| *k == me || t.handler_of == Some(me))
+        .any(|(_, t)| matches!(t.task_support.as_deref(), Some("optional" | "required")))
+}
+
+/// Claims a tool's extra client method (`{method}_as_task`); a name another method
+/// already has is skipped with a warning.
+fn claim_tool(
+    taken: &mut BTreeSet<String>,
+    name: String,
+    tool: &ToolIr,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<syn::Ident> {
+    if taken.insert(name.clone()) {
+        return Some(format_ident!("{}", name));
+    }
+    diagnostics.push(Diagnostic::new(
+        Severity::Warning,
+        rules::CODEGEN,
+        "client-method-name-taken",
+        &tool.pointer.key("name"),
+        format!(
+            "the typed client has no `{name}` method for the tool `{}`: another method already has that name",
+            tool.name
+        ),
+    ));
+    None
+}
+
+/// `{method}_as_task(input)`: the call as a task (MCP 2025-11-25), a
+/// `TypedTask` whose `result()` answers what `{method}` does.
+fn task_method(
+    rt: &TokenStream,
+    tool: &ToolIr,
+    method: syn::Ident,
+    spec: TokenStream,
+) -> TokenStream {
+    let input = format_ident!("{}", tool.input.type_name);
+    let name = &tool.name;
+    let plain = &tool.names.method_name;
+    let doc = format!(
+        "Calls the tool `{name}` as a task (MCP 2025-11-25 `execution.taskSupport`): the task's handle, whose `status()` polls it, `cancel()` cancels it and `result()` waits for what `{plain}` answers. A version whose declaration does not run it as a task, or a server without the `tasks` capability, is `CallError::NoTask` (nothing sent)."
+    );
+    let deprecated = deprecated(tool.deprecated, "tool");
+    let (output, call) = match &tool.output {
+        Some(output) => {
+            let output = format_ident!("{}", output.type_name);
+            (quote!(types::#output), quote!(call_tool_output_as_task))
+        }
+        None => (quote!(#rt::ToolResult), quote!(call_tool_as_task)),
+    };
+    quote! {
+        #[doc = #doc]
+        #deprecated
+        pub async fn #method(&self, input: types::#input) -> #rt::CallResult<#rt::client::TypedTask<#output>> {
+            self.inner.#call(#spec, input).await
+        }
+    }
+}
+
 /// `{method}` (and `{method}_with_content` for a tool with an `outputSchema`).
-fn tool_methods(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
+fn tool_methods(rt: &TokenStream, tool: &ToolIr, spec: TokenStream) -> TokenStream {
     let method = format_ident!("{}", tool.names.method_name);
-    let module = method.clone();
     let input = format_ident!("{}", tool.input.type_name);
     let name = &tool.name;
     let docs = method_doc(
@@ -170,13 +273,13 @@ fn tool_methods(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
                 #(#[doc = #docs])*
                 #deprecated
                 pub async fn #method(&self, input: types::#input) -> #rt::CallResult<types::#output> {
-                    self.inner.call_tool_output(&tools::#module::SPEC, input).await
+                    self.inner.call_tool_output(#spec, input).await
                 }
 
                 #[doc = #content_doc]
                 #deprecated
                 pub async fn #with_content(&self, input: types::#input) -> #rt::CallResult<#rt::Typed<types::#output>> {
-                    self.inner.call_tool_typed(&tools::#module::SPEC, input).await
+                    self.inner.call_tool_typed(#spec, input).await
                 }
             }
         }
@@ -184,7 +287,7 @@ fn tool_methods(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
             #(#[doc = #docs])*
             #deprecated
             pub async fn #method(&self, input: types::#input) -> #rt::CallResult<#rt::ToolResult> {
-                self.inner.call_tool(&tools::#module::SPEC, input).await
+                self.inner.call_tool(#spec, input).await
             }
         },
     }

@@ -53,7 +53,7 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
     let rt = runtime(settings);
     let modules = ir.tools.iter().map(|t| emit_tool_examples(&rt, t));
     let book_tools = ir.tools.iter().map(|t| {
-        let m = format_ident!("{}", t.names.method_name);
+        let m = format_ident!("{}", t.module);
         quote!(.tool(#m::ALL.tool.tool, #m::ALL.tool.scope, #m::ALL.examples, #m::ALL.interaction_examples))
     });
     let book_primitives = primitive_examples::book_entries(ir);
@@ -92,7 +92,13 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
 /// `ExampleServer`, its trait impls and `check_against_examples` (server side).
 fn emit_mock(rt: &TokenStream, ir: &ModuleIr) -> TokenStream {
     let specs = primitive_examples::specs(rt, ir);
-    let impls = ir.tools.iter().map(|t| emit_impl(rt, t));
+    // One impl per handler trait: a handler group's serves each variant from the
+    // book, which answers each session from its version's examples.
+    let impls = ir
+        .tools
+        .iter()
+        .filter(|t| t.handler_of.is_none())
+        .map(|t| emit_impl(rt, t));
     let primitive_impls = primitive_examples::emit_impls(rt, ir);
     let authenticator_impl = super::security::emit_example_impl(rt, &ir.security);
     // The contract check calls the handlers in process: authentication is beside the
@@ -204,7 +210,7 @@ fn emit_mock(rt: &TokenStream, ir: &ModuleIr) -> TokenStream {
 /// }
 /// ```
 fn emit_tool_examples(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
-    let module = format_ident!("{}", tool.names.method_name);
+    let module = format_ident!("{}", tool.module);
     let input_ty = format_ident!("{}", tool.input.type_name);
     let doc = format!("Examples of the `{}` tool.", tool.name);
     let examples = tool.examples.iter().map(|e| {
@@ -244,7 +250,7 @@ fn emit_tool_examples(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
 fn emit_impl(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
     let trait_name = format_ident!("{}", tool.names.trait_name);
     let method = format_ident!("{}", tool.names.method_name);
-    let module = method.clone();
+    let module = format_ident!("{}", tool.module);
     let input = format_ident!("{}", tool.input.type_name);
     match &tool.output {
         Some(output) => {

@@ -101,8 +101,25 @@ pub struct ToolIr {
     pub index: usize,
     /// Its pointer (`/tools/0`).
     pub pointer: Pointer,
-    /// Its Rust names (trait, method, input and output types).
+    /// Its Rust names (trait, method, input and output types): those of its handler
+    /// trait, which the variants of one handler group share (see `docs/generated-code.md`,
+    /// "Protocol-scoped variants").
     pub names: ToolNames,
+    /// The name of its modules (`tools::…`, `examples::…`) and of its example tests:
+    /// the method name outside variants, else the variant's own
+    /// (`analyze_game_v20251125`), since each variant has its own declaration and
+    /// examples even when it shares its handler trait.
+    pub module: String,
+    /// For a variant that shares the handler trait of an earlier variant (same input
+    /// and output types, same elicitations): that variant's index in
+    /// [`ModuleIr::tools`]. `None` when this declaration's trait is emitted with it.
+    pub handler_of: Option<usize>,
+    /// The versions its handler trait serves: its scope, or the union of the scopes
+    /// of its handler group.
+    pub handler_scope: VersionSet,
+    /// Whether its handler trait serves several variants (it or an earlier variant
+    /// heads a handler group).
+    pub shared_handler: bool,
     /// Its effective protocol scope.
     pub scope: VersionSet,
     /// For a protocol-scoped variant (see [`view::Chosen::variant`]): the first
@@ -114,7 +131,8 @@ pub struct ToolIr {
     pub description: Option<String>,
     /// `annotations`.
     pub annotations: Option<ToolAnnotations>,
-    /// `deprecated: true`.
+    /// `deprecated: true`; for the first variant of a handler group, whether every
+    /// variant of the group is (what its trait and client method say).
     pub deprecated: bool,
     /// `inputSchema`.
     pub input: SchemaIr,
@@ -280,31 +298,6 @@ pub fn build(
     let chosen = view::select_view(doc, settings.selected_protocol_version())?;
     let selected = &chosen.tools;
     let mut types = NameAllocator::for_source(&desc.text);
-    let declared: Vec<String> = selected
-        .iter()
-        .map(|s| view::variant_name(&s.tool.name, s.variant))
-        .collect();
-    let declared: Vec<&str> = declared.iter().map(String::as_str).collect();
-    let mut names = naming::tool_names(&declared, &mut types);
-    // Trait names are one namespace across tools and the other primitives.
-    let mut traits: std::collections::BTreeSet<String> = naming::RESERVED_TRAITS
-        .iter()
-        .map(|s| s.to_string())
-        .chain(names.iter().map(|n| n.trait_name.clone()))
-        .collect();
-    let primitives = primitives::build(
-        desc,
-        &chosen,
-        settings.selected_protocol_version(),
-        &mut traits,
-        &mut types,
-        diagnostics,
-    );
-    let options = Options {
-        format_types: settings.uses_format_types(),
-        defaults: true,
-        output: false,
-    };
 
     // Which component each tool schema came from, and how often each is used.
     let resolution = desc.validation.as_ref().map(|v| &v.resolution);
@@ -332,6 +325,88 @@ pub fn build(
             }
         }
     }
+
+    // Handler groups: a group's head is named like a tool without variants (its
+    // handler names), and every variant also gets a name of its own for its modules.
+    let groups = handler_groups(
+        selected,
+        |i, role| {
+            let member = match role {
+                Role::Input => "inputSchema",
+                Role::Output => "outputSchema",
+            };
+            let site = Pointer::root()
+                .key("tools")
+                .index(selected[i].index)
+                .key(member);
+            component_at(&site)
+                .filter(|(_, target)| uses.get(target).is_some_and(|(_, u)| u.len() > 1))
+                .map(|(_, target)| target)
+        },
+        |i| {
+            resolution.and_then(|r| {
+                r.value
+                    .pointer(
+                        Pointer::root()
+                            .key("tools")
+                            .index(selected[i].index)
+                            .key("elicitations")
+                            .as_str(),
+                    )
+                    .cloned()
+            })
+        },
+    );
+    let mut declared: Vec<String> = Vec::new();
+    // Per tool: (index of its handler names, index of its module name) in `declared`.
+    let mut slots: Vec<(usize, usize)> = Vec::new();
+    for (i, s) in selected.iter().enumerate() {
+        let own = view::variant_name(&s.tool.name, s.variant);
+        match groups[i] {
+            Some(head) if head == i => {
+                declared.push(s.tool.name.clone());
+                declared.push(own);
+                slots.push((declared.len() - 2, declared.len() - 1));
+            }
+            Some(head) => {
+                declared.push(own);
+                slots.push((slots[head].0, declared.len() - 1));
+            }
+            None => {
+                declared.push(own);
+                slots.push((declared.len() - 1, declared.len() - 1));
+            }
+        }
+    }
+    let declared: Vec<&str> = declared.iter().map(String::as_str).collect();
+    let all_names = naming::tool_names(&declared, &mut types);
+    let mut names: Vec<ToolNames> = slots
+        .iter()
+        .map(|(handler, _)| all_names[*handler].clone())
+        .collect();
+    let modules: Vec<String> = slots
+        .iter()
+        .map(|(_, module)| all_names[*module].method_name.clone())
+        .collect();
+    // Trait names are one namespace across tools and the other primitives.
+    let mut traits: std::collections::BTreeSet<String> = naming::RESERVED_TRAITS
+        .iter()
+        .map(|s| s.to_string())
+        .chain(all_names.iter().map(|n| n.trait_name.clone()))
+        .collect();
+    let primitives = primitives::build(
+        desc,
+        &chosen,
+        settings.selected_protocol_version(),
+        &mut traits,
+        &mut types,
+        diagnostics,
+    );
+    let options = Options {
+        format_types: settings.uses_format_types(),
+        defaults: true,
+        output: false,
+    };
 
     // Shared component types: named after the component, prepared once.
     let mut shared = Vec::new();
@@ -379,7 +454,7 @@ pub fn build(
         });
     }
 
-    let same = same_variant_types(selected, &shared_index, &mut names, &mut types);
+    let same = same_variant_types(selected, &shared_index, &groups, &mut names, &mut types);
 
     let mut tools: Vec<ToolIr> = Vec::new();
     for (i, (s, names)) in selected.iter().zip(names).enumerate() {
@@ -491,11 +566,21 @@ pub fn build(
         if let Some(o) = &output {
             names.output_type = o.type_name.clone();
         }
+        let handler_scope = match groups[i] {
+            Some(head) => (0..selected.len())
+                .filter(|&k| groups[k] == Some(head))
+                .fold(VersionSet::default(), |acc, k| acc.union(selected[k].scope)),
+            None => scope,
+        };
         tools.push(ToolIr {
             name: tool.name.clone(),
             index: s.index,
             pointer: at,
             names,
+            module: modules[i].clone(),
+            handler_of: groups[i].filter(|&head| head != i),
+            handler_scope,
+            shared_handler: groups[i].is_some(),
             scope,
             variant: s.variant,
             title: tool.title.clone(),
@@ -511,6 +596,19 @@ pub fn build(
         });
     }
 
+    // A handler group's trait (and client method) is deprecated only when every
+    // variant is: a handler that still serves a current variant is not.
+    for head in 0..tools.len() {
+        if tools[head].shared_handler && tools[head].handler_of.is_none() {
+            let all = tools
+                .iter()
+                .enumerate()
+                .filter(|(k, t)| *k == head || t.handler_of == Some(head))
+                .all(|(_, t)| t.deprecated);
+            tools[head].deprecated = all;
+        }
+    }
+
     {
         let mut prepared: Vec<&mut PreparedSchema> =
             shared.iter_mut().map(|s| &mut s.prepared).collect();
@@ -524,8 +622,15 @@ pub fn build(
         share_definitions(&mut prepared, &mut types);
         share_inline(&mut prepared, &mut types);
     }
+    // A handler group's elicitations are equal (see `handler_groups`): its head's
+    // serve the whole group, under the handler's names.
+    let heads: Vec<ToolIr> = tools
+        .iter()
+        .filter(|t| t.handler_of.is_none())
+        .cloned()
+        .collect();
     let elicitations =
-        super::elicitations::build(&tools, &primitives, options, &mut types, diagnostics);
+        super::elicitations::build(&heads, &primitives, options, &mut types, diagnostics);
 
     let root: VersionSet = doc
         .protocol_versions
@@ -566,6 +671,60 @@ pub fn build(
     })
 }
 
+/// Handler groups of protocol-scoped variants: per selected tool, the index of the
+/// first variant of its group, or `None` when it is alone.
+///
+/// Variants of one tool whose handler signature is the same (the same input type and
+/// the same output type after sharing, and equal `elicitations`) form one group: they
+/// share one handler trait with the tool's own names (`AnalyzeGame`, `analyze_game`,
+/// `AnalyzeGameInput`), since they differ only in what the router serves about them
+/// (`description`, `annotations`, `execution`, `security`, examples...). A role's type
+/// is the same when both schemas come from one shared component (`component(i, role)`
+/// gives its pointer), or when neither does and the schemas are equal (what
+/// [`same_variant_types`] then makes one type). `elicitations(i)` is the resolved
+/// `elicitations` member.
+pub(crate) fn handler_groups(
+    selected: &[view::Selected<'_>],
+    component: impl Fn(usize, Role) -> Option<Pointer>,
+    elicitations: impl Fn(usize) -> Option<Value>,
+) -> Vec<Option<usize>> {
+    let key = |i: usize| {
+        let tool = selected[i].tool;
+        let role = |role: Role, schema: Option<&Value>| match (component(i, role), schema) {
+            (Some(target), _) => Some(format!("component {target}")),
+            (None, Some(schema)) => Some(format!("schema {schema}")),
+            (None, None) => None,
+        };
+        (
+            tool.name.clone(),
+            role(Role::Input, Some(&tool.input_schema)),
+            role(Role::Output, tool.output_schema.as_ref()),
+            elicitations(i),
+        )
+    };
+    let keys: Vec<_> = (0..selected.len())
+        .map(|i| selected[i].variant.map(|_| key(i)))
+        .collect();
+    let mut groups = vec![None; selected.len()];
+    for i in 0..selected.len() {
+        let Some(mine) = &keys[i] else { continue };
+        if groups[i].is_some() {
+            continue;
+        }
+        let later: Vec<usize> = (i + 1..selected.len())
+            .filter(|&k| groups[k].is_none() && keys[k].as_ref() == Some(mine))
+            .collect();
+        if later.is_empty() {
+            continue;
+        }
+        groups[i] = Some(i);
+        for k in later {
+            groups[k] = Some(i);
+        }
+    }
+    groups
+}
+
 /// How a tool schema takes part in the types of protocol-scoped variants.
 enum Same {
     /// The first of several variants with this schema: its type is named after the
@@ -582,6 +741,7 @@ enum Same {
 fn same_variant_types(
     selected: &[view::Selected<'_>],
     shared_index: &BTreeMap<(usize, Role), usize>,
+    groups: &[Option<usize>],
     names: &mut [ToolNames],
     types: &mut NameAllocator,
 ) -> BTreeMap<(usize, Role), Same> {
@@ -617,8 +777,20 @@ fn same_variant_types(
                 Role::Input => "Input",
                 Role::Output => "Output",
             };
-            let base = naming::type_name(&naming::upper_camel(&selected[i].tool.name), suffix);
-            let name = types.claim(&base);
+            // A handler group among them already holds the tool's own type name.
+            let head = std::iter::once(i)
+                .chain(later.iter().copied())
+                .find(|&k| groups[k] == Some(k));
+            let name = match head {
+                Some(head) => match role {
+                    Role::Input => names[head].input_type.clone(),
+                    Role::Output => names[head].output_type.clone(),
+                },
+                None => types.claim(&naming::type_name(
+                    &naming::upper_camel(&selected[i].tool.name),
+                    suffix,
+                )),
+            };
             match role {
                 Role::Input => names[i].input_type = name,
                 Role::Output => names[i].output_type = name,

@@ -187,7 +187,7 @@ pub fn book_entries(ir: &ModuleIr) -> TokenStream {
 /// The `Specs` of the whole description, for `ExampleServer::router`.
 pub fn specs(rt: &TokenStream, ir: &ModuleIr) -> TokenStream {
     let tools = ir.tools.iter().map(|t| {
-        let m = format_ident!("{}", t.names.method_name);
+        let m = format_ident!("{}", t.module);
         quote!(tools::#m::SPEC)
     });
     let prompts = ir.primitives.prompts.iter().map(|x| {

@@ -102,7 +102,12 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
     let primitives = primitive_server::emit(ir, settings);
     let (traits, authenticator, server, router) = if settings.generated_side().server() {
         (
-            ir.tools.iter().map(|t| emit_trait(&rt, t)).collect(),
+            // A handler group's trait comes with its first variant.
+            ir.tools
+                .iter()
+                .filter(|t| t.handler_of.is_none())
+                .map(|t| emit_trait(&rt, t))
+                .collect(),
             security::emit_trait(&rt, &ir.security),
             emit_server_trait(ir),
             emit_router(&rt, ir, settings),
@@ -207,7 +212,7 @@ fn emit_info(rt: &TokenStream, server: &ServerIr) -> TokenStream {
 /// }
 /// ```
 fn emit_tool_meta(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
-    let module = format_ident!("{}", tool.names.method_name);
+    let module = format_ident!("{}", tool.module);
     let name = &tool.name;
     let scope = versions(rt, tool.scope);
     let declaration = declaration_literal(&tool.declaration);
@@ -254,6 +259,15 @@ pub(crate) fn trait_doc(tool: &ToolIr) -> Vec<String> {
     lines.extend(head.lines().map(str::to_owned));
     lines.push(String::new());
     lines.push(format!("Implements the tool `{}`.", tool.name));
+    if tool.shared_handler {
+        lines.push(String::new());
+        lines.push(format!(
+            "One handler for the protocol-scoped variants of `{}` for {}: their declarations differ only in what the router serves about them (description, annotations, execution...), not in this handler's types. Each variant keeps its own `tools::…::SPEC`, examples and example tests; the router serves each session the declaration of its version.",
+            tool.name, tool.handler_scope
+        ));
+        // Their annotations may differ: each variant's `SPEC` has its own.
+        return lines;
+    }
     if let Some(line) = super::view::variant_doc(tool.variant, tool.scope) {
         lines.push(String::new());
         lines.push(line);
@@ -333,6 +347,7 @@ fn emit_server_trait(ir: &ModuleIr) -> TokenStream {
     let bounds: Vec<_> = ir
         .tools
         .iter()
+        .filter(|t| t.handler_of.is_none())
         .map(|t| format_ident!("{}", t.names.trait_name))
         .chain(primitive_server::trait_idents(ir))
         .collect();
@@ -370,7 +385,7 @@ fn emit_server_trait(ir: &ModuleIr) -> TokenStream {
 fn emit_router(rt: &TokenStream, ir: &ModuleIr, settings: &Settings) -> TokenStream {
     let registrations = ir.tools.iter().map(|tool| {
         let trait_name = format_ident!("{}", tool.names.trait_name);
-        let module = format_ident!("{}", tool.names.method_name);
+        let module = format_ident!("{}", tool.module);
         let (helper, method) = match &tool.output {
             Some(_) => (
                 quote!(tool_output),

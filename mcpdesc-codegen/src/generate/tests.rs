@@ -200,7 +200,7 @@ pub fn emit(ir: &ModuleIr, settings: &Settings, diagnostics: &mut Vec<Diagnostic
     let names = test_names(ir, &mut taken);
     let mut tests = Vec::new();
     for (tool, (ex_names, ix_names)) in ir.tools.iter().zip(&names) {
-        let module = format_ident!("{}", tool.names.method_name);
+        let module = format_ident!("{}", tool.module);
         let check = match &tool.output {
             Some(_) => quote!(check_example_with_output),
             None => quote!(check_example),

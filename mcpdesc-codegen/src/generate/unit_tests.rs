@@ -618,3 +618,65 @@ fn variant_names_never_collide_with_a_tool_named_like_them() {
         .collect();
     assert_eq!(modules.len(), 3);
 }
+
+#[test]
+fn variants_with_one_handler_signature_share_one_trait() {
+    let confirm = |message: &str| {
+        json!([{"name": "confirm", "mode": "form", "message": message,
+                "requestedSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}])
+    };
+    let desc = description(
+        json!([
+            {"name": "run", "protocolVersions": ["2025-11-25"], "description": "Run.",
+             "execution": {"taskSupport": "optional"}, "deprecated": true,
+             "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}},
+            {"name": "run", "protocolVersions": ["2026-07-28"], "description": "Run it.",
+             "annotations": {"readOnlyHint": true},
+             "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}},
+            {"name": "ask", "protocolVersions": ["2025-11-25"], "elicitations": confirm("Sure?"),
+             "inputSchema": {"type": "object"}},
+            {"name": "ask", "protocolVersions": ["2026-07-28"], "elicitations": confirm("Really?"),
+             "inputSchema": {"type": "object"}}
+        ]),
+        None,
+    );
+    assert!(desc.is_valid(), "{}", desc.render_diagnostics());
+    let out = generate(&desc, &Settings::default()).unwrap();
+    let tools: Vec<(&str, &str, &str, Option<usize>)> = out
+        .ir
+        .tools
+        .iter()
+        .map(|t| {
+            (
+                t.names.trait_name.as_str(),
+                t.module.as_str(),
+                t.names.input_type.as_str(),
+                t.handler_of,
+            )
+        })
+        .collect();
+    // `run` differs in description, annotations and execution: one trait with the
+    // tool's own names, a module per variant. `ask`'s elicitations differ: a trait each.
+    assert_eq!(
+        tools,
+        [
+            ("Run", "run_v20251125", "RunInput", None),
+            ("Run", "run_v20260728", "RunInput", Some(0)),
+            ("AskV20251125", "ask_v20251125", "AskInput", None),
+            ("AskV20260728", "ask_v20260728", "AskInput", None),
+        ]
+    );
+    let code = &out.code;
+    assert!(code.contains("pub trait Run: Send + Sync {"), "{code}");
+    assert!(!code.contains("RunV2026"), "{code}");
+    assert!(code.contains("pub mod run_v20251125 {") && code.contains("pub mod run_v20260728 {"));
+    // One variant of two is deprecated: the shared trait is not.
+    assert!(!code.contains("marks this tool as deprecated"), "{code}");
+    assert!(!code.contains("RunV20251125Input"), "{code}");
+    assert!(code.contains("Run::run(&*s, input, cx)"), "{code}");
+    assert_eq!(
+        code.matches("impl Run for ExampleServer").count(),
+        1,
+        "{code}"
+    );
+}

@@ -77,6 +77,7 @@ mod session;
 mod tap;
 mod task;
 mod typed;
+mod typed_task;
 
 use std::time::Duration;
 
@@ -87,6 +88,7 @@ pub use error::{ConnectError, RequestError};
 pub use session::{Listing, Session};
 pub use task::ToolTask;
 pub use typed::TypedClient;
+pub use typed_task::{TaskInfo, TaskStatus, TypedTask};
 
 use crate::ProtocolVersion;
 

@@ -10,7 +10,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::Session;
+use super::{Session, TypedTask};
 use crate::call_error::Violation;
 use crate::{
     schema, CallError, CompletionRequest, CompletionResult, CompletionTarget, Content,
@@ -88,6 +88,31 @@ impl TypedClient {
     /// Whether inputs are checked before sending.
     pub fn validates_inputs(&self) -> bool {
         self.validate_inputs
+    }
+
+    /// The declaration of the negotiated version among `variants`, the protocol-scoped
+    /// variants of one tool that share one handler (a generated `Client` has one
+    /// method for them): the first whose scope holds the session's version, else
+    /// [`CallError::Unsupported`] with their scopes together (nothing is sent).
+    pub fn variant<'s>(&self, variants: &[&'s ToolSpec]) -> Result<&'s ToolSpec, CallError> {
+        let version = self.session.protocol_version();
+        if let Some(spec) = variants
+            .iter()
+            .find(|s| s.scope.is_empty() || s.scope.contains(&version))
+        {
+            return Ok(spec);
+        }
+        let mut scope: Vec<ProtocolVersion> = variants
+            .iter()
+            .flat_map(|s| s.scope.iter().copied())
+            .collect();
+        scope.sort();
+        scope.dedup();
+        Err(CallError::Unsupported {
+            name: variants.first().map_or("", |s| s.name).to_owned(),
+            version,
+            scope,
+        })
     }
 
     /// Calls a tool without an `outputSchema`: the whole result, or the error.
@@ -230,12 +255,8 @@ impl TypedClient {
         parse_result(name, raw)
     }
 
-    /// Steps 1 to 3 of the type docs: the result (not an error) and its raw JSON.
-    async fn call<I: Serialize>(
-        &self,
-        spec: &ToolSpec,
-        input: &I,
-    ) -> Result<(ToolResult, Value), CallError> {
+    /// Steps 1 and 2 of the type docs: the arguments to send, or why nothing is sent.
+    fn arguments<I: Serialize>(&self, spec: &ToolSpec, input: &I) -> Result<Value, CallError> {
         let name = spec.name;
         self.check_scope(name, spec.scope)?;
         self.check_requirements(name, self.schemas(spec).requirements.as_ref())?;
@@ -261,19 +282,116 @@ impl TypedClient {
                 }
             }
         }
+        Ok(arguments)
+    }
+
+    /// Steps 1 to 3 of the type docs: the result (not an error) and its raw JSON.
+    async fn call<I: Serialize>(
+        &self,
+        spec: &ToolSpec,
+        input: &I,
+    ) -> Result<(ToolResult, Value), CallError> {
+        let name = spec.name;
+        let arguments = self.arguments(spec, input)?;
         let raw = self
             .session
             .call_tool(name, arguments)
             .await
             .map_err(|e| CallError::from_request(name, e))?;
-        let result: ToolResult = parse_result(name, raw.clone())?;
-        if result.is_error_result() {
-            return Err(CallError::Tool {
-                name: name.to_owned(),
-                result: Box::new(result),
-            });
+        tool_result(name, raw)
+    }
+
+    /// Calls a tool without an `outputSchema` as a task (MCP 2025-11-25 core tasks):
+    /// the task's handle, whose [`TypedTask::result`] is the whole result as
+    /// [`TypedClient::call_tool`] answers it. See [`TypedClient::call_tool_output_as_task`].
+    pub async fn call_tool_as_task<I: Serialize>(
+        &self,
+        spec: &'static ToolSpec,
+        input: I,
+    ) -> Result<TypedTask<ToolResult>, CallError> {
+        self.as_task(spec, &input, false).await
+    }
+
+    /// Calls a tool with an `outputSchema` as a task: the task's handle, whose
+    /// [`TypedTask::result`] is the typed output as [`TypedClient::call_tool_output`]
+    /// answers it.
+    ///
+    /// Besides the checks of a plain call (scope, input), nothing is sent and the
+    /// answer is [`CallError::NoTask`] when the declaration of the negotiated version
+    /// does not say `execution.taskSupport` `optional` or `required`, or when the
+    /// server did not advertise `capabilities.tasks.requests.tools.call`: a server
+    /// without them would run the call plainly, or refuse it.
+    pub async fn call_tool_output_as_task<I: Serialize, O: DeserializeOwned>(
+        &self,
+        spec: &'static ToolSpec,
+        input: I,
+    ) -> Result<TypedTask<O>, CallError> {
+        self.as_task(spec, &input, true).await
+    }
+
+    async fn as_task<I: Serialize, O: DeserializeOwned>(
+        &self,
+        spec: &'static ToolSpec,
+        input: &I,
+        typed: bool,
+    ) -> Result<TypedTask<O>, CallError> {
+        let name = spec.name;
+        let version = self.session.protocol_version();
+        self.check_scope(name, spec.scope)?;
+        let no_task = |reason: &str| CallError::NoTask {
+            name: name.to_owned(),
+            version,
+            reason: reason.to_owned(),
+        };
+        let declaration = serde_json::from_str::<Value>(spec.declaration).unwrap_or(Value::Null);
+        let support = declaration
+            .pointer("/execution/taskSupport")
+            .and_then(Value::as_str);
+        if !matches!(support, Some("optional" | "required")) {
+            return Err(no_task(
+                "its declaration for this version does not say execution.taskSupport `optional` or `required`",
+            ));
         }
-        Ok((result, raw))
+        let advertised = self
+            .session
+            .server_capabilities()
+            .and_then(|c| c.pointer("/tasks/requests/tools/call"))
+            .is_some();
+        if !advertised {
+            return Err(no_task(
+                "the server does not advertise capabilities.tasks.requests.tools.call",
+            ));
+        }
+        let arguments = self.arguments(spec, input)?;
+        let task = self
+            .session
+            .call_tool_as_task(name, arguments, None)
+            .await
+            .map_err(|e| CallError::from_request(name, e))?;
+        Ok(TypedTask::new(self.clone(), spec, task, typed))
+    }
+
+    /// The typed answer of a finished tool call `raw` (what `tools/call` or
+    /// `tasks/result` answered): the typed output of `spec` (`typed`), else the
+    /// whole result deserialized into `O`; a tool error is [`CallError::Tool`].
+    pub(super) fn finish<O: DeserializeOwned>(
+        &self,
+        spec: &ToolSpec,
+        raw: Value,
+        typed: bool,
+    ) -> Result<O, CallError> {
+        let (result, raw) = tool_result(spec.name, raw)?;
+        if !typed {
+            return parse_result(spec.name, raw);
+        }
+        let schemas = self.schemas(spec);
+        typed_output(
+            spec.name,
+            self.session.protocol_version(),
+            &result,
+            &raw,
+            schemas.output.as_ref(),
+        )
     }
 
     /// Refuses a call outside `scope` (empty: every version of the server).
@@ -353,6 +471,19 @@ fn compile(spec: &ToolSpec) -> Schemas {
             .and_then(Value::as_object)
             .cloned(),
     }
+}
+
+/// A `tools/call` answer as a result (not a tool error: [`CallError::Tool`]) with its
+/// raw JSON.
+fn tool_result(name: &str, raw: Value) -> Result<(ToolResult, Value), CallError> {
+    let result: ToolResult = parse_result(name, raw.clone())?;
+    if result.is_error_result() {
+        return Err(CallError::Tool {
+            name: name.to_owned(),
+            result: Box::new(result),
+        });
+    }
+    Ok((result, raw))
 }
 
 /// A result of a completed request in its Rust type, or the contract violation (an

@@ -294,7 +294,7 @@ pub fn check_input<T: DeserializeOwned + Serialize>(ir: &ModuleIr, tool: &str) {
     let t = ir
         .tools
         .iter()
-        .find(|t| t.name == tool || t.names.method_name == tool)
+        .find(|t| t.name == tool || t.module == tool)
         .expect("tool in IR");
     for example in &t.examples {
         let what = format!("{tool} example {:?} input", example.name);
@@ -311,7 +311,7 @@ pub fn check_output<T: DeserializeOwned + Serialize>(ir: &ModuleIr, tool: &str) 
     let t = ir
         .tools
         .iter()
-        .find(|t| t.name == tool || t.names.method_name == tool)
+        .find(|t| t.name == tool || t.module == tool)
         .expect("tool in IR");
     let schema = &t.output.as_ref().expect("tool with outputSchema").original;
     for example in &t.examples {

@@ -14,18 +14,37 @@ pub const LONG_GAME: &str = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7
     14. Bg5 b4 15. Nb1 h6 16. Bh4 c5 17. dxe5 Nxe4 18. Bxe7 Qxe7 19. exd6 Qf6 \
     20. Nbd2 Nxd6";
 
-/// The client's plan with `transport` (`{"command", "args"}` or `{"url"}`).
-pub fn plan(transport: Value) -> Value {
+/// The description as JSON.
+pub fn description() -> Value {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../chess/chess.mcpdesc.json");
-    let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let calls: Vec<Value> = doc["tools"]
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The example calls of the tool declarations that apply to `version` (each
+/// protocol-scoped variant of `analyze_game` in its own version).
+pub fn calls_in(doc: &Value, version: ProtocolVersion) -> Vec<Value> {
+    doc["tools"]
         .as_array()
         .unwrap()
         .iter()
+        .filter(|t| {
+            t["protocolVersions"]
+                .as_array()
+                .is_none_or(|list| list.iter().any(|v| v == version.as_str()))
+        })
         .flat_map(harness::example_calls)
-        .collect();
-    let router = chess_server::router();
+        .collect()
+}
+
+/// The client's plan (MCP 2025-11-25) with `transport` (`{"command", "args"}` or
+/// `{"url"}`). `analyze_game` runs as a task in 2025-11-25: the plan expects the
+/// `tasks` capability and asks for its progress as a task too (`taskProgressCall`, read
+/// by the TypeScript client).
+pub fn plan(transport: Value) -> Value {
+    let doc = description();
     let v = ProtocolVersion::V2025_11_25;
+    let calls = calls_in(&doc, v);
+    let router = chess_server::router();
     let expected = router.list_tools(v);
     let primitives = harness::primitive_plan(
         &doc,
@@ -49,6 +68,12 @@ pub fn plan(transport: Value) -> Value {
         "unknownTool": "no_such_tool",
         "primitives": primitives,
         "progressCall": {
+            "tool": "analyze_game",
+            "arguments": {"pgn": "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#"},
+            "minNotifications": 7
+        },
+        "expectTasksCapability": true,
+        "taskProgressCall": {
             "tool": "analyze_game",
             "arguments": {"pgn": "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#"},
             "minNotifications": 7
