@@ -92,7 +92,10 @@ fn main() {
         load_average()
     );
     let servers: Vec<RunningServer> = SIDES.iter().map(|side| http::start(*side)).collect();
-    let modes = [("sequential", sequential_calls, 1), ("concurrent", concurrent_calls, CONNECTIONS)];
+    let modes = [
+        ("sequential", sequential_calls, 1),
+        ("concurrent", concurrent_calls, CONNECTIONS),
+    ];
     println!(
         "\n{:<11} {:<10} {:<32} {:>12} {:>9} {:>10}",
         "mode", "sessions", "server", "CPU per call", "calls/s", "CPU ratio"
@@ -108,7 +111,11 @@ fn main() {
             println!(
                 "{:<11} {:<10} {:<32} {:>9.1} µs {:>9.0} {:>10}",
                 mode,
-                if side.stateless() { "stateless" } else { "stateful" },
+                if side.stateless() {
+                    "stateless"
+                } else {
+                    "stateful"
+                },
                 side.label(),
                 row.cpu * 1e6,
                 row.calls_per_second,

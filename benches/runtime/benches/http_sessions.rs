@@ -74,7 +74,11 @@ const STATEFUL: HttpSide = HttpSide::Generated {
 
 fn main() {
     let quick = std::env::var_os("MCPDESC_BENCH_QUICK").is_some();
-    let (sessions, flood) = if quick { (400, 4_000) } else { (SESSIONS, FLOOD) };
+    let (sessions, flood) = if quick {
+        (400, 4_000)
+    } else {
+        (SESSIONS, FLOOD)
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -50,8 +50,7 @@ pub mod secured {
 
     impl contract::Greet for Greeter {
         async fn greet(&self, input: GreetInput, _cx: Context) -> Result<GreetOutput, ToolError> {
-            let (greeting, length) =
-                crate::greeting(&input.name, input.excited.unwrap_or(false));
+            let (greeting, length) = crate::greeting(&input.name, input.excited.unwrap_or(false));
             Ok(GreetOutput { greeting, length })
         }
     }
