@@ -35,7 +35,8 @@
 //!
 //! # What is compared
 //!
-//! Each call runs in the latest protocol version of the declaration's scope, and the
+//! Each call runs in the latest protocol version of the declaration's scope (an
+//! interaction example: in each version of it, see below), and the
 //! result is compared as the client would receive it in that version
 //! ([`ToolResult::to_wire`](crate::ToolResult::to_wire) and the other results' wire
 //! forms), without the wire-only members an example does not carry (`resultType:
@@ -55,9 +56,10 @@
 //!   completion, the number of values.
 //!
 //! An Interaction Example is replayed with a [`ScriptedClient`] of its steps, as the
-//! example mock's tests do, in the latest version of the tool's scope: every
-//! elicitation, sampling or roots request the implementation makes must match the
-//! next step, each is answered with the step's response, and every step must be used.
+//! example mock's tests do, in every version of the tool's scope (a fresh server per
+//! version): every elicitation, sampling or roots request the implementation makes
+//! must match the next step, each is answered with the step's response, and every
+//! step must be used.
 //! In MCP 2026-07-28 the requests go through input-required rounds, the handler
 //! replayed as `McpServer` replays it.
 
@@ -142,16 +144,17 @@ pub fn check_example(
     compare_tool_result(&at, tool, compare, &expected, &actual.to_wire(version))
 }
 
-/// The test of one Tool Interaction Example against an implementation: `router` (a
-/// fresh server) is called with the example's `input` in the latest version of the
-/// tool's scope, as for [`check_example`] (one call: a stateful implementation answers
-/// a repeated call differently), a [`ScriptedClient`] of the example's steps answering
-/// the implementation's client requests as a live client would: during the call
-/// before MCP 2026-07-28, through input-required rounds in 2026-07-28 (the handler
-/// replayed with the answers and `requestState`, as `McpServer` does). Every step must
-/// be requested, in order, and the terminal result compared ([module docs](self)).
+/// The test of one Tool Interaction Example against an implementation, in each
+/// version of the tool's scope: for each, `router` builds a fresh server (one call per
+/// server: a stateful implementation answers a repeated call differently), which is
+/// called with the example's `input`, a [`ScriptedClient`] of the example's steps
+/// answering the implementation's client requests as a live client would: during the
+/// call before MCP 2026-07-28, through input-required rounds in 2026-07-28 (the handler
+/// replayed with the answers and `requestState`, as `McpServer` does). In each version
+/// every step must be requested, in order, and the terminal result compared
+/// ([module docs](self)); the first failure is returned, naming the version.
 pub fn check_interaction_example(
-    router: &Router,
+    router: impl Fn() -> Router,
     tool: &ToolCase,
     example: &InteractionExample,
     compare: Compare,
@@ -163,12 +166,14 @@ pub fn check_interaction_example(
     let input = parse_json(example.input, &what)?;
     let steps = parse_json(example.steps, &what)?;
     let expected = parse_json(example.result, &what)?;
-    {
-        let version = latest(tool.scope);
-        let client = Arc::new(ScriptedClient::new(&what, example.pointer, &steps)?);
+    for &version in tool.scope {
+        let router = router();
+        // The scripted client's messages name the version too.
+        let in_version = format!("{what} (MCP {version})");
+        let client = Arc::new(ScriptedClient::new(&in_version, example.pointer, &steps)?);
         let actual = if version >= ProtocolVersion::V2026_07_28 {
             run(input_rounds(
-                router, tool.tool, &input, version, &client, &what,
+                &router, tool.tool, &input, version, &client, &what,
             ))?
         } else {
             let cx = Context::with_peer(version, client.clone());
@@ -767,5 +772,91 @@ mod tests {
         )
         .unwrap();
         assert_eq!(d.pointer, "/contents/0/blob");
+    }
+
+    /// A router with the tool `confirm` (2025-06-18 to 2026-07-28), whose handler asks
+    /// for a confirmation, except in `skip_in` (a wrong implementation).
+    fn confirming(skip_in: Option<ProtocolVersion>) -> Router {
+        use crate::{ServerInfo, ToolError, ToolResult, ToolSpec};
+        let info = ServerInfo {
+            name: "confirm".into(),
+            version: "1".into(),
+            protocol_versions: ProtocolVersion::ALL,
+            ..Default::default()
+        };
+        Router::new(info).tool(
+            ToolSpec::new("confirm", SCOPE, CONFIRM_DECLARATION),
+            move |_args, cx| {
+                Box::pin(async move {
+                    if Some(cx.protocol_version()) != skip_in {
+                        let answer = cx
+                            .elicit_form("Sure?", json!({"type": "object"}))
+                            .await
+                            .map_err(|e| ToolError::new(e.to_string()))?;
+                        if answer.action != crate::ElicitAction::Accept {
+                            return Err(ToolError::new("not confirmed"));
+                        }
+                    }
+                    Ok(ToolResult::text("done"))
+                })
+            },
+        )
+    }
+
+    const SCOPE: &[ProtocolVersion] = &[
+        ProtocolVersion::V2025_06_18,
+        ProtocolVersion::V2025_11_25,
+        ProtocolVersion::V2026_07_28,
+    ];
+    const CONFIRM_DECLARATION: &str = r#"{"name": "confirm", "inputSchema": {"type": "object"}}"#;
+    const CONFIRM: ToolCase = ToolCase {
+        tool: "confirm",
+        declaration: CONFIRM_DECLARATION,
+        scope: SCOPE,
+    };
+    const CONFIRMED: InteractionExample = InteractionExample {
+        name: "yes",
+        pointer: "/tools/0/interactionExamples/yes",
+        input: "{}",
+        steps: r#"[{"type": "elicitation", "request": {"mode": "form", "message": "Sure?", "requestedSchema": {"type": "object"}}, "response": {"action": "accept", "content": {}}}]"#,
+        result: r#"{"content": [{"type": "text", "text": "done"}]}"#,
+    };
+
+    #[test]
+    fn interaction_examples_run_in_each_version_on_a_fresh_server() {
+        let built = std::sync::atomic::AtomicUsize::new(0);
+        let fresh = || {
+            built.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            confirming(None)
+        };
+        check_interaction_example(fresh, &CONFIRM, &CONFIRMED, Compare::Exact).unwrap();
+        assert_eq!(built.into_inner(), SCOPE.len());
+    }
+
+    #[test]
+    fn an_interaction_failure_in_an_earlier_version_names_that_version() {
+        // Right in the latest version (what the check used to run alone), wrong before.
+        for wrong in [ProtocolVersion::V2025_06_18, ProtocolVersion::V2025_11_25] {
+            let err = check_interaction_example(
+                || confirming(Some(wrong)),
+                &CONFIRM,
+                &CONFIRMED,
+                Compare::Exact,
+            )
+            .unwrap_err();
+            assert_eq!(
+                err,
+                format!("tool `confirm`, interaction example `yes` (MCP {wrong}) (/tools/0/interactionExamples/yes/steps/0): step 0 (elicitation) was never requested; the tool made 0 of 1 requests")
+            );
+        }
+        // Wrong in 2026-07-28 only: the input-required rounds are checked too.
+        let err = check_interaction_example(
+            || confirming(Some(ProtocolVersion::V2026_07_28)),
+            &CONFIRM,
+            &CONFIRMED,
+            Compare::Exact,
+        )
+        .unwrap_err();
+        assert!(err.contains("(MCP 2026-07-28)"), "{err}");
     }
 }

@@ -18,6 +18,11 @@
 //! `input-{n}`, and a new `requestState`. On the retry the handler runs again from
 //! the start.
 //!
+//! The same rounds serve `prompts/get` and `resources/read` (rmcp's
+//! `GetPromptResponse` and `ReadResourceResponse` have the input-required form); the
+//! state names such a request `prompts/get NAME` or `resources/read URI` where it names
+//! a tool, so that no state crosses from one kind of request to another.
+//!
 //! Decisions (MCP leaves them to the server):
 //! - **Replay, not suspension.** Nothing is kept on the server between rounds, so
 //!   code a handler runs before its last client request runs once per round: keep it
@@ -96,7 +101,8 @@ struct Keyed {
 }
 
 impl InputRounds {
-    /// The peer for a call of `tool` with `arguments`, resuming from the call's
+    /// The peer for a call of `tool` (or a prompt or resource request named as the
+    /// module docs say) with `arguments`, resuming from the call's
     /// `requestState` and `inputResponses` (both absent on a first call).
     /// `capabilities` are the client's declared capabilities as JSON, when known.
     ///

@@ -378,16 +378,43 @@ impl McpServer {
 
     /// The [`Context`] of a `prompts/get`, `resources/read` or `completion/complete`:
     /// as a `tools/call`'s (cancellation, progress token, log level), with the client
-    /// through rmcp before MCP 2026-07-28. From 2026-07-28 on, client input comes
-    /// through input-required results, which only `tools/call` serves: a client request
-    /// from these handlers fails with [`ClientError::Unsupported`].
+    /// through rmcp before MCP 2026-07-28 and through `rounds` (input-required results,
+    /// as for `tools/call`) from 2026-07-28 on. `completion/complete` has no
+    /// input-required result in 2026-07-28: a client request from a completion handler
+    /// fails there with [`ClientError::Unsupported`].
     fn primitive_context(
         &self,
         version: ProtocolVersion,
+        rounds: Option<Arc<InputRounds>>,
         context: &RequestContext<RoleServer>,
         auth: Option<CallAuth>,
     ) -> Context {
-        self.context(version, None, context, auth)
+        self.context(version, rounds, context, auth)
+    }
+
+    /// The input rounds of a `prompts/get` or `resources/read` in MCP 2026-07-28 (else
+    /// `None`): `call` names the request in its `requestState` (`prompts/get NAME`,
+    /// `resources/read URI`), so that a state is not replayed against another request.
+    fn primitive_rounds(
+        version: ProtocolVersion,
+        call: &str,
+        arguments: Option<&Value>,
+        request_state: Option<&str>,
+        input_responses: Option<m::InputResponses>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Option<Arc<InputRounds>>, ErrorData> {
+        if version < ProtocolVersion::V2026_07_28 {
+            return Ok(None);
+        }
+        InputRounds::resume(
+            call,
+            arguments,
+            request_state,
+            input_responses.unwrap_or_default(),
+            capabilities_json(context.client_capabilities().as_ref()),
+        )
+        .map(|rounds| Some(Arc::new(rounds)))
+        .map_err(|message| ErrorData::invalid_params(message, None))
     }
 }
 
@@ -755,12 +782,27 @@ impl ServerHandler for McpServer {
         let version = negotiated(&context)?;
         let target = || auth::Target::Prompt(request.name.clone());
         let auth = self.authorize(target, version, &context)?;
-        let cx = self.primitive_context(version, &context, auth);
-        let result = self
-            .router
-            .get_prompt(&request.name, request.arguments, cx)
-            .await
-            .map_err(to_error_data)?;
+        let arguments = request.arguments.map(Value::Object);
+        let rounds = Self::primitive_rounds(
+            version,
+            &format!("prompts/get {}", request.name),
+            arguments.as_ref(),
+            request.request_state.as_deref(),
+            request.input_responses,
+            &context,
+        )?;
+        let cx = self.primitive_context(version, rounds.clone(), &context, auth);
+        let arguments = match arguments {
+            Some(Value::Object(map)) => Some(map),
+            _ => None,
+        };
+        let result = self.router.get_prompt(&request.name, arguments, cx).await;
+        // A handler that asked for input failed with it (`?`): the round's requests
+        // are the answer, not its error.
+        if let Some(input) = rounds.and_then(|rounds| rounds.input_required()) {
+            return to_input_required(input).map(m::GetPromptResponse::InputRequired);
+        }
+        let result = result.map_err(to_error_data)?;
         from_wire(result.to_wire(version), "prompt result").map(m::GetPromptResponse::Complete)
     }
 
@@ -797,12 +839,21 @@ impl ServerHandler for McpServer {
         let version = negotiated(&context)?;
         let target = || auth::Target::Resource(request.uri.clone());
         let auth = self.authorize(target, version, &context)?;
-        let cx = self.primitive_context(version, &context, auth);
-        let result = self
-            .router
-            .read_resource(&request.uri, cx)
-            .await
-            .map_err(to_error_data)?;
+        let rounds = Self::primitive_rounds(
+            version,
+            &format!("resources/read {}", request.uri),
+            None,
+            request.request_state.as_deref(),
+            request.input_responses,
+            &context,
+        )?;
+        let cx = self.primitive_context(version, rounds.clone(), &context, auth);
+        let result = self.router.read_resource(&request.uri, cx).await;
+        // As for a prompt: the round's requests are the answer.
+        if let Some(input) = rounds.and_then(|rounds| rounds.input_required()) {
+            return to_input_required(input).map(m::ReadResourceResponse::InputRequired);
+        }
+        let result = result.map_err(to_error_data)?;
         from_wire(result.to_wire(version), "read result").map(m::ReadResourceResponse::Complete)
     }
 
@@ -830,7 +881,7 @@ impl ServerHandler for McpServer {
         }
         let completion_target = || auth::Target::Completion(target.clone());
         let auth = self.authorize(completion_target, version, &context)?;
-        let cx = self.primitive_context(version, &context, auth);
+        let cx = self.primitive_context(version, None, &context, auth);
         let result = self
             .router
             .complete(&target, completion, cx)

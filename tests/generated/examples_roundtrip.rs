@@ -80,6 +80,10 @@ fn generator_variants_examples() {
     support::check_input::<generator_variants::types::PingInput>(&ir, "ping");
 }
 
+mod generator_elicitations {
+    include!("../snapshots/generator-elicitations.rs");
+}
+
 mod generator_implementation {
     include!("../snapshots/generator-implementation.rs");
 }

@@ -286,10 +286,10 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
             ),
         )
 }
-/// The Elicitation Declarations of the tools: typed form content, message, and the call that sends each (`Context::elicit_declared`).
+/// The Elicitation Declarations of the tools, prompts, resources and resource templates: typed form content, message, and the call that sends each (`Context::elicit_declared`).
 pub mod elicitations {
     #![allow(dead_code)]
-    /// The Elicitation Declarations of the `remove_book_v20251125` tool.
+    /// The Elicitation Declarations of the `remove_book` tool.
     pub mod remove_book_v20251125 {
         /// The `confirm_removal` Elicitation Declaration of the `remove_book` tool.
         pub mod confirm_removal {
@@ -318,7 +318,7 @@ pub mod elicitations {
             }
         }
     }
-    /// The Elicitation Declarations of the `remove_book_v20260728` tool.
+    /// The Elicitation Declarations of the `remove_book` tool.
     pub mod remove_book_v20260728 {
         /// The `sign_in` Elicitation Declaration of the `remove_book` tool.
         pub mod sign_in {

@@ -603,7 +603,7 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
             ),
         )
 }
-/// The Elicitation Declarations of the tools: typed form content, message, and the call that sends each (`Context::elicit_declared`).
+/// The Elicitation Declarations of the tools, prompts, resources and resource templates: typed form content, message, and the call that sends each (`Context::elicit_declared`).
 pub mod elicitations {
     #![allow(dead_code)]
     /// The Elicitation Declarations of the `record_game_result` tool.

@@ -229,10 +229,10 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
             ),
         )
 }
-/// The Elicitation Declarations of the tools: typed form content, message, and the call that sends each (`Context::elicit_declared`).
+/// The Elicitation Declarations of the tools, prompts, resources and resource templates: typed form content, message, and the call that sends each (`Context::elicit_declared`).
 pub mod elicitations {
     #![allow(dead_code)]
-    /// The Elicitation Declarations of the `prepare_release_v20251125` tool.
+    /// The Elicitation Declarations of the `prepare_release` tool.
     pub mod prepare_release_v20251125 {
         /// The `confirm` Elicitation Declaration of the `prepare_release` tool.
         pub mod confirm {
@@ -261,7 +261,7 @@ pub mod elicitations {
             }
         }
     }
-    /// The Elicitation Declarations of the `prepare_release_v20260728` tool.
+    /// The Elicitation Declarations of the `prepare_release` tool.
     pub mod prepare_release_v20260728 {
         /// The `authorize` Elicitation Declaration of the `prepare_release` tool.
         pub mod authorize {

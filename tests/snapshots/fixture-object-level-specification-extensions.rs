@@ -339,10 +339,10 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
             ),
         )
 }
-/// The Elicitation Declarations of the tools: typed form content, message, and the call that sends each (`Context::elicit_declared`).
+/// The Elicitation Declarations of the tools, prompts, resources and resource templates: typed form content, message, and the call that sends each (`Context::elicit_declared`).
 pub mod elicitations {
     #![allow(dead_code)]
-    /// The Elicitation Declarations of the `search_v20251125` tool.
+    /// The Elicitation Declarations of the `search` tool.
     pub mod search_v20251125 {
         /// The `confirm_search` Elicitation Declaration of the `search` tool.
         pub mod confirm_search {

@@ -326,7 +326,7 @@ pub fn router<S: Server>(server: S) -> ::mcpdesc::Router {
             ),
         )
 }
-/// The Elicitation Declarations of the tools: typed form content, message, and the call that sends each (`Context::elicit_declared`).
+/// The Elicitation Declarations of the tools, prompts, resources and resource templates: typed form content, message, and the call that sends each (`Context::elicit_declared`).
 pub mod elicitations {
     #![allow(dead_code)]
     /// The Elicitation Declarations of the `delete_note` tool.
@@ -804,7 +804,7 @@ mod example_tests {
             ),
         );
     }
-    /// Interaction example `confirmed` of `delete_note`, replayed by the mock through a scripted client. Also replayed against the implementation.
+    /// Interaction example `confirmed` of `delete_note`, replayed by the mock through a scripted client. Also replayed against the implementation, on a fresh server in each version of the tool's scope.
     #[test]
     fn delete_note_interaction_confirmed() {
         let router = ExampleServer::new().router();
@@ -817,7 +817,7 @@ mod example_tests {
         );
         ::mcpdesc::testing::expect(
             ::mcpdesc::implementation::check_interaction_example(
-                &super::router(crate::notebook_right::Server::new()),
+                || super::router(crate::notebook_right::Server::new()),
                 &examples::delete_note::ALL.tool,
                 &examples::delete_note::ALL.interaction_examples[0usize],
                 ::mcpdesc::implementation::Compare::Exact,

@@ -88,12 +88,17 @@ fn the_test_server_makes_the_example_tests_call_the_implementation() {
     assert!(!plain.contains("::mcpdesc::implementation::"));
     let (code, out, err) = run(&["generate", chess, "--test-server", "crate::Chess::new()"]);
     assert_eq!(code, 0, "{err}");
-    // Four Tool Examples, one interaction example, one prompt, one resource, one
-    // template example and three completion examples: one implementation check each,
-    // on a fresh server.
+    // Four Tool Examples, one prompt, one resource, one template example and three
+    // completion examples: one implementation check each, on a fresh server; the
+    // interaction example's check builds a fresh server for each version of the
+    // tool's scope.
     assert_eq!(
         out.matches("&super::router(crate::Chess::new())").count(),
-        11
+        10
+    );
+    assert_eq!(
+        out.matches("|| super::router(crate::Chess::new())").count(),
+        1
     );
     let (code, out, err) = run(&["generate", chess, "--test-server", "crate::Chess::new("]);
     assert_eq!(code, 1);

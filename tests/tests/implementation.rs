@@ -115,7 +115,7 @@ fn expected_failures() -> Vec<(&'static str, Vec<&'static str>)> {
         (
             "delete_note_interaction_confirmed",
             vec![
-                "tool `delete_note`, interaction example `confirmed`",
+                "tool `delete_note`, interaction example `confirmed` (MCP 2025-11-25)",
                 "(/tools/2/interactionExamples/confirmed/steps/0)",
                 "step 0 (elicitation) was never requested",
             ],
@@ -210,7 +210,7 @@ fn macro_checks(router: impl Fn() -> mcpdesc::Router) -> Vec<(&'static str, Resu
         (
             "delete_note_interaction_confirmed",
             implementation::check_interaction_example(
-                &router(),
+                &router,
                 &examples::delete_note::ALL.tool,
                 &examples::delete_note::ALL.interaction_examples[0],
                 Compare::Exact,

@@ -158,6 +158,12 @@ impl contract::GetPlayerRating for ChessServer {
 }
 
 impl contract::RecordGameResult for ChessServer {
+    /// Records the result. A decisive result after fewer than two full moves is first
+    /// confirmed through the `confirm_unusual` elicitation: declined, cancelled, or
+    /// accepted with `record: false`, it is not recorded (the declaration's `onDecline`
+    /// and `onCancel`) and the answer is the tool error "Not recorded: the unusual
+    /// result was not confirmed."; a client that cannot be asked gets "Not recorded:
+    /// the unusual result could not be confirmed (...)".
     async fn record_game_result(
         &self,
         input: RecordGameResultInput,

@@ -1,14 +1,25 @@
-//! Typed elicitations: the `elicitations` module, one module per tool with Elicitation
-//! Declarations and one per declaration in it.
+//! Typed elicitations: the `elicitations` module, one module per primitive with
+//! Elicitation Declarations and one per declaration in it.
 //!
 //! A form-mode declaration's `requestedSchema` goes through the same preparation and
-//! typify pass as tool inputs (its type is `types::{Tool}{Declaration}Elicitation`);
-//! its module has the message, the schema, the content type and `Declaration`, the
+//! typify pass as tool inputs (its type is `types::{Trait}{Declaration}Elicitation`,
+//! `{Trait}` the primitive's trait name: `RecordGameResult`, `OpeningStudyPrompt`,
+//! `BoardResource`, `OpeningTemplate`); its module has the message, the schema, the
+//! content type and `Declaration`, the
 //! [`FormElicitation`](../../../mcpdesc/trait.FormElicitation.html) a handler sends
 //! with `cx.elicit_declared::<Declaration>()` (or `ask(&cx)`), answered as
 //! `Elicited<Content>`: accept with typed content, decline or cancel. A renamed form
 //! property renames the content type's field, so a handler that reads it stops
 //! compiling. A URL-mode declaration's module has its message and static URL.
+//!
+//! Tools' modules sit directly in `elicitations` (`elicitations::<tool method>`);
+//! prompts', resources' and templates' in one module per kind
+//! (`elicitations::prompts::<name>`, `elicitations::resources::<name>`,
+//! `elicitations::resource_templates::<name>`, named as the metadata modules
+//! `prompts::<name>`, ...), so that a prompt named like a tool gets its own module.
+//! No tool's module takes a kind module's name: tool methods never take `prompts`,
+//! `resources` or `resource_templates` ([`naming::RESERVED_METHODS`]; a tool named
+//! `prompts` has the method and module `prompts_2`).
 //!
 //! ```text
 //! pub mod elicitations {
@@ -16,10 +27,15 @@
 //!         pub mod confirm_unusual {
 //!             pub const MESSAGE: &str = "...";
 //!             pub const REQUESTED_SCHEMA: &str = "{...}";
-//!             pub type Content = super::super::types::RecordGameResultConfirmUnusualElicitation;
+//!             pub type Content = super::super::super::types::RecordGameResultConfirmUnusualElicitation;
 //!             pub struct Declaration;
 //!             impl ::mcpdesc::FormElicitation for Declaration { ... }
 //!             pub async fn ask(cx: &::mcpdesc::Context) -> Result<::mcpdesc::Elicited<Content>, ::mcpdesc::ClientError>;
+//!         }
+//!     }
+//!     pub mod prompts {
+//!         pub mod opening_study {
+//!             pub mod choose_side { /* the same items */ }
 //!         }
 //!     }
 //! }
@@ -34,20 +50,59 @@ use serde_json::Value;
 use super::ir::{ModuleIr, ToolIr};
 use super::naming::{self, NameAllocator};
 use super::prepare::{self, Options, PreparedSchema};
+use super::primitives::{CommonIr, PrimitivesIr};
 use crate::diagnostic::Diagnostic;
 use crate::pointer::Pointer;
 use crate::settings::Settings;
 
-/// One Elicitation Declaration of a tool.
+/// The kind of primitive an Elicitation Declaration belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum OwnerKind {
+    /// A tool: its module is directly in `elicitations`.
+    Tool,
+    /// A prompt: `elicitations::prompts::<name>`.
+    Prompt,
+    /// A resource: `elicitations::resources::<name>`.
+    Resource,
+    /// A resource template: `elicitations::resource_templates::<name>`.
+    Template,
+}
+
+impl OwnerKind {
+    /// The kind's module in `elicitations` (`None` for tools).
+    fn module(self) -> Option<&'static str> {
+        match self {
+            OwnerKind::Tool => None,
+            OwnerKind::Prompt => Some("prompts"),
+            OwnerKind::Resource => Some("resources"),
+            OwnerKind::Template => Some("resource_templates"),
+        }
+    }
+
+    /// How documentation names the kind (`the `x` prompt`).
+    fn noun(self) -> &'static str {
+        match self {
+            OwnerKind::Tool => "tool",
+            OwnerKind::Prompt => "prompt",
+            OwnerKind::Resource => "resource",
+            OwnerKind::Template => "resource template",
+        }
+    }
+}
+
+/// One Elicitation Declaration of a tool, prompt, resource or resource template.
 #[derive(Debug, Clone)]
 pub struct ElicitationIr {
-    /// The tool's name.
-    pub tool: String,
-    /// The tool's module in `elicitations` (its method name).
-    pub tool_module: String,
+    /// The kind of primitive that declares it.
+    pub kind: OwnerKind,
+    /// The primitive's name.
+    pub owner: String,
+    /// The primitive's module in `elicitations` (or in its kind's module there): the
+    /// tool's method name, or the prompt's, resource's or template's snake name.
+    pub owner_module: String,
     /// The declaration's `name`.
     pub name: String,
-    /// Its module (snake_case, unique in the tool's module).
+    /// Its module (snake_case, unique in the primitive's module).
     pub module: String,
     /// `message`.
     pub message: String,
@@ -70,17 +125,71 @@ pub struct FormIr {
     pub prepared: PreparedSchema,
 }
 
-/// The declarations of every tool, their form schemas prepared for typify (type names
+/// Who declares elicitations: kind, name, module, pointer, trait name and the
+/// resolved declaration.
+struct Owner<'a> {
+    kind: OwnerKind,
+    name: &'a str,
+    module: &'a str,
+    pointer: &'a Pointer,
+    trait_name: &'a str,
+    declaration: &'a Value,
+}
+
+impl<'a> Owner<'a> {
+    fn primitive(kind: OwnerKind, c: &'a CommonIr) -> Self {
+        Owner {
+            kind,
+            name: &c.name,
+            module: &c.names.snake,
+            pointer: &c.pointer,
+            trait_name: &c.names.trait_name,
+            declaration: &c.declaration,
+        }
+    }
+}
+
+/// The declarations of every tool, prompt, resource and resource template (in that
+/// order, each in document order), their form schemas prepared for typify (type names
 /// claimed from `types`).
 pub fn build(
     tools: &[ToolIr],
+    primitives: &PrimitivesIr,
     options: Options,
     types: &mut NameAllocator,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<ElicitationIr> {
+    let owners = tools
+        .iter()
+        .map(|t| Owner {
+            kind: OwnerKind::Tool,
+            name: &t.name,
+            module: &t.names.method_name,
+            pointer: &t.pointer,
+            trait_name: &t.names.trait_name,
+            declaration: &t.declaration,
+        })
+        .chain(
+            primitives
+                .prompts
+                .iter()
+                .map(|p| Owner::primitive(OwnerKind::Prompt, &p.common)),
+        )
+        .chain(
+            primitives
+                .resources
+                .iter()
+                .map(|r| Owner::primitive(OwnerKind::Resource, &r.common)),
+        )
+        .chain(
+            primitives
+                .resource_templates
+                .iter()
+                .map(|t| Owner::primitive(OwnerKind::Template, &t.common)),
+        );
     let mut out = Vec::new();
-    for tool in tools {
-        let Some(list) = tool
+    for owner in owners {
+        let Some(list) = owner
             .declaration
             .get("elicitations")
             .and_then(Value::as_array)
@@ -99,19 +208,20 @@ pub fn build(
             }
             let form = match (text("mode"), declaration.get("requestedSchema")) {
                 (Some("form"), Some(schema)) => {
-                    let pointer = tool
+                    let pointer = owner
                         .pointer
                         .key("elicitations")
                         .index(k)
                         .key("requestedSchema");
                     let wanted = naming::type_name(
-                        &format!("{}{}", tool.names.trait_name, naming::upper_camel(name)),
+                        &format!("{}{}", owner.trait_name, naming::upper_camel(name)),
                         "Elicitation",
                     );
                     let type_name = types.claim(&wanted);
                     let doc = format!(
-                        "Form content of the `{name}` elicitation of the `{}` tool.",
-                        tool.name
+                        "Form content of the `{name}` elicitation of the `{}` {}.",
+                        owner.name,
+                        owner.kind.noun()
                     );
                     let prepared = prepare::prepare(
                         schema,
@@ -132,8 +242,9 @@ pub fn build(
                 _ => None,
             };
             out.push(ElicitationIr {
-                tool: tool.name.clone(),
-                tool_module: tool.names.method_name.clone(),
+                kind: owner.kind,
+                owner: owner.name.to_owned(),
+                owner_module: owner.module.to_owned(),
                 name: name.to_owned(),
                 module,
                 message: text("message").unwrap_or_default().to_owned(),
@@ -146,45 +257,91 @@ pub fn build(
 }
 
 /// Emits the `elicitations` module (server side only: a handler sends them), or
-/// nothing when no tool declares one.
+/// nothing when no primitive declares one.
 pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
     if ir.elicitations.is_empty() || !settings.generated_side().server() {
         return TokenStream::new();
     }
     let rt = super::server::runtime(settings);
-    let mut tools: Vec<(&str, Vec<TokenStream>)> = Vec::new();
-    for e in &ir.elicitations {
-        let item = declaration(e, &rt);
-        match tools.last_mut() {
-            Some((module, items)) if *module == e.tool_module => items.push(item),
-            _ => tools.push((&e.tool_module, vec![item])),
+    let mut tools = Vec::new();
+    let mut kinds = Vec::new();
+    for kind in [
+        OwnerKind::Tool,
+        OwnerKind::Prompt,
+        OwnerKind::Resource,
+        OwnerKind::Template,
+    ] {
+        let of_kind: Vec<&ElicitationIr> =
+            ir.elicitations.iter().filter(|e| e.kind == kind).collect();
+        if of_kind.is_empty() {
+            continue;
         }
-    }
-    let modules = tools.into_iter().map(|(module, items)| {
-        let ident = format_ident!("{}", module);
-        let doc = format!(" The Elicitation Declarations of the `{module}` tool.");
-        quote! {
-            #[doc = #doc]
-            pub mod #ident {
-                #(#items)*
+        // One level deeper in a kind module.
+        let depth = if kind == OwnerKind::Tool { 3 } else { 4 };
+        let modules = owner_modules(&of_kind, &rt, depth);
+        match kind.module() {
+            None => tools = modules,
+            Some(name) => {
+                let ident = format_ident!("{}", name);
+                let doc = format!(" The Elicitation Declarations of the {}s.", kind.noun());
+                kinds.push(quote! {
+                    #[doc = #doc]
+                    pub mod #ident {
+                        #(#modules)*
+                    }
+                });
             }
         }
-    });
+    }
     quote! {
-        #[doc = " The Elicitation Declarations of the tools: typed form content, message, and the call that sends each (`Context::elicit_declared`)."]
+        #[doc = " The Elicitation Declarations of the tools, prompts, resources and resource templates: typed form content, message, and the call that sends each (`Context::elicit_declared`)."]
         pub mod elicitations {
             // A handler uses the declarations it sends; the others stay unused.
             #![allow(dead_code)]
-            #(#modules)*
+            #(#tools)*
+            #(#kinds)*
         }
     }
 }
 
-fn declaration(e: &ElicitationIr, rt: &TokenStream) -> TokenStream {
+/// One module per primitive of `list` (all of one kind, in order), holding its
+/// declarations; `depth` is how many `super`s lead from a declaration's module to the
+/// generated module.
+fn owner_modules(list: &[&ElicitationIr], rt: &TokenStream, depth: usize) -> Vec<TokenStream> {
+    let mut owners: Vec<(&ElicitationIr, Vec<TokenStream>)> = Vec::new();
+    for e in list {
+        let item = declaration(e, rt, depth);
+        match owners.last_mut() {
+            Some((first, items)) if first.owner_module == e.owner_module => items.push(item),
+            _ => owners.push((e, vec![item])),
+        }
+    }
+    owners
+        .into_iter()
+        .map(|(e, items)| {
+            let ident = format_ident!("{}", e.owner_module);
+            let doc = format!(
+                " The Elicitation Declarations of the `{}` {}.",
+                e.owner,
+                e.kind.noun()
+            );
+            quote! {
+                #[doc = #doc]
+                pub mod #ident {
+                    #(#items)*
+                }
+            }
+        })
+        .collect()
+}
+
+fn declaration(e: &ElicitationIr, rt: &TokenStream, depth: usize) -> TokenStream {
     let ident = format_ident!("{}", e.module);
     let doc = format!(
-        " The `{}` Elicitation Declaration of the `{}` tool.",
-        e.name, e.tool
+        " The `{}` Elicitation Declaration of the `{}` {}.",
+        e.name,
+        e.owner,
+        e.kind.noun()
     );
     let message = &e.message;
     let Some(form) = &e.form else {
@@ -204,6 +361,7 @@ fn declaration(e: &ElicitationIr, rt: &TokenStream) -> TokenStream {
     };
     let schema = form.schema.to_string();
     let ty = format_ident!("{}", form.type_name);
+    let supers = (0..depth).map(|_| quote!(super::));
     quote! {
         #[doc = #doc]
         pub mod #ident {
@@ -212,7 +370,7 @@ fn declaration(e: &ElicitationIr, rt: &TokenStream) -> TokenStream {
             #[doc = " The declaration's `requestedSchema`, as JSON."]
             pub const REQUESTED_SCHEMA: &str = #schema;
             #[doc = " The form content an accepting user sends."]
-            pub type Content = super::super::super::types::#ty;
+            pub type Content = #(#supers)* types::#ty;
             #[doc = " The declaration, for `Context::elicit_declared::<Declaration>()`."]
             #[derive(Debug, Clone, Copy)]
             pub struct Declaration;

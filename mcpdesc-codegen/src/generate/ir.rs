@@ -49,7 +49,8 @@ pub struct ModuleIr {
     pub primitives: PrimitivesIr,
     /// The security schemes the generated `Authenticator` verifies.
     pub security: SecurityIr,
-    /// The tools' Elicitation Declarations (typed elicitations, `elicitations.rs`).
+    /// The Elicitation Declarations of the tools, prompts, resources and resource
+    /// templates (typed elicitations, `elicitations.rs`).
     pub elicitations: Vec<ElicitationIr>,
 }
 
@@ -523,7 +524,8 @@ pub fn build(
         share_definitions(&mut prepared, &mut types);
         share_inline(&mut prepared, &mut types);
     }
-    let elicitations = super::elicitations::build(&tools, options, &mut types, diagnostics);
+    let elicitations =
+        super::elicitations::build(&tools, &primitives, options, &mut types, diagnostics);
 
     let root: VersionSet = doc
         .protocol_versions

@@ -43,7 +43,9 @@
 //!     }
 //! ```
 //!
-//! Interaction examples call `check_interaction_example`, prompt, resource, template and
+//! Interaction examples call `check_interaction_example` with the router expression as a
+//! closure (`|| super::router(EXPR)`: a fresh server in each version of the tool's
+//! scope), prompt, resource, template and
 //! completion examples `check_prompt_example`, `check_resource_example`,
 //! `check_template_example` and `check_completion_example` of `mcpdesc::implementation`.
 
@@ -80,6 +82,17 @@ impl Implementation {
         let function = format_ident!("{}", function);
         quote! {
             #rt::testing::expect(#rt::implementation::#function(&#router, #args, #compare));
+        }
+    }
+
+    /// The implementation test of one interaction example: a fresh server per
+    /// version of the tool's scope, so the check gets the router expression as a
+    /// closure.
+    fn check_each_version(&self, args: TokenStream, compare: TokenStream) -> TokenStream {
+        let rt = &self.rt;
+        let router = &self.router;
+        quote! {
+            #rt::testing::expect(#rt::implementation::check_interaction_example(|| #router, #args, #compare));
         }
     }
 }
@@ -231,15 +244,16 @@ pub fn emit(ir: &ModuleIr, settings: &Settings, diagnostics: &mut Vec<Diagnostic
                 tool.name
             );
             let against = imp.as_ref().map(|imp| {
-                doc.push_str(" Also replayed against the implementation.");
+                doc.push_str(
+                    " Also replayed against the implementation, on a fresh server in each version of the tool's scope.",
+                );
                 let compare = compare_mode(
                     &rt,
                     example_of(tool, "interactionExamples", example).as_ref(),
                     &tool.pointer.key("interactionExamples").key(example),
                     diagnostics,
                 );
-                imp.check(
-                    "check_interaction_example",
+                imp.check_each_version(
                     quote!(&examples::#module::ALL.tool, &examples::#module::ALL.interaction_examples[#i]),
                     compare,
                 )

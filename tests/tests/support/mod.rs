@@ -122,6 +122,8 @@ pub fn in_repo_corpus() -> Vec<Entry> {
         ("generator-security", "security"),
         ("generator-shared-types", "shared-types"),
         ("generator-variants", "variants"),
+        // Last: the client-only entries below take `out[2]` (the primitives).
+        ("generator-elicitations", "elicitations"),
     ] {
         out.push(Entry {
             name: name.into(),
