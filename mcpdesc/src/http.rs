@@ -595,6 +595,11 @@ impl BoundHttpServer {
         self.drain.clone()
     }
 
+    /// How many sessions are open now (see [`McpHttpService::open_sessions`]).
+    pub async fn open_sessions(&self) -> usize {
+        self.endpoint.service.open_sessions().await
+    }
+
     /// Stops gracefully: new requests get `503`, the requests in flight finish
     /// (their SSE streams included) for at most `grace`, then every session is
     /// closed, [`BoundHttpServer::run`] stops accepting and returns once its

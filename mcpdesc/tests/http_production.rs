@@ -279,3 +279,70 @@ async fn the_router_and_the_service_mount_in_an_axum_application() {
     let missing = send(addr, "GET", "/elsewhere", &[], Vec::new()).await;
     assert_eq!(missing.status, StatusCode::NOT_FOUND);
 }
+
+/// Counts the session handlers alive (made by the factory, not yet dropped).
+struct Counted {
+    inner: mcpdesc::McpServer,
+    live: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.live.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+impl mcpdesc::rmcp::ServerHandler for Counted {
+    fn get_info(&self) -> mcpdesc::rmcp::model::ServerConfig {
+        self.inner.get_info()
+    }
+}
+
+#[tokio::test]
+async fn sessions_that_expire_are_dropped() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let server = mcpdesc::McpServer::new(router());
+    let live = Arc::new(AtomicUsize::new(0));
+    let made = live.clone();
+    let http = HttpServer::with_handler(move || {
+        made.fetch_add(1, Ordering::SeqCst);
+        Counted {
+            inner: server.new_session(),
+            live: made.clone(),
+        }
+    })
+    .initialize_timeout(Duration::from_millis(200));
+    let bound = http.bind("127.0.0.1:0").await.unwrap();
+    let addr = bound.local_addr();
+    tokio::spawn(bound.clone().run());
+    // A small flood: `initialize` only, never `notifications/initialized`.
+    for _ in 0..20 {
+        let reply = Client::new(addr)
+            .post(
+                json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                "protocolVersion": wire::VERSION, "capabilities": {},
+                "clientInfo": {"name": "flood", "version": "1.0.0"}}}),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::OK);
+    }
+    assert_eq!(bound.open_sessions().await, 20);
+    // Both counters reach 0 once the handshake timeout closed them (bounded wait).
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while (bound.open_sessions().await > 0 || live.load(Ordering::SeqCst) > 0)
+        && Instant::now() < deadline
+    {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        bound.open_sessions().await,
+        0,
+        "sessions left in rmcp's map"
+    );
+    assert_eq!(
+        live.load(Ordering::SeqCst),
+        0,
+        "session handlers not dropped"
+    );
+}

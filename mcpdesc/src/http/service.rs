@@ -62,6 +62,17 @@ impl McpHttpService {
     pub fn drain(&self) -> Drain {
         self.app.drain.clone()
     }
+
+    /// How many sessions are open now (stateful mode; always 0 in stateless
+    /// mode): those rmcp holds, from `initialize` until they close (`DELETE`, the
+    /// handshake or idle timeout, shutdown). For metrics, and to check that
+    /// sessions are dropped.
+    pub async fn open_sessions(&self) -> usize {
+        match &self.app.sessions {
+            Some(sessions) => sessions.open().await,
+            None => 0,
+        }
+    }
 }
 
 impl<B> tower_service::Service<Request<B>> for McpHttpService

@@ -54,6 +54,11 @@ impl Sessions {
         pending >= self.max_pending || self.manager.sessions.read().await.len() >= self.max
     }
 
+    /// How many sessions rmcp holds.
+    pub(crate) async fn open(&self) -> usize {
+        self.manager.sessions.read().await.len()
+    }
+
     /// Notes the session `id` just opened: closed unless its client speaks again
     /// within the handshake timeout.
     pub(crate) fn opened(self: &Arc<Self>, id: &str) {
