@@ -6,7 +6,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use futures::FutureExt;
-use jsonschema::Validator;
+use crate::schema::Validator;
 use serde_json::{Map, Value};
 
 use crate::auth::{Requirement, RouterSecurity};
