@@ -200,6 +200,31 @@ macro_rules! include_generated {
     };
 }
 
+/// Expands to nothing: this build has the `full-validation` feature, which the listed
+/// tool schemas need (generated code invokes it; see `docs/generated-code.md`).
+#[cfg(feature = "full-validation")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __full_validation {
+    ($($need:literal),* $(,)?) => {};
+}
+
+/// A compile error naming the tool schemas that need the `full-validation` feature,
+/// which this build of `mcpdesc` lacks (generated code invokes it).
+#[cfg(not(feature = "full-validation"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __full_validation {
+    ($($need:literal),* $(,)?) => {
+        ::core::compile_error!(::core::concat!(
+            "these tool schemas use keywords only the full JSON Schema validator checks; ",
+            "enable the `full-validation` feature of mcpdesc ",
+            "(mcpdesc = { ..., features = [\"full-validation\"] }):"
+            $(, "\n  ", $need)*
+        ));
+    };
+}
+
 /// Generates the code of an MCP Description in place, at compile time; the other front
 /// end is the `build.rs` helper `mcpdesc_codegen::Builder` with [`include_generated!`].
 #[cfg(feature = "macros")]
@@ -216,6 +241,17 @@ pub mod __private {
 
     pub use crate::parse_arguments;
     pub use futures::executor::block_on;
+
+    /// Generated code names the tool schemas only `jsonschema` checks (see
+    /// [`full_validation!`](crate::__full_validation)).
+    pub use crate::__full_validation as full_validation;
+
+    /// The first keyword of `schema` that only the full validator checks, as
+    /// `` `pointer`: `keyword` ``, or `None` when the built-in validator checks it
+    /// whole. The generator keeps a copy of this list; a test keeps them equal.
+    pub fn full_validator_keyword(schema: &serde_json::Value) -> Option<String> {
+        crate::schema::full_validator_keyword_of(schema)
+    }
 
     /// Deserializes prompt arguments or template variables into their generated type;
     /// a failure is an "Invalid params" error with the serde message.

@@ -101,11 +101,13 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
     let metas = ir.tools.iter().map(|t| emit_tool_meta(&rt, t));
     let primitives = primitive_server::emit(ir, settings);
     let (traits, authenticator, server, router) = if settings.generated_side().server() {
+        let router = emit_router(&rt, ir, settings);
+        let validation = super::validation::emit(&rt, ir);
         (
             ir.tools.iter().map(|t| emit_trait(&rt, t)).collect(),
             security::emit_trait(&rt, &ir.security),
             emit_server_trait(ir),
-            emit_router(&rt, ir, settings),
+            quote! { #validation #router },
         )
     } else {
         (

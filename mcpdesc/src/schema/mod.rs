@@ -75,13 +75,19 @@ fn without_dialect(schema: &Value) -> (Value, Dialect) {
     (copy, dialect)
 }
 
+/// [`full_validator_keyword`] of a schema as written (its root `$schema` picks the
+/// dialect).
+pub(crate) fn full_validator_keyword_of(schema: &Value) -> Option<String> {
+    let (copy, dialect) = without_dialect(schema);
+    full_validator_keyword(&copy, dialect)
+}
+
 /// Whether `schema` needs the `full-validation` feature, which this build lacks.
 pub(crate) fn needs_missing_feature(schema: &Value) -> bool {
     if cfg!(feature = "full-validation") {
         return false;
     }
-    let (copy, dialect) = without_dialect(schema);
-    full_validator_keyword(&copy, dialect).is_some()
+    full_validator_keyword_of(schema).is_some()
 }
 
 #[cfg(feature = "full-validation")]
