@@ -183,4 +183,3 @@ fn push(pointer: &mut String, segment: &str) {
     pointer.push('/');
     pointer.push_str(&segment.replace('~', "~0").replace('/', "~1"));
 }
-

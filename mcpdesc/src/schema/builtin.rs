@@ -117,7 +117,14 @@ impl Schema {
         sink.found.is_empty()
     }
 
-    fn check(&self, node: usize, instance: &Value, path: &mut String, sink: &mut Sink, depth: usize) {
+    fn check(
+        &self,
+        node: usize,
+        instance: &Value,
+        path: &mut String,
+        sink: &mut Sink,
+        depth: usize,
+    ) {
         if sink.full() {
             return;
         }
@@ -165,7 +172,12 @@ impl Schema {
         for &sub in &k.all_of {
             self.check(sub, instance, path, sink, depth + 1);
         }
-        if !k.any_of.is_empty() && !k.any_of.iter().any(|&s| self.valid_at(s, instance, depth + 1)) {
+        if !k.any_of.is_empty()
+            && !k
+                .any_of
+                .iter()
+                .any(|&s| self.valid_at(s, instance, depth + 1))
+        {
             sink.report(
                 path,
                 format!("{instance} is not valid under any of the schemas listed in the 'anyOf' keyword"),
@@ -207,7 +219,10 @@ impl Schema {
     ) {
         for name in &k.required {
             if !map.contains_key(name) {
-                sink.report(path, format!("{} is a required property", Value::from(name.as_str())));
+                sink.report(
+                    path,
+                    format!("{} is a required property", Value::from(name.as_str())),
+                );
             }
         }
         let mut unexpected = Vec::new();
@@ -227,17 +242,32 @@ impl Schema {
             let verb = if unexpected.len() == 1 { "was" } else { "were" };
             sink.report(
                 path,
-                format!("Additional properties are not allowed ({} {verb} unexpected)", listed.join(", ")),
+                format!(
+                    "Additional properties are not allowed ({} {verb} unexpected)",
+                    listed.join(", ")
+                ),
             );
         }
         let count = map.len() as u64;
         if k.min_properties.is_some_and(|min| count < min) {
             let limit = k.min_properties.unwrap_or_default();
-            sink.report(path, format!("{instance} has less than {limit} {}", plural(limit, "property", "properties")));
+            sink.report(
+                path,
+                format!(
+                    "{instance} has less than {limit} {}",
+                    plural(limit, "property", "properties")
+                ),
+            );
         }
         if k.max_properties.is_some_and(|max| count > max) {
             let limit = k.max_properties.unwrap_or_default();
-            sink.report(path, format!("{instance} has more than {limit} {}", plural(limit, "property", "properties")));
+            sink.report(
+                path,
+                format!(
+                    "{instance} has more than {limit} {}",
+                    plural(limit, "property", "properties")
+                ),
+            );
         }
     }
 
@@ -259,10 +289,22 @@ impl Schema {
         }
         let count = items.len() as u64;
         if let Some(limit) = k.min_items.filter(|&min| count < min) {
-            sink.report(path, format!("{instance} has less than {limit} {}", plural(limit, "item", "items")));
+            sink.report(
+                path,
+                format!(
+                    "{instance} has less than {limit} {}",
+                    plural(limit, "item", "items")
+                ),
+            );
         }
         if let Some(limit) = k.max_items.filter(|&max| count > max) {
-            sink.report(path, format!("{instance} has more than {limit} {}", plural(limit, "item", "items")));
+            sink.report(
+                path,
+                format!(
+                    "{instance} has more than {limit} {}",
+                    plural(limit, "item", "items")
+                ),
+            );
         }
         if k.unique_items
             && items
@@ -281,25 +323,65 @@ fn check_string(k: &Keywords, text: &str, instance: &Value, path: &str, sink: &m
     }
     let length = text.chars().count() as u64;
     if let Some(limit) = k.max_length.filter(|&max| length > max) {
-        sink.report(path, format!("{instance} is longer than {limit} {}", plural(limit, "character", "characters")));
+        sink.report(
+            path,
+            format!(
+                "{instance} is longer than {limit} {}",
+                plural(limit, "character", "characters")
+            ),
+        );
     }
     if let Some(limit) = k.min_length.filter(|&min| length < min) {
-        sink.report(path, format!("{instance} is shorter than {limit} {}", plural(limit, "character", "characters")));
+        sink.report(
+            path,
+            format!(
+                "{instance} is shorter than {limit} {}",
+                plural(limit, "character", "characters")
+            ),
+        );
     }
 }
 
 fn check_number(k: &Keywords, n: &Number, instance: &Value, path: &str, sink: &mut Sink) {
-    if let Some(limit) = k.minimum.as_ref().filter(|l| compare(n, l) == Ordering::Less) {
-        sink.report(path, format!("{instance} is less than the minimum of {limit}"));
+    if let Some(limit) = k
+        .minimum
+        .as_ref()
+        .filter(|l| compare(n, l) == Ordering::Less)
+    {
+        sink.report(
+            path,
+            format!("{instance} is less than the minimum of {limit}"),
+        );
     }
-    if let Some(limit) = k.maximum.as_ref().filter(|l| compare(n, l) == Ordering::Greater) {
-        sink.report(path, format!("{instance} is greater than the maximum of {limit}"));
+    if let Some(limit) = k
+        .maximum
+        .as_ref()
+        .filter(|l| compare(n, l) == Ordering::Greater)
+    {
+        sink.report(
+            path,
+            format!("{instance} is greater than the maximum of {limit}"),
+        );
     }
-    if let Some(limit) = k.exclusive_minimum.as_ref().filter(|l| compare(n, l) != Ordering::Greater) {
-        sink.report(path, format!("{instance} is less than or equal to the minimum of {limit}"));
+    if let Some(limit) = k
+        .exclusive_minimum
+        .as_ref()
+        .filter(|l| compare(n, l) != Ordering::Greater)
+    {
+        sink.report(
+            path,
+            format!("{instance} is less than or equal to the minimum of {limit}"),
+        );
     }
-    if let Some(limit) = k.exclusive_maximum.as_ref().filter(|l| compare(n, l) != Ordering::Less) {
-        sink.report(path, format!("{instance} is greater than or equal to the maximum of {limit}"));
+    if let Some(limit) = k
+        .exclusive_maximum
+        .as_ref()
+        .filter(|l| compare(n, l) != Ordering::Less)
+    {
+        sink.report(
+            path,
+            format!("{instance} is greater than or equal to the maximum of {limit}"),
+        );
     }
 }
 
@@ -542,8 +624,8 @@ impl<'a> Compiler<'a> {
                         return bad(keyword, value, "an object of schemas");
                     }
                 }
-                "title" | "description" | "$comment" | "$schema" | "format" | "contentMediaType"
-                | "contentEncoding" => {
+                "title" | "description" | "$comment" | "$schema" | "format"
+                | "contentMediaType" | "contentEncoding" => {
                     if !value.is_string() {
                         return bad(keyword, value, "a string");
                     }
@@ -593,7 +675,9 @@ fn shown(pointer: &str) -> String {
 }
 
 /// The type names, in the order `jsonschema` lists several of them.
-const TYPE_ORDER: [&str; 7] = ["null", "boolean", "integer", "number", "string", "array", "object"];
+const TYPE_ORDER: [&str; 7] = [
+    "null", "boolean", "integer", "number", "string", "array", "object",
+];
 
 fn type_name(name: &str) -> Option<&'static str> {
     TYPE_ORDER.into_iter().find(|t| *t == name)
@@ -602,6 +686,9 @@ fn type_name(name: &str) -> Option<&'static str> {
 /// A non-negative integer keyword value (`2.0` counts, as in the meta-schema).
 fn count(value: &Value) -> Option<u64> {
     let n = value.as_number()?;
-    n.as_u64()
-        .or_else(|| n.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f < 1e19).map(|f| f as u64))
+    n.as_u64().or_else(|| {
+        n.as_f64()
+            .filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f < 1e19)
+            .map(|f| f as u64)
+    })
 }

@@ -311,7 +311,10 @@ mod parity {
             let (builtin, full) = both(&draft7, &instance);
             assert_eq!(builtin, full, "instance {instance}");
         }
-        let (builtin, full) = both(&json!({"items": {"type": "integer"}}), &json!([1, "2", [3]]));
+        let (builtin, full) = both(
+            &json!({"items": {"type": "integer"}}),
+            &json!([1, "2", [3]]),
+        );
         assert_eq!(builtin, full);
         let (builtin, full) = both(&json!(false), &json!({"a": 1}));
         assert_eq!(builtin, full);
@@ -330,8 +333,14 @@ mod parity {
             json!({"$ref": "#/$defs/missing"}),
         ] {
             let (copy, dialect) = without_dialect(&bad);
-            assert!(builtin::Schema::compile(&copy).is_err(), "builtin accepted {bad}");
-            assert!(super::full(&copy, dialect, "").is_err(), "jsonschema accepted {bad}");
+            assert!(
+                builtin::Schema::compile(&copy).is_err(),
+                "builtin accepted {bad}"
+            );
+            assert!(
+                super::full(&copy, dialect, "").is_err(),
+                "jsonschema accepted {bad}"
+            );
         }
     }
 }
