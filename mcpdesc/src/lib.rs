@@ -28,6 +28,26 @@
 //! - With the `client` feature (`client-http`, `client-https` for streamable HTTP),
 //!   `client::Session` calls any MCP server and returns the JSON it sent.
 //!
+//! # Features
+//!
+//! A server crate compiles only what it serves; everything else is asked for by name.
+//!
+//! - `rmcp` (default): [`serve_stdio`] and [`McpServer`] over the official Rust SDK.
+//! - `http`: `serve_http` and `http::HttpServer` (streamable HTTP on hyper);
+//!   `axum` adds `HttpServer::into_router()`.
+//! - `macros`: the `mcpdesc!` macro. The `build.rs` front end
+//!   (`mcpdesc_codegen::Builder` with [`include_generated!`]) does not need it.
+//! - `client`: `client::Session` and the generated typed `Client`; `client-http` and
+//!   `client-https` add streamable HTTP (`http://`, then TLS). It turns on
+//!   `full-validation`, since a client checks against any server's schemas.
+//! - `full-validation`: the `jsonschema` crate (with its two regex engines) for tool
+//!   schemas the built-in validator does not check whole: `pattern`,
+//!   `patternProperties`, `propertyNames`, `multipleOf`, `if`/`then`/`else`,
+//!   `unevaluated*`, `prefixItems`, `contains`, `dependent*`, `$id`/`$anchor`, remote
+//!   `$ref`s, and `format` in draft-07 (the list is in `docs/generated-code.md`).
+//!   Shape-only schemas are checked without it, with the same messages; generated
+//!   code that needs it does not compile without it and names the tool and keyword.
+//!
 //! # Serving a router
 //!
 //! ```no_run
@@ -64,7 +84,7 @@
 //!   code needs no direct dependency (use `#[serde(crate = "::mcpdesc::__private::serde")]`);
 //! - `::mcpdesc::__private::{Arc, Box, boxed, parse_arguments, parse_request}`.
 //!
-//! - the typed client (feature `client`, on by default): [`client::Session`],
+//! - the typed client (feature `client`): [`client::Session`],
 //!   [`client::TypedClient`] (`new`, `session`, `validate_inputs`, `call_tool`,
 //!   `call_tool_output`, `call_tool_typed`, `get_prompt`, `read_resource`,
 //!   `read_resource_template`, `read_resource_template_uri`, `complete`), [`CallError`];

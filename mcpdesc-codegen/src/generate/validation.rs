@@ -25,7 +25,21 @@ enum Dialect {
 /// `full_validation!("tool `a`: `/properties/b`: `pattern`", ...)` when some tool
 /// schema needs the full validator; nothing otherwise.
 pub fn emit(rt: &TokenStream, ir: &ModuleIr) -> TokenStream {
-    let needs: Vec<String> = ir
+    let needs = needs(ir);
+    if needs.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        // These schemas use keywords only `jsonschema` checks.
+        #rt::__private::full_validation!(#(#needs),*);
+    }
+}
+
+/// The tool schemas of `ir` that need the full validator, one line each
+/// (`` tool `a`, inputSchema `/properties/b`: `pattern` ``); empty when the runtime's
+/// built-in validator checks every one (then `mcpdesc` needs no `full-validation`).
+pub fn needs(ir: &ModuleIr) -> Vec<String> {
+    ir
         .tools
         .iter()
         .flat_map(|tool| {
@@ -41,14 +55,7 @@ pub fn emit(rt: &TokenStream, ir: &ModuleIr) -> TokenStream {
                 .map(|k| format!("tool `{}`, outputSchema {k}", tool.name));
             input.into_iter().chain(output)
         })
-        .collect();
-    if needs.is_empty() {
-        return TokenStream::new();
-    }
-    quote! {
-        // These schemas use keywords only `jsonschema` checks.
-        #rt::__private::full_validation!(#(#needs),*);
-    }
+        .collect()
 }
 
 /// Keywords only the full validator checks, in either dialect.
