@@ -84,10 +84,10 @@
 //!   code needs no direct dependency (use `#[serde(crate = "::mcpdesc::__private::serde")]`);
 //! - `::mcpdesc::__private::{Arc, Box, boxed, parse_arguments, parse_request}`.
 //!
-//! - the typed client (feature `client`): [`client::Session`],
-//!   [`client::TypedClient`] (`new`, `session`, `validate_inputs`, `call_tool`,
+//! - the typed client (feature `client`): `client::Session`,
+//!   `client::TypedClient` (`new`, `session`, `validate_inputs`, `call_tool`,
 //!   `call_tool_output`, `call_tool_typed`, `get_prompt`, `read_resource`,
-//!   `read_resource_template`, `read_resource_template_uri`, `complete`), [`CallError`];
+//!   `read_resource_template`, `read_resource_template_uri`, `complete`), `CallError`;
 //! - the example support: [`testing`] (checks of Tool Examples and of prompt, resource,
 //!   template and completion examples, [`testing::RequestExample`],
 //!   [`testing::ScriptedClient`], the contract check) and [`mock`] ([`mock::ExampleBook`],

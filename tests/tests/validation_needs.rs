@@ -3,8 +3,8 @@
 //! (`mcpdesc/src/schema/needs.rs`): on every tool schema of the corpus and of the
 //! hostile cases, and on schemas written to hit each keyword.
 
-use mcpdesc_codegen::generate::validation::full_validator_keyword as generator;
 use mcpdesc::__private::full_validator_keyword as runtime;
+use mcpdesc_codegen::generate::validation::full_validator_keyword as generator;
 use serde_json::{json, Value};
 
 fn agree(schema: &Value, seen: &mut usize) {
@@ -28,7 +28,12 @@ fn the_two_lists_agree_on_every_corpus_schema() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut seen = 0;
     let mut needing = 0;
-    for dir in ["hostile", "../examples/chess", "../examples/conformance-server", "../benches/runtime"] {
+    for dir in [
+        "hostile",
+        "../examples/chess",
+        "../examples/conformance-server",
+        "../benches/runtime",
+    ] {
         for entry in std::fs::read_dir(root.join(dir)).unwrap() {
             let path = entry.unwrap().path();
             if !path.to_string_lossy().ends_with(".mcpdesc.json") {
@@ -50,18 +55,47 @@ fn the_two_lists_agree_on_every_corpus_schema() {
 fn the_two_lists_agree_keyword_by_keyword() {
     let mut seen = 0;
     for keyword in [
-        "pattern", "patternProperties", "propertyNames", "multipleOf", "if", "then", "else",
-        "contains", "minContains", "maxContains", "prefixItems", "unevaluatedItems",
-        "unevaluatedProperties", "dependentRequired", "dependentSchemas", "dependencies",
-        "additionalItems", "$id", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef",
-        "$recursiveAnchor", "$vocabulary", "format", "contentMediaType", "minLength", "enum",
+        "pattern",
+        "patternProperties",
+        "propertyNames",
+        "multipleOf",
+        "if",
+        "then",
+        "else",
+        "contains",
+        "minContains",
+        "maxContains",
+        "prefixItems",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+        "dependentRequired",
+        "dependentSchemas",
+        "dependencies",
+        "additionalItems",
+        "$id",
+        "$anchor",
+        "$dynamicRef",
+        "$dynamicAnchor",
+        "$recursiveRef",
+        "$recursiveAnchor",
+        "$vocabulary",
+        "format",
+        "contentMediaType",
+        "minLength",
+        "enum",
     ] {
         let nested = json!({"properties": {"a": {"items": {keyword: "x"}}}});
         agree(&nested, &mut seen);
         let draft7 = json!({"$schema": "http://json-schema.org/draft-07/schema#", "anyOf": [{keyword: "x"}]});
         agree(&draft7, &mut seen);
     }
-    for reference in ["#", "#/$defs/a", "#/$defs/a%20b", "other.json#/a", "#anchor"] {
+    for reference in [
+        "#",
+        "#/$defs/a",
+        "#/$defs/a%20b",
+        "other.json#/a",
+        "#anchor",
+    ] {
         agree(&json!({"$ref": reference, "$defs": {"a": {}}}), &mut seen);
         agree(
             &json!({"$schema": "http://json-schema.org/draft-07/schema#", "properties": {"p": {"$ref": reference, "type": "string"}}}),

@@ -39,8 +39,7 @@ pub fn emit(rt: &TokenStream, ir: &ModuleIr) -> TokenStream {
 /// (`` tool `a`, inputSchema `/properties/b`: `pattern` ``); empty when the runtime's
 /// built-in validator checks every one (then `mcpdesc` needs no `full-validation`).
 pub fn needs(ir: &ModuleIr) -> Vec<String> {
-    ir
-        .tools
+    ir.tools
         .iter()
         .flat_map(|tool| {
             let input = tool
