@@ -30,6 +30,7 @@
 //! | [`node`] | `node` and `npm` on `PATH` (Node.js 18 or newer) | installing Node.js |
 //! | [`npm_package`] | `tests/e2e/node_modules/<package>`, pinned by `tests/e2e/package-lock.json` | Node.js; installed here with `npm ci` when missing |
 //! | [`program`] | an external program (nginx, chromium, a Python interpreter with a package...) on `PATH` or at a path | installing it (`.ci/setup.d/` installs each one CI needs) |
+//! | [`python_sdk`] | a Python interpreter that can `import mcp` (the official Python MCP SDK): `$MCPDESC_PYTHON`, else `<repo>/tests/python/.venv/bin/python` | `.ci/setup.d/25-python-sdk.sh` (makes that venv from `tests/python/requirements.txt`) |
 //!
 //! The file is included by path from the tests of several crates, so it depends on the
 //! standard library only.
@@ -49,6 +50,9 @@ pub const REQUIRE_CORPUS: &str = "MCPDESC_REQUIRE_CORPUS";
 pub const REQUIRE_NODE: &str = "MCPDESC_REQUIRE_NODE";
 /// Makes a missing external program ([`program`]) a failure when set to `1`.
 pub const REQUIRE_TOOLS: &str = "MCPDESC_REQUIRE_TOOLS";
+/// The Python interpreter with the official MCP SDK installed, instead of
+/// `<repo>/tests/python/.venv/bin/python` ([`python_sdk`]).
+pub const PYTHON: &str = "MCPDESC_PYTHON";
 /// The folder holding the shared inputs (`conformance/` inside it), instead of
 /// `<repo>/../shared`.
 pub const SHARED_DIR: &str = "MCPDESC_SHARED_DIR";
@@ -181,6 +185,48 @@ pub fn program(test: &str, candidates: &[&str], probe: &[&str], how: &str) -> Op
         &format!("none of {} runs ({how})", candidates.join(", ")),
     );
     None
+}
+
+/// The Python interpreter of the official Python MCP SDK (`mcp` on PyPI, pinned in
+/// `tests/python/requirements.txt`): `$MCPDESC_PYTHON` when set, else the repository's
+/// venv `tests/python/.venv/bin/python`, if it can `import mcp`. `None` (with a notice
+/// saying how to make the venv) when not; a panic instead under
+/// `MCPDESC_REQUIRE_TOOLS=1`. Nothing is installed here: `.ci/setup.d/25-python-sdk.sh`
+/// does that (with the network, once).
+pub fn python_sdk(test: &str) -> Option<PathBuf> {
+    static FOUND: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    let found = FOUND.get_or_init(|| {
+        let python = match std::env::var_os(PYTHON) {
+            Some(path) if !path.is_empty() => PathBuf::from(path),
+            _ => repo_root().join("tests/python/.venv/bin/python"),
+        };
+        let shown = python.to_string_lossy().into_owned();
+        if !python.is_file() {
+            return Err(format!("no Python interpreter at {shown}"));
+        }
+        run(
+            &shown,
+            &["-c", "import mcp"],
+            Path::new("."),
+            Duration::from_secs(60),
+        )
+        .map(|_| python.clone())
+        .map_err(|e| format!("the Python MCP SDK is not usable: {e}"))
+    });
+    match found {
+        Ok(python) => Some(python.clone()),
+        Err(problem) => {
+            missing(
+                REQUIRE_TOOLS,
+                test,
+                &format!(
+                    "{problem} (run `bash .ci/setup.d/25-python-sdk.sh` to make \
+                     tests/python/.venv, or set {PYTHON})"
+                ),
+            );
+            None
+        }
+    }
 }
 
 /// The value of the first `"version": "..."` after `anchor` in a JSON text (a lockfile

@@ -19,68 +19,14 @@
 //! (installing it when missing; without Node.js the test prints a notice and passes, or
 //! fails under `MCPDESC_REQUIRE_NODE=1`).
 
-use mcpdesc::ProtocolVersion;
+use flow::plan;
 use serde_json::{json, Value};
 
 #[path = "../../../tests/e2e/harness.rs"]
 mod harness;
 
-/// 40 plies: at 50 ms each, two seconds of analysis to cancel.
-const LONG_GAME: &str = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 \
-    7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. c4 c6 12. cxb5 axb5 13. Nc3 Bb7 \
-    14. Bg5 b4 15. Nb1 h6 16. Bh4 c5 17. dxe5 Nxe4 18. Bxe7 Qxe7 19. exd6 Qf6 \
-    20. Nbd2 Nxd6";
-
-/// The client's plan with `transport` (`{"command", "args"}` or `{"url"}`).
-fn plan(transport: Value) -> Value {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../chess/chess.mcpdesc.json");
-    let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let calls: Vec<Value> = doc["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(harness::example_calls)
-        .collect();
-    let router = chess_server::router();
-    let v = ProtocolVersion::V2025_11_25;
-    let expected = router.list_tools(v);
-    let primitives = harness::primitive_plan(
-        &doc,
-        v.as_str(),
-        [
-            router.list_prompts(v),
-            router.list_resources(v),
-            router.list_resource_templates(v),
-        ],
-        &["prompts", "resources", "completions"],
-    );
-    let mut plan = json!({
-        "serverName": "chess-server",
-        "expectedTools": expected,
-        "calls": calls,
-        "invalidCalls": [
-            {"label": "missing pgn, depth above the maximum", "tool": "analyze_game", "arguments": {"depth": 99}},
-            {"label": "result outside the enum", "tool": "record_game_result",
-             "arguments": {"white_player_id": "a", "black_player_id": "b", "result": "2-0"}}
-        ],
-        "unknownTool": "no_such_tool",
-        "primitives": primitives,
-        "progressCall": {
-            "tool": "analyze_game",
-            "arguments": {"pgn": "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#"},
-            "minNotifications": 7
-        },
-        "cancelCall": {
-            "tool": "analyze_game",
-            "arguments": {"pgn": LONG_GAME},
-            "expectLog": "analyze_game cancelled after"
-        }
-    });
-    plan.as_object_mut()
-        .unwrap()
-        .extend(transport.as_object().unwrap().clone());
-    plan
-}
+mod balanced;
+mod flow;
 
 /// Runs the client and checks that every example call reached the whole-result
 /// comparison and that progress and cancellation were observed.
@@ -146,29 +92,9 @@ fn typescript_client_talks_to_the_chess_server_over_http() {
     );
 }
 
-/// A free loopback port (bound and released: a small race, fine for a test).
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// `deploy/nginx.conf` as shipped, with its three ports replaced.
-fn nginx_conf(listen: u16, first: u16, second: u16) -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/nginx.conf");
-    let conf = std::fs::read_to_string(path).unwrap();
-    for port in ["127.0.0.1:8080;", "127.0.0.1:8081;", "127.0.0.1:8082;"] {
-        assert!(conf.contains(port), "{port} in deploy/nginx.conf");
-    }
-    conf.replace("127.0.0.1:8080;", &format!("127.0.0.1:{listen};"))
-        .replace("127.0.0.1:8081;", &format!("127.0.0.1:{first};"))
-        .replace("127.0.0.1:8082;", &format!("127.0.0.1:{second};"))
-}
-
 /// nginx (`deploy/nginx.conf`) round-robin in front of two `--stateless`
-/// instances; the TypeScript client's chess flow through nginx, except the
+/// instances (`balanced/mod.rs`, shared with the Python SDK's test in
+/// `python_sdk.rs`); the TypeScript client's chess flow through nginx, except the
 /// cancellation check (a stateless server sends the handler's log on the request's
 /// own stream, which the cancelling client has closed). Both instances must have
 /// served requests.
@@ -176,78 +102,13 @@ fn nginx_conf(listen: u16, first: u16, second: u16) -> String {
 fn typescript_client_through_nginx_in_front_of_two_stateless_instances() {
     let test =
         "chess-server/e2e::typescript_client_through_nginx_in_front_of_two_stateless_instances";
-    let Some(nginx) = harness::prereq::program(
-        test,
-        &["nginx", "/usr/sbin/nginx"],
-        &["-v"],
-        "apt-get install nginx-light; CI: .ci/setup.d/20-nginx.sh",
-    ) else {
-        return;
-    };
     if !harness::client_ready(test) {
         return;
     }
-    let (first_port, second_port, listen) = (free_port(), free_port(), free_port());
-    let instances: Vec<_> = [first_port, second_port]
-        .iter()
-        .map(|port| {
-            harness::HttpServerProcess::start_with_env(
-                env!("CARGO_BIN_EXE_chess-server"),
-                &[
-                    "--http",
-                    &format!("127.0.0.1:{port}"),
-                    "--stateless",
-                    "--think-ms",
-                    "20",
-                ],
-                &[("RUST_LOG", "mcpdesc=info")],
-            )
-        })
-        .collect();
-    let dir = std::env::temp_dir().join(format!("mcpdesc-nginx-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("nginx.conf"),
-        nginx_conf(listen, first_port, second_port),
-    )
-    .unwrap();
-    let mut proxy = std::process::Command::new(&nginx)
-        .arg("-p")
-        .arg(&dir)
-        .args(["-c", "nginx.conf", "-e", "stderr"])
-        .stdin(std::process::Stdio::null())
-        // Not the test's own pipes: nothing may hold them open after the test.
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    /// SIGTERM, not SIGKILL: the master then stops its worker too.
-    struct Stop<'a>(&'a mut std::process::Child);
-    impl Drop for Stop<'_> {
-        fn drop(&mut self) {
-            let _ = std::process::Command::new("kill")
-                .args(["-TERM", &self.0.id().to_string()])
-                .status();
-            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-            while std::time::Instant::now() < deadline {
-                if let Ok(Some(_)) = self.0.try_wait() {
-                    return;
-                }
-                std::thread::sleep(std::time::Duration::from_millis(20));
-            }
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-    let _stop = Stop(&mut proxy);
-    // Wait for nginx to listen.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while std::net::TcpStream::connect(("127.0.0.1", listen)).is_err() {
-        assert!(std::time::Instant::now() < deadline, "nginx did not start");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-
-    let mut plan = plan(json!({"url": format!("http://127.0.0.1:{listen}/mcp")}));
+    let Some(balanced) = balanced::Balanced::start(test) else {
+        return;
+    };
+    let mut plan = plan(json!({"url": balanced.url}));
     plan.as_object_mut().unwrap().remove("cancelCall");
     let stdout = harness::run_client("chess-server-nginx", &plan);
     let compared = stdout
@@ -261,12 +122,5 @@ fn typescript_client_through_nginx_in_front_of_two_stateless_instances() {
             .any(|l| l.starts_with("ok ") && l.ends_with("at least 7 progress notification(s)")),
         "{stdout}"
     );
-    for instance in &instances {
-        let served = instance.stderr().matches("mcp request").count();
-        assert!(
-            served > 0,
-            "an instance served nothing: {}",
-            instance.stderr()
-        );
-    }
+    balanced.assert_each_instance_served();
 }
