@@ -192,10 +192,6 @@ const CASES: &[Case] = &[
         &[
             (PROTOCOL_VERSIONS, "/protocolVersions"),
             (
-                TOOL_EXAMPLE_SCHEMA_CONFORMANCE,
-                "/tools/0/examples/link/input",
-            ),
-            (
                 CONTENT_BLOCK_PROTOCOL_VERSION,
                 "/tools/0/examples/link/result/content/0/type",
             ),
@@ -258,10 +254,6 @@ const CASES: &[Case] = &[
     case(
         "expected-invalid/interaction-steps.json",
         &[
-            (
-                TOOL_EXAMPLE_SCHEMA_CONFORMANCE,
-                "/tools/0/interactionExamples/broken/input",
-            ),
             (
                 TOOL_INTERACTION_ELICITATION,
                 "/tools/0/interactionExamples/broken/steps/0/declaration",
