@@ -140,6 +140,7 @@ pub(crate) mod challenge;
 pub(crate) mod extract;
 #[cfg(feature = "http")]
 pub(crate) mod gate;
+mod peek;
 #[cfg(feature = "http")]
 pub mod metadata;
 
