@@ -19,8 +19,8 @@ use serde_json::{json, Value};
 
 use super::challenge::{challenges, ChallengeError};
 use super::extract::take_credentials;
-use super::peek::peek;
 use super::metadata::{self, ProtectedResourceMetadata, WELL_KNOWN};
+use super::peek::peek;
 use super::{
     AuthErrorKind, AuthRequest, Authentication, Authenticator, Credential, Requirement,
     SecurityScheme, TransportChoice, Verdict,

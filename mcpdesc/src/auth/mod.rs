@@ -140,9 +140,9 @@ pub(crate) mod challenge;
 pub(crate) mod extract;
 #[cfg(feature = "http")]
 pub(crate) mod gate;
-mod peek;
 #[cfg(feature = "http")]
 pub mod metadata;
+mod peek;
 
 pub use authenticator::{from_fn, Authenticator, StaticTokens};
 pub use credential::{AuthRequest, BasicCredentials, Credential, Secret};

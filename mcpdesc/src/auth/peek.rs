@@ -220,7 +220,6 @@ fn peek_value(headers: &HeaderMap, body: &[u8]) -> (Vec<Target>, Option<Protocol
     (targets, version)
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
