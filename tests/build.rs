@@ -19,7 +19,7 @@
 
 use std::path::PathBuf;
 
-use mcpdesc_codegen::{Description, Limits, Settings};
+use mcpdesc_codegen::{Description, Limits, Settings, Side};
 
 fn main() {
     mcpdesc_codegen::Builder::new("drift/v1.mcpdesc.json")
@@ -94,8 +94,9 @@ fn chess_rust_drift() {
 
 /// Generates every description of `hostile/` (a corpus of descriptions written to break
 /// the generator: colliding names, keywords, escapes, schemas typify cannot take as they
-/// are) into `$OUT_DIR/hostile/`, with `hostile.rs` declaring one module per case. A
-/// description that does not generate stops the build with its error.
+/// are) into `$OUT_DIR/hostile/` (both sides, so the typed client meets them too), with
+/// `hostile.rs` declaring one module per case. A description that does not generate
+/// stops the build with its error.
 fn hostile() {
     let dir = PathBuf::from("hostile");
     println!("cargo::rerun-if-changed=hostile");
@@ -117,7 +118,7 @@ fn hostile() {
             .to_owned();
         let module = stem.replace('-', "_").to_lowercase();
         let desc = Description::from_path(&file, &Limits::default()).expect("hostile case");
-        let generated = mcpdesc_codegen::generate(&desc, &Settings::new())
+        let generated = mcpdesc_codegen::generate(&desc, &Settings::new().side(Side::Both))
             .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         std::fs::write(out.join(format!("{module}.rs")), generated.code).unwrap();
         modules.push_str(&format!(

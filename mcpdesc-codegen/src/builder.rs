@@ -211,8 +211,9 @@ impl Builder {
         self
     }
 
-    /// Which side is generated: server, client or both (the default); see
-    /// [`Settings::side`]. A crate that only calls the server generates the client
+    /// Which side is generated: server (the default), client or both; see
+    /// [`Settings::side`]. The typed `Client` (sides client and both) needs
+    /// `mcpdesc`'s `client` feature. A crate that only calls the server generates the client
     /// side and implements nothing.
     ///
     /// ```no_run

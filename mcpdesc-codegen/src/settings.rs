@@ -51,10 +51,10 @@ pub struct Settings {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Side {
-    /// Server and client (the default).
-    #[default]
+    /// Server and client; the typed `Client` needs `mcpdesc`'s `client` feature.
     Both,
-    /// The server side only: no `Client`.
+    /// The server side only: no `Client` (the default).
+    #[default]
     Server,
     /// The client side only: no handler traits, so a crate that only calls a server
     /// implements nothing.
@@ -107,7 +107,8 @@ impl std::fmt::Display for Side {
 impl Default for Settings {
     /// No extra derives, no patches, runtime crate `::mcpdesc`, no protocol version
     /// (every tool, with its own scope), example tests on, format-specific types off,
-    /// both sides (server and client), no test server (the example tests check the
+    /// the server side only (the typed `Client` needs `mcpdesc`'s `client` feature: ask
+    /// for it with [`Side::Both`] or [`Side::Client`]), no test server (the example tests check the
     /// examples against the generated types and the mock only).
     fn default() -> Self {
         Settings {
@@ -117,7 +118,7 @@ impl Default for Settings {
             protocol_version: None,
             tests: true,
             format_types: false,
-            side: Side::Both,
+            side: Side::Server,
             test_server: None,
         }
     }
@@ -182,8 +183,9 @@ impl Settings {
         self
     }
 
-    /// Which side is generated: [`Side::Both`] by default, [`Side::Server`] without the
-    /// typed `Client`, [`Side::Client`] without the handler traits, the router and the
+    /// Which side is generated: [`Side::Server`] by default (a server crate then needs
+    /// no MCP client in `mcpdesc`), [`Side::Both`] with the typed `Client` too (it
+    /// needs `mcpdesc`'s `client` feature), [`Side::Client`] without the handler traits, the router and the
     /// mock (the generated example tests are then the type checks of the Tool
     /// Examples only).
     pub fn side(mut self, side: Side) -> Self {

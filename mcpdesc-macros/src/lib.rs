@@ -47,7 +47,7 @@ use syn::{braced, bracketed, Ident, LitBool, LitStr, Token};
 ///     patch = {                          // per type, by generated name
 ///         AnalyzeGameOutput = { rename = "Analysis", derives = [Default] },
 ///     },
-///     side = "client",                   // "server", "client" or "both" (default)
+///     side = "both",                     // "server" (default), "client" or "both"
 ///     tests = false,                     // no unit tests from the Tool Examples
 ///     test_server = "crate::Chess::new()", // the example tests call this implementation
 ///     format_types = false,              // `format`/`pattern` stay `String` (default)
@@ -66,9 +66,10 @@ use syn::{braced, bracketed, Ident, LitBool, LitStr, Token};
 /// - `derives` (list of paths): derives added to every generated type.
 /// - `patch` (braces of `TypeName = { rename = "...", derives = [...] }`): renames one
 ///   generated type or adds derives to it alone.
-/// - `side` (string, default `"both"`): `"server"` (handler traits, `Server`,
+/// - `side` (string, default `"server"`): `"server"` (handler traits, `Server`,
 ///   `router`, the mock), `"client"` (the typed `Client`; nothing to implement) or
-///   `"both"`; see `Settings::side`.
+///   `"both"`; see `Settings::side`. The typed `Client` needs `mcpdesc`'s `client`
+///   feature.
 /// - `tests` (bool, default `true`): whether unit tests are generated from examples.
 /// - `test_server` (string): a Rust expression that builds a fresh server; each
 ///   generated example test then calls that implementation through the router and

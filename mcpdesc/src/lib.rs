@@ -28,6 +28,26 @@
 //! - With the `client` feature (`client-http`, `client-https` for streamable HTTP),
 //!   `client::Session` calls any MCP server and returns the JSON it sent.
 //!
+//! # Features
+//!
+//! A server crate compiles only what it serves; everything else is asked for by name.
+//!
+//! - `rmcp` (default): [`serve_stdio`] and [`McpServer`] over the official Rust SDK.
+//! - `http`: `serve_http` and `http::HttpServer` (streamable HTTP on hyper);
+//!   `axum` adds `HttpServer::into_router()`.
+//! - `macros`: the `mcpdesc!` macro. The `build.rs` front end
+//!   (`mcpdesc_codegen::Builder` with [`include_generated!`]) does not need it.
+//! - `client`: `client::Session` and the generated typed `Client`; `client-http` and
+//!   `client-https` add streamable HTTP (`http://`, then TLS). It turns on
+//!   `full-validation`, since a client checks against any server's schemas.
+//! - `full-validation`: the `jsonschema` crate (with its two regex engines) for tool
+//!   schemas the built-in validator does not check whole: `pattern`,
+//!   `patternProperties`, `propertyNames`, `multipleOf`, `if`/`then`/`else`,
+//!   `unevaluated*`, `prefixItems`, `contains`, `dependent*`, `$id`/`$anchor`, remote
+//!   `$ref`s, and `format` in draft-07 (the list is in `docs/generated-code.md`).
+//!   Shape-only schemas are checked without it, with the same messages; generated
+//!   code that needs it does not compile without it and names the tool and keyword.
+//!
 //! # Serving a router
 //!
 //! ```no_run
@@ -64,10 +84,10 @@
 //!   code needs no direct dependency (use `#[serde(crate = "::mcpdesc::__private::serde")]`);
 //! - `::mcpdesc::__private::{Arc, Box, boxed, parse_arguments, parse_request}`.
 //!
-//! - the typed client (feature `client`, on by default): [`client::Session`],
-//!   [`client::TypedClient`] (`new`, `session`, `validate_inputs`, `call_tool`,
+//! - the typed client (feature `client`): `client::Session`,
+//!   `client::TypedClient` (`new`, `session`, `validate_inputs`, `call_tool`,
 //!   `call_tool_output`, `call_tool_typed`, `get_prompt`, `read_resource`,
-//!   `read_resource_template`, `read_resource_template_uri`, `complete`), [`CallError`];
+//!   `read_resource_template`, `read_resource_template_uri`, `complete`), `CallError`;
 //! - the example support: [`testing`] (checks of Tool Examples and of prompt, resource,
 //!   template and completion examples, [`testing::RequestExample`],
 //!   [`testing::ScriptedClient`], the contract check) and [`mock`] ([`mock::ExampleBook`],
@@ -200,6 +220,31 @@ macro_rules! include_generated {
     };
 }
 
+/// Expands to nothing: this build has the `full-validation` feature, which the listed
+/// tool schemas need (generated code invokes it; see `docs/generated-code.md`).
+#[cfg(feature = "full-validation")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __full_validation {
+    ($($need:literal),* $(,)?) => {};
+}
+
+/// A compile error naming the tool schemas that need the `full-validation` feature,
+/// which this build of `mcpdesc` lacks (generated code invokes it).
+#[cfg(not(feature = "full-validation"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __full_validation {
+    ($($need:literal),* $(,)?) => {
+        ::core::compile_error!(::core::concat!(
+            "these tool schemas use keywords only the full JSON Schema validator checks; ",
+            "enable the `full-validation` feature of mcpdesc ",
+            "(mcpdesc = { ..., features = [\"full-validation\"] }):"
+            $(, "\n  ", $need)*
+        ));
+    };
+}
+
 /// Generates the code of an MCP Description in place, at compile time; the other front
 /// end is the `build.rs` helper `mcpdesc_codegen::Builder` with [`include_generated!`].
 #[cfg(feature = "macros")]
@@ -216,6 +261,17 @@ pub mod __private {
 
     pub use crate::parse_arguments;
     pub use futures::executor::block_on;
+
+    /// Generated code names the tool schemas only `jsonschema` checks (see
+    /// [`full_validation!`](crate::__full_validation)).
+    pub use crate::__full_validation as full_validation;
+
+    /// The first keyword of `schema` that only the full validator checks, as
+    /// `` `pointer`: `keyword` ``, or `None` when the built-in validator checks it
+    /// whole. The generator keeps a copy of this list; a test keeps them equal.
+    pub fn full_validator_keyword(schema: &serde_json::Value) -> Option<String> {
+        crate::schema::full_validator_keyword_of(schema)
+    }
 
     /// Deserializes prompt arguments or template variables into their generated type;
     /// a failure is an "Invalid params" error with the serde message.

@@ -5,8 +5,8 @@ use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
+use crate::schema::Validator;
 use futures::FutureExt;
-use jsonschema::Validator;
 use serde_json::{Map, Value};
 
 use crate::auth::{Requirement, RouterSecurity};

@@ -22,7 +22,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use jsonschema::Validator;
+use crate::schema::Validator;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
@@ -137,10 +137,10 @@ fn validator(schema: &Value) -> Result<Arc<Validator>, String> {
 pub fn validate(schema: &Value, value: &Value, what: &str, at: &str) -> Result<(), String> {
     let v = validator(schema)
         .map_err(|e| format!("{what} ({at}): the schema does not compile: {e}"))?;
-    let problems: Vec<String> = v
-        .iter_errors(value)
+    let problems: Vec<String> = crate::schema::violation_pairs(&v, value)
+        .into_iter()
         .take(20)
-        .map(|e| format!("{what} ({at}{}): {e}", e.instance_path().as_str()))
+        .map(|(path, message)| format!("{what} ({at}{path}): {message}"))
         .collect();
     if problems.is_empty() {
         Ok(())
@@ -158,7 +158,9 @@ pub fn validate_if_compilable(
     what: &str,
     at: &str,
 ) -> Result<(), String> {
-    if validator(schema).is_err() {
+    // A schema that only needs a feature of this crate is not "unknown": its error
+    // says which feature.
+    if validator(schema).is_err() && !crate::schema::needs_missing_feature(schema) {
         return Ok(());
     }
     validate(schema, value, what, at)

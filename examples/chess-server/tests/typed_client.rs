@@ -1,6 +1,7 @@
-//! The generated typed `Client` of the chess description (the contract module of this
-//! crate generates both sides) against the chess server over stdio, and against a
-//! scripted server whose answers break the description.
+//! The generated typed `Client` of the chess description against the chess server over
+//! stdio, and against a scripted server whose answers break the description. The
+//! server crate generates the server side only (its build does not compile the MCP
+//! client); this test generates the client side with the `mcpdesc!` macro.
 //!
 //! - Every tool, the prompt, the resource, the resource template and the completions
 //!   through their typed methods.
@@ -12,15 +13,26 @@
 
 use std::time::Duration;
 
-use chess_server::contract::types::{
+use chess::types::{
     AnalyzeGameInput, GetPlayerRatingInput, OpeningStudyArguments, OpeningVariables,
     RecordGameResultInput, RecordGameResultInputResult,
 };
-use chess_server::contract::Client;
+use chess::Client;
 use mcpdesc::client::{Options, TaskStatus};
 use mcpdesc::{CallError, CompletionRequest, Content, ResourceContents};
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+/// The client side of the chess description.
+#[allow(missing_docs, dead_code)]
+mod chess {
+    mcpdesc::mcpdesc!(
+        path = "../chess/chess.mcpdesc.json",
+        side = "client",
+        tests = false,
+        derives = [PartialEq],
+    );
+}
 
 async fn bounded<F: std::future::Future>(future: F) -> F::Output {
     tokio::time::timeout(Duration::from_secs(60), future)

@@ -38,6 +38,7 @@ pub mod server;
 pub mod tests;
 pub mod types;
 pub mod typespace;
+pub mod validation;
 pub use mcpdesc_description::view;
 
 use proc_macro2::TokenStream;

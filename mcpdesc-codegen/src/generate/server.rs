@@ -101,6 +101,8 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
     let metas = ir.tools.iter().map(|t| emit_tool_meta(&rt, t));
     let primitives = primitive_server::emit(ir, settings);
     let (traits, authenticator, server, router) = if settings.generated_side().server() {
+        let router = emit_router(&rt, ir, settings);
+        let validation = super::validation::emit(&rt, ir);
         (
             // A handler group's trait comes with its first variant.
             ir.tools
@@ -110,7 +112,7 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
                 .collect(),
             security::emit_trait(&rt, &ir.security),
             emit_server_trait(ir),
-            emit_router(&rt, ir, settings),
+            quote! { #validation #router },
         )
     } else {
         (

@@ -114,6 +114,9 @@ pub fn files(
         location: HANDLERS_FILE,
     };
     let impls = stubs::impl_blocks(desc, &Settings::new(), &stub)?;
+    // Schemas the runtime's built-in validator cannot check whole need `jsonschema`.
+    let generated = crate::generate(desc, &Settings::new())?;
+    let full_validation = !crate::generate::validation::needs(&generated.ir).is_empty();
     let secured = desc
         .document()
         .and_then(|d| d.security_schemes.as_ref())
@@ -123,7 +126,7 @@ pub fn files(
         text,
     };
     Ok(vec![
-        file("Cargo.toml", cargo_toml(options)),
+        file("Cargo.toml", cargo_toml(options, full_validation)),
         file(&description_file, description_text),
         file("build.rs", build_rs(&description_file)),
         file("src/main.rs", main_rs(options, &description_file, secured)),
@@ -133,8 +136,10 @@ pub fn files(
 }
 
 /// `Cargo.toml`: its own workspace (so a crate made inside another workspace builds
-/// on its own), path dependencies on a checkout or this release's versions.
-fn cargo_toml(options: &InitOptions) -> String {
+/// on its own), path dependencies on a checkout or this release's versions. `mcpdesc`
+/// gets its default features, plus `http` with `--http` and `full-validation` when a
+/// tool schema needs it.
+fn cargo_toml(options: &InitOptions, full_validation: bool) -> String {
     let version = env!("CARGO_PKG_VERSION");
     let source = |krate: &str| match &options.mcpdesc_path {
         Some(root) => format!(
@@ -143,7 +148,14 @@ fn cargo_toml(options: &InitOptions) -> String {
         ),
         None => format!("version = \"={version}\""),
     };
-    let features = if options.http { "[\"http\"]" } else { "[]" };
+    let features: Vec<&str> = [
+        options.http.then_some("\"http\""),
+        full_validation.then_some("\"full-validation\""),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let features = format!("[{}]", features.join(", "));
     let tokio_features = if options.http {
         "[\"rt-multi-thread\", \"macros\", \"net\"]"
     } else {

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use jsonschema::Validator;
+use crate::schema::Validator;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};

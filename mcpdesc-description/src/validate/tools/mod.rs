@@ -8,6 +8,7 @@
 mod examples;
 mod interaction;
 mod keywords;
+mod portable;
 mod schema;
 
 use serde_json::Value;

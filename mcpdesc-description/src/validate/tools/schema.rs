@@ -112,6 +112,17 @@ pub fn check(
         );
     }
     if modern.is_empty() {
+        // No dialect is defined before 2025-11-25; a schema that means the same in every
+        // draft is still evaluated completely (§9.1 warns only when that is impossible).
+        if external.is_empty() && super::portable::is_portable(schema) {
+            if let Ok(validator) = dialect::compile(schema, Dialect::Draft202012) {
+                return Evaluation {
+                    validator: Some(validator),
+                    incomplete: None,
+                    warn: false,
+                };
+            }
+        }
         return Evaluation::partial(format!(
             "{scope} define no embedded-schema dialect, so only the legacy shape and `required` are checked"
         ));

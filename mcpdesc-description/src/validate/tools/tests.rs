@@ -434,12 +434,8 @@ fn interaction_steps() {
             "unknown-elicitation-declaration",
             format!("{s}/0/declaration"),
         ),
-        // 2025-06-18 alone defines no schema dialect: input checks are partial.
-        (
-            Warning,
-            "incomplete-tool-example-validation",
-            "/tools/0/interactionExamples/s/input".to_owned(),
-        ),
+        // 2025-06-18 defines no schema dialect, but `{"type": "object"}` means the same in
+        // every draft: the input is checked completely, with no incomplete-validation warning.
         (
             Warning,
             "interaction-example-client-requirements-contradiction",
@@ -574,4 +570,37 @@ fn interaction_form_schemas_follow_the_version_vocabulary() {
             .any(|p| p.starts_with(&format!("{base}/properties/n"))),
         "{d:#?}"
     );
+}
+
+#[test]
+fn examples_of_a_portable_legacy_schema_are_checked_completely() {
+    // 2025-06-18 defines no schema dialect, but these keywords mean the same in every
+    // draft: a conforming example passes without a warning, a breaking one is an error.
+    let schema = json!({"type": "object", "properties": {"depth": {"type": "integer", "minimum": 1, "maximum": 40}}, "required": ["depth"]});
+    let with_example = |depth: Value| {
+        json!([{"name": "a", "inputSchema": schema,
+            "examples": {"e": {"input": {"depth": depth}, "result": {"content": []}}}}])
+    };
+    let d = run(&doc(&["2025-06-18"], with_example(json!(12))));
+    assert!(d.is_empty(), "{d:#?}");
+    let d = run(&doc(&["2025-06-18"], with_example(json!(99))));
+    let codes: Vec<_> = d.iter().map(|d| (d.severity, d.code)).collect();
+    assert_eq!(
+        codes,
+        [(crate::Severity::Error, "tool-example-schema-mismatch")],
+        "{d:#?}"
+    );
+}
+
+#[test]
+fn examples_of_a_dialect_dependent_legacy_schema_warn_as_incomplete() {
+    // `format` is an assertion in some drafts and an annotation in others.
+    let d = run(&doc(
+        &["2025-06-18"],
+        json!([{"name": "a",
+            "inputSchema": {"type": "object", "properties": {"day": {"type": "string", "format": "date"}}},
+            "examples": {"e": {"input": {"day": "2026-12-06"}, "result": {"content": []}}}}]),
+    ));
+    let codes: Vec<_> = d.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["incomplete-tool-example-validation"], "{d:#?}");
 }

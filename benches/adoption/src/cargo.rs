@@ -1,0 +1,58 @@
+//! `cargo` runs timed two ways: wall time, and the user+sys CPU time of cargo and
+//! every process it waited for (rustc, build scripts, the linker), which a loaded
+//! machine disturbs much less.
+
+use std::io;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// The cost of one cargo run.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Cost {
+    /// Wall-clock time.
+    pub wall: Duration,
+    /// User + system CPU time of the cargo process tree.
+    pub cpu: Duration,
+}
+
+/// The CPU time of every child this process has waited for so far.
+fn children_cpu() -> Duration {
+    // SAFETY: `getrusage` writes one `rusage` struct, which is zeroed memory here.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage
+    };
+    let time = |t: libc::timeval| {
+        Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
+    };
+    time(usage.ru_utime) + time(usage.ru_stime)
+}
+
+/// Runs `cargo <args> --offline` in `dir` with its own `target/`, and times it. A
+/// failed build is an error carrying cargo's output.
+pub fn run(dir: &Path, args: &[&str]) -> io::Result<Cost> {
+    let cpu_before = children_cpu();
+    let start = Instant::now();
+    let output = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args(args)
+        .arg("--offline")
+        .current_dir(dir)
+        // The crate's own target directory, whatever the caller's environment says.
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("CARGO_BUILD_TARGET_DIR")
+        .env_remove("RUSTFLAGS")
+        .output()?;
+    let wall = start.elapsed();
+    let cpu = children_cpu().saturating_sub(cpu_before);
+    if !output.status.success() {
+        return Err(io::Error::other(format!(
+            "`cargo {}` in {} failed:\n{}",
+            args.join(" "),
+            dir.display(),
+            String::from_utf8_lossy(&output.stderr)
+        )));
+    }
+    Ok(Cost { wall, cpu })
+}
