@@ -180,6 +180,10 @@ async fn serve(
                 .await
                 .expect("the server binds");
             ready(listener.local_addr().expect("a bound address"), None);
+            // Like `HttpListener`: Nagle off, so both sides write their answers alike.
+            let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+                let _ = tcp.set_nodelay(true);
+            });
             axum::serve(listener, app)
                 .with_graceful_shutdown(async move { stop.cancelled().await })
                 .await

@@ -20,11 +20,12 @@ use serde_json::{json, Value};
 use super::challenge::{challenges, ChallengeError};
 use super::extract::take_credentials;
 use super::metadata::{self, ProtectedResourceMetadata, WELL_KNOWN};
+use super::peek::peek;
 use super::{
     AuthErrorKind, AuthRequest, Authentication, Authenticator, Credential, Requirement,
-    SecurityScheme, Target, TransportChoice, Verdict,
+    SecurityScheme, TransportChoice, Verdict,
 };
-use crate::{CompletionTarget, ProtocolVersion, Router};
+use crate::{ProtocolVersion, Router};
 
 type HttpBody = BoxBody<Bytes, Infallible>;
 
@@ -426,68 +427,6 @@ impl Gate {
         }
         response
     }
-}
-
-/// The primitives a JSON-RPC body (one message or a batch) calls, and the protocol
-/// version it names (`_meta`, else the `MCP-Protocol-Version` header). Every body
-/// is parsed: a substring test could be fooled by JSON escapes.
-fn peek(headers: &HeaderMap, body: &[u8]) -> (Vec<Target>, Option<ProtocolVersion>) {
-    let Ok(value) = serde_json::from_slice::<Value>(body) else {
-        return (Vec::new(), None);
-    };
-    let messages = match value {
-        Value::Array(items) => items,
-        single => vec![single],
-    };
-    let mut targets = Vec::new();
-    let mut version = None;
-    for message in &messages {
-        let params = message.get("params");
-        let text = |key: &str| {
-            params
-                .and_then(|p| p.get(key))
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-        };
-        if version.is_none() {
-            version = params
-                .and_then(|p| p.pointer("/_meta/io.modelcontextprotocol~1protocolVersion"))
-                .and_then(Value::as_str)
-                .and_then(|v| v.parse().ok());
-        }
-        let target = match message.get("method").and_then(Value::as_str) {
-            Some("tools/call") => text("name").map(Target::Tool),
-            Some("prompts/get") => text("name").map(Target::Prompt),
-            Some("resources/read") => text("uri").map(Target::Resource),
-            Some("completion/complete") => {
-                let reference = params.and_then(|p| p.get("ref"));
-                let field = |key: &str| {
-                    reference
-                        .and_then(|r| r.get(key))
-                        .and_then(Value::as_str)
-                        .map(str::to_owned)
-                };
-                match reference
-                    .and_then(|r| r.get("type"))
-                    .and_then(Value::as_str)
-                {
-                    Some("ref/prompt") => field("name").map(CompletionTarget::prompt),
-                    Some("ref/resource") => field("uri").map(CompletionTarget::resource_template),
-                    _ => None,
-                }
-                .map(Target::Completion)
-            }
-            _ => None,
-        };
-        targets.extend(target);
-    }
-    let version = version.or_else(|| {
-        headers
-            .get("mcp-protocol-version")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse().ok())
-    });
-    (targets, version)
 }
 
 /// 503: an authenticator could not decide (the message is not sent).

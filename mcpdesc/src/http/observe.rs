@@ -81,6 +81,11 @@ pub(crate) fn observe(
     observation: Observation,
     span: tracing::Span,
 ) -> Response<HttpBody> {
+    // No subscriber records the event: the answer is not watched (watching copies
+    // and parses it, as much work as rmcp's own writing of it).
+    if !tracing::enabled!(target: "mcpdesc::http", tracing::Level::INFO) {
+        return response;
+    }
     let status = response.status();
     let id = match &observation.probe.id {
         Some(id) if observation.probe.method.is_some() && status.is_success() => id.clone(),
