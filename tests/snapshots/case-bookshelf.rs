@@ -297,6 +297,9 @@ impl<T: FindBook + LendBook + Send + Sync + 'static> Handlers for T {}
 #[allow(dead_code)]
 pub trait Server: Handlers + Authenticator {}
 impl<T: Handlers + Authenticator> Server for T {}
+::mcpdesc::__private::full_validation!(
+    "tool `find_book`, outputSchema `/properties/shelf`: `pattern`"
+);
 /// The router of the handlers, with the description's security and no
 /// authenticator yet.
 #[allow(deprecated, dead_code)]

@@ -134,6 +134,9 @@ pub trait Lookup: Send + Sync {
 pub trait Server: Lookup + Send + Sync + 'static {}
 #[allow(deprecated)]
 impl<T: Lookup + Send + Sync + 'static> Server for T {}
+::mcpdesc::__private::full_validation!(
+    "tool `lookup`, inputSchema `/properties/identifier`: `$ref`"
+);
 /// A router that serves the description with `server`'s trait methods: the
 /// lists per negotiated protocol version, `tools/call` (argument validation
 /// against the original `inputSchema`, dispatch, result shaping), `prompts/get`,

@@ -840,6 +840,10 @@ impl<
     T: Search + SearchCount + Plot + Plot3d + Degrade + Type + Tool3dView
         + MeteoU5929u6c17 + GetUser + GetUser2 + Nullable + Send + Sync + 'static,
 > Server for T {}
+::mcpdesc::__private::full_validation!(
+    "tool `plot`, inputSchema `/properties/pair`: `prefixItems`",
+    "tool `degrade`, inputSchema `/properties/conditional`: `if`"
+);
 /// A router that serves the description with `server`'s trait methods: the
 /// lists per negotiated protocol version, `tools/call` (argument validation
 /// against the original `inputSchema`, dispatch, result shaping), `prompts/get`,

@@ -990,6 +990,9 @@ impl<
         + ToggleSimulatedLogging + ToggleSubscriberUpdates + TriggerLongRunningOperation
         + SimulateResearchQuery + Send + Sync + 'static,
 > Server for T {}
+::mcpdesc::__private::full_validation!(
+    "tool `gzip-file-as-resource`, inputSchema `/properties/data`: `format`"
+);
 /// A router that serves the description with `server`'s trait methods: the
 /// lists per negotiated protocol version, `tools/call` (argument validation
 /// against the original `inputSchema`, dispatch, result shaping), `prompts/get`,

@@ -113,7 +113,8 @@ async fn python_client_sees_the_generated_server_variants_of_2025_11_25() {
         .into_iter()
         .flat_map(harness::example_calls)
         .collect();
-    assert_eq!(calls.len(), 3, "{calls:?}");
+    // analyze_game, reset_board, export_game (2025-11-25 variants) and ping.
+    assert_eq!(calls.len(), 4, "{calls:?}");
     // The 2025-06-18 variant's example input: no `depth`, which 2025-11-25 requires.
     let old_input = &python::tool(&doc, "analyze_game", ProtocolVersion::V2025_06_18)["examples"]
         ["opening"]["input"];
@@ -139,9 +140,10 @@ async fn python_client_sees_the_generated_server_variants_of_2025_11_25() {
     shutdown.cancel();
     for check in [
         "negotiated protocol version 2025-11-25",
-        "tools/list: 3 tools equal the router's projection",
+        "tools/list: 4 tools equal the router's projection",
         "analyze_game deep: result equals the example result",
         "reset_board main: result equals the example result",
+        "export_game long: result equals the example result",
         "analyze_game with the 2025-06-18 variant's input: a tool error",
         "prompt review endgame: result equals the example result",
         "read chess://rules markdown: result equals the example result",
