@@ -4,7 +4,7 @@
 // uses resolve and no `cannot find` error follows.
 
 mod api {
-    mcpdesc::mcpdesc!(path = "frontends/invalid-two-errors.mcpdesc.json", tests = false);
+    mcpdesc::mcpdesc!(path = "frontends/invalid-two-errors.mcpdesc.json", tests = false, side = "both");
 }
 
 use api::types::*;
