@@ -118,6 +118,7 @@ mod difference;
 mod elicited;
 mod error;
 mod handlers;
+#[cfg(feature = "rmcp")]
 pub mod implementation;
 #[cfg(feature = "rmcp")]
 mod input_rounds;

@@ -142,6 +142,7 @@ pub(crate) mod extract;
 pub(crate) mod gate;
 #[cfg(feature = "http")]
 pub mod metadata;
+#[cfg(feature = "http")]
 mod peek;
 
 pub use authenticator::{from_fn, Authenticator, StaticTokens};

@@ -250,7 +250,10 @@ mod parity {
     use super::*;
     use serde_json::json;
 
-    fn both(schema: &Value, instance: &Value) -> (Vec<(String, String)>, Vec<(String, String)>) {
+    /// (pointer, message) pairs of one validator.
+    type Pairs = Vec<(String, String)>;
+
+    fn both(schema: &Value, instance: &Value) -> (Pairs, Pairs) {
         let (copy, dialect) = without_dialect(schema);
         assert_eq!(full_validator_keyword(&copy, dialect), None, "{schema}");
         let builtin = Validator::Builtin(builtin::Schema::compile(&copy).unwrap());
