@@ -107,6 +107,7 @@ mod listener;
 mod observe;
 mod origin;
 mod probe;
+pub(crate) mod reading;
 mod restore;
 mod service;
 mod sessions;

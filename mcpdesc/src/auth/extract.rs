@@ -24,7 +24,7 @@ pub(crate) struct Presented {
 /// misplaced credential is an error saying what is wrong (never quoting it).
 pub(crate) fn take_credentials(
     parts: &mut Parts,
-    schemes: &[&SecurityScheme],
+    schemes: &[SecurityScheme],
 ) -> Result<Vec<Presented>, String> {
     let mut presented = Vec::new();
     misplaced(parts, schemes)?;
@@ -47,7 +47,7 @@ fn is_b64token(token: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b))
 }
 
-fn api_key_in_authorization(schemes: &[&SecurityScheme]) -> bool {
+fn api_key_in_authorization(schemes: &[SecurityScheme]) -> bool {
     schemes.iter().any(|s| {
         matches!(s.kind(), SchemeKind::ApiKey { name, location: ApiKeyLocation::Header }
             if name.eq_ignore_ascii_case("authorization"))
@@ -57,7 +57,7 @@ fn api_key_in_authorization(schemes: &[&SecurityScheme]) -> bool {
 /// The `Authorization` header: `Bearer`, `Basic` or another declared HTTP scheme.
 fn authorization(
     parts: &Parts,
-    schemes: &[&SecurityScheme],
+    schemes: &[SecurityScheme],
     presented: &mut Vec<Presented>,
 ) -> Result<(), String> {
     if api_key_in_authorization(schemes) {
@@ -226,7 +226,7 @@ fn api_key(parts: &Parts, name: &str, location: ApiKeyLocation) -> Result<Option
 
 fn api_keys(
     parts: &Parts,
-    schemes: &[&SecurityScheme],
+    schemes: &[SecurityScheme],
     presented: &mut Vec<Presented>,
 ) -> Result<(), String> {
     for scheme in schemes {
@@ -262,7 +262,7 @@ fn has(parts: &Parts, name: &str, location: ApiKeyLocation) -> bool {
 /// Credentials sent where their scheme does not read them: an access token in the
 /// URL query (RFC 6750's query form, which the MCP authorization specification
 /// forbids), an API key in another place than its scheme names.
-fn misplaced(parts: &Parts, schemes: &[&SecurityScheme]) -> Result<(), String> {
+fn misplaced(parts: &Parts, schemes: &[SecurityScheme]) -> Result<(), String> {
     let read_at = |name: &str, location: ApiKeyLocation| {
         schemes.iter().any(|s| {
             matches!(s.kind(), SchemeKind::ApiKey { name: n, location: l }
@@ -299,7 +299,7 @@ fn misplaced(parts: &Parts, schemes: &[&SecurityScheme]) -> Result<(), String> {
 }
 
 /// Removes every credential the active schemes read.
-fn strip(parts: &mut Parts, schemes: &[&SecurityScheme]) -> Result<(), String> {
+fn strip(parts: &mut Parts, schemes: &[SecurityScheme]) -> Result<(), String> {
     let reads_authorization = schemes
         .iter()
         .any(|s| !matches!(s.kind(), SchemeKind::ApiKey { .. }));
@@ -401,9 +401,8 @@ mod tests {
 
     fn take(uri: &str, headers: &[(&str, &str)]) -> (Result<Vec<Presented>, String>, Parts) {
         let d = declaration();
-        let schemes: Vec<&SecurityScheme> = d.schemes().iter().collect();
         let mut p = parts(uri, headers);
-        (take_credentials(&mut p, &schemes), p)
+        (take_credentials(&mut p, d.schemes()), p)
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! else, the endpoint requirement, and the per-primitive requirement read from the
 //! JSON-RPC body. See the [`crate::auth`] module docs for the answers.
 
+use std::borrow::Cow;
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::panic::AssertUnwindSafe;
@@ -23,8 +24,9 @@ use super::metadata::{self, ProtectedResourceMetadata, WELL_KNOWN};
 use super::peek::peek;
 use super::{
     AuthErrorKind, AuthRequest, Authentication, Authenticator, Credential, Requirement,
-    SecurityScheme, TransportChoice, Verdict,
+    SecurityScheme, Target, TransportChoice, Verdict,
 };
+use crate::http::reading::Reading;
 use crate::{ProtocolVersion, Router};
 
 type HttpBody = BoxBody<Bytes, Infallible>;
@@ -81,6 +83,11 @@ pub(crate) struct Gate {
     /// of a request without a `Host` header.
     bound: Option<SocketAddr>,
     path: String,
+    /// The versions the router speaks, in [`ProtocolVersion::ALL`] order.
+    spoken: Vec<ProtocolVersion>,
+    /// The inherited requirement (the transport's, else the root's) of each
+    /// version, computed once: a primitive without its own `security` has it.
+    inherited: Vec<(ProtocolVersion, Requirement)>,
 }
 
 impl Gate {
@@ -127,7 +134,18 @@ impl Gate {
                 .find_map(|v| declaration.http_transport(&settings.choice, *v))?;
             first.url().map(str::to_owned)
         });
+        let spoken = ProtocolVersion::ALL
+            .iter()
+            .copied()
+            .filter(|v| router.speaks(*v))
+            .collect();
+        let inherited = ProtocolVersion::ALL
+            .iter()
+            .map(|v| (*v, declaration.inherited(&settings.choice, *v)))
+            .collect();
         Ok(Some(Gate {
+            spoken,
+            inherited,
             schemes: router.active_schemes().into_iter().cloned().collect(),
             endpoint: router.endpoint_security(&settings.choice),
             scopes: metadata::scopes_supported(&router),
@@ -241,8 +259,7 @@ impl Gate {
     /// the endpoint requirement: before the body is read and before rmcp sees the
     /// request.
     pub(crate) async fn authenticate(&self, parts: &mut Parts) -> Result<RequestSecurity, Refusal> {
-        let schemes: Vec<&SecurityScheme> = self.schemes.iter().collect();
-        let presented = take_credentials(parts, &schemes).map_err(|why| {
+        let presented = take_credentials(parts, &self.schemes).map_err(|why| {
             self.refused(
                 StatusCode::UNAUTHORIZED,
                 &self.endpoint,
@@ -308,28 +325,26 @@ impl Gate {
         Ok(security)
     }
 
-    /// Checks the requirement of each primitive the JSON-RPC `body` calls. Where the
+    /// Checks the requirement of each primitive the JSON-RPC body (its `reading`) calls. Where the
     /// request's protocol version is unknown and the primitive's variants disagree,
     /// the handler adapter decides (it knows the session's version).
     pub(crate) fn authorize(
         &self,
         headers: &HeaderMap,
-        body: &[u8],
+        reading: &Reading<'_>,
         security: &RequestSecurity,
     ) -> Result<(), Refusal> {
-        let (targets, version) = peek(headers, body);
-        let versions: Vec<ProtocolVersion> = match version {
-            Some(v) if self.router.speaks(v) => vec![v],
-            _ => ProtocolVersion::ALL
-                .iter()
-                .copied()
-                .filter(|v| self.router.speaks(*v))
-                .collect(),
+        let (targets, version) = peek(headers, reading);
+        let named;
+        let versions: &[ProtocolVersion] = match version {
+            Some(v) if self.router.speaks(v) => {
+                named = [v];
+                &named
+            }
+            _ => &self.spoken,
         };
-        for target in targets {
-            let mut requirements = versions
-                .iter()
-                .map(|v| self.router.effective_security(&target, *v, &self.choice));
+        for target in &targets {
+            let mut requirements = versions.iter().map(|v| self.requirement(target, *v));
             let Some(first) = requirements.next() else {
                 continue;
             };
@@ -339,6 +354,18 @@ impl Gate {
             self.check(&first, security, headers)?;
         }
         Ok(())
+    }
+
+    /// [`Router::effective_security`] of `target` in `version`, borrowed where it
+    /// can be: nothing is built per request.
+    fn requirement(&self, target: &Target, version: ProtocolVersion) -> Cow<'_, Requirement> {
+        if let Some(own) = self.router.own_security(target, version) {
+            return Cow::Borrowed(own);
+        }
+        match self.inherited.iter().find(|(v, _)| *v == version) {
+            Some((_, inherited)) => Cow::Borrowed(inherited),
+            None => Cow::Owned(self.router.effective_security(target, version, &self.choice)),
+        }
     }
 
     /// Checks `requirement`; refused where a scheme it names could not decide on

@@ -2,161 +2,26 @@
 //! calls and the protocol version it names. Every body is parsed: a substring
 //! test could be fooled by JSON escapes.
 //!
-//! The body is read into small typed structs that skip everything else (a call's
-//! arguments are never built into a `Value`): most of the gate's cost per request
-//! was building, and dropping, a `Value` of the whole body. Any body that reading
-//! refuses is read again as a `Value`, so the answer is always the one the `Value`
-//! reading gives (a test checks both on a range of bodies).
-
-use std::fmt;
-use std::marker::PhantomData;
+//! The body is read once per request into small typed structs that skip everything
+//! else ([`crate::http::reading`]: a call's arguments are never built into a
+//! `Value`), the reading the request's probe and the task rewrite use too. Any body
+//! that reading refuses is read again as a `Value`, so the answer is always the one
+//! the `Value` reading gives (a test checks both on a range of bodies).
 
 use http::HeaderMap;
-use serde::de::value::MapAccessDeserializer;
-use serde::de::{MapAccess, SeqAccess, Visitor};
-use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use super::Target;
+use crate::http::reading::{header_version, Reading};
 use crate::{CompletionTarget, ProtocolVersion};
 
 /// The primitives a JSON-RPC body (one message or a batch) calls, and the protocol
-/// version it names (`_meta`, else the `MCP-Protocol-Version` header).
-pub(crate) fn peek(headers: &HeaderMap, body: &[u8]) -> (Vec<Target>, Option<ProtocolVersion>) {
-    let Ok(Messages(messages)) = serde_json::from_slice::<Messages>(body) else {
-        return peek_value(headers, body);
-    };
-    let mut targets = Vec::new();
-    let mut version = None;
-    for Object(message) in messages {
-        let params = message.params.map(|Object(p)| p);
-        if version.is_none() {
-            version = params
-                .as_ref()
-                .and_then(|p| p.meta.as_ref())
-                .and_then(|Object(m)| m.version.as_deref())
-                .and_then(|v| v.parse().ok());
-        }
-        let Some(params) = params else { continue };
-        let target = match message.method.as_deref() {
-            Some("tools/call") => params.name.map(Target::Tool),
-            Some("prompts/get") => params.name.map(Target::Prompt),
-            Some("resources/read") => params.uri.map(Target::Resource),
-            Some("completion/complete") => params
-                .reference
-                .and_then(|Object(r)| match r.kind.as_deref() {
-                    Some("ref/prompt") => r.name.map(CompletionTarget::prompt),
-                    Some("ref/resource") => r.uri.map(CompletionTarget::resource_template),
-                    _ => None,
-                })
-                .map(Target::Completion),
-            _ => None,
-        };
-        targets.extend(target);
-    }
-    (targets, version.or_else(|| header_version(headers)))
-}
-
-fn header_version(headers: &HeaderMap) -> Option<ProtocolVersion> {
-    headers
-        .get("mcp-protocol-version")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse().ok())
-}
-
-/// One message or a batch.
-struct Messages(Vec<Object<Message>>);
-
-impl<'de> Deserialize<'de> for Messages {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Messages;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a JSON-RPC message or a batch")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Messages, A::Error> {
-                let message = Message::deserialize(MapAccessDeserializer::new(map))?;
-                Ok(Messages(vec![Object(message)]))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Messages, A::Error> {
-                let mut messages = Vec::new();
-                while let Some(message) = seq.next_element()? {
-                    messages.push(message);
-                }
-                Ok(Messages(messages))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-/// A JSON object read as `T`; anything else (an array, which a derived struct
-/// would read by position) is an error, so that the `Value` reading decides.
-struct Object<T>(T);
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<T>(PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
-            type Value = Object<T>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Object<T>, A::Error> {
-                T::deserialize(MapAccessDeserializer::new(map)).map(Object)
-            }
-        }
-        d.deserialize_any(V(PhantomData))
-    }
-}
-
-#[derive(Deserialize)]
-struct Message {
-    #[serde(default, deserialize_with = "string_or_none")]
-    method: Option<String>,
-    #[serde(default)]
-    params: Option<Object<Params>>,
-}
-
-#[derive(Deserialize)]
-struct Params {
-    #[serde(default, deserialize_with = "string_or_none")]
-    name: Option<String>,
-    #[serde(default, deserialize_with = "string_or_none")]
-    uri: Option<String>,
-    #[serde(rename = "ref", default)]
-    reference: Option<Object<Reference>>,
-    #[serde(rename = "_meta", default)]
-    meta: Option<Object<Meta>>,
-}
-
-#[derive(Deserialize)]
-struct Reference {
-    #[serde(rename = "type", default, deserialize_with = "string_or_none")]
-    kind: Option<String>,
-    #[serde(default, deserialize_with = "string_or_none")]
-    name: Option<String>,
-    #[serde(default, deserialize_with = "string_or_none")]
-    uri: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct Meta {
-    #[serde(
-        rename = "io.modelcontextprotocol/protocolVersion",
-        default,
-        deserialize_with = "string_or_none"
-    )]
-    version: Option<String>,
-}
-
-/// A string member; any other value reads as absent, as `Value::as_str` does.
-fn string_or_none<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    Ok(match Value::deserialize(d)? {
-        Value::String(s) => Some(s),
-        _ => None,
-    })
+/// version it names (`_meta`, else the `MCP-Protocol-Version` header), from the
+/// request's one typed [`Reading`].
+pub(crate) fn peek(headers: &HeaderMap, reading: &Reading<'_>) -> (Vec<Target>, Option<ProtocolVersion>) {
+    reading
+        .targets(headers)
+        .unwrap_or_else(|| peek_value(headers, reading.body()))
 }
 
 /// [`peek`] through a whole `serde_json::Value`: the reference, and the answer for
@@ -211,13 +76,7 @@ fn peek_value(headers: &HeaderMap, body: &[u8]) -> (Vec<Target>, Option<Protocol
         };
         targets.extend(target);
     }
-    let version = version.or_else(|| {
-        headers
-            .get("mcp-protocol-version")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse().ok())
-    });
-    (targets, version)
+    (targets, version.or_else(|| header_version(headers)))
 }
 
 #[cfg(test)]
@@ -227,7 +86,7 @@ mod tests {
     fn both(body: &str) -> (Vec<Target>, Option<ProtocolVersion>) {
         let mut headers = HeaderMap::new();
         headers.insert("mcp-protocol-version", "2025-06-18".parse().unwrap());
-        let typed = peek(&headers, body.as_bytes());
+        let typed = peek(&headers, &Reading::of(body.as_bytes()));
         let value = peek_value(&headers, body.as_bytes());
         assert_eq!(format!("{typed:?}"), format!("{value:?}"), "{body}");
         typed

@@ -211,6 +211,19 @@ impl Router {
         let Some(declaration) = self.security_setup().declaration() else {
             return Requirement::public();
         };
+        match self.own_security(target, version) {
+            Some(requirement) => requirement.clone(),
+            None => declaration.inherited(choice, version),
+        }
+    }
+
+    /// The primitive's own `security` in `version`, if it is known and has one
+    /// (else [`Router::effective_security`] gives the inherited requirement).
+    pub(crate) fn own_security(
+        &self,
+        target: &Target,
+        version: ProtocolVersion,
+    ) -> Option<&Requirement> {
         let own = match target {
             Target::Tool(name) => self.tool_security(name, version),
             Target::Prompt(name) => self.primitives().prompt_security(name, version),
@@ -218,10 +231,7 @@ impl Router {
             Target::Completion(target) => self.primitives().completion_security(target, version),
             Target::Endpoint => None,
         };
-        match own {
-            Some(Some(requirement)) => requirement.clone(),
-            _ => declaration.inherited(choice, version),
-        }
+        own.flatten()
     }
 
     /// The requirement of the MCP endpoint itself, for requests that call no

@@ -21,6 +21,7 @@ use super::drain::{Drain, Tracked};
 use super::observe::{observe, Observation, Outcome};
 use super::origin::{self, OriginCheck, Origins};
 use super::probe::Probe;
+use super::reading::Reading;
 use super::restore::{initialize_request, restore_in_response, tools_list_request};
 use super::sessions::Sessions;
 use crate::auth::gate::Gate;
@@ -179,8 +180,11 @@ impl App {
             Ok(body) => body,
             Err(response) => return refuse(&observation, response),
         };
+        // The one reading of the body: the probe, the gate and the task rewrite
+        // share it.
+        let reading = Reading::of(&body);
         if parts.method == Method::POST {
-            observation.probe = Probe::of(&body);
+            observation.probe = reading.probe();
         }
         if let Some(name) = &observation.probe.method {
             tracing::Span::current().record("method", name.as_str());
@@ -189,7 +193,7 @@ impl App {
             return refuse(&observation, unavailable("the server is shutting down", 1));
         }
         if let (Some(gate), Some(security)) = (&self.gate, security) {
-            if let Err(refused) = gate.authorize(&parts.headers, &body, &security) {
+            if let Err(refused) = gate.authorize(&parts.headers, &reading, &security) {
                 return refuse(&observation, *refused);
             }
             parts.extensions.insert(security);
@@ -225,7 +229,7 @@ impl App {
         };
         // MCP 2025-11-25 tasks through rmcp (`tasks::wire`), after the gate saw the
         // request as the client sent it.
-        let body = match crate::tasks::wire::inbound(&body) {
+        let body = match reading.tasks_inbound() {
             Some(rewritten) => Bytes::from(rewritten),
             None => body,
         };
