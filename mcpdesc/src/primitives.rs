@@ -194,6 +194,15 @@ impl Primitives {
         prompts.chain(resources).chain(templates)
     }
 
+    /// Every stated `security` of every version (what [`Self::all_securities`]
+    /// gives, without the names it formats).
+    pub(crate) fn all_requirements(&self) -> impl Iterator<Item = &Requirement> {
+        let prompts = self.prompts.iter().filter_map(|p| p.security.as_ref());
+        let resources = self.resources.iter().filter_map(|r| r.security.as_ref());
+        let templates = self.templates.iter().filter_map(|t| t.security.as_ref());
+        prompts.chain(resources).chain(templates)
+    }
+
     /// Every stated `security` of every version, with what states it.
     pub(crate) fn all_securities(&self) -> impl Iterator<Item = (String, &Requirement)> {
         let prompts = self

@@ -351,8 +351,11 @@ impl McpServer {
             Some((authentication, choice)) => (authentication, choice),
             None => (Arc::default(), auth::TransportChoice::default()),
         };
-        let requirement = self.router.effective_security(&target, version, &choice);
-        let what = match &target {
+        let requirement = self
+            .router
+            .effective_security_ref(&target, version, &choice);
+        // Only a refusal names what was refused.
+        let what = || match &target {
             auth::Target::Tool(name) => format!("the tool `{name}`"),
             auth::Target::Prompt(name) => format!("the prompt `{name}`"),
             auth::Target::Resource(uri) => format!("the resource `{uri}`"),
@@ -363,12 +366,15 @@ impl McpServer {
             auth::Verdict::Allowed { principal } => Ok(Some((authentication, principal))),
             auth::Verdict::Unauthenticated => Err(ErrorData::new(
                 m::ErrorCode(auth::FORBIDDEN_CODE),
-                format!("Unauthorized: {what} needs authentication ({requirement})"),
+                format!(
+                    "Unauthorized: {} needs authentication ({requirement})",
+                    what()
+                ),
                 Some(json!({"status": 401, "error": "unauthorized"})),
             )),
             auth::Verdict::InsufficientScope { scopes } => Err(ErrorData::new(
                 m::ErrorCode(auth::FORBIDDEN_CODE),
-                format!("Forbidden: {what} needs the scope(s) {}", scopes.join(" ")),
+                format!("Forbidden: {} needs the scope(s) {}", what(), scopes.join(" ")),
                 Some(
                     json!({"status": 403, "error": "insufficient_scope", "scope": scopes.join(" ")}),
                 ),

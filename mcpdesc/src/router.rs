@@ -532,6 +532,12 @@ impl Router {
             .map(|t| (format!("tool `{}`", t.name), t.security.as_ref()))
     }
 
+    /// Every tool's own `security` of every version (what
+    /// [`Self::all_tool_securities`] gives, without the names it formats).
+    pub(crate) fn all_tool_requirements(&self) -> impl Iterator<Item = &Requirement> {
+        self.tools.iter().filter_map(|t| t.security.as_ref())
+    }
+
     /// Every stated tool `security` of every version, with the tool.
     pub(crate) fn all_tool_securities(&self) -> impl Iterator<Item = (String, &Requirement)> {
         self.tools

@@ -324,10 +324,20 @@ impl SecurityDeclaration {
     /// What a primitive without its own `security` needs in `version` over HTTP:
     /// the chosen transport's `security`, else the root's, else nothing (public).
     pub fn inherited(&self, choice: &TransportChoice, version: ProtocolVersion) -> Requirement {
-        self.http_transport(choice, version)
-            .and_then(|t| t.security.clone())
-            .or_else(|| self.root.clone())
+        self.inherited_ref(choice, version)
+            .cloned()
             .unwrap_or_default()
+    }
+
+    /// [`Self::inherited`] borrowed; `None` for the public requirement.
+    pub(crate) fn inherited_ref(
+        &self,
+        choice: &TransportChoice,
+        version: ProtocolVersion,
+    ) -> Option<&Requirement> {
+        self.http_transport(choice, version)
+            .and_then(|t| t.security.as_ref())
+            .or(self.root.as_ref())
     }
 
     /// Whether every scheme `requirement` names is declared.

@@ -3,7 +3,6 @@
 //! else, the endpoint requirement, and the per-primitive requirement read from the
 //! JSON-RPC body. See the [`crate::auth`] module docs for the answers.
 
-use std::borrow::Cow;
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::panic::AssertUnwindSafe;
@@ -24,7 +23,7 @@ use super::metadata::{self, ProtectedResourceMetadata, WELL_KNOWN};
 use super::peek::peek;
 use super::{
     AuthErrorKind, AuthRequest, Authentication, Authenticator, Credential, Requirement,
-    SecurityScheme, Target, TransportChoice, Verdict,
+    SecurityScheme, TransportChoice, Verdict,
 };
 use crate::http::reading::Reading;
 use crate::{ProtocolVersion, Router};
@@ -85,9 +84,6 @@ pub(crate) struct Gate {
     path: String,
     /// The versions the router speaks, in [`ProtocolVersion::ALL`] order.
     spoken: Vec<ProtocolVersion>,
-    /// The inherited requirement (the transport's, else the root's) of each
-    /// version, computed once: a primitive without its own `security` has it.
-    inherited: Vec<(ProtocolVersion, Requirement)>,
 }
 
 impl Gate {
@@ -139,13 +135,8 @@ impl Gate {
             .copied()
             .filter(|v| router.speaks(*v))
             .collect();
-        let inherited = ProtocolVersion::ALL
-            .iter()
-            .map(|v| (*v, declaration.inherited(&settings.choice, *v)))
-            .collect();
         Ok(Some(Gate {
             spoken,
-            inherited,
             schemes: router.active_schemes().into_iter().cloned().collect(),
             endpoint: router.endpoint_security(&settings.choice),
             scopes: metadata::scopes_supported(&router),
@@ -344,7 +335,9 @@ impl Gate {
             _ => &self.spoken,
         };
         for target in &targets {
-            let mut requirements = versions.iter().map(|v| self.requirement(target, *v));
+            let mut requirements = versions
+                .iter()
+                .map(|v| self.router.effective_security_ref(target, *v, &self.choice));
             let Some(first) = requirements.next() else {
                 continue;
             };
@@ -354,18 +347,6 @@ impl Gate {
             self.check(&first, security, headers)?;
         }
         Ok(())
-    }
-
-    /// [`Router::effective_security`] of `target` in `version`, borrowed where it
-    /// can be: nothing is built per request.
-    fn requirement(&self, target: &Target, version: ProtocolVersion) -> Cow<'_, Requirement> {
-        if let Some(own) = self.router.own_security(target, version) {
-            return Cow::Borrowed(own);
-        }
-        match self.inherited.iter().find(|(v, _)| *v == version) {
-            Some((_, inherited)) => Cow::Borrowed(inherited),
-            None => Cow::Owned(self.router.effective_security(target, version, &self.choice)),
-        }
     }
 
     /// Checks `requirement`; refused where a scheme it names could not decide on

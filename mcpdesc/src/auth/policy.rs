@@ -2,6 +2,7 @@
 //! effective requirement of what a request asks for, and the requirement of the
 //! MCP endpoint as a whole.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
@@ -162,7 +163,31 @@ impl Router {
     /// Whether some Security Requirement (root, transport or primitive) names a
     /// scheme: then there is something to enforce.
     pub fn declares_requirements(&self) -> bool {
-        !self.active_schemes().is_empty()
+        // `active_schemes` is not empty, without building it: the handler adapter
+        // asks on every request.
+        let Some(declaration) = self.security_setup().declaration() else {
+            return false;
+        };
+        self.stated_requirements(declaration).any(|requirement| {
+            requirement
+                .schemes()
+                .iter()
+                .any(|named| declaration.schemes().iter().any(|s| s.name() == *named))
+        })
+    }
+
+    /// Every Security Requirement stated: the root's, the transports', the
+    /// primitives'.
+    fn stated_requirements<'a>(
+        &'a self,
+        declaration: &'a SecurityDeclaration,
+    ) -> impl Iterator<Item = &'a Requirement> {
+        declaration
+            .root()
+            .into_iter()
+            .chain(declaration.transports().iter().filter_map(|t| t.security()))
+            .chain(self.all_tool_requirements())
+            .chain(self.primitives().all_requirements())
     }
 
     /// Whether credentials are checked: requirements are declared and
@@ -178,13 +203,7 @@ impl Router {
             return Vec::new();
         };
         let mut named: Vec<&str> = Vec::new();
-        let requirements = declaration
-            .root()
-            .into_iter()
-            .chain(declaration.transports().iter().filter_map(|t| t.security()))
-            .chain(self.all_tool_securities().map(|(_, r)| r))
-            .chain(self.primitives().all_securities().map(|(_, r)| r));
-        for requirement in requirements {
+        for requirement in self.stated_requirements(declaration) {
             for scheme in requirement.schemes() {
                 if !named.contains(&scheme) {
                     named.push(scheme);
@@ -208,12 +227,27 @@ impl Router {
         version: ProtocolVersion,
         choice: &TransportChoice,
     ) -> Requirement {
+        self.effective_security_ref(target, version, choice)
+            .into_owned()
+    }
+
+    /// [`Router::effective_security`], borrowed from the router where it can be
+    /// (the gate and the handler adapter ask on every request).
+    pub(crate) fn effective_security_ref(
+        &self,
+        target: &Target,
+        version: ProtocolVersion,
+        choice: &TransportChoice,
+    ) -> Cow<'_, Requirement> {
         let Some(declaration) = self.security_setup().declaration() else {
-            return Requirement::public();
+            return Cow::Owned(Requirement::public());
         };
-        match self.own_security(target, version) {
-            Some(requirement) => requirement.clone(),
-            None => declaration.inherited(choice, version),
+        match self
+            .own_security(target, version)
+            .or_else(|| declaration.inherited_ref(choice, version))
+        {
+            Some(requirement) => Cow::Borrowed(requirement),
+            None => Cow::Owned(Requirement::default()),
         }
     }
 
