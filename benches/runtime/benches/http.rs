@@ -83,7 +83,9 @@ fn main() {
     let (rounds, sequential_calls, concurrent_calls) = if quick {
         (2, 200, 400)
     } else {
-        (5, 300, 3_000)
+        // Sequential rounds of 300 calls (about 30 ms of server CPU) moved by 50%
+        // from run to run on a loaded machine; 1,500 calls and 7 rounds hold better.
+        (7, 1_500, 3_000)
     };
     println!(
         "greeter tool over streamable HTTP: mcpdesc HttpServer vs the hand-written rmcp \
@@ -97,8 +99,8 @@ fn main() {
         ("concurrent", concurrent_calls, CONNECTIONS),
     ];
     println!(
-        "\n{:<11} {:<10} {:<32} {:>12} {:>9} {:>10}",
-        "mode", "sessions", "server", "CPU per call", "calls/s", "CPU ratio"
+        "\n{:<11} {:<10} {:<32} {:>12} {:>15} {:>9} {:>10}",
+        "mode", "sessions", "server", "CPU per call", "rounds min-max", "calls/s", "CPU ratio"
     );
     for (mode, calls, connections) in modes {
         let rows = runtime.block_on(measure(&servers, calls, connections, rounds));
@@ -109,7 +111,7 @@ fn main() {
                 HttpSide::Generated { .. } => format!("{:.2}x", row.cpu / reference.cpu),
             };
             println!(
-                "{:<11} {:<10} {:<32} {:>9.1} µs {:>9.0} {:>10}",
+                "{:<11} {:<10} {:<32} {:>9.1} µs {:>15} {:>9.0} {:>10}",
                 mode,
                 if side.stateless() {
                     "stateless"
@@ -118,14 +120,16 @@ fn main() {
                 },
                 side.label(),
                 row.cpu * 1e6,
+                format!("{:.1}-{:.1}", row.cpu_min * 1e6, row.cpu_max * 1e6),
                 row.calls_per_second,
                 ratio
             );
         }
     }
     println!(
-        "(CPU per call: the server thread's CPU time / calls, median of {rounds} rounds; \
-         ratio: that / the hand-written server's of the same mode)"
+        "(CPU per call: the server thread's CPU time / calls, median of {rounds} rounds, \
+         and the lowest and highest round; ratio: median / the hand-written server's \
+         median of the same mode)"
     );
 }
 
@@ -134,6 +138,9 @@ fn main() {
 struct Row {
     /// Server CPU seconds per call.
     cpu: f64,
+    /// The lowest and highest round's server CPU seconds per call.
+    cpu_min: f64,
+    cpu_max: f64,
     calls_per_second: f64,
 }
 
@@ -175,6 +182,8 @@ async fn measure(
         .zip(rate)
         .map(|(mut cpu, mut rate)| Row {
             cpu: median(&mut cpu),
+            cpu_min: cpu[0],
+            cpu_max: cpu[cpu.len() - 1],
             calls_per_second: median(&mut rate),
         })
         .collect()
