@@ -374,7 +374,11 @@ impl McpServer {
             )),
             auth::Verdict::InsufficientScope { scopes } => Err(ErrorData::new(
                 m::ErrorCode(auth::FORBIDDEN_CODE),
-                format!("Forbidden: {} needs the scope(s) {}", what(), scopes.join(" ")),
+                format!(
+                    "Forbidden: {} needs the scope(s) {}",
+                    what(),
+                    scopes.join(" ")
+                ),
                 Some(
                     json!({"status": 403, "error": "insufficient_scope", "scope": scopes.join(" ")}),
                 ),

@@ -18,7 +18,10 @@ use crate::{CompletionTarget, ProtocolVersion};
 /// The primitives a JSON-RPC body (one message or a batch) calls, and the protocol
 /// version it names (`_meta`, else the `MCP-Protocol-Version` header), from the
 /// request's one typed [`Reading`].
-pub(crate) fn peek(headers: &HeaderMap, reading: &Reading<'_>) -> (Vec<Target>, Option<ProtocolVersion>) {
+pub(crate) fn peek(
+    headers: &HeaderMap,
+    reading: &Reading<'_>,
+) -> (Vec<Target>, Option<ProtocolVersion>) {
     reading
         .targets(headers)
         .unwrap_or_else(|| peek_value(headers, reading.body()))

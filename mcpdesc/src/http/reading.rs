@@ -47,7 +47,11 @@ impl<'a> Reading<'a> {
 
     /// What [`Probe::of`] gives for the body.
     pub(crate) fn probe(&self) -> Probe {
-        let Some(Messages { batch: false, messages }) = &self.typed else {
+        let Some(Messages {
+            batch: false,
+            messages,
+        }) = &self.typed
+        else {
             // A batch is read by position, as a derived struct reads an array.
             return Probe::of(self.body);
         };
@@ -79,7 +83,10 @@ impl<'a> Reading<'a> {
     /// The primitives the body (one message or a batch) calls, and the protocol
     /// version it names (`_meta`, else the `MCP-Protocol-Version` header): the
     /// security gate's reading ([`crate::auth::peek`]).
-    pub(crate) fn targets(&self, headers: &HeaderMap) -> Option<(Vec<Target>, Option<ProtocolVersion>)> {
+    pub(crate) fn targets(
+        &self,
+        headers: &HeaderMap,
+    ) -> Option<(Vec<Target>, Option<ProtocolVersion>)> {
         let Messages { messages, .. } = self.typed.as_ref()?;
         let mut targets = Vec::new();
         let mut version = None;
@@ -351,7 +358,11 @@ mod tests {
         let mut rewritten = 0;
         for body in BODIES {
             let shared = Reading::of(body.as_bytes()).tasks_inbound();
-            assert_eq!(shared, crate::tasks::wire::inbound(body.as_bytes()), "{body}");
+            assert_eq!(
+                shared,
+                crate::tasks::wire::inbound(body.as_bytes()),
+                "{body}"
+            );
             rewritten += usize::from(shared.is_some());
         }
         // The task call and `tasks/get`, `tasks/cancel`, and the duplicate method.
