@@ -47,7 +47,9 @@
 //! - **Sessions**: stateful (rmcp's `legacy_session_mode`): `initialize` opens a
 //!   session, later requests carry its `Mcp-Session-Id`; a request naming an unknown
 //!   or closed session gets `404 Not Found` (the client then initializes again).
-//!   Idle sessions close after rmcp's default 5 minutes.
+//!   Idle sessions close after rmcp's default 5 minutes; after
+//!   [`DEFAULT_HIBERNATE_AFTER`] (5 s) of idleness a session hibernates (see
+//!   [`HttpServer::hibernate_after`]).
 //! - **Responses**: SSE streams (`text/event-stream`); [`HttpServer::json_response`]
 //!   prefers plain JSON where rmcp allows it (stateless mode only).
 //!
@@ -102,7 +104,9 @@ use crate::auth::gate::{Gate, GateSettings};
 use crate::auth::TransportChoice;
 use crate::{Error, McpServer, Router, ToolListings};
 
+mod dormant;
 mod drain;
+mod hibernate;
 mod listener;
 mod observe;
 mod origin;
@@ -118,7 +122,8 @@ pub use listener::{
 };
 pub use service::{HttpBody, McpHttpService};
 pub use sessions::{
-    DEFAULT_INITIALIZE_TIMEOUT, DEFAULT_MAX_PENDING_SESSIONS, DEFAULT_MAX_SESSIONS,
+    DEFAULT_HIBERNATE_AFTER, DEFAULT_INITIALIZE_TIMEOUT, DEFAULT_MAX_PENDING_SESSIONS,
+    DEFAULT_MAX_SESSIONS,
 };
 
 /// The path of the MCP endpoint.
@@ -151,6 +156,7 @@ pub struct HttpServer<H = McpServer> {
     max_sessions: usize,
     max_pending_sessions: usize,
     initialize_timeout: Duration,
+    hibernate_after: Option<Duration>,
     /// Cancelled by a drain's end or [`BoundHttpServer::shutdown_token`]: closes
     /// every session (rmcp's token is its child).
     shutdown: CancellationToken,
@@ -175,6 +181,7 @@ impl<H> std::fmt::Debug for HttpServer<H> {
             .field("max_sessions", &self.max_sessions)
             .field("max_pending_sessions", &self.max_pending_sessions)
             .field("initialize_timeout", &self.initialize_timeout)
+            .field("hibernate_after", &self.hibernate_after)
             .finish()
     }
 }
@@ -211,6 +218,7 @@ impl<H: ServerHandler> HttpServer<H> {
             max_sessions: DEFAULT_MAX_SESSIONS,
             max_pending_sessions: DEFAULT_MAX_PENDING_SESSIONS,
             initialize_timeout: DEFAULT_INITIALIZE_TIMEOUT,
+            hibernate_after: Some(DEFAULT_HIBERNATE_AFTER),
             factory: Arc::new(factory),
             listings: None,
             errors: Vec::new(),
@@ -330,6 +338,20 @@ impl<H: ServerHandler> HttpServer<H> {
         self
     }
 
+    /// How long a session stays idle (no request or stream of it in flight, none
+    /// since) before it hibernates (stateful mode): its rmcp worker, about 119 KB,
+    /// is closed and only its `initialize` parameters are kept (under 1 KB); its
+    /// next request restores it transparently, at about the cost of a handshake.
+    /// A session whose handler keeps state (it set a log level, subscribed to a
+    /// resource, used tasks) never hibernates; nor does one with an open `GET`
+    /// stream. A dormant session still counts in [`HttpServer::max_sessions`] and
+    /// ends after the session idle timeout (5 minutes) like a live one. `None`:
+    /// sessions never hibernate. Default [`DEFAULT_HIBERNATE_AFTER`] (5 s).
+    pub fn hibernate_after(mut self, idle: Option<Duration>) -> Self {
+        self.hibernate_after = idle;
+        self
+    }
+
     /// The path of the MCP endpoint in [`HttpServer::bind`] and
     /// [`HttpServer::into_router`] (default [`MCP_PATH`], `/mcp`).
     pub fn path(mut self, path: impl Into<String>) -> Self {
@@ -442,7 +464,7 @@ impl<H: ServerHandler> HttpServer<H> {
             return Err(Error::InvalidRouter(self.errors));
         }
         let stateful = self.config.legacy_session_mode;
-        let config = self
+        let mut config = self
             .config
             .with_cancellation_token(self.shutdown.child_token());
         let limit = config.max_request_body_bytes;
@@ -452,17 +474,33 @@ impl<H: ServerHandler> HttpServer<H> {
                 .map(Arc::new),
             None => None,
         };
-        let mut manager = LocalSessionManager::default();
+        let mut inner = LocalSessionManager::default();
         // The handshake timeout is ours (it covers the message after `initialize`);
         // rmcp's covers only the wait for `initialize` itself.
-        manager.session_config.init_timeout = Some(self.initialize_timeout);
-        let manager = Arc::new(manager);
+        inner.session_config.init_timeout = Some(self.initialize_timeout);
+        // Hibernation (`hibernate`): rmcp's session store is the dormant sessions'
+        // bookkeeping; a dormant session expires after rmcp's idle timeout.
+        let hibernation = self.hibernate_after.filter(|_| stateful).map(|after| {
+            let schedule = hibernate::Schedule {
+                after,
+                expire_after: inner.session_config.keep_alive,
+            };
+            (schedule, self.shutdown.clone())
+        });
+        let dormant = hibernation
+            .is_some()
+            .then(|| Arc::new(dormant::Dormant::new()));
+        if let Some(dormant) = &dormant {
+            config.session_store = Some(dormant.clone());
+        }
+        let manager = Arc::new(hibernate::Manager { inner, dormant });
         let sessions = stateful.then(|| {
             Arc::new(sessions::Sessions::new(
                 manager.clone(),
                 self.max_sessions,
                 self.max_pending_sessions,
                 self.initialize_timeout,
+                hibernation,
             ))
         });
         let factory = self.factory;
@@ -598,6 +636,11 @@ impl BoundHttpServer {
     /// How many sessions are open now (see [`McpHttpService::open_sessions`]).
     pub async fn open_sessions(&self) -> usize {
         self.endpoint.service.open_sessions().await
+    }
+
+    /// How many sessions hold a worker now (see [`McpHttpService::live_sessions`]).
+    pub async fn live_sessions(&self) -> usize {
+        self.endpoint.service.live_sessions().await
     }
 
     /// Stops gracefully: new requests get `503`, the requests in flight finish
