@@ -47,7 +47,7 @@
 //! - **Sessions**: stateful (rmcp's `legacy_session_mode`): `initialize` opens a
 //!   session, later requests carry its `Mcp-Session-Id`; a request naming an unknown
 //!   or closed session gets `404 Not Found` (the client then initializes again).
-//!   Idle sessions close after rmcp's default 5 minutes; after
+//!   Idle sessions close after [`DEFAULT_SESSION_IDLE_TIMEOUT`] (5 minutes); after
 //!   [`DEFAULT_HIBERNATE_AFTER`] (5 s) of idleness a session hibernates (see
 //!   [`HttpServer::hibernate_after`]).
 //! - **Responses**: SSE streams (`text/event-stream`); [`HttpServer::json_response`]
@@ -123,7 +123,7 @@ pub use listener::{
 pub use service::{HttpBody, McpHttpService};
 pub use sessions::{
     DEFAULT_HIBERNATE_AFTER, DEFAULT_INITIALIZE_TIMEOUT, DEFAULT_MAX_PENDING_SESSIONS,
-    DEFAULT_MAX_SESSIONS,
+    DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT,
 };
 
 /// The path of the MCP endpoint.
@@ -157,6 +157,7 @@ pub struct HttpServer<H = McpServer> {
     max_pending_sessions: usize,
     initialize_timeout: Duration,
     hibernate_after: Option<Duration>,
+    idle_timeout: Option<Duration>,
     /// Cancelled by a drain's end or [`BoundHttpServer::shutdown_token`]: closes
     /// every session (rmcp's token is its child).
     shutdown: CancellationToken,
@@ -182,6 +183,7 @@ impl<H> std::fmt::Debug for HttpServer<H> {
             .field("max_pending_sessions", &self.max_pending_sessions)
             .field("initialize_timeout", &self.initialize_timeout)
             .field("hibernate_after", &self.hibernate_after)
+            .field("session_idle_timeout", &self.idle_timeout)
             .finish()
     }
 }
@@ -219,6 +221,7 @@ impl<H: ServerHandler> HttpServer<H> {
             max_pending_sessions: DEFAULT_MAX_PENDING_SESSIONS,
             initialize_timeout: DEFAULT_INITIALIZE_TIMEOUT,
             hibernate_after: Some(DEFAULT_HIBERNATE_AFTER),
+            idle_timeout: Some(DEFAULT_SESSION_IDLE_TIMEOUT),
             factory: Arc::new(factory),
             listings: None,
             errors: Vec::new(),
@@ -345,10 +348,19 @@ impl<H: ServerHandler> HttpServer<H> {
     /// A session whose handler keeps state (it set a log level, subscribed to a
     /// resource, used tasks) never hibernates; nor does one with an open `GET`
     /// stream. A dormant session still counts in [`HttpServer::max_sessions`] and
-    /// ends after the session idle timeout (5 minutes) like a live one. `None`:
+    /// ends after [`HttpServer::session_idle_timeout`] like a live one. `None`:
     /// sessions never hibernate. Default [`DEFAULT_HIBERNATE_AFTER`] (5 s).
     pub fn hibernate_after(mut self, idle: Option<Duration>) -> Self {
         self.hibernate_after = idle;
+        self
+    }
+
+    /// How long a session may stay idle, live or dormant, before it closes
+    /// (stateful mode); its next request then gets `404 Not Found`. `None`: never
+    /// (not for a server reachable by unknown clients). Default
+    /// [`DEFAULT_SESSION_IDLE_TIMEOUT`] (5 minutes, rmcp's).
+    pub fn session_idle_timeout(mut self, idle: Option<Duration>) -> Self {
+        self.idle_timeout = idle;
         self
     }
 
@@ -478,12 +490,13 @@ impl<H: ServerHandler> HttpServer<H> {
         // The handshake timeout is ours (it covers the message after `initialize`);
         // rmcp's covers only the wait for `initialize` itself.
         inner.session_config.init_timeout = Some(self.initialize_timeout);
+        inner.session_config.keep_alive = self.idle_timeout;
         // Hibernation (`hibernate`): rmcp's session store is the dormant sessions'
         // bookkeeping; a dormant session expires after rmcp's idle timeout.
         let hibernation = self.hibernate_after.filter(|_| stateful).map(|after| {
             let schedule = hibernate::Schedule {
                 after,
-                expire_after: inner.session_config.keep_alive,
+                expire_after: self.idle_timeout,
             };
             (schedule, self.shutdown.clone())
         });

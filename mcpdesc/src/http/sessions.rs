@@ -27,6 +27,9 @@ pub const DEFAULT_INITIALIZE_TIMEOUT: Duration = Duration::from_secs(10);
 /// The default time an idle session keeps its worker before it hibernates.
 pub const DEFAULT_HIBERNATE_AFTER: Duration = Duration::from_secs(5);
 
+/// The default time an idle session (live or dormant) stays open: rmcp's default.
+pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
+
 /// The sessions of one endpoint.
 pub(crate) struct Sessions {
     pub(crate) manager: Arc<Manager>,
