@@ -99,13 +99,16 @@ impl Dormant {
             let mut woken = self.woken.subscribe();
             {
                 let mut table = self.table();
-                let entry = table.entries.get_mut(id)?;
+                let (key, entry) = table.entries.get_key_value(id)?;
                 if entry.phase != Phase::Closing {
+                    // The table's own key: no allocation per request.
+                    let id = key.clone();
+                    let entry = table.entries.get_mut(&id)?;
                     entry.in_flight += 1;
                     entry.pinned |= pins;
                     return Some(Hold {
                         dormant: self.clone(),
-                        id: Arc::from(id),
+                        id,
                     });
                 }
             }
