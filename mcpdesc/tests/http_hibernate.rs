@@ -21,8 +21,7 @@ use http_body_util::{BodyExt, Empty};
 use hyper::StatusCode;
 use mcpdesc::http::{BoundHttpServer, HttpServer};
 use mcpdesc::{
-    ProtocolVersion, ResourceResult, ResourceSpec, Router, ServerInfo, ToolResult,
-    ToolSpec,
+    ProtocolVersion, ResourceResult, ResourceSpec, Router, ServerInfo, ToolResult, ToolSpec,
 };
 use serde_json::{json, Value};
 use wire::{send, Client, Reply};
@@ -136,17 +135,14 @@ async fn until_counts(server: &BoundHttpServer, open: usize, live: usize) {
 async fn session(addr: SocketAddr, version: &str) -> Client {
     let mut client = Client::new(addr);
     let reply = client
-        .post(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        .post(
+            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
             "protocolVersion": version, "capabilities": {},
-            "clientInfo": {"name": "hibernate-test", "version": "1.0.0"}}}))
+            "clientInfo": {"name": "hibernate-test", "version": "1.0.0"}}}),
+        )
         .await;
     assert_eq!(reply.answer(0)["result"]["protocolVersion"], version);
-    client.session = Some(
-        reply.headers["mcp-session-id"]
-            .to_str()
-            .unwrap()
-            .to_owned(),
-    );
+    client.session = Some(reply.headers["mcp-session-id"].to_str().unwrap().to_owned());
     client.version_header = version.into();
     let initialized = client
         .post(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
@@ -165,7 +161,10 @@ async fn request(client: &Client, id: i64, method: &str, params: Value) -> Reply
 async fn session_request(client: &Client, method: &str) -> Reply {
     let headers = [
         ("mcp-session-id".to_owned(), client.session.clone().unwrap()),
-        ("mcp-protocol-version".to_owned(), client.version_header.clone()),
+        (
+            "mcp-protocol-version".to_owned(),
+            client.version_header.clone(),
+        ),
     ];
     send(client.addr, method, "/mcp", &headers, Vec::new()).await
 }
@@ -320,10 +319,8 @@ async fn delete_of_a_dormant_session_gives_202_then_404() {
 
 #[tokio::test]
 async fn a_dormant_session_past_the_idle_timeout_gives_404() {
-    let (addr, server) = start(
-        hibernating().session_idle_timeout(Some(Duration::from_millis(600))),
-    )
-    .await;
+    let (addr, server) =
+        start(hibernating().session_idle_timeout(Some(Duration::from_millis(600)))).await;
     let client = session(addr, "2025-11-25").await;
     until_counts(&server, 1, 0).await;
     // Expired: no session left at all.
@@ -339,7 +336,11 @@ async fn the_session_cap_counts_dormant_sessions() {
     let second = session(addr, "2025-06-18").await;
     until_counts(&server, 2, 0).await;
     let refused = Client::new(addr).initialize().await;
-    assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE, "{refused:?}");
+    assert_eq!(
+        refused.status,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "{refused:?}"
+    );
     // Both dormant sessions still answer.
     assert_eq!(first.tool_text(1, "version").await, "2025-11-25");
     assert_eq!(second.tool_text(1, "version").await, "2025-06-18");
@@ -348,28 +349,26 @@ async fn the_session_cap_counts_dormant_sessions() {
 
 #[tokio::test]
 async fn a_session_silent_after_initialize_neither_hibernates_nor_stays() {
-    let (addr, server) = start(
-        hibernating().initialize_timeout(Duration::from_millis(1500)),
-    )
-    .await;
+    let (addr, server) = start(hibernating().initialize_timeout(Duration::from_millis(1500))).await;
     let reply = Client::new(addr)
-        .post(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        .post(
+            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
             "protocolVersion": wire::VERSION, "capabilities": {},
-            "clientInfo": {"name": "silent", "version": "1.0.0"}}}))
+            "clientInfo": {"name": "silent", "version": "1.0.0"}}}),
+        )
         .await;
     assert_eq!(reply.status, StatusCode::OK);
     let mut silent = Client::new(addr);
-    silent.session = Some(
-        reply.headers["mcp-session-id"]
-            .to_str()
-            .unwrap()
-            .to_owned(),
-    );
+    silent.session = Some(reply.headers["mcp-session-id"].to_str().unwrap().to_owned());
     // In its handshake it stays live (it is never seen dormant), then the timeout
     // ends it for good: nothing is left to restore.
     let ended = eventually(|| async {
         let open = server.open_sessions().await;
-        assert_eq!(server.live_sessions().await, open, "a dormant session in its handshake");
+        assert_eq!(
+            server.live_sessions().await,
+            open,
+            "a dormant session in its handshake"
+        );
         open == 0
     })
     .await;
@@ -380,10 +379,7 @@ async fn a_session_silent_after_initialize_neither_hibernates_nor_stays() {
 
 #[tokio::test]
 async fn without_hibernation_sessions_stay_live() {
-    let (addr, server) = start(
-        HttpServer::new(router()).hibernate_after(None),
-    )
-    .await;
+    let (addr, server) = start(HttpServer::new(router()).hibernate_after(None)).await;
     let client = session(addr, "2025-11-25").await;
     assert_eq!(client.tool_text(1, "version").await, "2025-11-25");
     tokio::time::sleep(Duration::from_millis(300)).await;

@@ -158,7 +158,9 @@ fn an_idle_session_hibernates_and_answers_when_called_again() {
     let restored = (1..=10).any(|id| {
         std::thread::sleep(Duration::from_millis(1500));
         call(id);
-        server.stderr().contains("session restored from external store")
+        server
+            .stderr()
+            .contains("session restored from external store")
     });
     assert!(restored, "no restore: {}", server.stderr());
 }

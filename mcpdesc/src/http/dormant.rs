@@ -230,10 +230,8 @@ fn remove(table: &mut Table, id: &str) {
 /// its resource subscriptions, its tasks. `task` says the request is a
 /// task-augmented `tools/call` (or another request `tasks::wire` rewrote).
 pub(crate) fn pins(method: Option<&str>, task: bool) -> bool {
-    task || matches!(
-        method,
-        Some("logging/setLevel" | "resources/subscribe")
-    ) || method.is_some_and(|m| m.starts_with("tasks/"))
+    task || matches!(method, Some("logging/setLevel" | "resources/subscribe"))
+        || method.is_some_and(|m| m.starts_with("tasks/"))
 }
 
 #[async_trait::async_trait]
@@ -355,14 +353,20 @@ mod tests {
         dormant.store("a", &state()).await.unwrap();
         let start = Instant::now();
         assert!(sweep(&dormant, start).is_empty(), "not idle long enough");
-        assert!(dormant.load("a").await.unwrap().is_none(), "live: not loaded");
+        assert!(
+            dormant.load("a").await.unwrap().is_none(),
+            "live: not loaded"
+        );
         let closing = sweep(&dormant, start + Duration::from_secs(6));
         assert_eq!(closing, vec![Arc::from("a")]);
         assert_eq!(dormant.asleep(), 1);
         assert!(dormant.load("a").await.unwrap().is_none(), "closing");
         assert!(dormant.closed("a"), "the worker's end makes it dormant");
         let loaded = dormant.load("a").await.unwrap().expect("dormant: loaded");
-        assert_eq!(loaded.initialize_params.protocol_version.as_str(), "2025-06-18");
+        assert_eq!(
+            loaded.initialize_params.protocol_version.as_str(),
+            "2025-06-18"
+        );
         assert_eq!(dormant.asleep(), 0);
         // A live session whose worker ends otherwise is gone.
         assert!(!dormant.closed("a"));
@@ -376,7 +380,11 @@ mod tests {
             dormant.store(id, &state()).await.unwrap();
         }
         let hold = dormant.hold("held", false).await.unwrap();
-        drop(dormant.hold("pinned", pins(Some("logging/setLevel"), false)).await);
+        drop(
+            dormant
+                .hold("pinned", pins(Some("logging/setLevel"), false))
+                .await,
+        );
         let later = Instant::now() + Duration::from_secs(6);
         assert_eq!(sweep(&dormant, later), vec![Arc::from("idle")]);
         drop(hold);

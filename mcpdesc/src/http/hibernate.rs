@@ -170,13 +170,7 @@ async fn sweep(sessions: &Weak<Sessions>, schedule: Schedule) -> bool {
         |id| sessions.pending(id),
     );
     for id in closing {
-        let handle = sessions
-            .manager
-            .inner
-            .sessions
-            .write()
-            .await
-            .remove(&id);
+        let handle = sessions.manager.inner.sessions.write().await.remove(&id);
         match handle {
             // The worker stops; its task reports the end (`Manager::close_session`).
             Some(handle) => {
