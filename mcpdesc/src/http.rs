@@ -110,6 +110,7 @@ mod probe;
 mod restore;
 mod service;
 mod sessions;
+pub(crate) mod stateless;
 
 pub use drain::Drain;
 pub use listener::{
@@ -472,7 +473,11 @@ impl<H: ServerHandler> HttpServer<H> {
                 let rmcp = rmcp.clone();
                 Box::pin(async move { rmcp.handle(request).await })
             }),
-            listings: self.listings,
+            // No session keeps a task: a stateless server lists no task support.
+            listings: match stateful {
+                true => self.listings,
+                false => self.listings.map(ToolListings::without_tasks),
+            },
             limit,
             gate: gate.clone(),
             origins: origin::Origins::new(self.origins),
