@@ -203,25 +203,6 @@ async fn a_stateless_server_advertises_lists_and_runs_no_task() {
 }
 
 #[tokio::test]
-async fn stateless_json_answers_carry_no_task_support_either() {
-    with_timeout(async {
-        let server = HttpServer::new(router())
-            .stateless(true)
-            .json_response(true);
-        let (addr, stop) = start(server).await;
-        let list = Client::new(addr)
-            .header("mcp-protocol-version", VERSION)
-            .post(request(2, "tools/list", json!({})))
-            .await;
-        let content_type = list.headers["content-type"].to_str().unwrap();
-        assert!(content_type.starts_with("application/json"), "{list:?}");
-        assert_eq!(result(&list, 2)["tools"], listed_without_tasks());
-        stop.cancel();
-    })
-    .await;
-}
-
-#[tokio::test]
 async fn the_same_router_with_sessions_advertises_and_runs_tasks() {
     with_timeout(async {
         let (addr, stop) = start(HttpServer::new(router())).await;
