@@ -55,6 +55,7 @@ impl ToolListings {
     /// stateless HTTP server: no session would keep the task): without
     /// `execution.taskSupport`, which [`ToolListings::tools`] then leaves out and
     /// [`ToolListings::restore`] does not put back.
+    #[cfg(feature = "http")]
     pub(crate) fn without_tasks(mut self) -> Self {
         self.tasks = false;
         self

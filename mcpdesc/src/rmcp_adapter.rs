@@ -447,7 +447,10 @@ pub(crate) fn stateless_http(context: &RequestContext<RoleServer>) -> bool {
         .extensions
         .get::<http::request::Parts>()
         .is_some_and(|parts| {
-            parts.extensions.get::<crate::http::stateless::Stateless>().is_some()
+            parts
+                .extensions
+                .get::<crate::http::stateless::Stateless>()
+                .is_some()
                 || !parts.headers.contains_key("mcp-session-id")
         })
 }

@@ -56,7 +56,9 @@ fn router() -> Router {
         .tool(BATCH, |_, _| {
             Box::pin(async { Ok(ToolResult::text("batch done")) })
         })
-        .tool(ECHO, |_, _| Box::pin(async { Ok(ToolResult::text("echo")) }))
+        .tool(ECHO, |_, _| {
+            Box::pin(async { Ok(ToolResult::text("echo")) })
+        })
 }
 
 /// The tasks capability of a server with a task-capable tool.
