@@ -85,9 +85,8 @@ impl ToolListings {
 
     /// Completes a `tools/list` result (the JSON-RPC `result` object) with the
     /// members the listing for `version` ([`ToolListings::tools`]) has and the
-    /// result lacks, tool by
-    /// tool (matched by name; tools the router does not serve, say hand-written
-    /// ones beside it, are left alone). Members present are kept as they are;
+    /// result lacks, tool by tool (matched by name; tools the router does not
+    /// serve, say hand-written ones beside it, are left alone). Members present are kept as they are;
     /// nested objects are completed the same way. Returns whether anything was
     /// added.
     ///
@@ -167,4 +166,28 @@ fn fill_missing_members(wire: &mut Map<String, Value>, declared: &Map<String, Va
         }
     }
     added
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn task_support_is_left_out_and_nothing_else() {
+        let tool = json!({"name": "t", "inputSchema": {"type": "object"},
+                          "execution": {"taskSupport": "required"}});
+        assert_eq!(
+            without_task_support(&tool),
+            json!({"name": "t", "inputSchema": {"type": "object"}})
+        );
+        // A member beside `taskSupport` (none in 2025-11-25) would stay.
+        let tool = json!({"name": "t", "execution": {"taskSupport": "optional", "x": 1}});
+        assert_eq!(
+            without_task_support(&tool),
+            json!({"name": "t", "execution": {"x": 1}})
+        );
+        let plain = json!({"name": "t", "inputSchema": {"type": "object"}});
+        assert_eq!(without_task_support(&plain), plain);
+    }
 }

@@ -443,16 +443,11 @@ fn request_security(
 /// `initialize` names none, so [`McpServer::initialize`] asks the mark alone).
 #[cfg(feature = "http")]
 pub(crate) fn stateless_http(context: &RequestContext<RoleServer>) -> bool {
-    context
-        .extensions
-        .get::<http::request::Parts>()
-        .is_some_and(|parts| {
-            parts
-                .extensions
-                .get::<crate::http::stateless::Stateless>()
-                .is_some()
-                || !parts.headers.contains_key("mcp-session-id")
-        })
+    marked_stateless(context)
+        || context
+            .extensions
+            .get::<http::request::Parts>()
+            .is_some_and(|parts| !parts.headers.contains_key("mcp-session-id"))
 }
 
 /// Whether `mcpdesc::http` marked `context` as a request to a server without
