@@ -330,8 +330,8 @@ impl<H: ServerHandler> HttpServer<H> {
         self
     }
 
-    /// The path of the MCP endpoint in [`HttpServer::bind`] and
-    /// `HttpServer::into_router` (feature `axum`) (default [`MCP_PATH`], `/mcp`).
+    /// The path of the MCP endpoint (default [`MCP_PATH`], `/mcp`) in
+    /// [`HttpServer::bind`] and `HttpServer::into_router` (feature `axum`).
     pub fn path(mut self, path: impl Into<String>) -> Self {
         self.gate.path = path.into();
         self
