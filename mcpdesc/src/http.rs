@@ -337,15 +337,15 @@ impl<H: ServerHandler> HttpServer<H> {
         self
     }
 
-    /// The path of the MCP endpoint in [`HttpServer::bind`] and
-    /// [`HttpServer::into_router`] (default [`MCP_PATH`], `/mcp`).
+    /// The path of the MCP endpoint (default [`MCP_PATH`], `/mcp`) in
+    /// [`HttpServer::bind`] and `HttpServer::into_router` (feature `axum`).
     pub fn path(mut self, path: impl Into<String>) -> Self {
         self.gate.path = path.into();
         self
     }
 
     /// The drain switch of the endpoint this builder makes (graceful shutdown of
-    /// [`HttpServer::into_service`] and [`HttpServer::into_router`]).
+    /// [`HttpServer::into_service`] and `HttpServer::into_router`).
     pub fn drain(&self) -> Drain {
         self.drain.clone()
     }
