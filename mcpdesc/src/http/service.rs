@@ -43,7 +43,7 @@ pub(crate) type Handle = Box<
 /// request as the MCP endpoint, whatever its path, so it can be nested anywhere
 /// (`axum::Router::nest_service`, `route_service`); the Protected Resource
 /// Metadata routes are not part of it (see
-/// [`HttpServer::into_router`](super::HttpServer::into_router)).
+/// `HttpServer::into_router`, feature `axum`).
 #[derive(Clone)]
 pub struct McpHttpService {
     pub(crate) app: Arc<App>,
@@ -203,6 +203,9 @@ impl App {
                 return refuse(&observation, *refused);
             }
             parts.extensions.insert(security);
+        }
+        if self.sessions.is_none() {
+            parts.extensions.insert(super::stateless::Stateless);
         }
         let session = parts
             .headers
