@@ -199,6 +199,24 @@ async fn an_idle_session_hibernates_and_its_next_call_restores_it() {
 }
 
 #[tokio::test]
+async fn concurrent_requests_on_a_dormant_session_all_answer() {
+    let (addr, server) = start(hibernating()).await;
+    let client = session(addr, "2025-06-18").await;
+    until_counts(&server, 1, 0).await;
+    // Four calls at once on the dormant session: one restores it, the others wait
+    // for that restore (rmcp serializes them); each gets its answer.
+    let calls = (1..=4).map(|id| {
+        let client = client.clone();
+        async move { client.tool_text(id, "version").await }
+    });
+    for answer in futures::future::join_all(calls).await {
+        assert_eq!(answer, "2025-06-18");
+    }
+    assert_eq!(server.open_sessions().await, 1);
+    until_counts(&server, 1, 0).await;
+}
+
+#[tokio::test]
 async fn sessions_whose_handler_keeps_state_stay_live() {
     let (addr, server) = start(hibernating()).await;
     let quiet = session(addr, "2025-11-25").await;
