@@ -262,7 +262,7 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
     if ir.elicitations.is_empty() || !settings.generated_side().server() {
         return TokenStream::new();
     }
-    let rt = super::server::runtime(settings);
+    let rt = super::runtime::runtime(settings);
     let mut tools = Vec::new();
     let mut kinds = Vec::new();
     for kind in [

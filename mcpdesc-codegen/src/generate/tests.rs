@@ -59,7 +59,7 @@ use serde_json::Value;
 use super::ir::ModuleIr;
 use super::naming;
 use super::primitives::{CommonIr, RequestExampleIr, COMPARE_EXTENSION};
-use super::server::runtime;
+use super::runtime::runtime;
 use super::view;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::pointer::Pointer;
