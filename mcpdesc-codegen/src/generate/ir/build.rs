@@ -1,0 +1,443 @@
+//! Building the IR: the view's tools with their names, original and prepared schemas,
+//! shared types, examples, primitives, elicitations and security, in one pass over
+//! the description.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::variants::{handler_groups, same_variant_types, Same};
+use super::share::{share_definitions, share_inline};
+use super::{patched, ModuleIr, ServerIr, ToolIr, Role, SchemaIr, TypeSource, SharedSchemaIr, ExampleIr, InteractionExampleIr};
+use super::{elicitation, security};
+use crate::generate::naming::{self, NameAllocator, ToolNames};
+use crate::generate::prepare::{self, Options, PreparedSchema};
+use crate::generate::primitives;
+use crate::generate::view::{self, ViewError};
+use crate::description::Description;
+use crate::diagnostic::Diagnostic;
+use crate::model::Document;
+use crate::pointer::Pointer;
+use crate::protocol::{ProtocolVersion, VersionSet};
+use crate::settings::Settings;
+
+/// Builds the IR of the view `settings` selects. Preparation warnings go to
+/// `diagnostics`.
+pub fn build(
+    desc: &Description,
+    doc: &Document,
+    settings: &Settings,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<ModuleIr, ViewError> {
+    let chosen = view::select_view(doc, settings.selected_protocol_version())?;
+    let selected = &chosen.tools;
+    let mut types = NameAllocator::for_source(&desc.text);
+
+    // Which component each tool schema came from, and how often each is used.
+    let resolution = desc.validation.as_ref().map(|v| &v.resolution);
+    let component_at = |site: &Pointer| -> Option<(String, Pointer)> {
+        resolution?
+            .at(site)
+            .filter(|s| {
+                s.target
+                    .starts_with(&Pointer::root().key("components").key("schemas"))
+            })
+            .map(|s| (s.name.clone(), s.target.clone()))
+    };
+    let mut uses: BTreeMap<Pointer, (String, Vec<(usize, Role)>)> = BTreeMap::new();
+    for (i, s) in selected.iter().enumerate() {
+        let at = Pointer::root().key("tools").index(s.index);
+        for (member, role, present) in [
+            ("inputSchema", Role::Input, true),
+            ("outputSchema", Role::Output, s.tool.output_schema.is_some()),
+        ] {
+            if let Some((name, target)) = present.then(|| component_at(&at.key(member))).flatten() {
+                uses.entry(target)
+                    .or_insert_with(|| (name, Vec::new()))
+                    .1
+                    .push((i, role));
+            }
+        }
+    }
+
+    // Handler groups: a group's head is named like a tool without variants (its
+    // handler names), and every variant also gets a name of its own for its modules.
+    let groups = handler_groups(
+        selected,
+        |i, role| {
+            let member = match role {
+                Role::Input => "inputSchema",
+                Role::Output => "outputSchema",
+            };
+            let site = Pointer::root()
+                .key("tools")
+                .index(selected[i].index)
+                .key(member);
+            component_at(&site)
+                .filter(|(_, target)| uses.get(target).is_some_and(|(_, u)| u.len() > 1))
+                .map(|(_, target)| target)
+        },
+        |i| {
+            resolution.and_then(|r| {
+                r.value
+                    .pointer(
+                        Pointer::root()
+                            .key("tools")
+                            .index(selected[i].index)
+                            .key("elicitations")
+                            .as_str(),
+                    )
+                    .cloned()
+            })
+        },
+    );
+    let mut declared: Vec<String> = Vec::new();
+    // Per tool: (index of its handler names, index of its module name) in `declared`.
+    let mut slots: Vec<(usize, usize)> = Vec::new();
+    for (i, s) in selected.iter().enumerate() {
+        let own = view::variant_name(&s.tool.name, s.variant);
+        match groups[i] {
+            Some(head) if head == i => {
+                declared.push(s.tool.name.clone());
+                declared.push(own);
+                slots.push((declared.len() - 2, declared.len() - 1));
+            }
+            Some(head) => {
+                declared.push(own);
+                slots.push((slots[head].0, declared.len() - 1));
+            }
+            None => {
+                declared.push(own);
+                slots.push((declared.len() - 1, declared.len() - 1));
+            }
+        }
+    }
+    let declared: Vec<&str> = declared.iter().map(String::as_str).collect();
+    let all_names = naming::tool_names(&declared, &mut types);
+    let mut names: Vec<ToolNames> = slots
+        .iter()
+        .map(|(handler, _)| all_names[*handler].clone())
+        .collect();
+    let modules: Vec<String> = slots
+        .iter()
+        .map(|(_, module)| all_names[*module].method_name.clone())
+        .collect();
+    // Trait names are one namespace across tools and the other primitives.
+    let mut traits: std::collections::BTreeSet<String> = naming::RESERVED_TRAITS
+        .iter()
+        .map(|s| s.to_string())
+        .chain(all_names.iter().map(|n| n.trait_name.clone()))
+        .collect();
+    let primitives = primitives::build(
+        desc,
+        &chosen,
+        settings.selected_protocol_version(),
+        &mut traits,
+        &mut types,
+        diagnostics,
+    );
+    let options = Options {
+        format_types: settings.uses_format_types(),
+        defaults: true,
+        output: false,
+    };
+
+    // Shared component types: named after the component, prepared once.
+    let mut shared = Vec::new();
+    let mut shared_index: BTreeMap<(usize, Role), usize> = BTreeMap::new();
+    for (target, (component, users)) in &uses {
+        if users.len() < 2 {
+            continue;
+        }
+        let Some(original) = desc
+            .validation
+            .as_ref()
+            .and_then(|v| v.resolution.value.pointer(target.as_str()))
+            .cloned()
+        else {
+            continue;
+        };
+        let typify_name = types.claim(naming::upper_camel(component).trim_end_matches('_'));
+        let user_names: Vec<String> = users
+            .iter()
+            .map(|(i, _)| format!("`{}`", selected[*i].tool.name))
+            .collect();
+        let mut doc = format!(
+            "The `{component}` component schema (`#/components/schemas/{component}`), shared by the tools {}.",
+            dedup_join(&user_names)
+        );
+        append_doc(&mut doc, prepare::schema_doc(&original));
+        let prepared = prepare::prepare(
+            &original,
+            target,
+            &typify_name,
+            Some(&doc),
+            options,
+            &mut types,
+            diagnostics,
+        );
+        for user in users {
+            shared_index.insert(*user, shared.len());
+        }
+        shared.push(SharedSchemaIr {
+            component: component.clone(),
+            pointer: target.clone(),
+            original,
+            type_name: patched(settings, &typify_name),
+            prepared,
+        });
+    }
+
+    let same = same_variant_types(selected, &shared_index, &groups, &mut names, &mut types);
+
+    let mut tools: Vec<ToolIr> = Vec::new();
+    for (i, (s, names)) in selected.iter().zip(names).enumerate() {
+        let tool = s.tool;
+        let at = Pointer::root().key("tools").index(s.index);
+        let label = match &tool.title {
+            Some(title) => format!("the `{}` tool ({title})", tool.name),
+            None => format!("the `{}` tool", tool.name),
+        };
+        let earlier = &tools;
+        let mut schema_ir = |role: Role, original: &Value| {
+            let (member, typify_name, what) = match role {
+                Role::Input => ("inputSchema", &names.input_type, "Arguments of"),
+                Role::Output => ("outputSchema", &names.output_type, "Structured output of"),
+            };
+            let pointer = at.key(member);
+            let component = component_at(&pointer).map(|(name, _)| name);
+            let mut type_name = patched(settings, typify_name);
+            let source = match (shared_index.get(&(i, role)), same.get(&(i, role))) {
+                (Some(&k), _) => TypeSource::Shared(k),
+                (None, Some(Same::Earlier(j))) => {
+                    let schema = match role {
+                        Role::Input => Some(&earlier[*j].input),
+                        Role::Output => earlier[*j].output.as_ref(),
+                    };
+                    type_name = schema.map_or(type_name, |s| s.type_name.clone());
+                    TypeSource::Variant(*j)
+                }
+                (None, same) => {
+                    // A variant's own type names its scope; a type of several
+                    // variants, theirs together.
+                    let scope = match same {
+                        Some(Same::First(scope)) => Some(*scope),
+                        _ => s.variant.map(|_| s.scope),
+                    };
+                    let label = match scope {
+                        Some(scope) => format!("{label} in {scope}"),
+                        None => label.clone(),
+                    };
+                    let mut doc = format!("{what} {label}.");
+                    append_doc(&mut doc, prepare::schema_doc(original));
+                    TypeSource::Own(prepare::prepare(
+                        original,
+                        &pointer,
+                        typify_name,
+                        Some(&doc),
+                        Options {
+                            output: role == Role::Output,
+                            ..options
+                        },
+                        &mut types,
+                        diagnostics,
+                    ))
+                }
+            };
+            SchemaIr {
+                pointer,
+                original: original.clone(),
+                component,
+                type_name,
+                source,
+            }
+        };
+        let input = schema_ir(Role::Input, &tool.input_schema);
+        let output = tool
+            .output_schema
+            .as_ref()
+            .map(|o| schema_ir(Role::Output, o));
+        let examples = tool
+            .examples
+            .iter()
+            .flatten()
+            .map(|(name, e)| ExampleIr {
+                name: name.clone(),
+                input: e.input.clone(),
+                result: e.result.clone(),
+            })
+            .collect();
+        let declaration = resolution
+            .and_then(|r| r.value.pointer(at.as_str()))
+            .cloned()
+            .unwrap_or(Value::Null);
+        let interaction_examples = tool
+            .interaction_examples
+            .iter()
+            .flatten()
+            .map(|(name, e)| InteractionExampleIr {
+                name: name.clone(),
+                input: e.input.clone(),
+                steps: declaration
+                    .pointer(
+                        &Pointer::root()
+                            .key("interactionExamples")
+                            .key(name)
+                            .key("steps")
+                            .to_string(),
+                    )
+                    .cloned()
+                    .unwrap_or(Value::Null),
+                result: e.result.clone(),
+            })
+            .collect();
+        let scope = match settings.selected_protocol_version() {
+            Some(v) => s.scope.intersect(VersionSet::only(v)),
+            None => s.scope,
+        };
+        let mut names = names;
+        names.input_type = input.type_name.clone();
+        if let Some(o) = &output {
+            names.output_type = o.type_name.clone();
+        }
+        let handler_scope = match groups[i] {
+            Some(head) => (0..selected.len())
+                .filter(|&k| groups[k] == Some(head))
+                .fold(VersionSet::default(), |acc, k| acc.union(selected[k].scope)),
+            None => scope,
+        };
+        tools.push(ToolIr {
+            name: tool.name.clone(),
+            index: s.index,
+            pointer: at,
+            names,
+            module: modules[i].clone(),
+            handler_of: groups[i].filter(|&head| head != i),
+            handler_scope,
+            shared_handler: groups[i].is_some(),
+            scope,
+            variant: s.variant,
+            title: tool.title.clone(),
+            description: tool.description.clone(),
+            annotations: tool.annotations.clone(),
+            deprecated: tool.deprecated == Some(true),
+            input,
+            output,
+            examples,
+            interaction_examples,
+            declaration,
+            task_support: tool.execution.as_ref().and_then(|e| e.task_support.clone()),
+        });
+    }
+
+    // A handler group's trait (and client method) is deprecated only when every
+    // variant is: a handler that still serves a current variant is not.
+    for head in 0..tools.len() {
+        if tools[head].shared_handler && tools[head].handler_of.is_none() {
+            let all = tools
+                .iter()
+                .enumerate()
+                .filter(|(k, t)| *k == head || t.handler_of == Some(head))
+                .all(|(_, t)| t.deprecated);
+            tools[head].deprecated = all;
+        }
+    }
+
+    {
+        let mut prepared: Vec<&mut PreparedSchema> =
+            shared.iter_mut().map(|s| &mut s.prepared).collect();
+        for t in &mut tools {
+            for schema in std::iter::once(&mut t.input).chain(t.output.as_mut()) {
+                if let TypeSource::Own(p) = &mut schema.source {
+                    prepared.push(p);
+                }
+            }
+        }
+        share_definitions(&mut prepared, &mut types);
+        share_inline(&mut prepared, &mut types);
+    }
+    // A handler group's elicitations are equal (see `handler_groups`): its head's
+    // serve the whole group, under the handler's names.
+    let heads: Vec<ToolIr> = tools
+        .iter()
+        .filter(|t| t.handler_of.is_none())
+        .cloned()
+        .collect();
+    let elicitations =
+        elicitation::build(&heads, &primitives, options, &mut types, diagnostics);
+
+    let root: VersionSet = doc
+        .protocol_versions
+        .iter()
+        .filter_map(|v| ProtocolVersion::parse(v))
+        .collect();
+    let null = Value::Null;
+    let resolved = resolution.map_or(&null, |r| &r.value);
+    let security = security::build(resolved, &tools, &primitives);
+    let server = ServerIr {
+        security: security.declaration.clone(),
+        name: doc.info.name.clone(),
+        version: doc.info.version.clone(),
+        title: doc.info.title.clone(),
+        description: doc.info.description.clone(),
+        website_url: doc.info.website_url.clone(),
+        instructions: doc.instructions.clone(),
+        capabilities: doc
+            .capabilities
+            .as_ref()
+            .map(|list| serde_json::Value::Array(list.clone()).to_string()),
+        protocol_versions: match settings.selected_protocol_version() {
+            Some(v) => VersionSet::only(v),
+            None => root,
+        },
+    };
+
+    Ok(ModuleIr {
+        source: source_name(&desc.name),
+        protocol_version: settings.selected_protocol_version(),
+        tools,
+        shared,
+        type_names: types,
+        server,
+        primitives,
+        security,
+        elicitations,
+    })
+}
+
+/// The file name of a description path (never a directory, so output does not depend on
+/// where the file lives).
+fn source_name(name: &str) -> String {
+    std::path::Path::new(name)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| name.to_owned())
+}
+
+fn append_doc(doc: &mut String, more: Option<String>) {
+    if let Some(more) = more {
+        doc.push_str("\n\n");
+        doc.push_str(&more);
+    }
+}
+
+/// `a`, `b` and `c`, each name once.
+fn dedup_join(names: &[String]) -> String {
+    let mut unique: Vec<&String> = Vec::new();
+    for n in names {
+        if !unique.contains(&n) {
+            unique.push(n);
+        }
+    }
+    match unique.as_slice() {
+        [] => String::new(),
+        [one] => (*one).clone(),
+        [rest @ .., last] => format!(
+            "{} and {last}",
+            rest.iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
