@@ -18,7 +18,7 @@ use crate::generate::escape::Placeholders;
 pub(crate) struct NextSuffix {
     next: HashMap<String, usize>,
     /// How many candidates were checked in all: the work, which tests bound.
-    checks: usize,
+    pub(super) checks: usize,
 }
 
 impl NextSuffix {
@@ -53,7 +53,7 @@ pub struct NameAllocator {
     /// The stand-in names given to properties and enum values (rule 8).
     placeholders: Placeholders,
     /// Where [`NameAllocator::claim`] resumes per candidate.
-    next: NextSuffix,
+    pub(super) next: NextSuffix,
 }
 
 impl Default for NameAllocator {

@@ -45,7 +45,7 @@ pub fn tool_names(declared: &[&str], types: &mut NameAllocator) -> Vec<ToolNames
 }
 
 /// [`tool_names`], its work counted in `next`.
-fn tool_names_counted(
+pub(super) fn tool_names_counted(
     declared: &[&str],
     types: &mut NameAllocator,
     next: &mut NextSuffix,
@@ -170,7 +170,7 @@ pub fn primitive_names(
 }
 
 /// [`primitive_names`], its work counted in `next`.
-fn primitive_names_counted(
+pub(super) fn primitive_names_counted(
     declared: &[&str],
     kind: PrimitiveKind,
     traits: &mut BTreeSet<String>,

@@ -1,6 +1,12 @@
 //! Unit tests of the naming rules: casing, keywords, transliteration, collisions and
 //! the allocator's suffixes and placeholders.
 
+use std::collections::BTreeSet;
+
+use heck::ToPascalCase;
+
+use super::allocator::NextSuffix;
+use super::item_names::{primitive_names_counted, tool_names_counted};
 use super::*;
 
 fn camel_snake(name: &str) -> (String, String) {
