@@ -20,7 +20,21 @@ impl Preparer<'_> {
         rel: &Pointer,
         out: &mut Map<String, Value>,
     ) -> BTreeMap<String, String> {
-        // Instance type.
+        Self::instance_type(map, out);
+        self.values(map, out);
+        self.formats(map, out);
+        self.numbers(map, out);
+        Self::sizes(map, out);
+        self.arrays(map, rel, out);
+        let keys = self.objects(map, rel, out);
+        self.combinators(map, rel, out);
+        Self::negation(map, out);
+        Self::drop_bounds_beside_enum(out);
+        keys
+    }
+
+    /// `type`, when it names JSON Schema instance types (each once).
+    fn instance_type(map: &Map<String, Value>, out: &mut Map<String, Value>) {
         match map.get("type") {
             Some(Value::String(t)) if TYPES.contains(&t.as_str()) => {
                 out.insert("type".into(), Value::String(t.clone()));
@@ -39,10 +53,12 @@ impl Preparer<'_> {
             }
             _ => {}
         }
-        // Values: `const` is a one-value `enum`; string values whose variant names would
-        // collide get placeholders (naming rule 8).
-        // Values of several JSON types are one `anyOf` branch per type (typify takes an
-        // enum of one type only).
+    }
+
+    /// Values: `const` is a one-value `enum`; string values whose variant names would
+    /// collide get placeholders (naming rule 8). Values of several JSON types are one
+    /// `anyOf` branch per type (typify takes an enum of one type only).
+    fn values(&mut self, map: &Map<String, Value>, out: &mut Map<String, Value>) {
         if let Some(c) = map.get("const") {
             out.insert("enum".into(), Value::Array(vec![c.clone()]));
         } else if let Some(Value::Array(values)) = map.get("enum") {
@@ -65,6 +81,10 @@ impl Preparer<'_> {
                 out.insert("enum".into(), Value::Array(self.enum_values(values)));
             }
         }
+    }
+
+    /// `format` and `pattern`, kept only with format-specific types.
+    fn formats(&self, map: &Map<String, Value>, out: &mut Map<String, Value>) {
         if self.options.format_types {
             for keyword in ["format", "pattern"] {
                 if let Some(v @ Value::String(_)) = map.get(keyword) {
@@ -72,7 +92,11 @@ impl Preparer<'_> {
                 }
             }
         }
-        // Numbers (a draft-04 boolean `exclusiveMinimum` is not a number and is dropped).
+    }
+
+    /// Numeric bounds (a draft-04 boolean `exclusiveMinimum` is not a number and is
+    /// dropped); an output's positive lower bound becomes `minimum: 0`.
+    fn numbers(&self, map: &Map<String, Value>, out: &mut Map<String, Value>) {
         for keyword in [
             "multipleOf",
             "maximum",
@@ -100,7 +124,10 @@ impl Preparer<'_> {
                 out.insert("minimum".into(), Value::from(0));
             }
         }
-        // Sizes typify reads as u32.
+    }
+
+    /// Sizes typify reads as u32.
+    fn sizes(map: &Map<String, Value>, out: &mut Map<String, Value>) {
         for keyword in [
             "minLength",
             "maxLength",
@@ -119,7 +146,10 @@ impl Preparer<'_> {
                 }
             }
         }
-        // Arrays.
+    }
+
+    /// Arrays: tuples in the draft-07 `items: [..]` form, `items`, `uniqueItems`.
+    fn arrays(&mut self, map: &Map<String, Value>, rel: &Pointer, out: &mut Map<String, Value>) {
         if let Some(Value::Array(prefix)) = map.get("prefixItems") {
             let items = self.list(prefix, &rel.key("prefixItems"));
             out.insert("items".into(), Value::Array(items));
@@ -149,9 +179,17 @@ impl Preparer<'_> {
                 out.insert("uniqueItems".into(), v.clone());
             }
         }
-        // Objects.
-        // Property names whose field names would collide get placeholders (naming
-        // rule 8); `required` follows.
+    }
+
+    /// Objects: property names whose field names would collide get placeholders
+    /// (naming rule 8) and `required` follows; nullable options become required;
+    /// additional and pattern properties. Returns the properties given placeholders.
+    fn objects(
+        &mut self,
+        map: &Map<String, Value>,
+        rel: &Pointer,
+        out: &mut Map<String, Value>,
+    ) -> BTreeMap<String, String> {
         let mut keys: BTreeMap<String, String> = BTreeMap::new();
         if let Some(Value::Object(props)) = map.get("properties") {
             let at = rel.key("properties");
@@ -206,7 +244,11 @@ impl Preparer<'_> {
                 out.insert("patternProperties".into(), Value::Object(patterns));
             }
         }
-        // Combinators; `false` branches of `anyOf`/`oneOf` never match and are removed.
+        keys
+    }
+
+    /// Combinators; `false` branches of `anyOf`/`oneOf` never match and are removed.
+    fn combinators(&mut self, map: &Map<String, Value>, rel: &Pointer, out: &mut Map<String, Value>) {
         if let Some(Value::Array(all)) = map.get("allOf") {
             let all = self.list(all, &rel.key("allOf"));
             out.insert("allOf".into(), Value::Array(all));
@@ -223,8 +265,11 @@ impl Preparer<'_> {
                 out.insert(keyword.into(), Value::Array(branches));
             }
         }
-        // `not: false` allows everything and is dropped; the other supported forms are
-        // an enum of excluded values.
+    }
+
+    /// `not: false` allows everything and is dropped; the other supported forms are
+    /// an enum of excluded values.
+    fn negation(map: &Map<String, Value>, out: &mut Map<String, Value>) {
         if let Some(Value::Object(not_map)) = map.get("not") {
             let mut kept = Map::new();
             for keyword in ["type", "enum"] {
@@ -237,8 +282,11 @@ impl Preparer<'_> {
             }
             out.insert("not".into(), Value::Object(kept));
         }
-        // An `enum` says everything about the values; bounds beside it only make typify
-        // pick a type the values may not fit (`minimum: 0` with `enum: [-1, 1]`).
+    }
+
+    /// An `enum` says everything about the values; bounds beside it only make typify
+    /// pick a type the values may not fit (`minimum: 0` with `enum: [-1, 1]`).
+    fn drop_bounds_beside_enum(out: &mut Map<String, Value>) {
         if out.contains_key("enum") {
             for keyword in [
                 "multipleOf",
@@ -252,7 +300,6 @@ impl Preparer<'_> {
                 out.remove(keyword);
             }
         }
-        keys
     }
 }
 
