@@ -16,20 +16,20 @@
 //! Everything typify does runs under [`isolate::run`]: on a large stack, with panics
 //! caught and kept silent.
 
-use std::collections::{BTreeMap, BTreeSet};
+mod localize;
+mod pass;
 
-use schemars::schema::Schema;
-use serde_json::Value;
-use typify::{TypeDetails, TypeSpace, TypeSpacePatch, TypeSpaceSettings};
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::escape::Placeholders;
 use super::isolate;
 use super::naming::NameAllocator;
-use super::prepare::{self, PreparedSchema};
+use super::prepare::PreparedSchema;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::pointer::Pointer;
 use crate::rules;
 use crate::settings::Settings;
+use pass::pass;
 
 /// One self-contained unit of conversion: a prepared schema and where it came from.
 #[derive(Debug, Clone)]
@@ -49,417 +49,6 @@ pub struct Built {
     pub code: String,
     /// Whether the generated code uses `serde_json`.
     pub uses_serde_json: bool,
-}
-
-/// The typify settings for the generator's settings; `derived` renames types typify
-/// derives (from property names) whose names other generated items have.
-fn typify_settings(settings: &Settings, derived: &BTreeMap<String, String>) -> TypeSpaceSettings {
-    let mut ts = TypeSpaceSettings::default();
-    // A BTreeMap serializes in key order, so generated values serialize
-    // deterministically.
-    ts.with_map_type("::std::collections::BTreeMap");
-    for derive in settings.extra_derives() {
-        ts.with_derive(derive.clone());
-    }
-    for (name, patch) in settings.patches() {
-        let mut p = TypeSpacePatch::default();
-        if let Some(rename) = patch.new_name() {
-            p.with_rename(rename);
-        }
-        for derive in patch.derives() {
-            p.with_derive(derive);
-        }
-        ts.with_patch(name, &p);
-    }
-    for (name, rename) in derived {
-        if !settings.patches().contains_key(name) {
-            ts.with_patch(name, TypeSpacePatch::default().with_rename(rename));
-        }
-    }
-    ts
-}
-
-/// Converts `defs` in a fresh space; `Ok` holds the space.
-/// Converts `defs` in one space and renders it (rendering can panic too, so a failure
-/// is attributed to these definitions); the space and its code as text.
-fn convert(
-    settings: &TypeSpaceSettings,
-    defs: &[(String, Value)],
-) -> Result<(TypeSpace, String), (bool, String)> {
-    let schemas = defs
-        .iter()
-        .map(|(name, v)| {
-            serde_json::from_value::<Schema>(v.clone())
-                .map(|s| (name.clone(), s))
-                .map_err(|e| (false, format!("schema of {name} is not readable: {e}")))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    match isolate::catch(|| {
-        let mut space = TypeSpace::new(settings);
-        space.add_ref_types(schemas)?;
-        let code = space.to_stream().to_string();
-        Ok::<_, typify::Error>((space, code))
-    }) {
-        Ok(Ok(converted)) => Ok(converted),
-        Ok(Err(e)) => Err((false, e.to_string())),
-        Err(panic) => Err((true, panic)),
-    }
-}
-
-/// Whether typify converts `prepared` alone (without panicking).
-fn trial(settings: &TypeSpaceSettings, prepared: &PreparedSchema) -> bool {
-    let defs: Vec<(String, Value)> = prepared
-        .typify_defs()
-        .map(|(n, v)| (n.to_owned(), v.clone()))
-        .collect();
-    convert(settings, &defs).is_ok()
-}
-
-/// The names of the user-defined types of a space, each as many times as it is
-/// defined.
-fn type_names(space: &TypeSpace) -> Vec<String> {
-    space
-        .iter_types()
-        .filter(|t| {
-            matches!(
-                t.details(),
-                TypeDetails::Struct(_) | TypeDetails::Enum(_) | TypeDetails::Newtype(_)
-            )
-        })
-        .map(|t| t.name())
-        .collect()
-}
-
-/// The result of one pass over all units, computed on the worker thread.
-struct Pass {
-    units: Vec<Unit>,
-    diagnostics: Vec<Diagnostic>,
-    code: String,
-    uses_serde_json: bool,
-    duplicates: Vec<String>,
-    /// The name of every type of the space.
-    names: Vec<String>,
-}
-
-fn pass(
-    settings: Settings,
-    mut units: Vec<Unit>,
-    placeholders: &Placeholders,
-    derived: &BTreeMap<String, String>,
-) -> Pass {
-    let ts = typify_settings(&settings, derived);
-    let mut diagnostics = Vec::new();
-    // Fast path: the whole module converts at once (the usual case), so no unit needs
-    // its trial conversion; typify runs once, not twice per schema.
-    if let Ok(converted) = whole(&ts, &units) {
-        return finish(converted, units, diagnostics);
-    }
-    for unit in &mut units {
-        if trial(&ts, &unit.prepared) {
-            continue;
-        }
-        let mut without = unit.prepared.clone();
-        prepare::strip_defaults(&mut without);
-        if without != unit.prepared && trial(&ts, &without) {
-            diagnostics.push(Diagnostic::new(
-                Severity::Warning,
-                rules::CODEGEN,
-                "schema-default-dropped",
-                &unit.pointer,
-                "the type generator rejected a `default` value of this schema; its type is generated without `default` values (the original schema is unchanged)".to_owned(),
-            ));
-            unit.prepared = without;
-            continue;
-        }
-        if let Some(fixed) = localize(&ts, unit, placeholders, &mut diagnostics) {
-            unit.prepared = fixed;
-            continue;
-        }
-        diagnostics.push(Diagnostic::new(
-            Severity::Error,
-            rules::CODEGEN,
-            "type-generation-failed",
-            &unit.pointer,
-            format!(
-                "the type generator cannot represent this schema; its type {} holds the value as serde_json::Value instead (the original schema is unchanged)",
-                unit.prepared.root_name
-            ),
-        ));
-        unit.prepared = unit.prepared.fallback();
-    }
-
-    let converted = match whole(&ts, &units) {
-        Ok(converted) => converted,
-        Err((_, message)) => {
-            // Every unit converted alone, so this is an interaction typify does not
-            // handle; degrade everything rather than emit nothing.
-            for unit in &mut units {
-                diagnostics.push(Diagnostic::new(
-                    Severity::Error,
-                    rules::CODEGEN,
-                    "type-generation-failed",
-                    &unit.pointer,
-                    format!(
-                        "the type generator failed on the module as a whole ({message}); {} holds the value as serde_json::Value instead",
-                        unit.prepared.root_name
-                    ),
-                ));
-                unit.prepared = unit.prepared.fallback();
-            }
-            match whole(&ts, &units) {
-                Ok(converted) => converted,
-                Err((_, message)) => {
-                    return Pass {
-                        units,
-                        diagnostics,
-                        code: String::new(),
-                        uses_serde_json: true,
-                        duplicates: vec![format!("<no types: {message}>")],
-                        names: Vec::new(),
-                    }
-                }
-            }
-        }
-    };
-    finish(converted, units, diagnostics)
-}
-
-/// One space of every unit's definitions.
-fn whole(ts: &TypeSpaceSettings, units: &[Unit]) -> Result<(TypeSpace, String), (bool, String)> {
-    let mut defs: Vec<(String, Value)> = units
-        .iter()
-        .flat_map(|u| u.prepared.typify_defs())
-        .map(|(n, v)| (n.to_owned(), v.clone()))
-        .collect();
-    // Shorter names first: a definition named like a type that typify derives from a
-    // shorter name (`GetOutput` + property `input` → `GetOutputInput`) is then
-    // converted after it, which shows as a duplicate instead of a silent reuse.
-    defs.sort_by(|a, b| (a.0.len(), &a.0).cmp(&(b.0.len(), &b.0)));
-    // A definition shared by several schemas (`ir::share_definitions`) is in each
-    // of their units, identical: it is converted once.
-    defs.dedup();
-    convert(ts, &defs)
-}
-
-/// The pass's result from the converted space: its code and the names defined twice.
-fn finish(
-    (space, code): (TypeSpace, String),
-    units: Vec<Unit>,
-    diagnostics: Vec<Diagnostic>,
-) -> Pass {
-    let names = type_names(&space);
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-    for name in &names {
-        *counts.entry(name.clone()).or_default() += 1;
-    }
-    let duplicates = counts
-        .into_iter()
-        .filter(|(_, n)| *n > 1)
-        .map(|(name, _)| name)
-        .collect();
-    Pass {
-        code,
-        uses_serde_json: space.uses_serde_json(),
-        units,
-        diagnostics,
-        duplicates,
-        names,
-    }
-}
-
-/// One subschema of a prepared unit that could be replaced by `{}`.
-struct Candidate {
-    /// `None` for the root, else the index of the definition.
-    def: Option<usize>,
-    /// JSON pointer inside that definition's prepared schema.
-    path: Pointer,
-    /// Its pointer in the description.
-    pointer: Pointer,
-}
-
-/// Subschemas of a prepared schema below `value`, with their pointers in the original
-/// (properties under their JSON names, placeholders restored).
-fn candidates(
-    value: &Value,
-    def: Option<usize>,
-    path: &Pointer,
-    pointer: &Pointer,
-    placeholders: &Placeholders,
-    out: &mut Vec<Candidate>,
-) {
-    let Some(map) = value.as_object() else {
-        return;
-    };
-    let child = |v: &Value, p: Pointer, o: Pointer, out: &mut Vec<Candidate>| {
-        out.push(Candidate {
-            def,
-            path: p.clone(),
-            pointer: o.clone(),
-        });
-        candidates(v, def, &p, &o, placeholders, out);
-    };
-    if let Some(Value::Object(props)) = map.get("properties") {
-        for (key, v) in props {
-            let original = placeholders.restore_plain(key);
-            child(
-                v,
-                path.key("properties").key(key),
-                pointer.key("properties").key(&original),
-                out,
-            );
-        }
-    }
-    for keyword in ["items", "additionalProperties", "additionalItems"] {
-        match map.get(keyword) {
-            Some(Value::Array(list)) => {
-                for (i, v) in list.iter().enumerate() {
-                    child(
-                        v,
-                        path.key(keyword).index(i),
-                        pointer.key(keyword).index(i),
-                        out,
-                    );
-                }
-            }
-            Some(v @ Value::Object(_)) => child(v, path.key(keyword), pointer.key(keyword), out),
-            _ => {}
-        }
-    }
-    for keyword in ["anyOf", "oneOf", "allOf"] {
-        if let Some(Value::Array(list)) = map.get(keyword) {
-            for (i, v) in list.iter().enumerate() {
-                child(
-                    v,
-                    path.key(keyword).index(i),
-                    pointer.key(keyword).index(i),
-                    out,
-                );
-            }
-        }
-    }
-}
-
-/// Plain words for the construct typify could not take.
-fn construct(schema: &Value) -> &'static str {
-    if schema.get("enum").is_some() {
-        "this `enum` (its values)"
-    } else if schema.get("anyOf").is_some() || schema.get("oneOf").is_some() {
-        "this combination of alternatives (`anyOf`/`oneOf`)"
-    } else if schema.get("allOf").is_some() {
-        "this `allOf` combination"
-    } else if schema.get("not").is_some() {
-        "this `not`"
-    } else {
-        "this schema"
-    }
-}
-
-/// Finds the subschemas typify fails on and replaces each by `{}` (a
-/// `serde_json::Value`), with one warning at its pointer; `None` when that does not
-/// make the unit convert. A subschema is to blame when it fails converted alone (with
-/// the unit's definitions) and none of its own subschemas does. Costs one trial per
-/// subschema, on the failure path only.
-fn localize(
-    ts: &TypeSpaceSettings,
-    unit: &Unit,
-    placeholders: &Placeholders,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Option<PreparedSchema> {
-    const MAX_CANDIDATES: usize = 2000;
-    let prepared = &unit.prepared;
-    let at = |rel: &Pointer| {
-        Pointer::parse(&format!("{}{}", unit.pointer, rel)).unwrap_or_else(|| unit.pointer.clone())
-    };
-    let mut list = Vec::new();
-    candidates(
-        &prepared.root,
-        None,
-        &Pointer::root(),
-        &unit.pointer,
-        placeholders,
-        &mut list,
-    );
-    for (i, (_, def)) in prepared.defs.iter().enumerate() {
-        let rel = prepared.def_pointers.get(i).cloned().unwrap_or_default();
-        list.push(Candidate {
-            def: Some(i),
-            path: Pointer::root(),
-            pointer: at(&rel),
-        });
-        candidates(
-            def,
-            Some(i),
-            &Pointer::root(),
-            &at(&rel),
-            placeholders,
-            &mut list,
-        );
-    }
-    if list.len() > MAX_CANDIDATES {
-        return None;
-    }
-    // Deepest first, so that a subschema is judged after its own subschemas.
-    list.sort_by_key(|c| std::cmp::Reverse(c.path.segments().count()));
-    let node_of = |p: &PreparedSchema, c: &Candidate| -> Option<Value> {
-        let target = match c.def {
-            None => &p.root,
-            Some(i) => &p.defs.get(i)?.1,
-        };
-        target.pointer(c.path.as_str()).cloned()
-    };
-    let mut blamed: Vec<&Candidate> = Vec::new();
-    for c in &list {
-        let inside_blamed = blamed
-            .iter()
-            .any(|b| b.def == c.def && b.path.starts_with(&c.path));
-        if inside_blamed {
-            continue;
-        }
-        let Some(node) = node_of(prepared, c) else {
-            continue;
-        };
-        let mut probe = prepared.clone();
-        probe.root_name = "McpdescProbe".to_owned();
-        probe.root = node;
-        if !trial(ts, &probe) {
-            blamed.push(c);
-        }
-    }
-    if blamed.is_empty() {
-        return None;
-    }
-    let mut fixed = prepared.clone();
-    let mut found = Vec::new();
-    for c in &blamed {
-        let target = match c.def {
-            None => &mut fixed.root,
-            Some(i) => &mut fixed.defs[i].1,
-        };
-        let Some(node) = target.pointer_mut(c.path.as_str()) else {
-            continue;
-        };
-        let what = construct(node);
-        let mut plain = serde_json::Map::new();
-        if let Some(doc) = node.get("description") {
-            plain.insert("description".into(), doc.clone());
-        }
-        *node = Value::Object(plain);
-        found.push((c.pointer.clone(), what));
-    }
-    if !trial(ts, &fixed) {
-        return None;
-    }
-    found.sort();
-    for (pointer, what) in found {
-        diagnostics.push(Diagnostic::new(
-            Severity::Warning,
-            rules::CODEGEN,
-            "schema-construct-unsupported",
-            &pointer,
-            format!("the type generator cannot represent {what}; the generated type holds this value as serde_json::Value (the original schema is unchanged)"),
-        ));
-    }
-    Some(fixed)
 }
 
 /// Builds the space for `units`, with every type name from `names`, the module's one
@@ -492,58 +81,12 @@ pub fn build(
     let mut pass_no = 0;
     loop {
         pass_no += 1;
-        let worker_settings = settings.clone();
-        let worker_units = units.clone();
-        let worker_placeholders = placeholders.clone();
-        let worker_derived = derived.clone();
-        let p = match isolate::run(move || {
-            pass(
-                worker_settings,
-                worker_units,
-                &worker_placeholders,
-                &worker_derived,
-            )
-        }) {
+        let p = match run_pass(settings, &units, &placeholders, &derived) {
             Ok(p) => p,
-            Err(message) => {
-                // Not reachable in practice (a pass catches typify's panics itself), but
-                // the generator must not crash: every type becomes a Value.
-                diagnostics.push(Diagnostic::new(
-                    Severity::Error,
-                    rules::CODEGEN,
-                    "type-generation-panicked",
-                    &Pointer::root(),
-                    format!("the type generator panicked ({message}); no type could be generated"),
-                ));
-                return Built {
-                    units,
-                    code: String::new(),
-                    uses_serde_json: false,
-                };
-            }
+            Err(message) => return panicked(units, &message, diagnostics),
         };
-        let mut renamed = false;
-        if pass_no < max_passes {
-            for dup in &p.duplicates {
-                let Some(unit) = units
-                    .iter_mut()
-                    .find(|u| u.prepared.typify_defs().any(|(n, _)| n == dup))
-                else {
-                    continue;
-                };
-                let new = names.claim(dup);
-                diagnostics.push(Diagnostic::new(
-                    Severity::Warning,
-                    rules::CODEGEN,
-                    "type-name-collision",
-                    &unit.pointer,
-                    format!("the type name {dup} is also derived for another schema; this type is named {new} instead"),
-                ));
-                unit.prepared.rename(dup, &new);
-                renamed = true;
-            }
-        }
-        if renamed {
+        if pass_no < max_passes && rename_duplicates(&mut units, &p.duplicates, names, diagnostics)
+        {
             continue;
         }
         // Types typify derived, named like an item the allocator handed out elsewhere.
@@ -558,41 +101,123 @@ pub fn build(
             .filter(|n| !defined.contains(n.as_str()))
             .cloned()
             .collect();
-        let mut clashing = false;
         // Each such pass renames every clash it sees to a fresh name; a clash can only
         // come back through a renamed type's derived names, so a few passes settle it.
         derived_passes += 1;
-        if derived_passes <= 8 {
-            for name in &own {
-                if !names.is_free(name) && !derived.contains_key(name) {
-                    let new = names.claim(name);
-                    derived.insert(name.clone(), new);
-                    clashing = true;
-                }
-            }
-        }
-        if clashing {
+        if derived_passes <= 8 && rename_derived_clashes(&own, names, &mut derived) {
             continue;
         }
         for name in &own {
             names.take(name);
         }
-        for dup in &p.duplicates {
-            diagnostics.push(Diagnostic::new(
-                Severity::Error,
-                rules::CODEGEN,
-                "type-name-collision",
-                &Pointer::root(),
-                format!(
-                    "two generated types are named {dup} (check the type patches of the settings)"
-                ),
-            ));
-        }
-        diagnostics.extend(p.diagnostics);
-        return Built {
-            units: p.units,
-            code: p.code,
-            uses_serde_json: p.uses_serde_json,
+        return settled(p, diagnostics);
+    }
+}
+
+/// Runs one [`pass`] under [`isolate::run`] (on its own copies: the worker owns what
+/// it converts); `Err` holds the message of a panic that escaped the pass.
+fn run_pass(
+    settings: &Settings,
+    units: &[Unit],
+    placeholders: &Placeholders,
+    derived: &BTreeMap<String, String>,
+) -> Result<pass::Pass, String> {
+    let worker_settings = settings.clone();
+    let worker_units = units.to_vec();
+    let worker_placeholders = placeholders.clone();
+    let worker_derived = derived.clone();
+    isolate::run(move || {
+        pass(
+            worker_settings,
+            worker_units,
+            &worker_placeholders,
+            &worker_derived,
+        )
+    })
+}
+
+/// The space when a pass panicked: no code, every unit as it was, and an error.
+fn panicked(units: Vec<Unit>, message: &str, diagnostics: &mut Vec<Diagnostic>) -> Built {
+    // Not reachable in practice (a pass catches typify's panics itself), but
+    // the generator must not crash: every type becomes a Value.
+    diagnostics.push(Diagnostic::new(
+        Severity::Error,
+        rules::CODEGEN,
+        "type-generation-panicked",
+        &Pointer::root(),
+        format!("the type generator panicked ({message}); no type could be generated"),
+    ));
+    Built {
+        units,
+        code: String::new(),
+        uses_serde_json: false,
+    }
+}
+
+/// Renames each definition whose name another type of the space also has (`duplicates`)
+/// with the allocator, with a warning; whether any was renamed.
+fn rename_duplicates(
+    units: &mut [Unit],
+    duplicates: &[String],
+    names: &mut NameAllocator,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> bool {
+    let mut renamed = false;
+    for dup in duplicates {
+        let Some(unit) = units
+            .iter_mut()
+            .find(|u| u.prepared.typify_defs().any(|(n, _)| n == dup))
+        else {
+            continue;
         };
+        let new = names.claim(dup);
+        diagnostics.push(Diagnostic::new(
+            Severity::Warning,
+            rules::CODEGEN,
+            "type-name-collision",
+            &unit.pointer,
+            format!("the type name {dup} is also derived for another schema; this type is named {new} instead"),
+        ));
+        unit.prepared.rename(dup, &new);
+        renamed = true;
+    }
+    renamed
+}
+
+/// Gives each name typify derived itself (`own`) that the allocator handed out
+/// elsewhere a fresh name, as a patch in `derived`; whether any clashed.
+fn rename_derived_clashes(
+    own: &[String],
+    names: &mut NameAllocator,
+    derived: &mut BTreeMap<String, String>,
+) -> bool {
+    let mut clashing = false;
+    for name in own {
+        if !names.is_free(name) && !derived.contains_key(name) {
+            let new = names.claim(name);
+            derived.insert(name.clone(), new);
+            clashing = true;
+        }
+    }
+    clashing
+}
+
+/// The space of the last pass: the names still defined twice (renaming gave up) are
+/// errors; the pass's own diagnostics follow.
+fn settled(p: pass::Pass, diagnostics: &mut Vec<Diagnostic>) -> Built {
+    for dup in &p.duplicates {
+        diagnostics.push(Diagnostic::new(
+            Severity::Error,
+            rules::CODEGEN,
+            "type-name-collision",
+            &Pointer::root(),
+            format!("two generated types are named {dup} (check the type patches of the settings)"),
+        ));
+    }
+    diagnostics.extend(p.diagnostics);
+    Built {
+        units: p.units,
+        code: p.code,
+        uses_serde_json: p.uses_serde_json,
     }
 }
