@@ -117,36 +117,8 @@ pub fn build(
     types: &mut NameAllocator,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<ElicitationIr> {
-    let owners = tools
-        .iter()
-        .map(|t| Owner {
-            kind: OwnerKind::Tool,
-            name: &t.name,
-            module: &t.names.method_name,
-            pointer: &t.pointer,
-            trait_name: &t.names.trait_name,
-            declaration: &t.declaration,
-        })
-        .chain(
-            primitives
-                .prompts
-                .iter()
-                .map(|p| Owner::primitive(OwnerKind::Prompt, &p.common)),
-        )
-        .chain(
-            primitives
-                .resources
-                .iter()
-                .map(|r| Owner::primitive(OwnerKind::Resource, &r.common)),
-        )
-        .chain(
-            primitives
-                .resource_templates
-                .iter()
-                .map(|t| Owner::primitive(OwnerKind::Template, &t.common)),
-        );
     let mut out = Vec::new();
-    for owner in owners {
+    for owner in owners(tools, primitives) {
         let Some(list) = owner
             .declaration
             .get("elicitations")
@@ -165,38 +137,15 @@ pub fn build(
                 module.push('_');
             }
             let form = match (text("mode"), declaration.get("requestedSchema")) {
-                (Some("form"), Some(schema)) => {
-                    let pointer = owner
-                        .pointer
-                        .key("elicitations")
-                        .index(k)
-                        .key("requestedSchema");
-                    let wanted = naming::type_name(
-                        &format!("{}{}", owner.trait_name, naming::upper_camel(name)),
-                        "Elicitation",
-                    );
-                    let type_name = types.claim(&wanted);
-                    let doc = format!(
-                        "Form content of the `{name}` elicitation of the `{}` {}.",
-                        owner.name,
-                        owner.kind.noun()
-                    );
-                    let prepared = prepare::prepare(
-                        schema,
-                        &pointer,
-                        &type_name,
-                        Some(&doc),
-                        options,
-                        types,
-                        diagnostics,
-                    );
-                    Some(FormIr {
-                        schema: schema.clone(),
-                        pointer,
-                        type_name,
-                        prepared,
-                    })
-                }
+                (Some("form"), Some(schema)) => Some(form_ir(
+                    &owner,
+                    k,
+                    name,
+                    schema,
+                    options,
+                    types,
+                    diagnostics,
+                )),
                 _ => None,
             };
             out.push(ElicitationIr {
@@ -212,4 +161,83 @@ pub fn build(
         }
     }
     out
+}
+
+/// Every tool, prompt, resource and resource template, in that order, as an owner of
+/// elicitations.
+fn owners<'a>(
+    tools: &'a [ToolIr],
+    primitives: &'a PrimitivesIr,
+) -> impl Iterator<Item = Owner<'a>> {
+    tools
+    .iter()
+    .map(|t| Owner {
+        kind: OwnerKind::Tool,
+        name: &t.name,
+        module: &t.names.method_name,
+        pointer: &t.pointer,
+        trait_name: &t.names.trait_name,
+        declaration: &t.declaration,
+    })
+    .chain(
+        primitives
+            .prompts
+            .iter()
+            .map(|p| Owner::primitive(OwnerKind::Prompt, &p.common)),
+    )
+    .chain(
+        primitives
+            .resources
+            .iter()
+            .map(|r| Owner::primitive(OwnerKind::Resource, &r.common)),
+    )
+    .chain(
+        primitives
+            .resource_templates
+            .iter()
+            .map(|t| Owner::primitive(OwnerKind::Template, &t.common)),
+    )
+}
+
+/// The form of the `k`th declaration (`name`) of `owner`: its `requestedSchema`
+/// prepared for typify as `{Trait}{Name}Elicitation`.
+fn form_ir(
+    owner: &Owner<'_>,
+    k: usize,
+    name: &str,
+    schema: &Value,
+    options: Options,
+    types: &mut NameAllocator,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> FormIr {
+    let pointer = owner
+        .pointer
+        .key("elicitations")
+        .index(k)
+        .key("requestedSchema");
+    let wanted = naming::type_name(
+        &format!("{}{}", owner.trait_name, naming::upper_camel(name)),
+        "Elicitation",
+    );
+    let type_name = types.claim(&wanted);
+    let doc = format!(
+        "Form content of the `{name}` elicitation of the `{}` {}.",
+        owner.name,
+        owner.kind.noun()
+    );
+    let prepared = prepare::prepare(
+        schema,
+        &pointer,
+        &type_name,
+        Some(&doc),
+        options,
+        types,
+        diagnostics,
+    );
+    FormIr {
+        schema: schema.clone(),
+        pointer,
+        type_name,
+        prepared,
+    }
 }

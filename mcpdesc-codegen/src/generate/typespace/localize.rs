@@ -112,6 +112,36 @@ pub(super) fn localize(
 ) -> Option<PreparedSchema> {
     const MAX_CANDIDATES: usize = 2000;
     let prepared = &unit.prepared;
+    let mut list = unit_candidates(unit, placeholders);
+    if list.len() > MAX_CANDIDATES {
+        return None;
+    }
+    // Deepest first, so that a subschema is judged after its own subschemas.
+    list.sort_by_key(|c| std::cmp::Reverse(c.path.segments().count()));
+    let blamed = blame(ts, prepared, &list);
+    if blamed.is_empty() {
+        return None;
+    }
+    let (fixed, mut found) = replace_blamed(prepared, &blamed);
+    if !trial(ts, &fixed) {
+        return None;
+    }
+    found.sort();
+    for (pointer, what) in found {
+        diagnostics.push(Diagnostic::new(
+            Severity::Warning,
+            rules::CODEGEN,
+            "schema-construct-unsupported",
+            &pointer,
+            format!("the type generator cannot represent {what}; the generated type holds this value as serde_json::Value (the original schema is unchanged)"),
+        ));
+    }
+    Some(fixed)
+}
+
+/// Every subschema of the unit's root and definitions (each definition itself too).
+fn unit_candidates(unit: &Unit, placeholders: &Placeholders) -> Vec<Candidate> {
+    let prepared = &unit.prepared;
     let at = |rel: &Pointer| {
         Pointer::parse(&format!("{}{}", unit.pointer, rel)).unwrap_or_else(|| unit.pointer.clone())
     };
@@ -140,11 +170,16 @@ pub(super) fn localize(
             &mut list,
         );
     }
-    if list.len() > MAX_CANDIDATES {
-        return None;
-    }
-    // Deepest first, so that a subschema is judged after its own subschemas.
-    list.sort_by_key(|c| std::cmp::Reverse(c.path.segments().count()));
+    list
+}
+
+/// The candidates (deepest first) to blame: each fails converted alone, with the
+/// unit's definitions, and is not inside one already blamed.
+fn blame<'c>(
+    ts: &TypeSpaceSettings,
+    prepared: &PreparedSchema,
+    list: &'c [Candidate],
+) -> Vec<&'c Candidate> {
     let node_of = |p: &PreparedSchema, c: &Candidate| -> Option<Value> {
         let target = match c.def {
             None => &p.root,
@@ -153,7 +188,7 @@ pub(super) fn localize(
         target.pointer(c.path.as_str()).cloned()
     };
     let mut blamed: Vec<&Candidate> = Vec::new();
-    for c in &list {
+    for c in list {
         let inside_blamed = blamed
             .iter()
             .any(|b| b.def == c.def && b.path.starts_with(&c.path));
@@ -170,12 +205,18 @@ pub(super) fn localize(
             blamed.push(c);
         }
     }
-    if blamed.is_empty() {
-        return None;
-    }
+    blamed
+}
+
+/// A copy of `prepared` with every blamed subschema replaced by `{}` (keeping its
+/// description), and what was replaced where.
+fn replace_blamed(
+    prepared: &PreparedSchema,
+    blamed: &[&Candidate],
+) -> (PreparedSchema, Vec<(Pointer, &'static str)>) {
     let mut fixed = prepared.clone();
     let mut found = Vec::new();
-    for c in &blamed {
+    for c in blamed {
         let target = match c.def {
             None => &mut fixed.root,
             Some(i) => &mut fixed.defs[i].1,
@@ -191,18 +232,5 @@ pub(super) fn localize(
         *node = Value::Object(plain);
         found.push((c.pointer.clone(), what));
     }
-    if !trial(ts, &fixed) {
-        return None;
-    }
-    found.sort();
-    for (pointer, what) in found {
-        diagnostics.push(Diagnostic::new(
-            Severity::Warning,
-            rules::CODEGEN,
-            "schema-construct-unsupported",
-            &pointer,
-            format!("the type generator cannot represent {what}; the generated type holds this value as serde_json::Value (the original schema is unchanged)"),
-        ));
-    }
-    Some(fixed)
+    (fixed, found)
 }
