@@ -479,7 +479,8 @@ fn template_methods(
         out.push(body);
     }
     if !x.completion_examples.is_empty() {
-        let target = quote!(#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE));
+        let target =
+            quote!(#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE));
         out.extend(complete_method(
             rt,
             c,

@@ -28,8 +28,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::ir::{ModuleIr, ToolIr};
-use super::primitive_examples;
 use super::literals::raw_str;
+use super::primitive_examples;
 use super::runtime::runtime;
 use crate::settings::Settings;
 

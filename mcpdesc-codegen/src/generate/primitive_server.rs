@@ -46,8 +46,8 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::primitives::{CommonIr, FieldIr, PromptIr, ResourceIr, TemplateIr};
 use super::literals::declaration_literal;
+use super::primitives::{CommonIr, FieldIr, PromptIr, ResourceIr, TemplateIr};
 use super::runtime::{runtime, versions};
 use super::ModuleIr;
 use crate::settings::Settings;

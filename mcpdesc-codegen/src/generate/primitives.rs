@@ -245,7 +245,13 @@ pub fn build(
         None => scope,
     };
 
-    let prompt_names = names_of(&view.prompts, |p| &p.name, PrimitiveKind::Prompt, traits, types);
+    let prompt_names = names_of(
+        &view.prompts,
+        |p| &p.name,
+        PrimitiveKind::Prompt,
+        traits,
+        types,
+    );
     let prompts = view
         .prompts
         .iter()
@@ -430,7 +436,12 @@ fn template_ir(
         "resourceTemplates",
         names,
         scope,
-        (&t.name, t.title.as_ref(), t.description.as_ref(), t.deprecated),
+        (
+            &t.name,
+            t.title.as_ref(),
+            t.description.as_ref(),
+            t.deprecated,
+        ),
     );
     let variables = template_variables(t, &common, diagnostics);
     let at = &common.pointer;

@@ -59,8 +59,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::ir::{ModuleIr, ServerIr, ToolIr};
-use super::primitive_server;
 use super::literals::declaration_literal;
+use super::primitive_server;
 use super::runtime::{runtime, versions};
 use super::security;
 use crate::settings::Settings;

@@ -195,12 +195,24 @@ pub fn emit(ir: &ModuleIr, settings: &Settings, diagnostics: &mut Vec<Diagnostic
     let names = test_names(ir, &mut taken);
     let mut tests = Vec::new();
     for (tool, (ex_names, ix_names)) in ir.tools.iter().zip(&names) {
-        tests.extend(example_tests(&rt, tool, ex_names, imp.as_ref(), diagnostics));
+        tests.extend(example_tests(
+            &rt,
+            tool,
+            ex_names,
+            imp.as_ref(),
+            diagnostics,
+        ));
         // The interaction and primitive tests replay the `ExampleServer` mock, a server.
         if !settings.generated_side().server() {
             continue;
         }
-        tests.extend(interaction_tests(&rt, tool, ix_names, imp.as_ref(), diagnostics));
+        tests.extend(interaction_tests(
+            &rt,
+            tool,
+            ix_names,
+            imp.as_ref(),
+            diagnostics,
+        ));
     }
     if settings.generated_side().server() {
         tests.extend(primitive_tests(
@@ -442,11 +454,11 @@ impl PrimitiveTests<'_> {
     /// The tests of a prompt's examples and completion examples.
     fn prompt(&mut self, p: &PromptIr) {
         let rt = self.rt;
-    let c = &p.common;
-    let m = format_ident!("{}", c.names.snake);
-    let ty = format_ident!("{}", c.names.type_name.as_deref().unwrap_or("Arguments"));
-    for (i, e) in p.examples.iter().enumerate() {
-        self.push(
+        let c = &p.common;
+        let m = format_ident!("{}", c.names.snake);
+        let ty = format_ident!("{}", c.names.type_name.as_deref().unwrap_or("Arguments"));
+        for (i, e) in p.examples.iter().enumerate() {
+            self.push(
             "prompt",
             "example",
             c,
@@ -457,9 +469,9 @@ impl PrimitiveTests<'_> {
                 against: ("check_prompt_example", quote!(prompts::#m::NAME, prompts::#m::SPEC.scope, &prompt_examples::#m::ALL.examples[#i])),
             },
         );
-    }
-    for (i, e) in p.completion_examples.iter().enumerate() {
-        self.push(
+        }
+        for (i, e) in p.completion_examples.iter().enumerate() {
+            self.push(
             "prompt",
             "completion",
             c,
@@ -470,16 +482,16 @@ impl PrimitiveTests<'_> {
                 against: ("check_completion_example", quote!(&#rt::CompletionTarget::prompt(prompts::#m::NAME), prompts::#m::SPEC.scope, &prompt_examples::#m::ALL.completion_examples[#i])),
             },
         );
-    }
+        }
     }
 
     /// The tests of a resource's examples.
     fn resource(&mut self, r: &ResourceIr) {
         let rt = self.rt;
-    let c = &r.common;
-    let m = format_ident!("{}", c.names.snake);
-    for (i, e) in r.examples.iter().enumerate() {
-        self.push(
+        let c = &r.common;
+        let m = format_ident!("{}", c.names.snake);
+        for (i, e) in r.examples.iter().enumerate() {
+            self.push(
             "resource",
             "example",
             c,
@@ -490,23 +502,23 @@ impl PrimitiveTests<'_> {
                 against: ("check_resource_example", quote!(resources::#m::URI, resources::#m::SPEC.scope, &resource_examples::#m::ALL.examples[#i])),
             },
         );
-    }
+        }
     }
 
     /// The tests of a resource template's examples and completion examples.
     fn template(&mut self, t: &TemplateIr) {
         let rt = self.rt;
-    let c = &t.common;
-    let m = format_ident!("{}", c.names.snake);
-    let ty = match (&t.variables, &c.names.type_name) {
-        (Some(_), Some(ty)) => {
-            let ty = format_ident!("{}", ty);
-            quote!(types::#ty)
-        }
-        _ => quote!(::std::string::String),
-    };
-    for (i, e) in t.examples.iter().enumerate() {
-        self.push(
+        let c = &t.common;
+        let m = format_ident!("{}", c.names.snake);
+        let ty = match (&t.variables, &c.names.type_name) {
+            (Some(_), Some(ty)) => {
+                let ty = format_ident!("{}", ty);
+                quote!(types::#ty)
+            }
+            _ => quote!(::std::string::String),
+        };
+        for (i, e) in t.examples.iter().enumerate() {
+            self.push(
             "template",
             "example",
             c,
@@ -517,9 +529,9 @@ impl PrimitiveTests<'_> {
                 against: ("check_template_example", quote!(resource_templates::#m::URI_TEMPLATE, resource_templates::#m::SPEC.scope, &resource_template_examples::#m::ALL.examples[#i])),
             },
         );
-    }
-    for (i, e) in t.completion_examples.iter().enumerate() {
-        self.push(
+        }
+        for (i, e) in t.completion_examples.iter().enumerate() {
+            self.push(
             "template",
             "completion",
             c,
@@ -530,6 +542,6 @@ impl PrimitiveTests<'_> {
                 against: ("check_completion_example", quote!(&#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE), resource_templates::#m::SPEC.scope, &resource_template_examples::#m::ALL.completion_examples[#i])),
             },
         );
-    }
+        }
     }
 }

@@ -6,21 +6,24 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::variants::{handler_groups, same_variant_types, Same};
 use super::share::{share_definitions, share_inline};
-use super::{patched, ModuleIr, ServerIr, ToolIr, Role, SchemaIr, TypeSource, SharedSchemaIr, ExampleIr, InteractionExampleIr};
+use super::variants::{handler_groups, same_variant_types, Same};
 use super::{elicitation, security};
+use super::{
+    patched, ExampleIr, InteractionExampleIr, ModuleIr, Role, SchemaIr, ServerIr, SharedSchemaIr,
+    ToolIr, TypeSource,
+};
+use crate::description::Description;
+use crate::diagnostic::Diagnostic;
 use crate::generate::naming::{self, NameAllocator, ToolNames};
 use crate::generate::prepare::{self, Options, PreparedSchema};
 use crate::generate::primitives;
 use crate::generate::view::{self, ViewError};
-use crate::description::Description;
-use crate::diagnostic::Diagnostic;
 use crate::model::{Document, Tool};
-use crate::validate::Resolution;
 use crate::pointer::Pointer;
 use crate::protocol::{ProtocolVersion, VersionSet};
 use crate::settings::Settings;
+use crate::validate::Resolution;
 
 /// Builds the IR of the view `settings` selects. Preparation warnings go to
 /// `diagnostics`.
@@ -100,8 +103,7 @@ pub fn build(
         .filter(|t| t.handler_of.is_none())
         .cloned()
         .collect();
-    let elicitations =
-        elicitation::build(&heads, &primitives, options, &mut types, diagnostics);
+    let elicitations = elicitation::build(&heads, &primitives, options, &mut types, diagnostics);
 
     let null = Value::Null;
     let resolved = resolution.map_or(&null, |r| &r.value);

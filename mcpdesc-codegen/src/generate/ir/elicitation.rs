@@ -7,10 +7,10 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use super::ToolIr;
+use crate::diagnostic::Diagnostic;
 use crate::generate::naming::{self, NameAllocator};
 use crate::generate::prepare::{self, Options, PreparedSchema};
 use crate::generate::primitives::{CommonIr, PrimitivesIr};
-use crate::diagnostic::Diagnostic;
 use crate::pointer::Pointer;
 
 /// The kind of primitive an Elicitation Declaration belongs to.
@@ -170,33 +170,33 @@ fn owners<'a>(
     primitives: &'a PrimitivesIr,
 ) -> impl Iterator<Item = Owner<'a>> {
     tools
-    .iter()
-    .map(|t| Owner {
-        kind: OwnerKind::Tool,
-        name: &t.name,
-        module: &t.names.method_name,
-        pointer: &t.pointer,
-        trait_name: &t.names.trait_name,
-        declaration: &t.declaration,
-    })
-    .chain(
-        primitives
-            .prompts
-            .iter()
-            .map(|p| Owner::primitive(OwnerKind::Prompt, &p.common)),
-    )
-    .chain(
-        primitives
-            .resources
-            .iter()
-            .map(|r| Owner::primitive(OwnerKind::Resource, &r.common)),
-    )
-    .chain(
-        primitives
-            .resource_templates
-            .iter()
-            .map(|t| Owner::primitive(OwnerKind::Template, &t.common)),
-    )
+        .iter()
+        .map(|t| Owner {
+            kind: OwnerKind::Tool,
+            name: &t.name,
+            module: &t.names.method_name,
+            pointer: &t.pointer,
+            trait_name: &t.names.trait_name,
+            declaration: &t.declaration,
+        })
+        .chain(
+            primitives
+                .prompts
+                .iter()
+                .map(|p| Owner::primitive(OwnerKind::Prompt, &p.common)),
+        )
+        .chain(
+            primitives
+                .resources
+                .iter()
+                .map(|r| Owner::primitive(OwnerKind::Resource, &r.common)),
+        )
+        .chain(
+            primitives
+                .resource_templates
+                .iter()
+                .map(|t| Owner::primitive(OwnerKind::Template, &t.common)),
+        )
 }
 
 /// The form of the `k`th declaration (`name`) of `owner`: its `requestedSchema`

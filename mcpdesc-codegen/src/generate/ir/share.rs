@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use crate::generate::naming::{self, NameAllocator};
-use crate::pointer::Pointer;
 use crate::generate::prepare::PreparedSchema;
+use crate::pointer::Pointer;
 
 /// Identical `$defs` (or `definitions`) of different schemas become one Rust type,
 /// named after the `$defs` key (`IssuePriority`, not `CreateIssueInputIssuePriority`):

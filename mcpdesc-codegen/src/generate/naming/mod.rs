@@ -65,5 +65,7 @@ mod tests;
 
 pub use allocator::NameAllocator;
 pub use case::{snake_case, transliterate, type_name, typify_sanitize, upper_camel, Case};
-pub use item_names::{field_names, primitive_names, tool_names, PrimitiveKind, PrimitiveNames, ToolNames};
+pub use item_names::{
+    field_names, primitive_names, tool_names, PrimitiveKind, PrimitiveNames, ToolNames,
+};
 pub use reserved::{is_keyword, RESERVED_METHODS, RESERVED_TRAITS, RESERVED_TYPES};

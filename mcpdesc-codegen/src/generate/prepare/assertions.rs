@@ -248,7 +248,12 @@ impl Preparer<'_> {
     }
 
     /// Combinators; `false` branches of `anyOf`/`oneOf` never match and are removed.
-    fn combinators(&mut self, map: &Map<String, Value>, rel: &Pointer, out: &mut Map<String, Value>) {
+    fn combinators(
+        &mut self,
+        map: &Map<String, Value>,
+        rel: &Pointer,
+        out: &mut Map<String, Value>,
+    ) {
         if let Some(Value::Array(all)) = map.get("allOf") {
             let all = self.list(all, &rel.key("allOf"));
             out.insert("allOf".into(), Value::Array(all));
@@ -302,5 +307,3 @@ impl Preparer<'_> {
         }
     }
 }
-
-

@@ -51,7 +51,11 @@ pub(super) const TYPES: [&str; 7] = [
 ];
 
 /// Calls `f` for every direct subschema of a schema object, with its relative pointer.
-pub(super) fn for_each_child(map: &Map<String, Value>, rel: &Pointer, mut f: impl FnMut(&Value, Pointer)) {
+pub(super) fn for_each_child(
+    map: &Map<String, Value>,
+    rel: &Pointer,
+    mut f: impl FnMut(&Value, Pointer),
+) {
     for keyword in SINGLE {
         if let Some(child) = map.get(keyword).filter(|c| c.is_object() || c.is_boolean()) {
             f(child, rel.key(keyword));

@@ -19,7 +19,10 @@ use crate::settings::Settings;
 
 /// The typify settings for the generator's settings; `derived` renames types typify
 /// derives (from property names) whose names other generated items have.
-pub(super) fn typify_settings(settings: &Settings, derived: &BTreeMap<String, String>) -> TypeSpaceSettings {
+pub(super) fn typify_settings(
+    settings: &Settings,
+    derived: &BTreeMap<String, String>,
+) -> TypeSpaceSettings {
     let mut ts = TypeSpaceSettings::default();
     // A BTreeMap serializes in key order, so generated values serialize
     // deterministically.
@@ -190,7 +193,10 @@ pub(super) fn pass(
 }
 
 /// One space of every unit's definitions.
-pub(super) fn whole(ts: &TypeSpaceSettings, units: &[Unit]) -> Result<(TypeSpace, String), (bool, String)> {
+pub(super) fn whole(
+    ts: &TypeSpaceSettings,
+    units: &[Unit],
+) -> Result<(TypeSpace, String), (bool, String)> {
     let mut defs: Vec<(String, Value)> = units
         .iter()
         .flat_map(|u| u.prepared.typify_defs())
