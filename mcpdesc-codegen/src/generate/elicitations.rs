@@ -18,7 +18,7 @@
 //! `elicitations::resource_templates::<name>`, named as the metadata modules
 //! `prompts::<name>`, ...), so that a prompt named like a tool gets its own module.
 //! No tool's module takes a kind module's name: tool methods never take `prompts`,
-//! `resources` or `resource_templates` ([`naming::RESERVED_METHODS`]; a tool named
+//! `resources` or `resource_templates` ([`super::naming::RESERVED_METHODS`]; a tool named
 //! `prompts` has the method and module `prompts_2`).
 //!
 //! ```text

@@ -123,6 +123,10 @@ pub fn build(
     })
 }
 
+/// Per component schema (by pointer): its name and the tool schemas resolved from it
+/// (tool index among the selected tools, role).
+type ComponentUses = BTreeMap<Pointer, (String, Vec<(usize, Role)>)>;
+
 /// The component schema (name and pointer) a tool schema at `site` was resolved from,
 /// if it is a `$componentRef` to `#/components/schemas/...`.
 fn component_at(resolution: Option<&Resolution>, site: &Pointer) -> Option<(String, Pointer)> {
@@ -148,8 +152,8 @@ fn schema_member(role: Role) -> &'static str {
 fn component_uses(
     selected: &[view::Selected<'_>],
     resolution: Option<&Resolution>,
-) -> BTreeMap<Pointer, (String, Vec<(usize, Role)>)> {
-    let mut uses: BTreeMap<Pointer, (String, Vec<(usize, Role)>)> = BTreeMap::new();
+) -> ComponentUses {
+    let mut uses: ComponentUses = BTreeMap::new();
     for (i, s) in selected.iter().enumerate() {
         let at = Pointer::root().key("tools").index(s.index);
         for (member, role, present) in [
@@ -175,7 +179,7 @@ fn component_uses(
 fn groups_of(
     selected: &[view::Selected<'_>],
     resolution: Option<&Resolution>,
-    uses: &BTreeMap<Pointer, (String, Vec<(usize, Role)>)>,
+    uses: &ComponentUses,
 ) -> Vec<Option<usize>> {
     handler_groups(
         selected,
@@ -251,7 +255,7 @@ fn tool_name_slots(
 fn shared_schemas(
     resolution: Option<&Resolution>,
     selected: &[view::Selected<'_>],
-    uses: &BTreeMap<Pointer, (String, Vec<(usize, Role)>)>,
+    uses: &ComponentUses,
     options: Options,
     settings: &Settings,
     types: &mut NameAllocator,

@@ -126,7 +126,7 @@ pub struct ToolIr {
     pub shared_handler: bool,
     /// Its effective protocol scope.
     pub scope: VersionSet,
-    /// For a protocol-scoped variant (see [`view::Chosen::variant`]): the first
+    /// For a protocol-scoped variant (see [`super::view::Chosen::variant`]): the first
     /// version of its scope, which its Rust names carry.
     pub variant: Option<ProtocolVersion>,
     /// `title`.
