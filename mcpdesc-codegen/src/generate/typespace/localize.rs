@@ -4,7 +4,7 @@
 use serde_json::Value;
 use typify::TypeSpaceSettings;
 
-use super::pass::trial;
+use super::convert::trial;
 use super::Unit;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::generate::escape::Placeholders;

@@ -16,6 +16,7 @@
 //! Everything typify does runs under [`isolate::run`]: on a large stack, with panics
 //! caught and kept silent.
 
+mod convert;
 mod localize;
 mod pass;
 
