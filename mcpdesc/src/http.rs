@@ -63,7 +63,13 @@
 //! - keeps no `logging/setLevel` (the level of a later request is unknown: log
 //!   messages are sent at every level),
 //! - learns the protocol version of each request from its `MCP-Protocol-Version`
-//!   header only (absent: 2025-03-26).
+//!   header only (absent: 2025-03-26),
+//! - keeps no MCP 2025-11-25 task: [`McpServer`] advertises no `tasks` capability,
+//!   lists no `execution.taskSupport`, calls every tool plainly (a `required` one
+//!   too) and answers a task-augmented call as the plain call, as a server without
+//!   the capability must; `tasks/*` are `-32601`. It learns the mode from a mark
+//!   this module leaves in each request's `http::request::Parts` extensions, which
+//!   rmcp passes to the handler.
 //!
 //! MCP 2026-07-28 has no sessions at all: rmcp serves its requests statelessly in
 //! either mode, and its client input, cancellation and log level ride in each
@@ -110,6 +116,7 @@ mod probe;
 mod restore;
 mod service;
 mod sessions;
+pub(crate) mod stateless;
 
 pub use drain::Drain;
 pub use listener::{
@@ -472,7 +479,11 @@ impl<H: ServerHandler> HttpServer<H> {
                 let rmcp = rmcp.clone();
                 Box::pin(async move { rmcp.handle(request).await })
             }),
-            listings: self.listings,
+            // No session keeps a task: a stateless server lists no task support.
+            listings: match stateful {
+                true => self.listings,
+                false => self.listings.map(ToolListings::without_tasks),
+            },
             limit,
             gate: gate.clone(),
             origins: origin::Origins::new(self.origins),

@@ -194,6 +194,9 @@ impl App {
             }
             parts.extensions.insert(security);
         }
+        if self.sessions.is_none() {
+            parts.extensions.insert(super::stateless::Stateless);
+        }
         let session = parts
             .headers
             .get(SESSION_ID)
