@@ -459,29 +459,29 @@ impl PrimitiveTests<'_> {
         let ty = format_ident!("{}", c.names.type_name.as_deref().unwrap_or("Arguments"));
         for (i, e) in p.examples.iter().enumerate() {
             self.push(
-            "prompt",
-            "example",
-            c,
-            e,
-            ExampleCheck {
-                target: quote!(#rt::mock::Target::Prompt(::std::string::String::from(prompts::#m::NAME))),
-                check: quote!(#rt::testing::check_prompt_example::<types::#ty>(&router(server), prompts::#m::NAME, prompts::#m::SPEC.scope, &prompt_examples::#m::ALL.examples[#i])),
-                against: ("check_prompt_example", quote!(prompts::#m::NAME, prompts::#m::SPEC.scope, &prompt_examples::#m::ALL.examples[#i])),
-            },
-        );
+                "prompt",
+                "example",
+                c,
+                e,
+                ExampleCheck {
+                    target: quote!(#rt::mock::Target::Prompt(::std::string::String::from(prompts::#m::NAME))),
+                    check: quote!(#rt::testing::check_prompt_example::<types::#ty>(&router(server), prompts::#m::NAME, prompts::#m::SPEC.scope, &prompt_examples::#m::ALL.examples[#i])),
+                    against: ("check_prompt_example", quote!(prompts::#m::NAME, prompts::#m::SPEC.scope, &prompt_examples::#m::ALL.examples[#i])),
+                },
+            );
         }
         for (i, e) in p.completion_examples.iter().enumerate() {
             self.push(
-            "prompt",
-            "completion",
-            c,
-            e,
-            ExampleCheck {
-                target: quote!(#rt::mock::Target::Completion(#rt::CompletionTarget::prompt(prompts::#m::NAME))),
-                check: quote!(#rt::testing::check_completion_example(&router(server), &#rt::CompletionTarget::prompt(prompts::#m::NAME), prompts::#m::SPEC.scope, &prompt_examples::#m::ALL.completion_examples[#i])),
-                against: ("check_completion_example", quote!(&#rt::CompletionTarget::prompt(prompts::#m::NAME), prompts::#m::SPEC.scope, &prompt_examples::#m::ALL.completion_examples[#i])),
-            },
-        );
+                "prompt",
+                "completion",
+                c,
+                e,
+                ExampleCheck {
+                    target: quote!(#rt::mock::Target::Completion(#rt::CompletionTarget::prompt(prompts::#m::NAME))),
+                    check: quote!(#rt::testing::check_completion_example(&router(server), &#rt::CompletionTarget::prompt(prompts::#m::NAME), prompts::#m::SPEC.scope, &prompt_examples::#m::ALL.completion_examples[#i])),
+                    against: ("check_completion_example", quote!(&#rt::CompletionTarget::prompt(prompts::#m::NAME), prompts::#m::SPEC.scope, &prompt_examples::#m::ALL.completion_examples[#i])),
+                },
+            );
         }
     }
 
@@ -492,16 +492,16 @@ impl PrimitiveTests<'_> {
         let m = format_ident!("{}", c.names.snake);
         for (i, e) in r.examples.iter().enumerate() {
             self.push(
-            "resource",
-            "example",
-            c,
-            e,
-            ExampleCheck {
-                target: quote!(#rt::mock::Target::Resource(::std::string::String::from(resources::#m::URI))),
-                check: quote!(#rt::testing::check_resource_example(&router(server), resources::#m::URI, resources::#m::SPEC.scope, &resource_examples::#m::ALL.examples[#i])),
-                against: ("check_resource_example", quote!(resources::#m::URI, resources::#m::SPEC.scope, &resource_examples::#m::ALL.examples[#i])),
-            },
-        );
+                "resource",
+                "example",
+                c,
+                e,
+                ExampleCheck {
+                    target: quote!(#rt::mock::Target::Resource(::std::string::String::from(resources::#m::URI))),
+                    check: quote!(#rt::testing::check_resource_example(&router(server), resources::#m::URI, resources::#m::SPEC.scope, &resource_examples::#m::ALL.examples[#i])),
+                    against: ("check_resource_example", quote!(resources::#m::URI, resources::#m::SPEC.scope, &resource_examples::#m::ALL.examples[#i])),
+                },
+            );
         }
     }
 
@@ -519,29 +519,29 @@ impl PrimitiveTests<'_> {
         };
         for (i, e) in t.examples.iter().enumerate() {
             self.push(
-            "template",
-            "example",
-            c,
-            e,
-            ExampleCheck {
-                target: quote!(#rt::mock::Target::ResourceTemplate(::std::string::String::from(resource_templates::#m::URI_TEMPLATE))),
-                check: quote!(#rt::testing::check_template_example::<#ty>(&router(server), resource_templates::#m::URI_TEMPLATE, resource_templates::#m::SPEC.scope, &resource_template_examples::#m::ALL.examples[#i])),
-                against: ("check_template_example", quote!(resource_templates::#m::URI_TEMPLATE, resource_templates::#m::SPEC.scope, &resource_template_examples::#m::ALL.examples[#i])),
-            },
-        );
+                "template",
+                "example",
+                c,
+                e,
+                ExampleCheck {
+                    target: quote!(#rt::mock::Target::ResourceTemplate(::std::string::String::from(resource_templates::#m::URI_TEMPLATE))),
+                    check: quote!(#rt::testing::check_template_example::<#ty>(&router(server), resource_templates::#m::URI_TEMPLATE, resource_templates::#m::SPEC.scope, &resource_template_examples::#m::ALL.examples[#i])),
+                    against: ("check_template_example", quote!(resource_templates::#m::URI_TEMPLATE, resource_templates::#m::SPEC.scope, &resource_template_examples::#m::ALL.examples[#i])),
+                },
+            );
         }
         for (i, e) in t.completion_examples.iter().enumerate() {
             self.push(
-            "template",
-            "completion",
-            c,
-            e,
-            ExampleCheck {
-                target: quote!(#rt::mock::Target::Completion(#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE))),
-                check: quote!(#rt::testing::check_completion_example(&router(server), &#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE), resource_templates::#m::SPEC.scope, &resource_template_examples::#m::ALL.completion_examples[#i])),
-                against: ("check_completion_example", quote!(&#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE), resource_templates::#m::SPEC.scope, &resource_template_examples::#m::ALL.completion_examples[#i])),
-            },
-        );
+                "template",
+                "completion",
+                c,
+                e,
+                ExampleCheck {
+                    target: quote!(#rt::mock::Target::Completion(#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE))),
+                    check: quote!(#rt::testing::check_completion_example(&router(server), &#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE), resource_templates::#m::SPEC.scope, &resource_template_examples::#m::ALL.completion_examples[#i])),
+                    against: ("check_completion_example", quote!(&#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE), resource_templates::#m::SPEC.scope, &resource_template_examples::#m::ALL.completion_examples[#i])),
+                },
+            );
         }
     }
 }
