@@ -24,34 +24,69 @@ pub struct ToolListings {
     router: Arc<Router>,
     /// [`Router::list_tools`] per version, in [`ProtocolVersion::ALL`] order.
     cells: Arc<Vec<OnceLock<Vec<Value>>>>,
+    /// The same without `execution.taskSupport` ([`without_task_support`]).
+    untasked: Arc<Vec<OnceLock<Vec<Value>>>>,
+    /// Whether these are the listings of a server that runs tools as tasks (the
+    /// default); `false` for a stateless HTTP server ([`ToolListings::without_tasks`]).
+    tasks: bool,
+}
+
+/// One empty cell per protocol version.
+fn cells() -> Arc<Vec<OnceLock<Vec<Value>>>> {
+    Arc::new(
+        ProtocolVersion::ALL
+            .iter()
+            .map(|_| OnceLock::new())
+            .collect(),
+    )
 }
 
 impl ToolListings {
     pub(crate) fn new(router: Arc<Router>) -> Self {
         ToolListings {
             router,
-            cells: Arc::new(
-                ProtocolVersion::ALL
-                    .iter()
-                    .map(|_| OnceLock::new())
-                    .collect(),
-            ),
+            cells: cells(),
+            untasked: cells(),
+            tasks: true,
         }
+    }
+
+    /// The same listings as a server that runs no tool as a task lists them (a
+    /// stateless HTTP server: no session would keep the task): without
+    /// `execution.taskSupport`, which [`ToolListings::tools`] then leaves out and
+    /// [`ToolListings::restore`] does not put back.
+    #[cfg(feature = "http")]
+    pub(crate) fn without_tasks(mut self) -> Self {
+        self.tasks = false;
+        self
     }
 
     /// The native MCP `Tool` values of `version` ([`Router::list_tools`]).
     pub fn tools(&self, version: ProtocolVersion) -> &[Value] {
-        match self.cells.get(version.index()) {
-            Some(cell) => cell.get_or_init(|| self.router.list_tools(version)),
+        self.listing(version, self.tasks)
+    }
+
+    /// The tools of `version` as a server that runs tools as tasks (`tasks`) or
+    /// one that runs none lists them.
+    pub(crate) fn listing(&self, version: ProtocolVersion, tasks: bool) -> &[Value] {
+        let cells = if tasks { &self.cells } else { &self.untasked };
+        match cells.get(version.index()) {
+            Some(cell) => cell.get_or_init(|| {
+                let tools = self.router.list_tools(version);
+                match tasks {
+                    true => tools,
+                    false => tools.iter().map(without_task_support).collect(),
+                }
+            }),
             // Every version has a cell; nothing to list otherwise.
             None => &[],
         }
     }
 
     /// Completes a `tools/list` result (the JSON-RPC `result` object) with the
-    /// members the router's listing for `version` has and the result lacks, tool by
-    /// tool (matched by name; tools the router does not serve, say hand-written
-    /// ones beside it, are left alone). Members present are kept as they are;
+    /// members the listing for `version` ([`ToolListings::tools`]) has and the
+    /// result lacks, tool by tool (matched by name; tools the router does not
+    /// serve, say hand-written ones beside it, are left alone). Members present are kept as they are;
     /// nested objects are completed the same way. Returns whether anything was
     /// added.
     ///
@@ -89,6 +124,23 @@ impl ToolListings {
     }
 }
 
+/// A native `Tool` without `execution.taskSupport` (and without `execution` when
+/// nothing else is left in it): how a server without the `tasks` capability lists a
+/// tool, which a client then calls plainly (MCP 2025-11-25: a tool without
+/// `taskSupport` is `forbidden` to run as a task, the default).
+fn without_task_support(tool: &Value) -> Value {
+    let mut tool = tool.clone();
+    if let Some(fields) = tool.as_object_mut() {
+        if let Some(execution) = fields.get_mut("execution").and_then(Value::as_object_mut) {
+            execution.remove("taskSupport");
+            if execution.is_empty() {
+                fields.remove("execution");
+            }
+        }
+    }
+    tool
+}
+
 /// Adds to `wire` every object member `declared` has and `wire` lacks, recursively
 /// through objects and through arrays of the same length. Returns whether it added any.
 fn fill_missing(wire: &mut Value, declared: &Value) -> bool {
@@ -114,4 +166,28 @@ fn fill_missing_members(wire: &mut Map<String, Value>, declared: &Map<String, Va
         }
     }
     added
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn task_support_is_left_out_and_nothing_else() {
+        let tool = json!({"name": "t", "inputSchema": {"type": "object"},
+                          "execution": {"taskSupport": "required"}});
+        assert_eq!(
+            without_task_support(&tool),
+            json!({"name": "t", "inputSchema": {"type": "object"}})
+        );
+        // A member beside `taskSupport` (none in 2025-11-25) would stay.
+        let tool = json!({"name": "t", "execution": {"taskSupport": "optional", "x": 1}});
+        assert_eq!(
+            without_task_support(&tool),
+            json!({"name": "t", "execution": {"x": 1}})
+        );
+        let plain = json!({"name": "t", "inputSchema": {"type": "object"}});
+        assert_eq!(without_task_support(&plain), plain);
+    }
 }

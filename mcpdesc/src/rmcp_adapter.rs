@@ -212,14 +212,17 @@ impl McpServer {
             .collect()
     }
 
-    /// The server capabilities of `version`, as rmcp's type.
-    fn capabilities(&self, version: ProtocolVersion) -> m::ServerCapabilities {
+    /// The server capabilities of `version`, as rmcp's type; without `tasks` when
+    /// `stateless` (no session would keep a task).
+    fn capabilities(&self, version: ProtocolVersion, stateless: bool) -> m::ServerCapabilities {
         // The router's capabilities are native MCP JSON; rmcp's type reads them all
         // but `tasks`, which rides in `experimental` to the transport, where
         // `tasks::wire::outbound` moves it back.
         let mut native = self.router.capabilities(version);
         if let Some(tasks) = native.as_object_mut().and_then(|c| c.remove("tasks")) {
-            native["experimental"][wire::CAPABILITY_KEY] = tasks;
+            if !stateless {
+                native["experimental"][wire::CAPABILITY_KEY] = tasks;
+            }
         }
         serde_json::from_value(native).unwrap_or_default()
     }
@@ -444,18 +447,41 @@ fn request_security(
     Some((security.authentication.clone(), security.choice.clone()))
 }
 
-/// Whether `context` is a streamable HTTP request without a session
-/// (`Mcp-Session-Id`): the server runs stateless.
+/// Whether `context` is a streamable HTTP request that no session follows: marked so
+/// by `mcpdesc::http` ([`marked_stateless`]), or, from rmcp's own HTTP service,
+/// naming no session (`Mcp-Session-Id`; of a stateful server's requests only
+/// `initialize` names none, so [`McpServer::initialize`] asks the mark alone).
 #[cfg(feature = "http")]
 pub(crate) fn stateless_http(context: &RequestContext<RoleServer>) -> bool {
+    marked_stateless(context)
+        || context
+            .extensions
+            .get::<http::request::Parts>()
+            .is_some_and(|parts| !parts.headers.contains_key("mcp-session-id"))
+}
+
+/// Whether `mcpdesc::http` marked `context` as a request to a server without
+/// sessions (`http/stateless.rs`).
+#[cfg(feature = "http")]
+fn marked_stateless(context: &RequestContext<RoleServer>) -> bool {
     context
         .extensions
         .get::<http::request::Parts>()
-        .is_some_and(|parts| !parts.headers.contains_key("mcp-session-id"))
+        .is_some_and(|parts| {
+            parts
+                .extensions
+                .get::<crate::http::stateless::Stateless>()
+                .is_some()
+        })
 }
 
 #[cfg(not(feature = "http"))]
 pub(crate) fn stateless_http(_context: &RequestContext<RoleServer>) -> bool {
+    false
+}
+
+#[cfg(not(feature = "http"))]
+fn marked_stateless(_context: &RequestContext<RoleServer>) -> bool {
     false
 }
 
@@ -678,7 +704,9 @@ impl ServerHandler for McpServer {
         // The fallback answer: the newest version we speak; `initialize` replaces
         // the version and its capabilities with the negotiated ones.
         let newest = info.protocol_versions.iter().max().copied();
-        let capabilities = newest.map(|v| self.capabilities(v)).unwrap_or_default();
+        let capabilities = newest
+            .map(|v| self.capabilities(v, false))
+            .unwrap_or_default();
         let mut config = m::ServerConfig::new(capabilities).with_server_info(implementation);
         if let Some(instructions) = &info.instructions {
             config = config.with_instructions(instructions.clone());
@@ -700,9 +728,10 @@ impl ServerHandler for McpServer {
     ) -> Result<m::InitializeResult, ErrorData> {
         context.peer.set_peer_info(request.clone());
         let mut result = self.negotiate_initialize(&request)?;
-        // The capabilities of the negotiated version, not of the newest.
+        // The capabilities of the negotiated version, not of the newest; a
+        // stateless server advertises no `tasks` (`http/stateless.rs`).
         if let Ok(version) = result.protocol_version.as_str().parse() {
-            result.capabilities = self.capabilities(version);
+            result.capabilities = self.capabilities(version, marked_stateless(&context));
             self.join(version, &context);
         }
         Ok(result)
@@ -742,8 +771,11 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<m::ListToolsResult, ErrorData> {
         let version = negotiated(&context)?;
+        // Without a session no tool runs as a task: none is listed with
+        // `execution.taskSupport` (the `http` module's write-back agrees).
+        let tasks = !stateless_http(&context);
         let mut tools = Vec::new();
-        for native in self.listings.tools(version) {
+        for native in self.listings.listing(version, tasks) {
             let name = native["name"].as_str().unwrap_or_default();
             match to_rmcp_tool(native.clone()) {
                 Ok(tool) => tools.push(tool),
@@ -944,8 +976,11 @@ impl ServerHandler for McpServer {
             &context,
         )?;
         // A task-augmented call arrives as a custom request (`tasks::wire`); a plain
-        // call of a tool that only runs as a task is refused.
-        if self.router.task_support(&request.name, version).ok() == Some(TaskSupport::Required) {
+        // call of a tool that only runs as a task is refused, except where no tool
+        // runs as a task (stateless HTTP): there it is listed and served plainly.
+        if self.router.task_support(&request.name, version).ok() == Some(TaskSupport::Required)
+            && !stateless_http(&context)
+        {
             return Err(ErrorData::new(
                 m::ErrorCode::METHOD_NOT_FOUND,
                 format!(

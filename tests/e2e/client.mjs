@@ -23,7 +23,7 @@
 //   "cancelCall": { "tool": "...", "arguments": {...}, "expectLog": "..." },  (optional)
 //   "taskProgressCall": { "tool": "...", "arguments": {...}, "minNotifications": 1 },  (optional)
 //   "expectTasksCapability": true | false,  (optional)
-//   "stateless": true,  (optional: a stateless HTTP server, which refuses tasks)
+//   "taskCallsAnsweredPlainly": ["tool", ...],  (optional)
 //   "primitives": { ...prompts, resources, templates, completions: see primitives.mjs... }  (optional)
 // }
 //
@@ -36,8 +36,10 @@
 // `progress` for the task's call.
 // expectTasksCapability: whether the server advertises `capabilities.tasks`; without
 // it no listed tool may carry `execution` either.
-// stateless: the server keeps no session, so a task-augmented call of an optional
-// tool is refused with -32600 (instead of being called as a task).
+// taskCallsAnsweredPlainly: tools whose task-augmented call the server, which has no
+// tasks capability (a stateless HTTP server keeps no task), must answer as the plain
+// call (MCP 2025-11-25: a receiver without the capability processes the request
+// normally).
 // cancelCall: the call asks for progress and is aborted at its first progress
 // notification (the SDK sends notifications/cancelled); expects the call to reject,
 // then a log message (notifications/message) whose data contains expectLog, which
@@ -275,11 +277,19 @@ try {
         result = await callAsTask(call, label);
       } else {
         result = await client.callTool(params);
-        if (support === "optional" && plan.stateless) {
-          await refused(`${label}: the task-augmented call is refused with -32600 (no session)`, { ...params, task: {} }, -32600);
+        const same = (r) => ({ content: r.content, structuredContent: r.structuredContent, isError: r.isError === true });
+        if ((plan.taskCallsAnsweredPlainly ?? []).includes(call.tool)) {
+          const answered = await client.request(
+            { method: "tools/call", params: { ...params, task: { ttl: 60000 } } },
+            CallToolResultSchema,
+          );
+          check(
+            `${label}: the task-augmented call is answered as the plain call (no tasks capability)`,
+            answered.task === undefined && isDeepStrictEqual(same(answered), same(result)),
+            `answered ${JSON.stringify(answered)}\nplain ${JSON.stringify(result)}`,
+          );
         } else if (support === "optional") {
           const asTask = await callAsTask(call, label);
-          const same = (r) => ({ content: r.content, structuredContent: r.structuredContent, isError: r.isError === true });
           check(
             `${label} as a task: the same result as the plain call`,
             isDeepStrictEqual(same(asTask), same(result)),

@@ -1,19 +1,27 @@
-//! The memory of idle streamable HTTP sessions, and what an `initialize` flood
-//! leaves behind once its sessions have expired.
+//! The memory of idle streamable HTTP sessions, live and dormant, what a call on a
+//! dormant session costs, and what an `initialize` flood leaves behind once its
+//! sessions have expired.
 //!
 //! `cargo bench -p mcpdesc-bench-runtime --bench http_sessions` starts the generated
-//! greeter behind `mcpdesc::http::HttpServer` (default settings, stateful) in this
-//! process, on a thread of its own, and:
+//! greeter behind `mcpdesc::http::HttpServer` (stateful) in this process, on a
+//! thread of its own, and:
 //!
-//! 1. opens [`SESSIONS`] sessions (`initialize` + `notifications/initialized`, over
-//!    [`CONNECTIONS`] keep-alive connections) and leaves them idle; prints the heap
-//!    bytes still allocated (this binary's counting allocator: exact, whatever the
-//!    allocator keeps) and the resident set (`VmRSS`) before and after, per session;
+//! 1. with hibernation off (`hibernate_after(None)`), opens [`SESSIONS`] sessions
+//!    (`initialize` + `notifications/initialized`, over [`CONNECTIONS`] keep-alive
+//!    connections) and leaves them idle; prints the heap bytes still allocated (this
+//!    binary's counting allocator: exact, whatever the allocator keeps) and the
+//!    resident set (`VmRSS`) before and after, per session: a live idle session;
 //! 2. sends [`FLOOD`] `initialize` requests without anything after them (the
 //!    issue's flood: no credentials needed, 8 connections), prints what was served
 //!    and refused and the peak resident set, waits until every flooded session has
 //!    been closed by the handshake timeout (the server's own session count), and
-//!    prints the heap and the resident set then, and after glibc's `malloc_trim`.
+//!    prints the heap and the resident set then, and after glibc's `malloc_trim`;
+//! 3. on a second server with the default settings (sessions hibernate after 5 s),
+//!    opens [`SESSIONS`] sessions, waits until all are dormant and prints the heap
+//!    and resident set per dormant session; then makes one `tools/call` on each of
+//!    [`CALLS`] dormant sessions (each restores its session) and one more on each of
+//!    them (live now), one call at a time, and prints the server thread's CPU time
+//!    per call of each pass.
 //!
 //! The heap figure counts the client's side too: it keeps one session id (a
 //! 36-byte string) per session, nothing else.
@@ -66,6 +74,8 @@ const SESSIONS: usize = 4_000;
 const FLOOD: usize = 40_000;
 /// Connections each phase uses.
 const CONNECTIONS: usize = 8;
+/// Dormant sessions called (then called again, live) for the CPU figures.
+const CALLS: usize = 1_000;
 
 const STATEFUL: HttpSide = HttpSide::Generated {
     stateless: false,
@@ -74,16 +84,16 @@ const STATEFUL: HttpSide = HttpSide::Generated {
 
 fn main() {
     let quick = std::env::var_os("MCPDESC_BENCH_QUICK").is_some();
-    let (sessions, flood) = if quick {
-        (400, 4_000)
+    let (sessions, flood, calls) = if quick {
+        (400, 4_000, 200)
     } else {
-        (SESSIONS, FLOOD)
+        (SESSIONS, FLOOD, CALLS)
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .expect("a tokio runtime");
-    let server = http::start(STATEFUL);
+    let server = http::start_with(STATEFUL, |server| server.hibernate_after(None));
     runtime.block_on(async {
         // Warm up: the allocator's arenas, the router's caches, a few sessions.
         let warm = open_sessions(server.addr(), 64).await;
@@ -94,7 +104,7 @@ fn main() {
         let after = Memory::now();
         let open = server.open_sessions().await.unwrap_or(0);
         println!(
-            "idle stateful sessions on mcpdesc HttpServer (generated greeter, defaults), {} cores",
+            "live idle stateful sessions on mcpdesc HttpServer (generated greeter, hibernation off), {} cores",
             std::thread::available_parallelism().map_or(1, |n| n.get())
         );
         println!(
@@ -150,6 +160,103 @@ fn main() {
             mb(trimmed.resident)
         );
     });
+    drop(server);
+    runtime.block_on(dormant(sessions, calls));
+}
+
+/// Part 3: dormant sessions on a server with the default settings.
+async fn dormant(sessions: usize, calls: usize) {
+    let server = http::start(STATEFUL);
+    let warm = open_sessions(server.addr(), 64).await;
+    until_all_dormant(&server).await;
+    trim();
+    let before = Memory::now();
+    let ids = open_sessions(server.addr(), sessions).await;
+    let opened = Instant::now();
+    until_all_dormant(&server).await;
+    let waited = opened.elapsed();
+    // Each session's handshake timer (a task sleeping `initialize_timeout`, 10 s,
+    // whether or not the handshake completed) ends too: what stays is dormant state.
+    tokio::time::sleep(
+        (mcpdesc::http::DEFAULT_INITIALIZE_TIMEOUT + Duration::from_secs(1))
+            .saturating_sub(opened.elapsed()),
+    )
+    .await;
+    trim();
+    let after = Memory::now();
+    println!(
+        "\ndormant sessions (defaults: hibernate after 5 s of idleness): {sessions} opened, \
+         all dormant {:.1} s later ({} open, {} live); 11 s later, heap {:.1} -> {:.1} MB, resident {:.1} -> {:.1} MB (after malloc_trim)",
+        waited.as_secs_f64(),
+        server.open_sessions().await.unwrap_or(0),
+        server.live_sessions().await.unwrap_or(0),
+        mb(before.heap),
+        mb(after.heap),
+        mb(before.resident),
+        mb(after.resident)
+    );
+    println!(
+        "per dormant session: {:.2} KB of heap, {:.1} KB resident",
+        (after.heap as f64 - before.heap as f64) / sessions as f64 / 1024.0,
+        (after.resident as f64 - before.resident as f64) / sessions as f64 / 1024.0
+    );
+
+    // One call at a time on one connection, each in a session of its own.
+    let mut client = HttpClient::open(server.addr(), false).await;
+    let chosen = &ids[..calls.min(ids.len())];
+    let restoring = pass(
+        &server,
+        &mut client,
+        chosen,
+        "a call on a dormant session (restores it)",
+    )
+    .await;
+    let live = pass(
+        &server,
+        &mut client,
+        chosen,
+        "a call on a live session (the same ones, again)",
+    )
+    .await;
+    println!(
+        "a restore costs {:.1} µs of server CPU ({:.2}x a live call)",
+        (restoring.as_secs_f64() - live.as_secs_f64()) * 1e6 / chosen.len() as f64,
+        restoring.as_secs_f64() / live.as_secs_f64()
+    );
+    drop(warm);
+}
+
+/// One `tools/call` in each session of `ids`, one at a time; the server's CPU time.
+async fn pass(
+    server: &http::RunningServer,
+    client: &mut HttpClient,
+    ids: &[String],
+    label: &str,
+) -> Duration {
+    let cpu = server.cpu_time();
+    let started = Instant::now();
+    for (i, id) in ids.iter().enumerate() {
+        client.use_session(id.clone());
+        client.call(i).await;
+    }
+    let cpu = server.cpu_time() - cpu;
+    let wall = started.elapsed();
+    println!(
+        "{label}: {} calls, server CPU {:.1} µs per call (wall {:.1} µs per call), {} live after",
+        ids.len(),
+        cpu.as_secs_f64() * 1e6 / ids.len() as f64,
+        wall.as_secs_f64() * 1e6 / ids.len() as f64,
+        server.live_sessions().await.unwrap_or(0)
+    );
+    cpu
+}
+
+/// Waits until every session of `server` is dormant (at most 60 s).
+async fn until_all_dormant(server: &http::RunningServer) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while server.live_sessions().await.unwrap_or(0) > 0 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// Opens `count` sessions over [`CONNECTIONS`] connections; their ids.

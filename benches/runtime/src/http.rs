@@ -93,10 +93,19 @@ impl RunningServer {
         self.cpu.now()
     }
 
-    /// How many sessions the mcpdesc server holds (`None` for the hand-written one).
+    /// How many sessions the mcpdesc server holds, live and dormant (`None` for the
+    /// hand-written one).
     pub async fn open_sessions(&self) -> Option<usize> {
         match &self.bound {
             Some(bound) => Some(bound.open_sessions().await),
+            None => None,
+        }
+    }
+
+    /// How many of them hold a worker (`None` for the hand-written one).
+    pub async fn live_sessions(&self) -> Option<usize> {
+        match &self.bound {
+            Some(bound) => Some(bound.live_sessions().await),
             None => None,
         }
     }
@@ -114,6 +123,15 @@ impl Drop for RunningServer {
 /// Starts `side` on 127.0.0.1 (a free port) on a thread of its own, running a
 /// current-thread tokio runtime.
 pub fn start(side: HttpSide) -> RunningServer {
+    start_with(side, |server| server)
+}
+
+/// Like [`start`], with `configure` applied to the mcpdesc server's builder (the
+/// hand-written side ignores it).
+pub fn start_with(
+    side: HttpSide,
+    configure: fn(mcpdesc::http::HttpServer) -> mcpdesc::http::HttpServer,
+) -> RunningServer {
     let stop = CancellationToken::new();
     let (ready_tx, ready_rx) = std::sync::mpsc::channel();
     let token = stop.clone();
@@ -124,7 +142,7 @@ pub fn start(side: HttpSide) -> RunningServer {
                 .enable_all()
                 .build()
                 .expect("a tokio runtime");
-            runtime.block_on(serve(side, token, move |addr, bound| {
+            runtime.block_on(serve(side, configure, token, move |addr, bound| {
                 let _ = ready_tx.send((addr, ThreadCpu::current(), bound));
             }));
         })
@@ -141,6 +159,7 @@ pub fn start(side: HttpSide) -> RunningServer {
 
 async fn serve(
     side: HttpSide,
+    configure: fn(mcpdesc::http::HttpServer) -> mcpdesc::http::HttpServer,
     stop: CancellationToken,
     ready: impl FnOnce(SocketAddr, Option<mcpdesc::http::BoundHttpServer>),
 ) {
@@ -153,7 +172,8 @@ async fn serve(
             };
             let server = mcpdesc::http::HttpServer::new(router)
                 .stateless(stateless)
-                .json_response(stateless)
+                .json_response(stateless);
+            let server = configure(server)
                 .bind("127.0.0.1:0")
                 .await
                 .expect("the server binds");
@@ -313,6 +333,11 @@ impl HttpClient {
     /// Forgets the session (the server keeps it until it expires).
     pub fn forget_session(&mut self) {
         self.session = None;
+    }
+
+    /// Speaks in session `id` from now on (one opened on another connection).
+    pub fn use_session(&mut self, id: String) {
+        self.session = Some(id);
     }
 
     /// One `tools/call` of `greet` (request `i`, the arguments of

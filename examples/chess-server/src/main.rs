@@ -20,6 +20,9 @@ HTTP options:
   --allowed-host H    answer requests whose Host is H (name or name:port; repeatable;
                       default: loopback names only), e.g. a public name behind a proxy
   --max-sessions N    at most N open sessions (default 10000); past it 503
+  --hibernate-after-s N
+                      an idle session gives up its worker after N seconds (default 5;
+                      0: never) and is restored by its next request
   --grace-s N         on SIGTERM or Ctrl-C, let requests in flight finish for up to
                       N seconds (default 30), then exit 0
 Logs: RUST_LOG (default `warn`; `mcpdesc=info` gives one event per MCP request).";
@@ -32,6 +35,8 @@ struct Options {
     allowed_origins: Vec<String>,
     allowed_hosts: Vec<String>,
     max_sessions: usize,
+    /// `None`: sessions never hibernate.
+    hibernate_after: Option<Duration>,
     grace: Duration,
 }
 
@@ -53,6 +58,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
         allowed_origins: Vec::new(),
         allowed_hosts: Vec::new(),
         max_sessions: mcpdesc::http::DEFAULT_MAX_SESSIONS,
+        hibernate_after: Some(mcpdesc::http::DEFAULT_HIBERNATE_AFTER),
         grace: Duration::from_secs(30),
     };
     while let Some(arg) = args.next() {
@@ -69,6 +75,10 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
                 .allowed_hosts
                 .push(args.next().ok_or("--allowed-host needs a host")?),
             "--max-sessions" => options.max_sessions = number("--max-sessions", &mut args)?,
+            "--hibernate-after-s" => {
+                let seconds: u64 = number("--hibernate-after-s", &mut args)?;
+                options.hibernate_after = (seconds > 0).then(|| Duration::from_secs(seconds));
+            }
             "--grace-s" => options.grace = Duration::from_secs(number("--grace-s", &mut args)?),
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument `{other}`")),
@@ -119,7 +129,8 @@ async fn serve_http(
     let server = server
         .stateless(options.stateless)
         .allowed_origins(options.allowed_origins.clone())
-        .max_sessions(options.max_sessions);
+        .max_sessions(options.max_sessions)
+        .hibernate_after(options.hibernate_after);
     let drain = server.drain();
     let app = axum::Router::new()
         .route("/healthz", axum::routing::get(|| async { "ok" }))

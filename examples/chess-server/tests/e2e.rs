@@ -221,8 +221,9 @@ fn typescript_client_answers_record_game_results_elicitation_over_http() {
 /// instances (`balanced/mod.rs`, shared with the Python SDK's test in
 /// `python_sdk.rs`); the TypeScript client's chess flow through nginx, except the
 /// cancellation check (a stateless server sends the handler's log on the request's
-/// own stream, which the cancelling client has closed). Both instances must have
-/// served requests.
+/// own stream, which the cancelling client has closed) and tasks (`flow::stateless`:
+/// none advertised or listed, a task-augmented call answered plainly). Both
+/// instances must have served requests.
 #[test]
 fn typescript_client_through_nginx_in_front_of_two_stateless_instances() {
     let test =
@@ -234,11 +235,10 @@ fn typescript_client_through_nginx_in_front_of_two_stateless_instances() {
         return;
     };
     let mut plan = plan(json!({"url": balanced.url}));
-    let fields = plan.as_object_mut().unwrap();
-    fields.remove("cancelCall");
-    // No session, no task (docs/serving.md): the task-augmented calls are refused.
-    fields.remove("taskProgressCall");
-    fields.insert("stateless".into(), json!(true));
+    plan.as_object_mut().unwrap().remove("cancelCall");
+    // No session, no task (docs/serving.md): no capability, no task support listed,
+    // the task-augmented calls answered as plain ones.
+    flow::stateless(&mut plan);
     let stdout = harness::run_client("chess-server-nginx", &plan);
     let compared = stdout
         .lines()
@@ -247,7 +247,11 @@ fn typescript_client_through_nginx_in_front_of_two_stateless_instances() {
     assert_eq!(compared, 10, "{stdout}");
     for check in [
         "with a progressToken: at least 7 progress notification(s)",
-        "analyze_game (scholars-mate): the task-augmented call is refused with -32600 (no session)",
+        "initialize: tasks capability absent",
+        "tools/list: no tool has execution",
+        "tools/list equals the router's projection",
+        "analyze_game (scholars-mate): the task-augmented call is answered as the plain call (no tasks capability)",
+        "analyze_game (empty-pgn): the task-augmented call is answered as the plain call (no tasks capability)",
     ] {
         assert!(
             stdout

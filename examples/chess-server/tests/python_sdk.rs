@@ -9,7 +9,8 @@
 //!
 //! - Through nginx in front of two `--stateless` instances (`balanced/mod.rs`, shared
 //!   with the TypeScript client's test in `e2e.rs`): the chess flow of `flow/mod.rs`
-//!   (`tests/python/examples.py`): `tools/list`, `prompts/list`, `resources/list` and
+//!   (`tests/python/examples.py`): `tools/list` (without `execution.taskSupport`: a
+//!   stateless server runs no task), `prompts/list`, `resources/list` and
 //!   `resources/templates/list` equal the router's projections, every tool example's
 //!   call gets exactly the example's result (structured content valid against the
 //!   output schema), invalid arguments a tool error, an unknown tool a JSON-RPC error,
@@ -66,6 +67,8 @@ fn python_client_through_nginx_in_front_of_two_stateless_instances() {
     };
     let mut plan = flow::plan(json!({"url": balanced.url, "protocolVersion": NEGOTIATED.as_str()}));
     plan.as_object_mut().unwrap().remove("cancelCall");
+    // A stateless server lists no task support (docs/serving.md).
+    flow::stateless(&mut plan);
     let stdout = python::run(&python, "examples.py", "chess-server-nginx-python", &plan);
     // 4 tool examples, 1 prompt, 2 reads, 3 completions.
     assert_eq!(

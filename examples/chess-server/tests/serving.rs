@@ -1,7 +1,8 @@
 //! `chess-server --http` as an operator runs it: the axum application's
-//! `/healthz`, the `Origin` check, and a drain on SIGTERM that lets a
-//! progress-reporting `analyze_game` (`--think-ms 200`) deliver its whole result
-//! before the process exits 0. A raw HTTP/1.1 client on `std::net`, so that the
+//! `/healthz`, the `Origin` check, a session that hibernates
+//! (`--hibernate-after-s`) and answers when called again, and a drain on SIGTERM
+//! that lets a progress-reporting `analyze_game` (`--think-ms 200`) deliver its whole
+//! result before the process exits 0. A raw HTTP/1.1 client on `std::net`, so that the
 //! bytes on the wire are what is checked.
 
 use std::io::{Read, Write};
@@ -126,6 +127,42 @@ fn healthz_and_the_origin_check() {
             .contains("access-control-allow-origin: http://inspector.example:6274"),
         "{preflight}"
     );
+}
+
+#[test]
+fn an_idle_session_hibernates_and_answers_when_called_again() {
+    let server = harness::HttpServerProcess::start_with_env(
+        env!("CARGO_BIN_EXE_chess-server"),
+        &["--http", "127.0.0.1:0", "--hibernate-after-s", "1"],
+        // rmcp says when it restores a session from the dormant state.
+        &[("RUST_LOG", "rmcp::transport::streamable_http_server=debug")],
+    );
+    let session = initialize(&server.url);
+    let call = |id: u32| {
+        let response = exchange(
+            &server.url,
+            "POST",
+            &[
+                ("Mcp-Session-Id", &session),
+                ("MCP-Protocol-Version", "2025-11-25"),
+            ],
+            &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+                "name": "get_player_rating", "arguments": {"player_id": "magnus"}}})
+            .to_string(),
+        );
+        assert_eq!(status(&response), 200, "{response}");
+        assert!(response.contains(r#""result":{"content""#), "{response}");
+    };
+    // Each pause is longer than `--hibernate-after-s`: one of them (normally the
+    // first) ends with a restore; the session answers after every one.
+    let restored = (1..=10).any(|id| {
+        std::thread::sleep(Duration::from_millis(1500));
+        call(id);
+        server
+            .stderr()
+            .contains("session restored from external store")
+    });
+    assert!(restored, "no restore: {}", server.stderr());
 }
 
 #[cfg(unix)]

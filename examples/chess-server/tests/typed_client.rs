@@ -10,6 +10,8 @@
 //! - A `structuredContent` that breaks the `outputSchema` or the Rust type, or that is
 //!   missing, is a contract violation naming its pointer in the result; a tool error is
 //!   `CallError::Tool` with its content; a JSON-RPC error is `CallError::Protocol`.
+//! - `analyze_game_as_task` over stdio and HTTP; `CallError::NoTask` before sending in
+//!   2025-06-18 and against a stateless HTTP server (no `tasks` capability).
 
 use std::time::Duration;
 
@@ -371,6 +373,43 @@ async fn as_a_task_in_2025_06_18_is_refused_before_sending() {
                 .contains("cannot run as a task in MCP 2025-06-18"),
             "{err}"
         );
+        client
+            .analyze_game(analyze("1. e4 e5", None))
+            .await
+            .unwrap();
+    })
+    .await;
+}
+
+/// A stateless server (`--stateless`) keeps no task and advertises no `tasks`
+/// capability (docs/serving.md): in 2025-11-25, whose `analyze_game` declaration
+/// says `optional`, `analyze_game_as_task` is `CallError::NoTask` before anything is
+/// sent, naming the capability; the plain call works.
+#[tokio::test]
+async fn as_a_task_against_a_stateless_server_is_refused_before_sending() {
+    let server = harness::HttpServerProcess::start(
+        env!("CARGO_BIN_EXE_chess-server"),
+        &["--http", "127.0.0.1:0", "--stateless"],
+    );
+    bounded(async {
+        let client = Client::new(mcpdesc::client::http(&server.url).await.unwrap());
+        let version = client.session().protocol_version();
+        assert_eq!(version, mcpdesc::ProtocolVersion::V2025_11_25);
+        assert_eq!(
+            client.session().server_capabilities().unwrap()["tasks"],
+            Value::Null
+        );
+        let err = client
+            .analyze_game_as_task(analyze("1. e4 e5", None))
+            .await
+            .unwrap_err();
+        match &err {
+            CallError::NoTask { name, reason, .. } => {
+                assert_eq!(name, "analyze_game");
+                assert!(reason.contains("capabilities.tasks"), "{reason}");
+            }
+            other => panic!("expected NoTask, got {other:?}"),
+        }
         client
             .analyze_game(analyze("1. e4 e5", None))
             .await

@@ -54,8 +54,9 @@ use quote::{format_ident, quote};
 
 use super::ir::{ModuleIr, ToolIr};
 use super::naming;
-use super::primitives::CommonIr;
-use super::server::{runtime, trait_doc};
+use super::primitives::{CommonIr, PromptIr, ResourceIr, TemplateIr};
+use super::runtime::runtime;
+use super::server::trait_doc;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::rules;
 use crate::settings::Settings;
@@ -319,7 +320,8 @@ fn claim(
     None
 }
 
-/// `get_{prompt}`, `read_{resource}`, `read_{template}` and `complete_{...}`.
+/// `get_{prompt}`, `read_{resource}`, `read_{template}` and `complete_{...}`, in that
+/// order (the order in which method names are claimed).
 fn primitive_methods(
     rt: &TokenStream,
     ir: &ModuleIr,
@@ -329,131 +331,166 @@ fn primitive_methods(
     let mut out = Vec::new();
     let p = &ir.primitives;
     for x in &p.prompts {
-        let c = &x.common;
-        let m = format_ident!("{}", c.names.snake);
-        let ty = format_ident!("{}", c.names.type_name.as_deref().unwrap_or("Arguments"));
-        let deprecated = deprecated(c.deprecated, "prompt");
-        if let Some(method) = claim(
-            taken,
-            format!("get_{}", c.names.snake),
-            c,
-            "prompt",
-            diagnostics,
-        ) {
-            let doc = primitive_doc(c, &format!("Gets the prompt `{}` (`prompts/get`).", c.name));
-            out.push(quote! {
-                #(#[doc = #doc])*
-                #deprecated
-                pub async fn #method(
-                    &self,
-                    arguments: types::#ty,
-                ) -> ::core::result::Result<#rt::PromptResult, #rt::CallError> {
-                    self.inner.get_prompt(&prompts::#m::SPEC, arguments).await
-                }
-            });
-        }
-        if !x.completion_examples.is_empty() {
-            let target = quote!(#rt::CompletionTarget::prompt(prompts::#m::NAME));
-            out.extend(complete_method(
-                rt,
-                c,
-                "prompt",
-                target,
-                quote!(prompts::#m::SPEC.scope),
-                taken,
-                diagnostics,
-            ));
-        }
+        prompt_methods(rt, x, taken, diagnostics, &mut out);
     }
     for x in &p.resources {
-        let c = &x.common;
-        let m = format_ident!("{}", c.names.snake);
-        let deprecated = deprecated(c.deprecated, "resource");
-        if let Some(method) = claim(
-            taken,
-            format!("read_{}", c.names.snake),
-            c,
-            "resource",
-            diagnostics,
-        ) {
-            let doc = primitive_doc(
-                c,
-                &format!(
-                    "Reads the resource `{}` (`resources/read` of `{}`).",
-                    c.name, x.uri
-                ),
-            );
-            out.push(quote! {
-                #(#[doc = #doc])*
-                #deprecated
-                pub async fn #method(&self) -> ::core::result::Result<#rt::ResourceResult, #rt::CallError> {
-                    self.inner.read_resource(&resources::#m::SPEC).await
-                }
-            });
-        }
+        resource_method(rt, x, taken, diagnostics, &mut out);
     }
     for x in &p.resource_templates {
-        let c = &x.common;
-        let m = format_ident!("{}", c.names.snake);
-        let deprecated = deprecated(c.deprecated, "resource template");
-        if let Some(method) = claim(
-            taken,
-            format!("read_{}", c.names.snake),
-            c,
-            "resource template",
-            diagnostics,
-        ) {
-            let body = match (&x.variables, &c.names.type_name) {
-                (Some(_), Some(ty)) => {
-                    let ty = format_ident!("{}", ty);
-                    let doc = primitive_doc(
-                        c,
-                        &format!(
-                            "Reads the URI of the resource template `{}` (`{}`) for `variables`.",
-                            c.name, x.uri_template
-                        ),
-                    );
-                    quote! {
-                        #(#[doc = #doc])*
-                        #deprecated
-                        pub async fn #method(
-                            &self,
-                            variables: types::#ty,
-                        ) -> ::core::result::Result<#rt::ResourceResult, #rt::CallError> {
-                            self.inner.read_resource_template(&resource_templates::#m::SPEC, variables).await
-                        }
-                    }
-                }
-                _ => {
-                    let doc = primitive_doc(c, &format!("Reads `uri`, a URI of the resource template `{}` (`{}`, beyond RFC 6570 level 1: the caller builds the URI).", c.name, x.uri_template));
-                    quote! {
-                        #(#[doc = #doc])*
-                        #deprecated
-                        pub async fn #method(
-                            &self,
-                            uri: &str,
-                        ) -> ::core::result::Result<#rt::ResourceResult, #rt::CallError> {
-                            self.inner.read_resource_template_uri(&resource_templates::#m::SPEC, uri).await
-                        }
-                    }
-                }
-            };
-            out.push(body);
-        }
-        if !x.completion_examples.is_empty() {
-            let target = quote!(#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE));
-            out.extend(complete_method(
-                rt,
-                c,
-                "resource template",
-                target,
-                quote!(resource_templates::#m::SPEC.scope),
-                taken,
-                diagnostics,
-            ));
-        }
+        template_methods(rt, x, taken, diagnostics, &mut out);
     }
     out
+}
+
+/// A prompt's `get_{prompt}` and, with completion examples, its `complete_{prompt}`.
+fn prompt_methods(
+    rt: &TokenStream,
+    x: &PromptIr,
+    taken: &mut BTreeSet<String>,
+    diagnostics: &mut Vec<Diagnostic>,
+    out: &mut Vec<TokenStream>,
+) {
+    let c = &x.common;
+    let m = format_ident!("{}", c.names.snake);
+    let ty = format_ident!("{}", c.names.type_name.as_deref().unwrap_or("Arguments"));
+    let deprecated = deprecated(c.deprecated, "prompt");
+    if let Some(method) = claim(
+        taken,
+        format!("get_{}", c.names.snake),
+        c,
+        "prompt",
+        diagnostics,
+    ) {
+        let doc = primitive_doc(c, &format!("Gets the prompt `{}` (`prompts/get`).", c.name));
+        out.push(quote! {
+            #(#[doc = #doc])*
+            #deprecated
+            pub async fn #method(
+                &self,
+                arguments: types::#ty,
+            ) -> ::core::result::Result<#rt::PromptResult, #rt::CallError> {
+                self.inner.get_prompt(&prompts::#m::SPEC, arguments).await
+            }
+        });
+    }
+    if !x.completion_examples.is_empty() {
+        let target = quote!(#rt::CompletionTarget::prompt(prompts::#m::NAME));
+        out.extend(complete_method(
+            rt,
+            c,
+            "prompt",
+            target,
+            quote!(prompts::#m::SPEC.scope),
+            taken,
+            diagnostics,
+        ));
+    }
+}
+
+/// A resource's `read_{resource}`.
+fn resource_method(
+    rt: &TokenStream,
+    x: &ResourceIr,
+    taken: &mut BTreeSet<String>,
+    diagnostics: &mut Vec<Diagnostic>,
+    out: &mut Vec<TokenStream>,
+) {
+    let c = &x.common;
+    let m = format_ident!("{}", c.names.snake);
+    let deprecated = deprecated(c.deprecated, "resource");
+    if let Some(method) = claim(
+        taken,
+        format!("read_{}", c.names.snake),
+        c,
+        "resource",
+        diagnostics,
+    ) {
+        let doc = primitive_doc(
+            c,
+            &format!(
+                "Reads the resource `{}` (`resources/read` of `{}`).",
+                c.name, x.uri
+            ),
+        );
+        out.push(quote! {
+            #(#[doc = #doc])*
+            #deprecated
+            pub async fn #method(&self) -> ::core::result::Result<#rt::ResourceResult, #rt::CallError> {
+                self.inner.read_resource(&resources::#m::SPEC).await
+            }
+        });
+    }
+}
+
+/// A resource template's `read_{template}` (typed variables at level 1, else a URI)
+/// and, with completion examples, its `complete_{template}`.
+fn template_methods(
+    rt: &TokenStream,
+    x: &TemplateIr,
+    taken: &mut BTreeSet<String>,
+    diagnostics: &mut Vec<Diagnostic>,
+    out: &mut Vec<TokenStream>,
+) {
+    let c = &x.common;
+    let m = format_ident!("{}", c.names.snake);
+    let deprecated = deprecated(c.deprecated, "resource template");
+    if let Some(method) = claim(
+        taken,
+        format!("read_{}", c.names.snake),
+        c,
+        "resource template",
+        diagnostics,
+    ) {
+        let body = match (&x.variables, &c.names.type_name) {
+            (Some(_), Some(ty)) => {
+                let ty = format_ident!("{}", ty);
+                let doc = primitive_doc(
+                    c,
+                    &format!(
+                        "Reads the URI of the resource template `{}` (`{}`) for `variables`.",
+                        c.name, x.uri_template
+                    ),
+                );
+                quote! {
+                    #(#[doc = #doc])*
+                    #deprecated
+                    pub async fn #method(
+                        &self,
+                        variables: types::#ty,
+                    ) -> ::core::result::Result<#rt::ResourceResult, #rt::CallError> {
+                        self.inner.read_resource_template(&resource_templates::#m::SPEC, variables).await
+                    }
+                }
+            }
+            _ => {
+                let doc = primitive_doc(c, &format!("Reads `uri`, a URI of the resource template `{}` (`{}`, beyond RFC 6570 level 1: the caller builds the URI).", c.name, x.uri_template));
+                quote! {
+                    #(#[doc = #doc])*
+                    #deprecated
+                    pub async fn #method(
+                        &self,
+                        uri: &str,
+                    ) -> ::core::result::Result<#rt::ResourceResult, #rt::CallError> {
+                        self.inner.read_resource_template_uri(&resource_templates::#m::SPEC, uri).await
+                    }
+                }
+            }
+        };
+        out.push(body);
+    }
+    if !x.completion_examples.is_empty() {
+        let target =
+            quote!(#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE));
+        out.extend(complete_method(
+            rt,
+            c,
+            "resource template",
+            target,
+            quote!(resource_templates::#m::SPEC.scope),
+            taken,
+            diagnostics,
+        ));
+    }
 }
 
 /// `complete_{name}(request)`.

@@ -18,7 +18,7 @@
 //! `elicitations::resource_templates::<name>`, named as the metadata modules
 //! `prompts::<name>`, ...), so that a prompt named like a tool gets its own module.
 //! No tool's module takes a kind module's name: tool methods never take `prompts`,
-//! `resources` or `resource_templates` ([`naming::RESERVED_METHODS`]; a tool named
+//! `resources` or `resource_templates` ([`super::naming::RESERVED_METHODS`]; a tool named
 //! `prompts` has the method and module `prompts_2`).
 //!
 //! ```text
@@ -41,220 +41,13 @@
 //! }
 //! ```
 
-use std::collections::BTreeSet;
-
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use serde_json::Value;
 
-use super::ir::{ModuleIr, ToolIr};
-use super::naming::{self, NameAllocator};
-use super::prepare::{self, Options, PreparedSchema};
-use super::primitives::{CommonIr, PrimitivesIr};
-use crate::diagnostic::Diagnostic;
-use crate::pointer::Pointer;
+use super::ir::ModuleIr;
 use crate::settings::Settings;
 
-/// The kind of primitive an Elicitation Declaration belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum OwnerKind {
-    /// A tool: its module is directly in `elicitations`.
-    Tool,
-    /// A prompt: `elicitations::prompts::<name>`.
-    Prompt,
-    /// A resource: `elicitations::resources::<name>`.
-    Resource,
-    /// A resource template: `elicitations::resource_templates::<name>`.
-    Template,
-}
-
-impl OwnerKind {
-    /// The kind's module in `elicitations` (`None` for tools).
-    fn module(self) -> Option<&'static str> {
-        match self {
-            OwnerKind::Tool => None,
-            OwnerKind::Prompt => Some("prompts"),
-            OwnerKind::Resource => Some("resources"),
-            OwnerKind::Template => Some("resource_templates"),
-        }
-    }
-
-    /// How documentation names the kind (`the `x` prompt`).
-    fn noun(self) -> &'static str {
-        match self {
-            OwnerKind::Tool => "tool",
-            OwnerKind::Prompt => "prompt",
-            OwnerKind::Resource => "resource",
-            OwnerKind::Template => "resource template",
-        }
-    }
-}
-
-/// One Elicitation Declaration of a tool, prompt, resource or resource template.
-#[derive(Debug, Clone)]
-pub struct ElicitationIr {
-    /// The kind of primitive that declares it.
-    pub kind: OwnerKind,
-    /// The primitive's name.
-    pub owner: String,
-    /// The primitive's module in `elicitations` (or in its kind's module there): the
-    /// tool's method name, or the prompt's, resource's or template's snake name.
-    pub owner_module: String,
-    /// The declaration's `name`.
-    pub name: String,
-    /// Its module (snake_case, unique in the primitive's module).
-    pub module: String,
-    /// `message`.
-    pub message: String,
-    /// The static `url` of a URL-mode declaration.
-    pub url: Option<String>,
-    /// Form mode: the `requestedSchema` as JSON and its content type.
-    pub form: Option<FormIr>,
-}
-
-/// The form of a form-mode declaration.
-#[derive(Debug, Clone)]
-pub struct FormIr {
-    /// The resolved `requestedSchema`.
-    pub schema: Value,
-    /// Its use site (`/tools/0/elicitations/1/requestedSchema`).
-    pub pointer: Pointer,
-    /// The Rust type name code uses.
-    pub type_name: String,
-    /// typify's copy.
-    pub prepared: PreparedSchema,
-}
-
-/// Who declares elicitations: kind, name, module, pointer, trait name and the
-/// resolved declaration.
-struct Owner<'a> {
-    kind: OwnerKind,
-    name: &'a str,
-    module: &'a str,
-    pointer: &'a Pointer,
-    trait_name: &'a str,
-    declaration: &'a Value,
-}
-
-impl<'a> Owner<'a> {
-    fn primitive(kind: OwnerKind, c: &'a CommonIr) -> Self {
-        Owner {
-            kind,
-            name: &c.name,
-            module: &c.names.snake,
-            pointer: &c.pointer,
-            trait_name: &c.names.trait_name,
-            declaration: &c.declaration,
-        }
-    }
-}
-
-/// The declarations of every tool, prompt, resource and resource template (in that
-/// order, each in document order), their form schemas prepared for typify (type names
-/// claimed from `types`).
-pub fn build(
-    tools: &[ToolIr],
-    primitives: &PrimitivesIr,
-    options: Options,
-    types: &mut NameAllocator,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Vec<ElicitationIr> {
-    let owners = tools
-        .iter()
-        .map(|t| Owner {
-            kind: OwnerKind::Tool,
-            name: &t.name,
-            module: &t.names.method_name,
-            pointer: &t.pointer,
-            trait_name: &t.names.trait_name,
-            declaration: &t.declaration,
-        })
-        .chain(
-            primitives
-                .prompts
-                .iter()
-                .map(|p| Owner::primitive(OwnerKind::Prompt, &p.common)),
-        )
-        .chain(
-            primitives
-                .resources
-                .iter()
-                .map(|r| Owner::primitive(OwnerKind::Resource, &r.common)),
-        )
-        .chain(
-            primitives
-                .resource_templates
-                .iter()
-                .map(|t| Owner::primitive(OwnerKind::Template, &t.common)),
-        );
-    let mut out = Vec::new();
-    for owner in owners {
-        let Some(list) = owner
-            .declaration
-            .get("elicitations")
-            .and_then(Value::as_array)
-        else {
-            continue;
-        };
-        let mut modules = BTreeSet::new();
-        for (k, declaration) in list.iter().enumerate() {
-            let text = |m: &str| declaration.get(m).and_then(Value::as_str);
-            let Some(name) = text("name") else {
-                continue;
-            };
-            let mut module = naming::snake_case(name);
-            while !modules.insert(module.clone()) {
-                module.push('_');
-            }
-            let form = match (text("mode"), declaration.get("requestedSchema")) {
-                (Some("form"), Some(schema)) => {
-                    let pointer = owner
-                        .pointer
-                        .key("elicitations")
-                        .index(k)
-                        .key("requestedSchema");
-                    let wanted = naming::type_name(
-                        &format!("{}{}", owner.trait_name, naming::upper_camel(name)),
-                        "Elicitation",
-                    );
-                    let type_name = types.claim(&wanted);
-                    let doc = format!(
-                        "Form content of the `{name}` elicitation of the `{}` {}.",
-                        owner.name,
-                        owner.kind.noun()
-                    );
-                    let prepared = prepare::prepare(
-                        schema,
-                        &pointer,
-                        &type_name,
-                        Some(&doc),
-                        options,
-                        types,
-                        diagnostics,
-                    );
-                    Some(FormIr {
-                        schema: schema.clone(),
-                        pointer,
-                        type_name,
-                        prepared,
-                    })
-                }
-                _ => None,
-            };
-            out.push(ElicitationIr {
-                kind: owner.kind,
-                owner: owner.name.to_owned(),
-                owner_module: owner.module.to_owned(),
-                name: name.to_owned(),
-                module,
-                message: text("message").unwrap_or_default().to_owned(),
-                url: text("url").map(str::to_owned),
-                form,
-            });
-        }
-    }
-    out
-}
+pub use super::ir::elicitation::{ElicitationIr, FormIr, OwnerKind};
 
 /// Emits the `elicitations` module (server side only: a handler sends them), or
 /// nothing when no primitive declares one.
@@ -262,7 +55,7 @@ pub fn emit(ir: &ModuleIr, settings: &Settings) -> TokenStream {
     if ir.elicitations.is_empty() || !settings.generated_side().server() {
         return TokenStream::new();
     }
-    let rt = super::server::runtime(settings);
+    let rt = super::runtime::runtime(settings);
     let mut tools = Vec::new();
     let mut kinds = Vec::new();
     for kind in [

@@ -24,24 +24,14 @@
 //! is the resolved example (a `$componentRef` example is stored like an inline one), and
 //! its pointer is the use site in the tool.
 
-use proc_macro2::{Literal, TokenStream};
-use quote::{format_ident, quote, ToTokens};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
 
 use super::ir::{ModuleIr, ToolIr};
+use super::literals::raw_str;
 use super::primitive_examples;
-use super::server::runtime;
+use super::runtime::runtime;
 use crate::settings::Settings;
-
-/// `r#"..."#` with enough `#`s for `text`.
-pub fn raw_str(text: &str) -> TokenStream {
-    let mut hashes = String::from("#");
-    while text.contains(&format!("\"{hashes}")) {
-        hashes.push('#');
-    }
-    format!("r{hashes}\"{text}\"{hashes}")
-        .parse()
-        .unwrap_or_else(|_| Literal::string(text).into_token_stream())
-}
 
 /// The pointer of an example of `tool` (`/tools/0/examples/basic`).
 pub fn example_pointer(tool: &ToolIr, member: &str, name: &str) -> String {

@@ -21,7 +21,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::examples::raw_str;
+use super::literals::raw_str;
 use super::primitives::{CommonIr, RequestExampleIr, TemplateIr};
 use super::ModuleIr;
 

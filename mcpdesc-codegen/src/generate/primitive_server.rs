@@ -46,8 +46,9 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::literals::declaration_literal;
 use super::primitives::{CommonIr, FieldIr, PromptIr, ResourceIr, TemplateIr};
-use super::server::{declaration_literal, runtime, versions};
+use super::runtime::{runtime, versions};
 use super::ModuleIr;
 use crate::settings::Settings;
 

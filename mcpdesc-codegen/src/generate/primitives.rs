@@ -22,6 +22,7 @@ use super::naming::{self, NameAllocator, PrimitiveKind, PrimitiveNames};
 use super::view::{variant_name, Chosen, View};
 use crate::description::Description;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::model::{Prompt, Resource, ResourceTemplate};
 use crate::pointer::Pointer;
 use crate::protocol::{ProtocolVersion, VersionSet};
 use crate::rules;
@@ -228,6 +229,9 @@ fn field_doc(title: Option<&str>, description: Option<&str>) -> Option<String> {
 
 /// Builds the IR of the view's prompts, resources and templates. `traits` holds the
 /// trait names already taken (tools, reserved names); `types` the type names.
+///
+/// Each kind is named before it is built, prompts first, then resources, then
+/// templates: names are claimed in that order, so that it decides who gets a suffix.
 pub fn build(
     desc: &Description,
     view: &View<'_>,
@@ -241,15 +245,9 @@ pub fn build(
         None => scope,
     };
 
-    let prompt_names = naming::primitive_names(
-        &view
-            .prompts
-            .iter()
-            .map(|c| variant_name(&c.decl.name, c.variant))
-            .collect::<Vec<_>>()
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>(),
+    let prompt_names = names_of(
+        &view.prompts,
+        |p| &p.name,
         PrimitiveKind::Prompt,
         traits,
         types,
@@ -258,82 +256,12 @@ pub fn build(
         .prompts
         .iter()
         .zip(prompt_names)
-        .map(|(chosen, names)| {
-            let p = chosen.decl;
-            let common = common(
-                desc,
-                chosen,
-                "prompts",
-                names,
-                narrow(chosen.scope),
-                (
-                    &p.name,
-                    p.title.as_ref(),
-                    p.description.as_ref(),
-                    p.deprecated,
-                ),
-            );
-            // MCP passes prompt arguments as one JSON object, so one name can have only
-            // one value: a repeated name is one field, as declared first (warning).
-            let mut seen = BTreeSet::new();
-            let mut declared: Vec<&Value> = Vec::new();
-            for (i, a) in p.arguments.iter().flatten().enumerate() {
-                let name = a.get("name").and_then(Value::as_str).unwrap_or_default();
-                if seen.insert(name) {
-                    declared.push(a);
-                } else {
-                    diagnostics.push(Diagnostic::new(
-                        Severity::Warning,
-                        rules::CODEGEN,
-                        "prompt-argument-repeated",
-                        &common.pointer.key("arguments").index(i),
-                        format!("the argument `{name}` is declared twice; the generated arguments type has one field for it, as first declared"),
-                    ));
-                }
-            }
-            let argument_names: Vec<&str> = declared
-                .iter()
-                .filter_map(|a| a.get("name").and_then(Value::as_str))
-                .collect();
-            let fields = naming::field_names(&argument_names);
-            let arguments = declared
-                .iter()
-                .zip(fields)
-                .map(|(a, field)| {
-                    let text = |k: &str| a.get(k).and_then(Value::as_str);
-                    FieldIr {
-                        name: text("name").unwrap_or_default().to_owned(),
-                        field,
-                        required: a.get("required").and_then(Value::as_bool) == Some(true),
-                        doc: field_doc(text("title"), text("description")),
-                    }
-                })
-                .collect();
-            let at = &common.pointer;
-            PromptIr {
-                examples: examples(p.examples.as_ref(), &at.key("examples"), |e| {
-                    e.get("arguments").cloned().unwrap_or_else(|| json!({}))
-                }),
-                completion_examples: examples(
-                    p.completion_examples.as_ref(),
-                    &at.key("completionExamples"),
-                    completion_request,
-                ),
-                common,
-                arguments,
-            }
-        })
+        .map(|(chosen, names)| prompt_ir(desc, chosen, names, narrow(chosen.scope), diagnostics))
         .collect();
 
-    let resource_names = naming::primitive_names(
-        &view
-            .resources
-            .iter()
-            .map(|c| variant_name(&c.decl.name, c.variant))
-            .collect::<Vec<_>>()
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>(),
+    let resource_names = names_of(
+        &view.resources,
+        |r| &r.name,
         PrimitiveKind::Resource,
         traits,
         types,
@@ -342,42 +270,12 @@ pub fn build(
         .resources
         .iter()
         .zip(resource_names)
-        .map(|(chosen, names)| {
-            let r = chosen.decl;
-            let common = common(
-                desc,
-                chosen,
-                "resources",
-                names,
-                narrow(chosen.scope),
-                (
-                    &r.name,
-                    r.title.as_ref(),
-                    r.description.as_ref(),
-                    r.deprecated,
-                ),
-            );
-            let uri = Value::from(r.uri.clone());
-            ResourceIr {
-                examples: examples(r.examples.as_ref(), &common.pointer.key("examples"), |_| {
-                    uri.clone()
-                }),
-                common,
-                uri: r.uri.clone(),
-                mime_type: r.mime_type.clone(),
-            }
-        })
+        .map(|(chosen, names)| resource_ir(desc, chosen, names, narrow(chosen.scope)))
         .collect();
 
-    let template_names = naming::primitive_names(
-        &view
-            .resource_templates
-            .iter()
-            .map(|c| variant_name(&c.decl.name, c.variant))
-            .collect::<Vec<_>>()
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>(),
+    let template_names = names_of(
+        &view.resource_templates,
+        |t| &t.name,
         PrimitiveKind::ResourceTemplate,
         traits,
         types,
@@ -386,75 +284,227 @@ pub fn build(
         .resource_templates
         .iter()
         .zip(template_names)
-        .map(|(chosen, names)| {
-            let t = chosen.decl;
-            let common = common(
-                desc,
-                chosen,
-                "resourceTemplates",
-                names,
-                narrow(chosen.scope),
-                (&t.name, t.title.as_ref(), t.description.as_ref(), t.deprecated),
-            );
-            // A valid description has a parseable template (validation checks it).
-            let parsed = UriTemplate::parse(&t.uri_template).ok();
-            let variables = match &parsed {
-                Some(parsed) if parsed.is_level_one() => {
-                    let mut unique: Vec<&str> = Vec::new();
-                    for v in parsed.variables() {
-                        if !unique.contains(&v) {
-                            unique.push(v);
-                        }
-                    }
-                    let fields = naming::field_names(&unique);
-                    Some(
-                        unique
-                            .iter()
-                            .zip(fields)
-                            .map(|(name, field)| FieldIr {
-                                name: (*name).to_owned(),
-                                field,
-                                required: true,
-                                doc: Some(format!("The value of `{{{name}}}`, percent-decoded.")),
-                            })
-                            .collect(),
-                    )
-                }
-                _ => {
-                    diagnostics.push(Diagnostic::new(
-                        Severity::Warning,
-                        rules::CODEGEN,
-                        "uri-template-beyond-level-1",
-                        &common.pointer.key("uriTemplate"),
-                        format!(
-                            "the URI template {:?} goes beyond RFC 6570 level 1 (operators, lists or modifiers); its variables are given to `{}::read_{}` as one raw string (the URI without the template's leading and trailing literal text), not as a struct",
-                            t.uri_template, common.names.trait_name, common.names.snake
-                        ),
-                    ));
-                    None
-                }
-            };
-            let at = &common.pointer;
-            TemplateIr {
-                examples: examples(t.examples.as_ref(), &at.key("examples"), |e| {
-                    e.get("uri").cloned().unwrap_or(Value::Null)
-                }),
-                completion_examples: examples(
-                    t.completion_examples.as_ref(),
-                    &at.key("completionExamples"),
-                    completion_request,
-                ),
-                common,
-                uri_template: t.uri_template.clone(),
-                mime_type: t.mime_type.clone(),
-                variables,
-            }
-        })
+        .map(|(chosen, names)| template_ir(desc, chosen, names, narrow(chosen.scope), diagnostics))
         .collect();
 
     PrimitivesIr {
         prompts,
         resources,
         resource_templates,
+    }
+}
+
+/// The Rust names of the chosen declarations of one kind, from their names and
+/// variants (see [`naming::primitive_names`]).
+fn names_of<T>(
+    chosen: &[Chosen<'_, T>],
+    name: impl Fn(&T) -> &String,
+    kind: PrimitiveKind,
+    traits: &mut BTreeSet<String>,
+    types: &mut NameAllocator,
+) -> Vec<PrimitiveNames> {
+    let declared: Vec<String> = chosen
+        .iter()
+        .map(|c| variant_name(name(c.decl), c.variant))
+        .collect();
+    let declared: Vec<&str> = declared.iter().map(String::as_str).collect();
+    naming::primitive_names(&declared, kind, traits, types)
+}
+
+/// The IR of one prompt.
+fn prompt_ir(
+    desc: &Description,
+    chosen: &Chosen<'_, Prompt>,
+    names: PrimitiveNames,
+    scope: VersionSet,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> PromptIr {
+    let p = chosen.decl;
+    let common = common(
+        desc,
+        chosen,
+        "prompts",
+        names,
+        scope,
+        (
+            &p.name,
+            p.title.as_ref(),
+            p.description.as_ref(),
+            p.deprecated,
+        ),
+    );
+    let arguments = prompt_arguments(p, &common.pointer, diagnostics);
+    let at = &common.pointer;
+    PromptIr {
+        examples: examples(p.examples.as_ref(), &at.key("examples"), |e| {
+            e.get("arguments").cloned().unwrap_or_else(|| json!({}))
+        }),
+        completion_examples: examples(
+            p.completion_examples.as_ref(),
+            &at.key("completionExamples"),
+            completion_request,
+        ),
+        common,
+        arguments,
+    }
+}
+
+/// The fields of a prompt's arguments type. MCP passes prompt arguments as one JSON
+/// object, so one name can have only one value: a repeated name is one field, as
+/// declared first (warning at the prompt's pointer `at`).
+fn prompt_arguments(p: &Prompt, at: &Pointer, diagnostics: &mut Vec<Diagnostic>) -> Vec<FieldIr> {
+    let mut seen = BTreeSet::new();
+    let mut declared: Vec<&Value> = Vec::new();
+    for (i, a) in p.arguments.iter().flatten().enumerate() {
+        let name = a.get("name").and_then(Value::as_str).unwrap_or_default();
+        if seen.insert(name) {
+            declared.push(a);
+        } else {
+            diagnostics.push(Diagnostic::new(
+                Severity::Warning,
+                rules::CODEGEN,
+                "prompt-argument-repeated",
+                &at.key("arguments").index(i),
+                format!("the argument `{name}` is declared twice; the generated arguments type has one field for it, as first declared"),
+            ));
+        }
+    }
+    let argument_names: Vec<&str> = declared
+        .iter()
+        .filter_map(|a| a.get("name").and_then(Value::as_str))
+        .collect();
+    let fields = naming::field_names(&argument_names);
+    declared
+        .iter()
+        .zip(fields)
+        .map(|(a, field)| {
+            let text = |k: &str| a.get(k).and_then(Value::as_str);
+            FieldIr {
+                name: text("name").unwrap_or_default().to_owned(),
+                field,
+                required: a.get("required").and_then(Value::as_bool) == Some(true),
+                doc: field_doc(text("title"), text("description")),
+            }
+        })
+        .collect()
+}
+
+/// The IR of one resource.
+fn resource_ir(
+    desc: &Description,
+    chosen: &Chosen<'_, Resource>,
+    names: PrimitiveNames,
+    scope: VersionSet,
+) -> ResourceIr {
+    let r = chosen.decl;
+    let common = common(
+        desc,
+        chosen,
+        "resources",
+        names,
+        scope,
+        (
+            &r.name,
+            r.title.as_ref(),
+            r.description.as_ref(),
+            r.deprecated,
+        ),
+    );
+    let uri = Value::from(r.uri.clone());
+    ResourceIr {
+        examples: examples(r.examples.as_ref(), &common.pointer.key("examples"), |_| {
+            uri.clone()
+        }),
+        common,
+        uri: r.uri.clone(),
+        mime_type: r.mime_type.clone(),
+    }
+}
+
+/// The IR of one resource template.
+fn template_ir(
+    desc: &Description,
+    chosen: &Chosen<'_, ResourceTemplate>,
+    names: PrimitiveNames,
+    scope: VersionSet,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> TemplateIr {
+    let t = chosen.decl;
+    let common = common(
+        desc,
+        chosen,
+        "resourceTemplates",
+        names,
+        scope,
+        (
+            &t.name,
+            t.title.as_ref(),
+            t.description.as_ref(),
+            t.deprecated,
+        ),
+    );
+    let variables = template_variables(t, &common, diagnostics);
+    let at = &common.pointer;
+    TemplateIr {
+        examples: examples(t.examples.as_ref(), &at.key("examples"), |e| {
+            e.get("uri").cloned().unwrap_or(Value::Null)
+        }),
+        completion_examples: examples(
+            t.completion_examples.as_ref(),
+            &at.key("completionExamples"),
+            completion_request,
+        ),
+        common,
+        uri_template: t.uri_template.clone(),
+        mime_type: t.mime_type.clone(),
+        variables,
+    }
+}
+
+/// The fields of a level-1 template's variables type (each variable once, in order);
+/// `None` with a warning for a template beyond level 1, whose variables the handler
+/// gets as one raw string.
+fn template_variables(
+    t: &ResourceTemplate,
+    common: &CommonIr,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Vec<FieldIr>> {
+    // A valid description has a parseable template (validation checks it).
+    let parsed = UriTemplate::parse(&t.uri_template).ok();
+    match &parsed {
+        Some(parsed) if parsed.is_level_one() => {
+            let mut unique: Vec<&str> = Vec::new();
+            for v in parsed.variables() {
+                if !unique.contains(&v) {
+                    unique.push(v);
+                }
+            }
+            let fields = naming::field_names(&unique);
+            Some(
+                unique
+                    .iter()
+                    .zip(fields)
+                    .map(|(name, field)| FieldIr {
+                        name: (*name).to_owned(),
+                        field,
+                        required: true,
+                        doc: Some(format!("The value of `{{{name}}}`, percent-decoded.")),
+                    })
+                    .collect(),
+            )
+        }
+        _ => {
+            diagnostics.push(Diagnostic::new(
+                Severity::Warning,
+                rules::CODEGEN,
+                "uri-template-beyond-level-1",
+                &common.pointer.key("uriTemplate"),
+                format!(
+                    "the URI template {:?} goes beyond RFC 6570 level 1 (operators, lists or modifiers); its variables are given to `{}::read_{}` as one raw string (the URI without the template's leading and trailing literal text), not as a struct",
+                    t.uri_template, common.names.trait_name, common.names.snake
+                ),
+            ));
+            None
+        }
     }
 }

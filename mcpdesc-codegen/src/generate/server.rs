@@ -55,35 +55,15 @@
 //! }
 //! ```
 
-use proc_macro2::{Literal, TokenStream};
-use quote::{format_ident, quote, ToTokens};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
 
 use super::ir::{ModuleIr, ServerIr, ToolIr};
+use super::literals::declaration_literal;
 use super::primitive_server;
+use super::runtime::{runtime, versions};
 use super::security;
-use crate::protocol::{ProtocolVersion, VersionSet};
 use crate::settings::Settings;
-
-/// The runtime crate path as tokens (`::mcpdesc` unless a setting overrides it).
-pub fn runtime(settings: &Settings) -> TokenStream {
-    settings
-        .runtime_crate_path()
-        .parse()
-        .unwrap_or_else(|_| quote!(::mcpdesc))
-}
-
-/// `&[::mcpdesc::ProtocolVersion::V2025_06_18, ...]`.
-pub fn versions(rt: &TokenStream, set: VersionSet) -> TokenStream {
-    let items = set.iter().map(|v| {
-        let variant = format_ident!("{}", variant_name(v));
-        quote!(#rt::ProtocolVersion::#variant)
-    });
-    quote!(&[#(#items),*])
-}
-
-fn variant_name(v: ProtocolVersion) -> String {
-    format!("V{}", v.as_str().replace('-', "_"))
-}
 
 fn opt_str(value: &Option<String>) -> TokenStream {
     match value {
@@ -228,25 +208,6 @@ fn emit_tool_meta(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
             pub const SPEC: #rt::ToolSpec = #rt::ToolSpec::new(NAME, #scope, #declaration);
         }
     }
-}
-
-/// The declaration as a raw string literal, without the example maps (the router does
-/// not serve them; the `examples` items carry them), compact JSON on one line.
-pub(crate) fn declaration_literal(declaration: &serde_json::Value) -> TokenStream {
-    let mut served = declaration.clone();
-    if let Some(map) = served.as_object_mut() {
-        map.remove("examples");
-        map.remove("interactionExamples");
-    }
-    let json = served.to_string();
-    // Enough `#`s that no `"###` inside the JSON ends the literal early.
-    let mut hashes = String::from("#");
-    while json.contains(&format!("\"{hashes}")) {
-        hashes.push('#');
-    }
-    format!("r{hashes}\"{json}\"{hashes}")
-        .parse()
-        .unwrap_or_else(|_| Literal::string(&json).into_token_stream())
 }
 
 /// The trait's doc: `Title: description`, then the hints that are set.

@@ -56,10 +56,12 @@ use quote::{format_ident, quote};
 
 use serde_json::Value;
 
-use super::ir::ModuleIr;
+use super::ir::{ModuleIr, ToolIr};
 use super::naming;
-use super::primitives::{CommonIr, RequestExampleIr, COMPARE_EXTENSION};
-use super::server::runtime;
+use super::primitives::{
+    CommonIr, PromptIr, RequestExampleIr, ResourceIr, TemplateIr, COMPARE_EXTENSION,
+};
+use super::runtime::runtime;
 use super::view;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::pointer::Pointer;
@@ -189,89 +191,28 @@ pub fn emit(ir: &ModuleIr, settings: &Settings, diagnostics: &mut Vec<Diagnostic
     }
     let rt = runtime(settings);
     let imp = implementation(ir, settings);
-    let example_of = |tool: &super::ir::ToolIr, member: &str, name: &str| {
-        tool.declaration
-            .get(member)
-            .and_then(|m| m.get(name))
-            .and_then(|e| e.get(COMPARE_EXTENSION))
-            .cloned()
-    };
     let mut taken = BTreeSet::new();
     let names = test_names(ir, &mut taken);
     let mut tests = Vec::new();
     for (tool, (ex_names, ix_names)) in ir.tools.iter().zip(&names) {
-        let module = format_ident!("{}", tool.module);
-        let check = match &tool.output {
-            Some(_) => quote!(check_example_with_output),
-            None => quote!(check_example),
-        };
-        for (i, name) in ex_names.iter().enumerate() {
-            let f = format_ident!("{}", name);
-            let example = &tool.examples[i].name;
-            let mut doc = format!("Tool Example `{example}` of `{}`.", tool.name);
-            let against = imp.as_ref().map(|imp| {
-                doc.push_str(" Also run against the implementation.");
-                let compare = compare_mode(
-                    &rt,
-                    example_of(tool, "examples", example).as_ref(),
-                    &tool.pointer.key("examples").key(example),
-                    diagnostics,
-                );
-                imp.check(
-                    "check_example",
-                    quote!(&examples::#module::ALL.tool, &examples::#module::ALL.examples[#i]),
-                    compare,
-                )
-            });
-            tests.push(quote! {
-                #[doc = #doc]
-                #[test]
-                fn #f() {
-                    examples::#module::ALL.#check(#i);
-                    #against
-                }
-            });
-        }
+        tests.extend(example_tests(
+            &rt,
+            tool,
+            ex_names,
+            imp.as_ref(),
+            diagnostics,
+        ));
         // The interaction and primitive tests replay the `ExampleServer` mock, a server.
         if !settings.generated_side().server() {
             continue;
         }
-        for (i, name) in ix_names.iter().enumerate() {
-            let f = format_ident!("{}", name);
-            let example = &tool.interaction_examples[i].name;
-            let mut doc = format!(
-                "Interaction example `{example}` of `{}`, replayed by the mock through a scripted client.",
-                tool.name
-            );
-            let against = imp.as_ref().map(|imp| {
-                doc.push_str(
-                    " Also replayed against the implementation, on a fresh server in each version of the tool's scope.",
-                );
-                let compare = compare_mode(
-                    &rt,
-                    example_of(tool, "interactionExamples", example).as_ref(),
-                    &tool.pointer.key("interactionExamples").key(example),
-                    diagnostics,
-                );
-                imp.check_each_version(
-                    quote!(&examples::#module::ALL.tool, &examples::#module::ALL.interaction_examples[#i]),
-                    compare,
-                )
-            });
-            tests.push(quote! {
-                #[doc = #doc]
-                #[test]
-                fn #f() {
-                    let router = ExampleServer::new().router();
-                    #rt::testing::expect(#rt::testing::check_interaction(
-                        &router,
-                        &examples::#module::ALL.tool,
-                        &examples::#module::ALL.interaction_examples[#i],
-                    ));
-                    #against
-                }
-            });
-        }
+        tests.extend(interaction_tests(
+            &rt,
+            tool,
+            ix_names,
+            imp.as_ref(),
+            diagnostics,
+        ));
     }
     if settings.generated_side().server() {
         tests.extend(primitive_tests(
@@ -295,6 +236,110 @@ pub fn emit(ir: &ModuleIr, settings: &Settings, diagnostics: &mut Vec<Diagnostic
     }
 }
 
+/// The `x-mcpdesc-compare` of the example `name` in the `member` map of a tool's
+/// declaration.
+fn compare_of(tool: &ToolIr, member: &str, name: &str) -> Option<Value> {
+    tool.declaration
+        .get(member)
+        .and_then(|m| m.get(name))
+        .and_then(|e| e.get(COMPARE_EXTENSION))
+        .cloned()
+}
+
+/// One test per Tool Example of `tool`, named `names` (in example order).
+fn example_tests(
+    rt: &TokenStream,
+    tool: &ToolIr,
+    names: &[String],
+    imp: Option<&Implementation>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<TokenStream> {
+    let module = format_ident!("{}", tool.module);
+    let check = match &tool.output {
+        Some(_) => quote!(check_example_with_output),
+        None => quote!(check_example),
+    };
+    let mut tests = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let f = format_ident!("{}", name);
+        let example = &tool.examples[i].name;
+        let mut doc = format!("Tool Example `{example}` of `{}`.", tool.name);
+        let against = imp.map(|imp| {
+            doc.push_str(" Also run against the implementation.");
+            let compare = compare_mode(
+                rt,
+                compare_of(tool, "examples", example).as_ref(),
+                &tool.pointer.key("examples").key(example),
+                diagnostics,
+            );
+            imp.check(
+                "check_example",
+                quote!(&examples::#module::ALL.tool, &examples::#module::ALL.examples[#i]),
+                compare,
+            )
+        });
+        tests.push(quote! {
+            #[doc = #doc]
+            #[test]
+            fn #f() {
+                examples::#module::ALL.#check(#i);
+                #against
+            }
+        });
+    }
+    tests
+}
+
+/// One test per Interaction Example of `tool`, named `names`: the mock replays it
+/// through a scripted client.
+fn interaction_tests(
+    rt: &TokenStream,
+    tool: &ToolIr,
+    names: &[String],
+    imp: Option<&Implementation>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<TokenStream> {
+    let module = format_ident!("{}", tool.module);
+    let mut tests = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let f = format_ident!("{}", name);
+        let example = &tool.interaction_examples[i].name;
+        let mut doc = format!(
+            "Interaction example `{example}` of `{}`, replayed by the mock through a scripted client.",
+            tool.name
+        );
+        let against = imp.map(|imp| {
+            doc.push_str(
+                " Also replayed against the implementation, on a fresh server in each version of the tool's scope.",
+            );
+            let compare = compare_mode(
+                rt,
+                compare_of(tool, "interactionExamples", example).as_ref(),
+                &tool.pointer.key("interactionExamples").key(example),
+                diagnostics,
+            );
+            imp.check_each_version(
+                quote!(&examples::#module::ALL.tool, &examples::#module::ALL.interaction_examples[#i]),
+                compare,
+            )
+        });
+        tests.push(quote! {
+            #[doc = #doc]
+            #[test]
+            fn #f() {
+                let router = ExampleServer::new().router();
+                #rt::testing::expect(#rt::testing::check_interaction(
+                    &router,
+                    &examples::#module::ALL.tool,
+                    &examples::#module::ALL.interaction_examples[#i],
+                ));
+                #against
+            }
+        });
+    }
+    tests
+}
+
 /// One test per Prompt, Resource and Resource Template Example and per completion
 /// example, named `prompt_{name}_example_{example}`, `resource_{name}_example_{...}`,
 /// `template_{name}_example_{...}` and `{prompt|template}_{name}_completion_{...}`. Each
@@ -308,20 +353,67 @@ fn primitive_tests(
     imp: Option<&Implementation>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<TokenStream> {
-    let mut tests = Vec::new();
-    // `against`: the implementation check's function and its arguments before the
-    // comparison mode.
-    let mut push = |kind: &str,
-                    what: &str,
-                    c: &CommonIr,
-                    e: &RequestExampleIr,
-                    target: TokenStream,
-                    check: TokenStream,
-                    against: (&str, TokenStream)| {
+    let mut writer = PrimitiveTests {
+        rt,
+        taken,
+        imp,
+        diagnostics,
+        tests: Vec::new(),
+    };
+    for p in &ir.primitives.prompts {
+        writer.prompt(p);
+    }
+    for r in &ir.primitives.resources {
+        writer.resource(r);
+    }
+    for t in &ir.primitives.resource_templates {
+        writer.template(t);
+    }
+    writer.tests
+}
+
+/// How one primitive example test selects its example and checks it.
+struct ExampleCheck {
+    /// The `mock::Target` the `ExampleServer` selects the example for.
+    target: TokenStream,
+    /// The check against the mock.
+    check: TokenStream,
+    /// The implementation check's function and its arguments before the comparison
+    /// mode.
+    against: (&'static str, TokenStream),
+}
+
+/// The example tests of prompts, resources and templates as they are written: test
+/// names are claimed from `taken` in the order the tests are pushed.
+struct PrimitiveTests<'a> {
+    rt: &'a TokenStream,
+    taken: &'a mut BTreeSet<String>,
+    imp: Option<&'a Implementation>,
+    diagnostics: &'a mut Vec<Diagnostic>,
+    tests: Vec<TokenStream>,
+}
+
+impl PrimitiveTests<'_> {
+    /// One test of the example `e` (`what`: `example` or `completion`) of the `kind`
+    /// primitive `c`.
+    fn push(
+        &mut self,
+        kind: &str,
+        what: &str,
+        c: &CommonIr,
+        e: &RequestExampleIr,
+        how: ExampleCheck,
+    ) {
+        let rt = self.rt;
+        let ExampleCheck {
+            target,
+            check,
+            against,
+        } = how;
         let f = format_ident!(
             "{}",
             unique(
-                taken,
+                self.taken,
                 naming::snake_case(&format!(
                     "{kind} {} {what} {}",
                     view::variant_name(&c.name, c.variant),
@@ -339,13 +431,14 @@ fn primitive_tests(
             },
             e.name
         );
-        let against = imp.map(|imp| {
+        let diagnostics = &mut *self.diagnostics;
+        let against = self.imp.map(|imp| {
             doc.push_str(" Also run against the implementation.");
             let compare = compare_mode(rt, e.compare.as_ref(), &e.pointer, diagnostics);
             imp.check(against.0, against.1, compare)
         });
         let example_name = &e.name;
-        tests.push(quote! {
+        self.tests.push(quote! {
             #[doc = #doc]
             #[test]
             fn #f() {
@@ -356,59 +449,65 @@ fn primitive_tests(
                 #against
             }
         });
-    };
-    for p in &ir.primitives.prompts {
+    }
+
+    /// The tests of a prompt's examples and completion examples.
+    fn prompt(&mut self, p: &PromptIr) {
+        let rt = self.rt;
         let c = &p.common;
         let m = format_ident!("{}", c.names.snake);
         let ty = format_ident!("{}", c.names.type_name.as_deref().unwrap_or("Arguments"));
         for (i, e) in p.examples.iter().enumerate() {
-            push(
+            self.push(
                 "prompt",
                 "example",
                 c,
                 e,
-                quote!(#rt::mock::Target::Prompt(::std::string::String::from(prompts::#m::NAME))),
-                quote!(#rt::testing::check_prompt_example::<types::#ty>(&router(server), prompts::#m::NAME, prompts::#m::SPEC.scope, &prompt_examples::#m::ALL.examples[#i])),
-                (
-                    "check_prompt_example",
-                    quote!(prompts::#m::NAME, prompts::#m::SPEC.scope, &prompt_examples::#m::ALL.examples[#i]),
-                ),
+                ExampleCheck {
+                    target: quote!(#rt::mock::Target::Prompt(::std::string::String::from(prompts::#m::NAME))),
+                    check: quote!(#rt::testing::check_prompt_example::<types::#ty>(&router(server), prompts::#m::NAME, prompts::#m::SPEC.scope, &prompt_examples::#m::ALL.examples[#i])),
+                    against: ("check_prompt_example", quote!(prompts::#m::NAME, prompts::#m::SPEC.scope, &prompt_examples::#m::ALL.examples[#i])),
+                },
             );
         }
         for (i, e) in p.completion_examples.iter().enumerate() {
-            push(
+            self.push(
                 "prompt",
                 "completion",
                 c,
                 e,
-                quote!(#rt::mock::Target::Completion(#rt::CompletionTarget::prompt(prompts::#m::NAME))),
-                quote!(#rt::testing::check_completion_example(&router(server), &#rt::CompletionTarget::prompt(prompts::#m::NAME), prompts::#m::SPEC.scope, &prompt_examples::#m::ALL.completion_examples[#i])),
-                (
-                    "check_completion_example",
-                    quote!(&#rt::CompletionTarget::prompt(prompts::#m::NAME), prompts::#m::SPEC.scope, &prompt_examples::#m::ALL.completion_examples[#i]),
-                ),
+                ExampleCheck {
+                    target: quote!(#rt::mock::Target::Completion(#rt::CompletionTarget::prompt(prompts::#m::NAME))),
+                    check: quote!(#rt::testing::check_completion_example(&router(server), &#rt::CompletionTarget::prompt(prompts::#m::NAME), prompts::#m::SPEC.scope, &prompt_examples::#m::ALL.completion_examples[#i])),
+                    against: ("check_completion_example", quote!(&#rt::CompletionTarget::prompt(prompts::#m::NAME), prompts::#m::SPEC.scope, &prompt_examples::#m::ALL.completion_examples[#i])),
+                },
             );
         }
     }
-    for r in &ir.primitives.resources {
+
+    /// The tests of a resource's examples.
+    fn resource(&mut self, r: &ResourceIr) {
+        let rt = self.rt;
         let c = &r.common;
         let m = format_ident!("{}", c.names.snake);
         for (i, e) in r.examples.iter().enumerate() {
-            push(
+            self.push(
                 "resource",
                 "example",
                 c,
                 e,
-                quote!(#rt::mock::Target::Resource(::std::string::String::from(resources::#m::URI))),
-                quote!(#rt::testing::check_resource_example(&router(server), resources::#m::URI, resources::#m::SPEC.scope, &resource_examples::#m::ALL.examples[#i])),
-                (
-                    "check_resource_example",
-                    quote!(resources::#m::URI, resources::#m::SPEC.scope, &resource_examples::#m::ALL.examples[#i]),
-                ),
+                ExampleCheck {
+                    target: quote!(#rt::mock::Target::Resource(::std::string::String::from(resources::#m::URI))),
+                    check: quote!(#rt::testing::check_resource_example(&router(server), resources::#m::URI, resources::#m::SPEC.scope, &resource_examples::#m::ALL.examples[#i])),
+                    against: ("check_resource_example", quote!(resources::#m::URI, resources::#m::SPEC.scope, &resource_examples::#m::ALL.examples[#i])),
+                },
             );
         }
     }
-    for t in &ir.primitives.resource_templates {
+
+    /// The tests of a resource template's examples and completion examples.
+    fn template(&mut self, t: &TemplateIr) {
+        let rt = self.rt;
         let c = &t.common;
         let m = format_ident!("{}", c.names.snake);
         let ty = match (&t.variables, &c.names.type_name) {
@@ -419,33 +518,30 @@ fn primitive_tests(
             _ => quote!(::std::string::String),
         };
         for (i, e) in t.examples.iter().enumerate() {
-            push(
+            self.push(
                 "template",
                 "example",
                 c,
                 e,
-                quote!(#rt::mock::Target::ResourceTemplate(::std::string::String::from(resource_templates::#m::URI_TEMPLATE))),
-                quote!(#rt::testing::check_template_example::<#ty>(&router(server), resource_templates::#m::URI_TEMPLATE, resource_templates::#m::SPEC.scope, &resource_template_examples::#m::ALL.examples[#i])),
-                (
-                    "check_template_example",
-                    quote!(resource_templates::#m::URI_TEMPLATE, resource_templates::#m::SPEC.scope, &resource_template_examples::#m::ALL.examples[#i]),
-                ),
+                ExampleCheck {
+                    target: quote!(#rt::mock::Target::ResourceTemplate(::std::string::String::from(resource_templates::#m::URI_TEMPLATE))),
+                    check: quote!(#rt::testing::check_template_example::<#ty>(&router(server), resource_templates::#m::URI_TEMPLATE, resource_templates::#m::SPEC.scope, &resource_template_examples::#m::ALL.examples[#i])),
+                    against: ("check_template_example", quote!(resource_templates::#m::URI_TEMPLATE, resource_templates::#m::SPEC.scope, &resource_template_examples::#m::ALL.examples[#i])),
+                },
             );
         }
         for (i, e) in t.completion_examples.iter().enumerate() {
-            push(
+            self.push(
                 "template",
                 "completion",
                 c,
                 e,
-                quote!(#rt::mock::Target::Completion(#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE))),
-                quote!(#rt::testing::check_completion_example(&router(server), &#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE), resource_templates::#m::SPEC.scope, &resource_template_examples::#m::ALL.completion_examples[#i])),
-                (
-                    "check_completion_example",
-                    quote!(&#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE), resource_templates::#m::SPEC.scope, &resource_template_examples::#m::ALL.completion_examples[#i]),
-                ),
+                ExampleCheck {
+                    target: quote!(#rt::mock::Target::Completion(#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE))),
+                    check: quote!(#rt::testing::check_completion_example(&router(server), &#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE), resource_templates::#m::SPEC.scope, &resource_template_examples::#m::ALL.completion_examples[#i])),
+                    against: ("check_completion_example", quote!(&#rt::CompletionTarget::resource_template(resource_templates::#m::URI_TEMPLATE), resource_templates::#m::SPEC.scope, &resource_template_examples::#m::ALL.completion_examples[#i])),
+                },
             );
         }
     }
-    tests
 }

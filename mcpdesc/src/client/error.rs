@@ -94,7 +94,7 @@ pub enum ConnectError {
     },
     /// The server answered the handshake with `401 Unauthorized`: it needs
     /// credentials (say an `Authorization: Bearer` header in
-    /// [`Options::header`](super::Options::header)), or refused the ones sent.
+    /// `Options::header`, feature `client-http`), or refused the ones sent.
     #[error("the MCP server `{server}` refused the connection with 401 Unauthorized: it needs credentials (an `Authorization` header){}", challenges_note(.challenges))]
     Unauthorized {
         /// The URL.

@@ -24,7 +24,7 @@
 //! - [`stdio`]: spawns a `tokio::process::Command` and speaks MCP over its stdin and
 //!   stdout (one JSON-RPC message per line). The server runs in its own process group;
 //!   the session keeps the last lines of its stderr for error messages.
-//! - [`http`] (feature `client-http`): streamable HTTP to a URL, through rmcp's client
+//! - `http` (feature `client-http`): streamable HTTP to a URL, through rmcp's client
 //!   worker (sessions, SSE, resumption) and reqwest. Plain `http://` only by default;
 //!   the `client-https` feature adds reqwest's rustls stack for `https://`. The
 //!   default keeps the TLS stack (and its C build of aws-lc) out of builds that only
@@ -105,7 +105,7 @@ pub async fn http(url: &str) -> Result<Session, ConnectError> {
 }
 
 /// How a [`Session`] connects and behaves; build one, then call [`Options::stdio`],
-/// [`Options::http`] or [`Options::io`].
+/// `Options::http` (feature `client-http`) or [`Options::io`].
 ///
 /// ```
 /// use std::time::Duration;

@@ -54,7 +54,7 @@ impl Default for ConnectionLimits {
 
 /// A bound TCP listener that serves HTTP/1.1 connections to a tower service within
 /// [`ConnectionLimits`]: the way to serve an axum application that mounts
-/// [`HttpServer::into_router`](super::HttpServer::into_router) with the same
+/// `HttpServer::into_router` (feature `axum`) with the same
 /// connection bounds as [`HttpServer::bind`](super::HttpServer::bind).
 ///
 /// ```no_run

@@ -44,7 +44,7 @@ pub(crate) type Handle = Box<
 /// request as the MCP endpoint, whatever its path, so it can be nested anywhere
 /// (`axum::Router::nest_service`, `route_service`); the Protected Resource
 /// Metadata routes are not part of it (see
-/// [`HttpServer::into_router`](super::HttpServer::into_router)).
+/// `HttpServer::into_router`, feature `axum`).
 #[derive(Clone)]
 pub struct McpHttpService {
     pub(crate) app: Arc<App>,
@@ -65,12 +65,22 @@ impl McpHttpService {
     }
 
     /// How many sessions are open now (stateful mode; always 0 in stateless
-    /// mode): those rmcp holds, from `initialize` until they close (`DELETE`, the
-    /// handshake or idle timeout, shutdown). For metrics, and to check that
-    /// sessions are dropped.
+    /// mode): live and dormant ones (see
+    /// [`HttpServer::hibernate_after`](super::HttpServer::hibernate_after)), from
+    /// `initialize` until they close (`DELETE`, the handshake or idle timeout,
+    /// shutdown). For metrics, and to check that sessions are dropped.
     pub async fn open_sessions(&self) -> usize {
         match &self.app.sessions {
             Some(sessions) => sessions.open().await,
+            None => 0,
+        }
+    }
+
+    /// How many of the open sessions are live: they hold a worker in rmcp now
+    /// (the others are dormant).
+    pub async fn live_sessions(&self) -> usize {
+        match &self.app.sessions {
+            Some(sessions) => sessions.live().await,
             None => 0,
         }
     }
@@ -198,6 +208,9 @@ impl App {
             }
             parts.extensions.insert(security);
         }
+        if self.sessions.is_none() {
+            parts.extensions.insert(super::stateless::Stateless);
+        }
         let session = parts
             .headers
             .get(SESSION_ID)
@@ -229,7 +242,17 @@ impl App {
         };
         // MCP 2025-11-25 tasks through rmcp (`tasks::wire`), after the gate saw the
         // request as the client sent it.
-        let body = match reading.tasks_inbound() {
+        let task = reading.tasks_inbound();
+        // Hibernation: the session counts this request in flight until its answer
+        // ends (and wakes if dormant); a request that makes it keep state pins it.
+        let hold = match (&self.sessions, &session) {
+            (Some(sessions), Some(id)) => {
+                let method = observation.probe.method.as_deref();
+                sessions.hold(id, method, task.is_some()).await
+            }
+            _ => None,
+        };
+        let body = match task {
             Some(rewritten) => Bytes::from(rewritten),
             None => body,
         };
@@ -248,11 +271,15 @@ impl App {
             None => response,
         };
         let response = observe(response, observation, tracing::Span::current());
-        match mark {
+        let response = match mark {
             Some(mark) => {
                 let (parts, inner) = response.into_parts();
                 Response::from_parts(parts, Tracked { inner, _mark: mark }.boxed())
             }
+            None => response,
+        };
+        match hold {
+            Some(hold) => hold.around(response),
             None => response,
         }
     }

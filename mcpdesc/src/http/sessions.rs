@@ -1,13 +1,17 @@
 //! Bounds on stateful sessions: a cap on how many are open, and a handshake
 //! timeout that closes a session whose client never sends another message after
-//! `initialize` (the shape of an `initialize` flood).
+//! `initialize` (the shape of an `initialize` flood). The sessions counted are live
+//! (rmcp holds their worker) and dormant ones (see [`super::hibernate`]).
 
 use std::collections::HashSet;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Once};
 use std::time::Duration;
 
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::session::SessionManager;
+
+use super::dormant::{self, Hold};
+use super::hibernate::{self, Manager, Schedule};
+use tokio_util::sync::CancellationToken;
 
 /// The default cap on open sessions.
 pub const DEFAULT_MAX_SESSIONS: usize = 10_000;
@@ -20,22 +24,35 @@ pub const DEFAULT_MAX_PENDING_SESSIONS: usize = 1_000;
 /// `notifications/initialized`) after `initialize`.
 pub const DEFAULT_INITIALIZE_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The default time an idle session keeps its worker before it hibernates.
+pub const DEFAULT_HIBERNATE_AFTER: Duration = Duration::from_secs(5);
+
+/// The default time an idle session (live or dormant) stays open: rmcp's default.
+pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
+
 /// The sessions of one endpoint.
 pub(crate) struct Sessions {
-    pub(crate) manager: Arc<LocalSessionManager>,
+    pub(crate) manager: Arc<Manager>,
     max: usize,
     max_pending: usize,
     handshake_timeout: Duration,
     /// Sessions opened whose client has sent nothing since `initialize`.
     pending: Mutex<HashSet<Arc<str>>>,
+    /// When sessions hibernate, and the endpoint's shutdown (which ends the
+    /// sweeper).
+    hibernation: Option<(Schedule, CancellationToken)>,
+    /// Starts the sweeper with the first session (inside the runtime that serves
+    /// it: the endpoint may be built outside one).
+    sweeper: Once,
 }
 
 impl Sessions {
     pub(crate) fn new(
-        manager: Arc<LocalSessionManager>,
+        manager: Arc<Manager>,
         max: usize,
         max_pending: usize,
         handshake_timeout: Duration,
+        hibernation: Option<(Schedule, CancellationToken)>,
     ) -> Sessions {
         Sessions {
             manager,
@@ -43,6 +60,8 @@ impl Sessions {
             max_pending,
             handshake_timeout,
             pending: Mutex::new(HashSet::new()),
+            hibernation,
+            sweeper: Once::new(),
         }
     }
 
@@ -51,17 +70,44 @@ impl Sessions {
     /// few more than the cap, never unboundedly more.
     pub(crate) async fn full(&self) -> bool {
         let pending = self.pending.lock().expect("session set poisoned").len();
-        pending >= self.max_pending || self.manager.sessions.read().await.len() >= self.max
+        pending >= self.max_pending || self.open().await >= self.max
     }
 
-    /// How many sessions rmcp holds.
+    /// How many sessions are open: live and dormant.
     pub(crate) async fn open(&self) -> usize {
-        self.manager.sessions.read().await.len()
+        let asleep = self.manager.dormant.as_ref().map_or(0, |d| d.asleep());
+        self.live().await + asleep
+    }
+
+    /// How many sessions hold a worker in rmcp.
+    pub(crate) async fn live(&self) -> usize {
+        self.manager.inner.sessions.read().await.len()
+    }
+
+    /// Whether session `id` is still in its handshake.
+    pub(crate) fn pending(&self, id: &str) -> bool {
+        self.pending
+            .lock()
+            .expect("session set poisoned")
+            .contains(id)
+    }
+
+    /// Counts a request of `method` on session `id` in flight until the hold is
+    /// dropped (with the answer's body), waking the session if it is dormant;
+    /// `task` says `tasks::wire` rewrote the request (a task-augmented call). A
+    /// request that makes the handler keep state pins the session live.
+    pub(crate) async fn hold(&self, id: &str, method: Option<&str>, task: bool) -> Option<Hold> {
+        let dormant = self.manager.dormant.as_ref()?;
+        dormant.hold(id, dormant::pins(method, task)).await
     }
 
     /// Notes the session `id` just opened: closed unless its client speaks again
     /// within the handshake timeout.
     pub(crate) fn opened(self: &Arc<Self>, id: &str) {
+        if let Some((schedule, stop)) = &self.hibernation {
+            self.sweeper
+                .call_once(|| hibernate::spawn_sweeper(self, *schedule, stop.clone()));
+        }
         let id: Arc<str> = Arc::from(id);
         self.pending
             .lock()
@@ -82,6 +128,10 @@ impl Sessions {
             if silent {
                 tracing::debug!("closing a session that did not complete its handshake");
                 let _ = sessions.manager.close_session(&id).await;
+                // Not restorable either.
+                if let Some(dormant) = &sessions.manager.dormant {
+                    dormant.forget(&id);
+                }
             }
         });
     }

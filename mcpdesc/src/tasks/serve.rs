@@ -36,24 +36,29 @@ impl McpServer {
             method,
             wire::CALL | wire::GET | wire::CANCEL | "tasks/result" | "tasks/list"
         );
-        let serves = self.router().serves_tasks(version);
+        // A stateless HTTP server has no session to keep a task in: it advertises
+        // no `tasks` capability and serves as a server without one.
+        let runs_tasks = self.router().serves_tasks(version);
+        let stateless = runs_tasks && stateless_http(&context);
+        let serves = runs_tasks && !stateless;
         if method == wire::CALL && !serves {
             // A server without the `tasks` capability ignores the augmentation
-            // (MCP 2025-11-25): the plain call.
+            // (MCP 2025-11-25: it "MUST process requests of that type normally"):
+            // the plain call.
             return self.plain_call(params, context).await;
         }
         if !known || !serves {
+            let why = match (known, stateless) {
+                (false, _) => "",
+                (true, true) => {
+                    " (stateless mode: this server serves HTTP without sessions, so it \
+                     keeps no task and has no `tasks` capability)"
+                }
+                (true, false) => " (no tool of this protocol version runs as a task)",
+            };
             return Err(ErrorData::new(
                 m::ErrorCode::METHOD_NOT_FOUND,
-                format!(
-                    "Method not found: {}{}",
-                    wire::public_method(method),
-                    if known {
-                        " (no tool of this protocol version runs as a task)"
-                    } else {
-                        ""
-                    }
-                ),
+                format!("Method not found: {}{why}", wire::public_method(method)),
                 None,
             ));
         }
@@ -117,12 +122,6 @@ impl McpServer {
                     "the tool `{name}` cannot be called as a task \
                      (its execution.taskSupport is forbidden): call it without `task`"
                 ),
-                None,
-            ));
-        }
-        if stateless_http(&context) {
-            return Err(ErrorData::invalid_request(
-                "a task needs a session: this server serves HTTP without sessions",
                 None,
             ));
         }

@@ -89,3 +89,18 @@ pub fn plan(transport: Value) -> Value {
         .extend(transport.as_object().unwrap().clone());
     plan
 }
+
+/// `plan` for a stateless server (`--stateless`), which keeps no task
+/// (`docs/serving.md`): no `tasks` capability, no tool listed with
+/// `execution.taskSupport` (in 2025-11-25 `execution` holds nothing else), and
+/// `analyze_game` asked as a task answered as the plain call (`taskCallsAnsweredPlainly`,
+/// read by the TypeScript client); no task is asked for progress.
+pub fn stateless(plan: &mut Value) {
+    let fields = plan.as_object_mut().unwrap();
+    for tool in fields["expectedTools"].as_array_mut().unwrap() {
+        tool.as_object_mut().unwrap().remove("execution");
+    }
+    fields.insert("expectTasksCapability".into(), json!(false));
+    fields.insert("taskCallsAnsweredPlainly".into(), json!(["analyze_game"]));
+    fields.remove("taskProgressCall");
+}

@@ -1,0 +1,94 @@
+//! Running typify: its settings from the generator's, one space converted and rendered,
+//! a trial conversion of one schema, and the names a space defines. Shared by the
+//! passes and the localization of failures.
+
+use std::collections::BTreeMap;
+
+use schemars::schema::Schema;
+use serde_json::Value;
+use typify::{TypeDetails, TypeSpace, TypeSpacePatch, TypeSpaceSettings};
+
+use crate::generate::isolate;
+use crate::generate::prepare::PreparedSchema;
+use crate::settings::Settings;
+
+/// The typify settings for the generator's settings; `derived` renames types typify
+/// derives (from property names) whose names other generated items have.
+pub(super) fn typify_settings(
+    settings: &Settings,
+    derived: &BTreeMap<String, String>,
+) -> TypeSpaceSettings {
+    let mut ts = TypeSpaceSettings::default();
+    // A BTreeMap serializes in key order, so generated values serialize
+    // deterministically.
+    ts.with_map_type("::std::collections::BTreeMap");
+    for derive in settings.extra_derives() {
+        ts.with_derive(derive.clone());
+    }
+    for (name, patch) in settings.patches() {
+        let mut p = TypeSpacePatch::default();
+        if let Some(rename) = patch.new_name() {
+            p.with_rename(rename);
+        }
+        for derive in patch.derives() {
+            p.with_derive(derive);
+        }
+        ts.with_patch(name, &p);
+    }
+    for (name, rename) in derived {
+        if !settings.patches().contains_key(name) {
+            ts.with_patch(name, TypeSpacePatch::default().with_rename(rename));
+        }
+    }
+    ts
+}
+
+/// Converts `defs` in one space and renders it (rendering can panic too, so a failure
+/// is attributed to these definitions); the space and its code as text.
+pub(super) fn convert(
+    settings: &TypeSpaceSettings,
+    defs: &[(String, Value)],
+) -> Result<(TypeSpace, String), (bool, String)> {
+    let schemas = defs
+        .iter()
+        .map(|(name, v)| {
+            serde_json::from_value::<Schema>(v.clone())
+                .map(|s| (name.clone(), s))
+                .map_err(|e| (false, format!("schema of {name} is not readable: {e}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    match isolate::catch(|| {
+        let mut space = TypeSpace::new(settings);
+        space.add_ref_types(schemas)?;
+        let code = space.to_stream().to_string();
+        Ok::<_, typify::Error>((space, code))
+    }) {
+        Ok(Ok(converted)) => Ok(converted),
+        Ok(Err(e)) => Err((false, e.to_string())),
+        Err(panic) => Err((true, panic)),
+    }
+}
+
+/// Whether typify converts `prepared` alone (without panicking).
+pub(super) fn trial(settings: &TypeSpaceSettings, prepared: &PreparedSchema) -> bool {
+    let defs: Vec<(String, Value)> = prepared
+        .typify_defs()
+        .map(|(n, v)| (n.to_owned(), v.clone()))
+        .collect();
+    convert(settings, &defs).is_ok()
+}
+
+/// The names of the user-defined types of a space, each as many times as it is
+/// defined.
+pub(super) fn type_names(space: &TypeSpace) -> Vec<String> {
+    space
+        .iter_types()
+        .filter(|t| {
+            matches!(
+                t.details(),
+                TypeDetails::Struct(_) | TypeDetails::Enum(_) | TypeDetails::Newtype(_)
+            )
+        })
+        .map(|t| t.name())
+        .collect()
+}
