@@ -82,7 +82,8 @@ impl<'a> Reading<'a> {
 
     /// The primitives the body (one message or a batch) calls, and the protocol
     /// version it names (`_meta`, else the `MCP-Protocol-Version` header): the
-    /// security gate's reading ([`crate::auth::peek`]).
+    /// security gate's reading ([`crate::auth::peek`]); `None` where the typed
+    /// reading refused the body (the gate then reads it as a `Value`).
     pub(crate) fn targets(
         &self,
         headers: &HeaderMap,
