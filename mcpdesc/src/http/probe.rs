@@ -70,7 +70,10 @@ struct RawMeta {
     version: Option<String>,
 }
 
-fn string_or_none<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+/// A string member; any other value reads as absent, as `Value::as_str` does.
+pub(super) fn string_or_none<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<String>, D::Error> {
     Ok(match Value::deserialize(d)? {
         Value::String(s) => Some(s),
         _ => None,

@@ -20,7 +20,7 @@ use serde::de::{MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use super::probe::Probe;
+use super::probe::{string_or_none, Probe};
 use crate::auth::Target;
 use crate::{CompletionTarget, ProtocolVersion};
 
@@ -288,14 +288,6 @@ struct Meta {
         deserialize_with = "string_or_none"
     )]
     version: Option<String>,
-}
-
-/// A string member; any other value reads as absent, as `Value::as_str` does.
-fn string_or_none<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    Ok(match Value::deserialize(d)? {
-        Value::String(s) => Some(s),
-        _ => None,
-    })
 }
 
 #[cfg(test)]
