@@ -14,7 +14,8 @@
 //!   "line", "column", "message"}]}`.
 //!
 //! `mcpdesc generate FILE [-o OUT.rs] [--protocol-version V] [--no-tests]
-//! [--test-server EXPR] [--side server|client|both]`
+//! [--test-server EXPR] [--side server|client|both] [--replace KEY=PATH]...
+//! [--format-type FORMAT=PATH]... [--crate NAME=VERSION]...`
 //! - writes the generated Rust code to OUT (only when its content changed) or stdout;
 //! - an invalid description: its diagnostics on stderr (as `validate` prints them),
 //!   nothing generated, exit 1;
@@ -94,6 +95,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 pub mod check;
 pub mod init;
+pub mod own_types;
 pub mod pull;
 pub mod serve_mock;
 use mcpdesc_codegen::source::{self, Format};
@@ -153,6 +155,9 @@ pub enum Command {
         /// typed `Client`, nothing to implement) or `both`.
         #[arg(long, value_name = "SIDE", default_value = "both", value_parser = parse_side)]
         side: Side,
+        /// The user's own types (`--replace`, `--format-type`, `--crate`).
+        #[command(flatten)]
+        own_types: own_types::OwnTypeFlags,
     },
     /// Rewrite an MCP Description 0.7.x document (or a 0.8.0 one) as a valid document of
     /// a newer format version, following the specification's migration guide.
@@ -352,8 +357,9 @@ where
             no_tests,
             test_server,
             side,
+            own_types,
         } => {
-            let mut settings = Settings::new().tests(!no_tests).side(side);
+            let mut settings = own_types.apply(Settings::new().tests(!no_tests).side(side));
             if let Some(expr) = test_server {
                 settings = settings.test_server(expr);
             }

@@ -13,10 +13,13 @@
 //! server serves and validates against) and the *prepared* one (typify's normalized copy,
 //! see [`super::prepare`]).
 
+use proc_macro2::TokenStream;
 use serde_json::Value;
 
 pub mod build;
 pub mod elicitation;
+pub mod own;
+pub mod replace;
 pub mod security;
 pub mod share;
 pub mod variants;
@@ -24,7 +27,6 @@ pub mod variants;
 pub use build::build;
 pub use elicitation::ElicitationIr;
 pub use security::SecurityIr;
-pub use share::{share_definitions, share_inline};
 
 use super::naming::{NameAllocator, ToolNames};
 use super::prepare::PreparedSchema;
@@ -33,6 +35,7 @@ use crate::model::ToolAnnotations;
 use crate::pointer::Pointer;
 use crate::protocol::{ProtocolVersion, VersionSet};
 use crate::settings::Settings;
+use own::OwnIr;
 
 /// Everything one generated module is made from.
 #[derive(Debug, Clone)]
@@ -56,6 +59,8 @@ pub struct ModuleIr {
     /// The Elicitation Declarations of the tools, prompts, resources and resource
     /// templates (typed elicitations, `elicitations.rs`).
     pub elicitations: Vec<ElicitationIr>,
+    /// The user's own types: replaced definitions and their compile-time checks.
+    pub own: OwnIr,
 }
 
 /// Server-level metadata, for `info` constants and `ServerInfo`.
@@ -175,6 +180,29 @@ pub struct SchemaIr {
     pub type_name: String,
     /// Where its type comes from.
     pub source: TypeSource,
+    /// The user's Rust type in place of the generated one
+    /// ([`Settings::replace_type`], or an `x-rust-type` at the schema's root): the
+    /// generated code names it instead of `types::{type_name}`.
+    pub replaced: Option<String>,
+}
+
+impl SchemaIr {
+    /// The Rust type code names for this schema: the user's replacement, or
+    /// `{types}::{type_name}` where `types` is the path of the `types` module from the
+    /// place of use (`types`, `super::super::types`).
+    pub fn rust_type(&self, types: TokenStream) -> TokenStream {
+        match self
+            .replaced
+            .as_deref()
+            .and_then(|p| syn::parse_str::<syn::TypePath>(p).ok())
+        {
+            Some(path) => quote::quote!(#path),
+            None => {
+                let name = quote::format_ident!("{}", self.type_name);
+                quote::quote!(#types::#name)
+            }
+        }
+    }
 }
 
 /// How a tool schema gets its Rust type.
@@ -182,19 +210,20 @@ pub struct SchemaIr {
 pub enum TypeSource {
     /// Its own typify definition.
     Own(PreparedSchema),
-    /// An alias of the shared component type `shared[i]`.
+    /// An alias of the shared type `shared[i]`.
     Shared(usize),
     /// The type of the same role of the earlier variant `tools[i]` of the same tool,
     /// whose schema is identical: one type, no alias.
     Variant(usize),
 }
 
-/// A component schema used by several tool schemas: one type, and an alias per use.
+/// A schema several tool schemas have as their whole schema (a component they use, or
+/// identical schemas, see the `share` module): one type, and an alias per use.
 #[derive(Debug, Clone)]
 pub struct SharedSchemaIr {
-    /// The component name.
-    pub component: String,
-    /// `/components/schemas/<name>`.
+    /// The component name, when it is a component schema.
+    pub component: Option<String>,
+    /// `/components/schemas/<name>`, or the first tool schema's pointer.
     pub pointer: Pointer,
     /// The component schema, untouched.
     pub original: Value,
@@ -202,6 +231,8 @@ pub struct SharedSchemaIr {
     pub type_name: String,
     /// typify's copy.
     pub prepared: PreparedSchema,
+    /// The user's Rust type in place of this one (then not generated).
+    pub replaced: Option<String>,
 }
 
 /// One Tool Example.
@@ -216,15 +247,18 @@ pub struct ExampleIr {
 }
 
 impl ModuleIr {
-    /// Every prepared schema (shared ones first), for the type emitter.
+    /// Every prepared schema that is generated (shared ones first; not those the
+    /// user's types replace), for the type emitter.
     pub fn prepared_mut(&mut self) -> impl Iterator<Item = (Pointer, &mut PreparedSchema)> {
         let shared = self
             .shared
             .iter_mut()
+            .filter(|s| s.replaced.is_none())
             .map(|s| (s.pointer.clone(), &mut s.prepared));
         let own = self.tools.iter_mut().flat_map(|t| {
             std::iter::once(&mut t.input)
                 .chain(t.output.as_mut())
+                .filter(|s| s.replaced.is_none())
                 .filter_map(|s| match &mut s.source {
                     TypeSource::Own(p) => Some((s.pointer.clone(), p)),
                     TypeSource::Shared(_) | TypeSource::Variant(_) => None,
