@@ -226,7 +226,7 @@ fn emit_tool_examples(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
         #[doc = #doc]
         pub mod #module {
             /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
-            pub const ALL: #rt::testing::ToolExamples<super::super::#input_ty, #output_ty> =
+            pub const ALL: #rt::testing::ToolExamples<#input_ty, #output_ty> =
                 #rt::testing::ToolExamples::new(&super::super::tools::#module::SPEC, &[#(#examples),*], &[#(#interactions),*]);
         }
     }

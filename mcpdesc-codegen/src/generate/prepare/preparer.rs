@@ -120,12 +120,6 @@ impl Preparer<'_> {
 
     /// The first construct of `map` that typify cannot represent, as (keyword, reason).
     pub(super) fn unsupported(&self, map: &Map<String, Value>) -> Option<(&'static str, String)> {
-        if map.contains_key("$componentRef") {
-            return Some((
-                "$componentRef",
-                "a `$componentRef` inside a schema is not a component reference (MCP Description 0.9 §3.2: only a whole schema can be one; inside, use `$ref` to `$defs`, which identical schemas share as one type) and allows any value".into(),
-            ));
-        }
         for keyword in ["if", "then", "else"] {
             if map.contains_key(keyword) {
                 return Some((keyword, "`if`/`then`/`else` has no Rust type".into()));
@@ -226,6 +220,15 @@ impl Preparer<'_> {
     }
 
     pub(super) fn object(&mut self, map: &Map<String, Value>, rel: &Pointer) -> Value {
+        if map.contains_key("$componentRef") {
+            // Not a reference inside a schema: the validator warns about it
+            // (`component-reference-inside-schema`); the member allows any value.
+            let mut out = Map::new();
+            if let Some(doc) = doc_of(map) {
+                out.insert("description".into(), Value::String(doc));
+            }
+            return Value::Object(out);
+        }
         if let Some(extension) = map.get(RUST_TYPE) {
             if let Some(native) = self.rust_type(map, extension, rel) {
                 return native;

@@ -26,6 +26,7 @@ use super::units::{put_back, set_root_doc, shared_doc, take, Origin, Unit};
 use crate::generate::ir::{SharedSchemaIr, ToolIr};
 use crate::generate::naming::{self, NameAllocator};
 use crate::own_types::ReplaceKey;
+use crate::pointer::Pointer;
 use crate::settings::Settings;
 
 /// Makes identical schemas of the tool schemas and shared components one type (see
@@ -101,9 +102,16 @@ impl Sharing<'_> {
             } else {
                 top
             };
+            // A group with a place inside a schema another group of this round moved
+            // waits for the next round (that place is then in the moved definition).
+            let mut moved: Vec<&Place> = Vec::new();
             for group in chosen {
                 let members: Vec<&Place> = group.iter().map(|&i| &places[i]).collect();
+                if members.iter().any(|m| moved.iter().any(|o| inside(m, o))) {
+                    continue;
+                }
                 self.share(&members);
+                moved.extend(members);
             }
         }
     }
@@ -129,7 +137,8 @@ impl Sharing<'_> {
             None => self.value_of(members[0]),
         };
         let reference = serde_json::json!({ "$ref": format!("#/definitions/{name}") });
-        let mut users = BTreeSet::new();
+        // Each unit that uses the type, with where (the first place in it).
+        let mut users: BTreeMap<usize, Pointer> = BTreeMap::new();
         for place in members {
             let u = place.unit;
             match &place.site {
@@ -144,7 +153,8 @@ impl Sharing<'_> {
                         self.units[u].prepared.rename(&old, &name);
                     }
                     self.units[u].prepared.defs[*d].1 = value.clone();
-                    users.insert(u);
+                    let at = self.units[u].prepared.def_pointers[*d].clone();
+                    users.entry(u).or_insert(at);
                     self.note_join(home, u);
                 }
                 Site::Inline { def, path } => {
@@ -155,7 +165,12 @@ impl Sharing<'_> {
                     };
                     if let Some(node) = schema.pointer_mut(path) {
                         *node = reference.clone();
-                        users.insert(u);
+                        let base = match def {
+                            None => Pointer::root(),
+                            Some(d) => prepared.def_pointers[*d].clone(),
+                        };
+                        let at = Pointer::parse(&format!("{base}{path}")).unwrap_or(base);
+                        users.entry(u).or_insert(at);
                         self.note_join(home, u);
                     }
                 }
@@ -163,7 +178,7 @@ impl Sharing<'_> {
         }
         // Each unit that uses the type holds the same copy of it, so that every unit
         // stays self-contained and the type space converts it once.
-        for u in users {
+        for (u, at) in users {
             let prepared = &mut self.units[u].prepared;
             if prepared.root_name == name {
                 // The home itself: its root is the type.
@@ -176,7 +191,7 @@ impl Sharing<'_> {
             }
             if !prepared.defs.iter().any(|(n, _)| *n == name) {
                 prepared.defs.push((name.clone(), value.clone()));
-                prepared.def_pointers.push(crate::pointer::Pointer::root());
+                prepared.def_pointers.push(at);
             }
         }
     }
@@ -263,6 +278,24 @@ impl Sharing<'_> {
             },
             Site::Inline { .. } => self.names.claim(&first.derived),
         }
+    }
+}
+
+/// Whether the place `inner` is inside the inline place `outer` (or is it).
+fn inside(inner: &Place, outer: &Place) -> bool {
+    match (&inner.site, &outer.site) {
+        (
+            Site::Inline { def, path },
+            Site::Inline {
+                def: outer_def,
+                path: outer_path,
+            },
+        ) => {
+            inner.unit == outer.unit
+                && def == outer_def
+                && (path == outer_path || path.starts_with(&format!("{outer_path}/")))
+        }
+        _ => false,
     }
 }
 
