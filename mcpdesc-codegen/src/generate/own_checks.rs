@@ -12,10 +12,10 @@
 //!         label = "...", note = "...")]
 //!     trait Check0 {}
 //!     impl<T: ::serde::Serialize + ::serde::de::DeserializeOwned + Clone + Debug> Check0 for T {}
-//!     const _: fn() = || {
+//!     fn check0() -> impl Sized {
 //!         fn holds<T: Check0>() {}
-//!         holds::<crate::model::Issue>();
-//!     };
+//!         holds::<crate::model::Issue>()
+//!     }
 //! }
 //! ```
 
@@ -59,13 +59,17 @@ fn one(i: usize, check: &OwnCheck, source: &str) -> Option<TokenStream> {
     let label = format!("the type given for {}", check.stands_for);
     let note = "the generated types that hold it derive `Serialize`, `Deserialize`, `Clone` and `Debug`: derive them on it (`#[derive(serde::Serialize, serde::Deserialize, Clone, Debug)]`) or give a type that has them";
     let name = format_ident!("Check{}", i);
+    let check = format_ident!("check{}", i);
+    // A function returning `impl Trait`: rustc checks its body with the items (to know
+    // the hidden type), before the other bodies where the derives' errors are, so this
+    // error comes first.
     Some(quote! {
         #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
         trait #name {}
         impl<T: ::serde::Serialize + ::serde::de::DeserializeOwned + ::core::clone::Clone + ::core::fmt::Debug> #name for T {}
-        const _: fn() = || {
+        fn #check() -> impl ::core::marker::Sized {
             fn holds<T: #name>() {}
-            holds::<#path>();
-        };
+            holds::<#path>()
+        }
     })
 }

@@ -119,10 +119,10 @@ pub fn emit(
         #[doc = " Input and output types of the tools, generated from their JSON Schemas, and the arguments of the prompts and variables of the resource templates."]
         pub mod types {
             #(#allows)*
+            #own_checks
             #typify_items
             #aliases
             #primitive_types
-            #own_checks
         }
     }
 }
