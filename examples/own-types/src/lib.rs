@@ -94,7 +94,7 @@ impl issues::ListIssues for Tracker {
             .filter(|i| input.since.is_none_or(|since| i.created >= since))
             .cloned()
             .collect();
-        issues.sort_by(|a, b| b.created.cmp(&a.created));
+        issues.sort_by_key(|i| std::cmp::Reverse(i.created));
         Ok(types::ListIssuesOutput { issues, next: None })
     }
 }

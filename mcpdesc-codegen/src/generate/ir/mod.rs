@@ -206,6 +206,8 @@ impl SchemaIr {
 }
 
 /// How a tool schema gets its Rust type.
+// One per tool schema, built once: the size of the largest variant costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum TypeSource {
     /// Its own typify definition.

@@ -14,7 +14,7 @@
 //! round gave the group; else the component's name, when one of the places is a
 //! component schema; else the first `title` among the places; else the first place's
 //! own name (a root's type name, a `$defs` key, or the name typify would derive for an
-//! inline schema). Places are in the order of [`super::places::collect`].
+//! inline schema). Places are in the order of `places::collect`.
 
 use std::collections::{BTreeMap, BTreeSet};
 
