@@ -18,6 +18,65 @@ pub mod types {
     #![allow(unreachable_pub)]
     // generated code names everything by absolute path on purpose
     #![allow(unused_qualifications)]
+    /// Compile-time checks of the types the settings put in place of generated ones.
+    mod own_checks {
+        #[diagnostic::on_unimplemented(
+            message = "`{Self}` stands for the component `#/components/schemas/Issue` (issues.mcpdesc.json /components/schemas/Issue, /tools/0/outputSchema, /tools/3/outputSchema), so it must implement `serde::Serialize`, `serde::Deserialize`, `Clone` and `Debug`",
+            label = "the type given for the component `#/components/schemas/Issue`",
+            note = "the generated types that hold it derive `Serialize`, `Deserialize`, `Clone` and `Debug`: derive them on it (`#[derive(serde::Serialize, serde::Deserialize, Clone, Debug)]`) or give a type that has them"
+        )]
+        trait Check0 {}
+        impl<
+            T: ::serde::Serialize + ::serde::de::DeserializeOwned + ::core::clone::Clone
+                + ::core::fmt::Debug,
+        > Check0 for T {}
+        fn check0() -> impl ::core::marker::Sized {
+            fn holds<T: Check0>() {}
+            holds::<crate::model::Issue>()
+        }
+        #[diagnostic::on_unimplemented(
+            message = "`{Self}` stands for the generated type `IssueState` (issues.mcpdesc.json /tools/1/inputSchema/properties/state, /tools/1/outputSchema/$defs/Issue/properties/state, /tools/2/outputSchema/properties/items/items/properties/state), so it must implement `serde::Serialize`, `serde::Deserialize`, `Clone` and `Debug`",
+            label = "the type given for the generated type `IssueState`",
+            note = "the generated types that hold it derive `Serialize`, `Deserialize`, `Clone` and `Debug`: derive them on it (`#[derive(serde::Serialize, serde::Deserialize, Clone, Debug)]`) or give a type that has them"
+        )]
+        trait Check1 {}
+        impl<
+            T: ::serde::Serialize + ::serde::de::DeserializeOwned + ::core::clone::Clone
+                + ::core::fmt::Debug,
+        > Check1 for T {}
+        fn check1() -> impl ::core::marker::Sized {
+            fn holds<T: Check1>() {}
+            holds::<crate::model::State>()
+        }
+        #[diagnostic::on_unimplemented(
+            message = "`{Self}` stands for format `date-time` (issues.mcpdesc.json /tools/4/outputSchema/properties/datetime, /tools/1/inputSchema/properties/since, /tools/1/outputSchema/$defs/Issue/properties/created), so it must implement `serde::Serialize`, `serde::Deserialize`, `Clone` and `Debug`",
+            label = "the type given for format `date-time`",
+            note = "the generated types that hold it derive `Serialize`, `Deserialize`, `Clone` and `Debug`: derive them on it (`#[derive(serde::Serialize, serde::Deserialize, Clone, Debug)]`) or give a type that has them"
+        )]
+        trait Check2 {}
+        impl<
+            T: ::serde::Serialize + ::serde::de::DeserializeOwned + ::core::clone::Clone
+                + ::core::fmt::Debug,
+        > Check2 for T {}
+        fn check2() -> impl ::core::marker::Sized {
+            fn holds<T: Check2>() {}
+            holds::<::chrono::DateTime<::chrono::Utc>>()
+        }
+        #[diagnostic::on_unimplemented(
+            message = "`{Self}` stands for format `uuid` (issues.mcpdesc.json /tools/0/inputSchema/properties/id, /tools/1/outputSchema/properties/next, /tools/1/outputSchema/$defs/Issue/properties/id), so it must implement `serde::Serialize`, `serde::Deserialize`, `Clone` and `Debug`",
+            label = "the type given for format `uuid`",
+            note = "the generated types that hold it derive `Serialize`, `Deserialize`, `Clone` and `Debug`: derive them on it (`#[derive(serde::Serialize, serde::Deserialize, Clone, Debug)]`) or give a type that has them"
+        )]
+        trait Check3 {}
+        impl<
+            T: ::serde::Serialize + ::serde::de::DeserializeOwned + ::core::clone::Clone
+                + ::core::fmt::Debug,
+        > Check3 for T {}
+        fn check3() -> impl ::core::marker::Sized {
+            fn holds<T: Check3>() {}
+            holds::<::uuid::Uuid>()
+        }
+    }
     /// Arguments of the `convert_time` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct ConvertTimeInput {
@@ -128,65 +187,6 @@ TimeResult*/
     }
     /// Structured output of the `get_current_time` tool: the shared type [`TimeResult`].
     pub type GetCurrentTimeOutput = TimeResult;
-    /// Compile-time checks of the types the settings put in place of generated ones.
-    mod own_checks {
-        #[diagnostic::on_unimplemented(
-            message = "`{Self}` stands for the component `#/components/schemas/Issue` (issues.mcpdesc.json /components/schemas/Issue, /tools/0/outputSchema, /tools/3/outputSchema), so it must implement `serde::Serialize`, `serde::Deserialize`, `Clone` and `Debug`",
-            label = "the type given for the component `#/components/schemas/Issue`",
-            note = "the generated types that hold it derive `Serialize`, `Deserialize`, `Clone` and `Debug`: derive them on it (`#[derive(serde::Serialize, serde::Deserialize, Clone, Debug)]`) or give a type that has them"
-        )]
-        trait Check0 {}
-        impl<
-            T: ::serde::Serialize + ::serde::de::DeserializeOwned + ::core::clone::Clone
-                + ::core::fmt::Debug,
-        > Check0 for T {}
-        const _: fn() = || {
-            fn holds<T: Check0>() {}
-            holds::<crate::model::Issue>();
-        };
-        #[diagnostic::on_unimplemented(
-            message = "`{Self}` stands for the generated type `IssueState` (issues.mcpdesc.json /tools/1/inputSchema/properties/state, /tools/1/outputSchema/$defs/Issue/properties/state, /tools/2/outputSchema/properties/items/items/properties/state), so it must implement `serde::Serialize`, `serde::Deserialize`, `Clone` and `Debug`",
-            label = "the type given for the generated type `IssueState`",
-            note = "the generated types that hold it derive `Serialize`, `Deserialize`, `Clone` and `Debug`: derive them on it (`#[derive(serde::Serialize, serde::Deserialize, Clone, Debug)]`) or give a type that has them"
-        )]
-        trait Check1 {}
-        impl<
-            T: ::serde::Serialize + ::serde::de::DeserializeOwned + ::core::clone::Clone
-                + ::core::fmt::Debug,
-        > Check1 for T {}
-        const _: fn() = || {
-            fn holds<T: Check1>() {}
-            holds::<crate::model::State>();
-        };
-        #[diagnostic::on_unimplemented(
-            message = "`{Self}` stands for format `date-time` (issues.mcpdesc.json /tools/4/outputSchema/properties/datetime, /tools/1/inputSchema/properties/since, /tools/1/outputSchema/$defs/Issue/properties/created), so it must implement `serde::Serialize`, `serde::Deserialize`, `Clone` and `Debug`",
-            label = "the type given for format `date-time`",
-            note = "the generated types that hold it derive `Serialize`, `Deserialize`, `Clone` and `Debug`: derive them on it (`#[derive(serde::Serialize, serde::Deserialize, Clone, Debug)]`) or give a type that has them"
-        )]
-        trait Check2 {}
-        impl<
-            T: ::serde::Serialize + ::serde::de::DeserializeOwned + ::core::clone::Clone
-                + ::core::fmt::Debug,
-        > Check2 for T {}
-        const _: fn() = || {
-            fn holds<T: Check2>() {}
-            holds::<::chrono::DateTime<::chrono::Utc>>();
-        };
-        #[diagnostic::on_unimplemented(
-            message = "`{Self}` stands for format `uuid` (issues.mcpdesc.json /tools/0/inputSchema/properties/id, /tools/1/outputSchema/properties/next, /tools/1/outputSchema/$defs/Issue/properties/id), so it must implement `serde::Serialize`, `serde::Deserialize`, `Clone` and `Debug`",
-            label = "the type given for format `uuid`",
-            note = "the generated types that hold it derive `Serialize`, `Deserialize`, `Clone` and `Debug`: derive them on it (`#[derive(serde::Serialize, serde::Deserialize, Clone, Debug)]`) or give a type that has them"
-        )]
-        trait Check3 {}
-        impl<
-            T: ::serde::Serialize + ::serde::de::DeserializeOwned + ::core::clone::Clone
-                + ::core::fmt::Debug,
-        > Check3 for T {}
-        const _: fn() = || {
-            fn holds<T: Check3>() {}
-            holds::<::uuid::Uuid>();
-        };
-    }
 }
 /// The description's `info`, `instructions` and protocol versions.
 pub mod info {
