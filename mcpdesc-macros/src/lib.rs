@@ -545,6 +545,22 @@ mod tests {
                     .runtime_crate("::my::runtime"),
             ),
             (
+                "examples/own-types/issues.mcpdesc.json",
+                quote!(
+                    path = "examples/own-types/issues.mcpdesc.json",
+                    replace = {
+                        "#/components/schemas/Issue" = crate::model::Issue,
+                        IssueState = crate::model::State,
+                    },
+                    formats = { uuid = ::uuid::Uuid, "date-time" = ::chrono::DateTime<::chrono::Utc> },
+                ),
+                mcpdesc_codegen::Builder::new("examples/own-types/issues.mcpdesc.json")
+                    .replace_type("#/components/schemas/Issue", "crate::model::Issue")
+                    .replace_type("IssueState", "crate::model::State")
+                    .format_type("uuid", "::uuid::Uuid")
+                    .format_type("date-time", "::chrono::DateTime<::chrono::Utc>"),
+            ),
+            (
                 "examples/memory-server-macro/memory.mcpdesc.yaml",
                 quote!(
                     path = "examples/memory-server-macro/memory.mcpdesc.yaml",

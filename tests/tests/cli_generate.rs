@@ -200,7 +200,10 @@ fn own_types_flags_put_the_users_types_in_the_code() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(err.is_empty(), "{err}");
-    assert!(out.contains("pub issues: ::std::vec::Vec<crate::model::Issue>,"), "{out}");
+    assert!(
+        out.contains("pub issues: ::std::vec::Vec<crate::model::Issue>,"),
+        "{out}"
+    );
     assert!(out.contains("pub id: ::uuid::Uuid,"), "{out}");
     assert!(!out.contains("pub struct Issue "), "{out}");
     // A path relative to a module is refused; a replacement nothing uses is a warning.
@@ -220,7 +223,10 @@ fn validate_and_init_warn_about_a_component_ref_inside_a_schema() {
     let (code, out, err) = run(&["validate", nested.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("component-reference-inside-schema"), "{out}");
-    assert!(out.contains("/tools/0/inputSchema/properties/address/$componentRef"), "{out}");
+    assert!(
+        out.contains("/tools/0/inputSchema/properties/address/$componentRef"),
+        "{out}"
+    );
     let dir = std::env::temp_dir().join(format!("mcpdesc-cli-nested-ref-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let (code, _, err) = run(&[

@@ -195,10 +195,22 @@ fn replace_roots(
     for i in 0..tools.len() {
         let (earlier, rest) = tools.split_at_mut(i);
         let t = &mut rest[0];
+        let (input_alias, output_alias) = (t.names.input_type.clone(), t.names.output_type.clone());
         for (schema, role) in std::iter::once((&mut t.input, Role::Input))
             .chain(t.output.as_mut().map(|o| (o, Role::Output)))
         {
+            let alias = match role {
+                Role::Input => &input_alias,
+                Role::Output => &output_alias,
+            };
             schema.replaced = match &schema.source {
+                // The alias of a shared type names this tool schema alone.
+                TypeSource::Shared(_) if wanted.contains_key(alias) => {
+                    let w = wanted.get_mut(alias).expect("checked");
+                    w.used = true;
+                    w.pointers.push(schema.pointer.clone());
+                    Some(w.path.clone())
+                }
                 TypeSource::Own(p) => match wanted.get_mut(&p.root_name) {
                     Some(w) => {
                         w.used = true;

@@ -73,6 +73,22 @@ fn a_title_names_identical_tool_schemas_and_definitions() {
     );
     assert!(code.contains("pub source: TimeResult,"), "{code}");
     assert!(!code.contains("ConvertTimeOutputTimeResult"), "{code}");
+
+    // The alias names that tool schema alone: replacing it leaves the shared type.
+    let settings = Settings::new().replace_type("GetCurrentTimeOutput", "crate::Now");
+    let out = generate(&desc, &settings).unwrap();
+    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+    assert!(
+        out.code.contains("impl ::mcpdesc::ToolFuture<crate::Now>;"),
+        "{}",
+        out.code
+    );
+    assert!(out.code.contains("pub struct TimeResult {"), "{}", out.code);
+    assert!(
+        !out.code.contains("pub type GetCurrentTimeOutput"),
+        "{}",
+        out.code
+    );
 }
 
 #[test]
@@ -155,7 +171,7 @@ fn a_replaced_component_is_the_users_path_everywhere() {
     );
     // One compile check, naming what it stands for and where.
     assert_eq!(
-        code.matches("holds::<crate::model::Issue>();").count(),
+        code.matches("holds::<crate::model::Issue>()").count(),
         1,
         "{code}"
     );
@@ -222,7 +238,7 @@ fn formats_become_the_users_types_and_options_stay_options() {
         code.contains("pub since: ::std::option::Option<::chrono::DateTime<::chrono::Utc>>,"),
         "{code}"
     );
-    assert!(code.contains("holds::<::uuid::Uuid>();"), "{code}");
+    assert!(code.contains("holds::<::uuid::Uuid>()"), "{code}");
     assert!(code.contains("stands for format `uuid` (t.mcpdesc.json /tools/0/inputSchema/properties/id, /tools/0/inputSchema/properties/parent)"), "{code}");
 }
 
