@@ -1,8 +1,7 @@
 //! The user's own types in generated code: which generated types, formats and
 //! `x-rust-type` crates the settings map to Rust paths of the user's crate or its
-//! dependencies (see [`Settings::replace_type`](crate::Settings::replace_type),
-//! [`Settings::format_type`](crate::Settings::format_type) and
-//! [`Settings::crate_version`](crate::Settings::crate_version)).
+//! dependencies (see `Settings::replace_type`, `Settings::format_type` and
+//! `Settings::crate_version`, which hold an [`OwnTypes`]).
 //!
 //! ```
 //! use mcpdesc_codegen::own_types::{OwnTypes, ReplaceKey};
@@ -21,7 +20,7 @@
 use std::collections::BTreeMap;
 
 /// The replacements, format types and declared crates of one generation; part of
-/// [`Settings`](crate::Settings). Plain data, ordered, so equal settings give equal
+/// `Settings`. Plain data, ordered, so equal settings give equal
 /// code.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OwnTypes {

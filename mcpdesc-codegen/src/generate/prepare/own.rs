@@ -1,8 +1,8 @@
 //! The user's own types in typify's copy: a schema whose `format` the settings map to a
-//! Rust type ([`crate::Settings::format_type`]) becomes exactly `{type, format}`, which
+//! Rust type ([`crate::settings::Settings::format_type`]) becomes exactly `{type, format}`, which
 //! typify's conversion table turns into that type; an `x-rust-type` extension (typify's
 //! meaning) is kept when its crate is declared with a version that meets it
-//! ([`crate::Settings::crate_version`]), and warned about otherwise.
+//! ([`crate::settings::Settings::crate_version`]), and warned about otherwise.
 
 use std::collections::BTreeMap;
 

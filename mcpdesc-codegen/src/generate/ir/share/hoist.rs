@@ -1,5 +1,5 @@
 //! Inline schemas the settings replace by the name typify would give them
-//! ([`crate::Settings::replace_type`] with a name such as `SearchIssuesOutputItem`):
+//! ([`crate::settings::Settings::replace_type`] with a name such as `SearchIssuesOutputItem`):
 //! typify replaces definitions only, so each becomes a definition of that name first.
 
 use std::collections::BTreeSet;
