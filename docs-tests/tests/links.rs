@@ -74,12 +74,12 @@ fn link_targets(line: &str) -> Vec<String> {
     let line = without_code_spans(line);
     let mut targets = Vec::new();
     let trimmed = line.trim_start();
-    if trimmed.starts_with('[') {
-        if let Some(close) = trimmed.find("]:") {
-            let target = trimmed[close + 2..].split_whitespace().next().unwrap_or("");
-            targets.push(target.trim_matches(['<', '>']).to_string());
-            return targets;
-        }
+    if trimmed.starts_with('[')
+        && let Some(close) = trimmed.find("]:")
+    {
+        let target = trimmed[close + 2..].split_whitespace().next().unwrap_or("");
+        targets.push(target.trim_matches(['<', '>']).to_string());
+        return targets;
     }
     let mut rest = line.as_str();
     while let Some(at) = rest.find("](") {
