@@ -21,6 +21,10 @@
 //! a value of another `type`, a bound crossed by one, a length one past its limit, a
 //! value outside an `enum`, a member `additionalProperties: false` forbids), inside the
 //! argument object (its root stays an object, as MCP requires) and never inside an
+//! `anyOf`/`oneOf` branch, where another branch could still accept the value.
+//!
+//! Files: `schema.rs` (what the generator reads of a schema), `generator.rs` (the
+//! cases), `valid.rs` and `invalid.rs` (the values).
 
 mod generator;
 mod invalid;
