@@ -175,10 +175,26 @@ impl<'ast> Visit<'ast> for Collector<'_> {
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
         self.visit_path(&mac.path);
-        if tokens::is_generated_code(&mac.path) {
-            return;
+        if !tokens::is_generated_code(&mac.path) {
+            self.tokens(mac.tokens.clone());
         }
-        for found in tokens::paths(mac.tokens.clone()) {
+    }
+
+    fn visit_attribute(&mut self, attr: &'ast syn::Attribute) {
+        self.doc(attr);
+        // An attribute's arguments name items too (`#[arg(value_parser = crate::x)]`).
+        if let syn::Meta::List(list) = &attr.meta {
+            self.tokens(list.tokens.clone());
+        }
+        syn::visit::visit_attribute(self, attr);
+    }
+}
+
+impl Collector<'_> {
+    /// Notes the edges of the paths in `tokens` (a macro's input, an attribute's
+    /// arguments).
+    fn tokens(&mut self, tokens: proc_macro2::TokenStream) {
+        for found in tokens::paths(tokens) {
             let limit = if found.continues {
                 found.segments.len()
             } else {
@@ -187,10 +203,5 @@ impl<'ast> Visit<'ast> for Collector<'_> {
             let text = found.segments.join("::");
             self.path(&found.segments, limit, found.line, text);
         }
-    }
-
-    fn visit_attribute(&mut self, attr: &'ast syn::Attribute) {
-        self.doc(attr);
-        syn::visit::visit_attribute(self, attr);
     }
 }

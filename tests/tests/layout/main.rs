@@ -5,12 +5,12 @@
 //! scripts) is read from `cargo metadata`; its module tree follows `mod` declarations
 //! from the root file (`#[path]` honoured, `include!`d files are generated code and not
 //! followed). File A has an edge to file B when a path in A names an item of B: in `use`
-//! items, code, types, patterns, attribute paths, macro invocations' tokens (not
-//! `quote!`/`quote_spanned!`/`parse_quote!` bodies) and intra-doc links. Paths start
-//! at `crate::`, `$crate::`, `self::`, `super::` or a module name in scope, and walk
-//! through declared modules only: re-exports are not followed, so naming
-//! `crate::Router` where lib.rs re-exports it is an edge to lib.rs. A circle is a set
-//! of two or more files that reach each other.
+//! items, code, types, patterns, attributes (their paths and arguments), macro
+//! invocations' tokens (not `quote!`/`quote_spanned!`/`parse_quote!` bodies) and
+//! intra-doc links. Paths start at `crate::`, `$crate::`, `self::`, `super::` or a
+//! module name in scope, and walk through declared modules only: re-exports are not
+//! followed, so naming `crate::Router` where lib.rs re-exports it is an edge to lib.rs.
+//! A circle is a set of two or more files that reach each other.
 //!
 //! ```text
 //! cargo test -p mcpdesc-tests --test layout                      # the whole workspace

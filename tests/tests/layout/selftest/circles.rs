@@ -191,7 +191,7 @@ fn intra_doc_links_with_a_path_are_edges() {
 }
 
 #[test]
-fn paths_in_macro_invocations_are_edges() {
+fn paths_in_macro_invocations_and_attributes_are_edges() {
     let fixture = Fixture::new(
         "macro-tokens",
         &[
@@ -209,7 +209,10 @@ fn paths_in_macro_invocations_are_edges() {
                 "pub const C: u8 = 1;\nmacro_rules! call {\n    () => {\n        \
                  $crate::d::d()\n    };\n}\n",
             ),
-            ("src/d.rs", "#[crate::a::attribute]\npub fn d() {}\n"),
+            (
+                "src/d.rs",
+                "#[crate::a::attribute]\n#[arg(value_parser = crate::a::parse)]\npub fn d() {}\n",
+            ),
         ],
     );
     let outcome = fixture.check("src/lib.rs");
@@ -219,7 +222,11 @@ fn paths_in_macro_invocations_are_edges() {
             edge("src/a.rs", "src/b.rs", &["2: crate::b::B"]),
             edge("src/b.rs", "src/c.rs", &["3: crate::c::C"]),
             edge("src/c.rs", "src/d.rs", &["4: $crate::d::d"]),
-            edge("src/d.rs", "src/a.rs", &["1: crate::a::attribute"]),
+            edge(
+                "src/d.rs",
+                "src/a.rs",
+                &["1: crate::a::attribute", "2: crate::a::parse"]
+            ),
         ])
     );
     let files: Vec<_> = outcome.circles.iter().map(|c| c.files.len()).collect();
