@@ -4,10 +4,10 @@
 //! notice and a pass without them, a failure in CI). Each test prints its
 //! `--format json` report on stderr.
 //!
-//! Left out of the generated calls, on purpose (see the README's `mcpdesc check`
-//! section): `server-everything`'s `trigger-long-running-operation` (its `duration`
-//! has no maximum and defaults to 10 s: slow, and reported as `no-answer` under a
-//! short `--timeout`) and `gzip-file-as-resource` (it downloads a URL, by default one
+//! Left out of the generated calls, on purpose (see `docs/check.md`, "What it found
+//! on the npm reference servers"): `server-everything`'s
+//! `trigger-long-running-operation` (its `duration` has no maximum and defaults to
+//! 10 s: slow, and reported as `no-answer` under a short `--timeout`) and `gzip-file-as-resource` (it downloads a URL, by default one
 //! on the internet, which tests must not reach; `GZIP_ALLOWED_DOMAINS` is also set to
 //! a domain that does not exist).
 

@@ -15,8 +15,9 @@
 
 use std::collections::BTreeMap;
 
+use mcpdesc_description::protocol::ProtocolVersion;
+
 use crate::own_types::OwnTypes;
-use crate::protocol::ProtocolVersion;
 
 /// The default path of the runtime crate in generated code.
 pub const DEFAULT_RUNTIME_CRATE: &str = "::mcpdesc";
@@ -212,7 +213,7 @@ impl Settings {
     /// examples against the generated types and the example mock only.
     ///
     /// The expression is parsed when the code is generated: one that is not a Rust
-    /// expression is a [`GenerateError::Settings`](crate::GenerateError::Settings), as
+    /// expression is a `GenerateError::Settings` error, as
     /// is a test server for a client-only module (there is no router to call). It has
     /// no effect when tests are off ([`Settings::tests`]).
     ///

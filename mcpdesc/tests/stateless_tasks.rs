@@ -257,7 +257,7 @@ async fn the_same_router_with_sessions_advertises_and_runs_tasks() {
 }
 
 /// A hand-written handler that delegates to `McpServer` (initialize included), as
-/// the README's composition section does.
+/// `docs/serving.md`'s composition section does.
 #[derive(Clone)]
 struct Delegating {
     tools: McpServer,

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::pointer::Pointer;
+use mcpdesc_description::pointer::Pointer;
 
 /// The user's own types in one module.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -13,13 +13,13 @@
 use std::collections::BTreeMap;
 
 use super::own::{OwnCheck, OwnIr};
-use super::{Role, SchemaIr, SharedSchemaIr, ToolIr, TypeSource};
-use crate::diagnostic::{Diagnostic, Severity};
+use super::tool::{Role, SchemaIr, SharedSchemaIr, ToolIr, TypeSource};
 use crate::generate::prepare::PreparedSchema;
 use crate::own_types::ReplaceKey;
-use crate::pointer::Pointer;
-use crate::rules;
 use crate::settings::Settings;
+use mcpdesc_description::diagnostic::{Diagnostic, Severity};
+use mcpdesc_description::pointer::Pointer;
+use mcpdesc_description::rules;
 
 /// How many places a check's message names.
 const POINTERS_NAMED: usize = 3;

@@ -8,13 +8,13 @@ use serde_json::{Map, Value};
 
 use super::keywords::{def_candidate, for_each_child, ANNOTATIONS};
 use super::own::{self, Verdict, RUST_TYPE};
+use super::prepared::{doc_of, title_of, Options, OwnUse, PreparedSchema, TITLE_MARK};
 use super::shapes::{alias_targets, default_problem, fixed_length, is_tuple, supported_not};
-use super::{doc_of, title_of, Options, OwnUse, PreparedSchema, TITLE_MARK};
-use crate::diagnostic::{Diagnostic, Severity};
 use crate::generate::naming::NameAllocator;
-use crate::pointer::Pointer;
-use crate::rules;
-use crate::validate::dialect::percent_decode;
+use mcpdesc_description::diagnostic::{Diagnostic, Severity};
+use mcpdesc_description::pointer::Pointer;
+use mcpdesc_description::rules;
+use mcpdesc_description::validate::dialect::percent_decode;
 
 /// The state of one preparation: the schema being prepared, where it is used, the
 /// names and diagnostics it adds to, and the reference targets found so far.

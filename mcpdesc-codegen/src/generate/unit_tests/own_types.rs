@@ -5,14 +5,15 @@
 use serde_json::{json, Value};
 
 use super::{code, description};
-use crate::generate::generate;
+use crate::generate::{generate, GenerateError};
 use crate::settings::Settings;
+use mcpdesc_description::description::Description;
 
 fn object(props: Value) -> Value {
     json!({"type": "object", "properties": props})
 }
 
-fn codes(desc: &crate::Description, settings: &Settings) -> Vec<(String, String)> {
+fn codes(desc: &Description, settings: &Settings) -> Vec<(String, String)> {
     generate(desc, settings)
         .unwrap()
         .diagnostics
@@ -326,7 +327,7 @@ fn what_nothing_uses_is_a_warning_and_bad_settings_are_errors() {
         assert!(
             matches!(
                 generate(&desc, &bad),
-                Err(super::GenerateError::Settings(_))
+                Err(GenerateError::Settings(_))
             ),
             "{bad:?}"
         );

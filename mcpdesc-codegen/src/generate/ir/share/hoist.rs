@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::places::{collect, Site};
 use super::units::Unit;
 use crate::generate::naming::NameAllocator;
-use crate::pointer::Pointer;
+use mcpdesc_description::pointer::Pointer;
 
 /// Moves every inline schema whose derived name is in `wanted` (and that no root or
 /// definition already has) to a definition of that name, in each unit that has it;

@@ -23,11 +23,11 @@ use serde_json::Value;
 use super::hoist::hoist;
 use super::places::{collect, def_key, Identity, Place, Site};
 use super::units::{put_back, set_root_doc, shared_doc, take, Origin, Unit};
-use crate::generate::ir::{SharedSchemaIr, ToolIr};
+use crate::generate::ir::tool::{SharedSchemaIr, ToolIr};
 use crate::generate::naming::{self, NameAllocator};
 use crate::own_types::ReplaceKey;
-use crate::pointer::Pointer;
 use crate::settings::Settings;
+use mcpdesc_description::pointer::Pointer;
 
 /// Makes identical schemas of the tool schemas and shared components one type (see
 /// the module documentation); tool schemas whose whole schema joined a shared type

@@ -5,10 +5,11 @@
 
 use serde_json::Value;
 
-use crate::generate::ir::{patched, Role, SharedSchemaIr, ToolIr, TypeSource};
+use crate::generate::ir::module::patched;
+use crate::generate::ir::tool::{Role, SharedSchemaIr, ToolIr, TypeSource};
 use crate::generate::prepare::PreparedSchema;
-use crate::pointer::Pointer;
 use crate::settings::Settings;
+use mcpdesc_description::pointer::Pointer;
 
 /// Where a unit comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
