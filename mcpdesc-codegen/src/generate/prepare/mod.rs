@@ -38,10 +38,10 @@ use serde_json::Value;
 use super::naming::NameAllocator;
 use mcpdesc_description::diagnostic::Diagnostic;
 use mcpdesc_description::pointer::Pointer;
+use prepared::title_of;
 pub use prepared::{
     schema_doc, strip_defaults, strip_marks, Options, OwnUse, PreparedSchema, TITLE_MARK,
 };
-use prepared::title_of;
 use preparer::Preparer;
 
 /// Prepares `schema`, whose use site is `at` (such as `/tools/2/inputSchema`), as the

@@ -325,10 +325,7 @@ fn what_nothing_uses_is_a_warning_and_bad_settings_are_errors() {
         Settings::new().crate_version("geo", "latest"),
     ] {
         assert!(
-            matches!(
-                generate(&desc, &bad),
-                Err(GenerateError::Settings(_))
-            ),
+            matches!(generate(&desc, &bad), Err(GenerateError::Settings(_))),
             "{bad:?}"
         );
     }
