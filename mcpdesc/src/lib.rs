@@ -104,82 +104,62 @@
 
 pub mod auth;
 #[cfg(feature = "client")]
-mod call_error;
-mod capabilities;
-#[cfg(feature = "client")]
 pub mod client;
-#[cfg(feature = "rmcp")]
-mod client_capabilities;
-pub mod client_requirements;
-mod completions;
-mod content;
-mod context;
-mod difference;
-mod elicited;
-mod error;
-mod handlers;
-#[cfg(feature = "rmcp")]
-pub mod implementation;
-#[cfg(feature = "rmcp")]
-mod input_rounds;
-#[cfg(feature = "rmcp")]
-mod listing;
-pub mod mock;
-mod notifications;
-pub mod primitives;
-pub mod projection;
-pub mod prompts;
-mod request_examples;
-pub mod resources;
-mod result;
-mod router;
-mod schema;
-mod scripted;
-mod subscriptions;
-pub mod tasks;
-pub mod testing;
-mod tool_examples;
-mod uri_template;
-mod version;
-
-#[cfg(feature = "rmcp")]
-mod rmcp_adapter;
-
+mod examples;
 #[cfg(feature = "http")]
 pub mod http;
+mod protocol;
+mod schema;
+mod server;
+pub mod tasks;
+
+#[cfg(feature = "rmcp")]
+pub use examples::implementation;
+pub use examples::{mock, testing};
+pub use protocol::{client_requirements, projection, prompts, resources};
+pub use server::primitives;
+
 #[cfg(feature = "http")]
 pub use http::serve_http;
 
 #[cfg(feature = "client")]
-pub use call_error::{CallError, CallResult, Violation};
-pub use completions::{
+pub use client::call_error::{CallError, CallResult, Violation};
+pub use protocol::completions::{
     Completion, CompletionRequest, CompletionResult, CompletionTarget, MAX_COMPLETION_VALUES,
 };
-pub use content::{
+pub use protocol::content::{
     Annotations, BlobResourceContents, Content, EmbeddedResource, Icon, MediaContent, Meta,
     ResourceContents, ResourceLink, Role, TextContent, TextResourceContents,
 };
-pub use context::{ClientPeer, Context, ElicitAction, ElicitRequest, ElicitResponse, Root};
-pub use elicited::{Elicited, FormElicitation};
-pub use error::{ClientError, Error, ProtocolError, RequestError, RouterError, ToolError};
-pub use notifications::{LogLevel, Notifier};
+pub use protocol::error::{
+    ClientError, Error, ProtocolError, RequestError, RouterError, ToolError,
+};
+pub use protocol::result::{RequestFuture, ToolFuture, ToolResult, Typed};
+pub use protocol::uri_template::UriTemplate;
+pub use protocol::version::{ProtocolVersion, UnknownProtocolVersion};
+pub use server::context::{ClientPeer, Context, ElicitAction, ElicitRequest, ElicitResponse, Root};
+pub use server::elicited::{Elicited, FormElicitation};
+pub use server::notifications::{LogLevel, Notifier};
+pub use server::router::{Handler, Router, ServerInfo, ToolSpec};
+pub use server::subscriptions::ChangeNotifier;
+// Shown as re-exports of the public modules' items, where the docs list them.
+#[doc(no_inline)]
 pub use primitives::{CompletionHandler, PromptHandler, ResourceHandler, ResourceTemplateHandler};
+#[doc(no_inline)]
 pub use prompts::{PromptMessage, PromptResult, PromptSpec};
+#[doc(no_inline)]
 pub use resources::{CacheScope, ResourceResult, ResourceSpec, ResourceTemplateSpec};
-pub use result::{RequestFuture, ToolFuture, ToolResult, Typed};
-pub use router::{Handler, Router, ServerInfo, ToolSpec};
-pub use subscriptions::ChangeNotifier;
 pub use tasks::{TaskLimits, TaskSupport};
 /// The cancellation token of a call (see [`Context::cancelled`]); the type rmcp
 /// cancels when the client sends `notifications/cancelled`.
 pub use tokio_util::sync::CancellationToken;
-pub use uri_template::UriTemplate;
-pub use version::{ProtocolVersion, UnknownProtocolVersion};
 
 #[cfg(feature = "rmcp")]
-pub use listing::ToolListings;
+pub use server::adapter::listing::ToolListings;
 #[cfg(feature = "rmcp")]
-pub use rmcp_adapter::{serve_stdio, McpServer, RestoreDropped, RmcpClientPeer, RmcpNotifier};
+pub use server::adapter::mcp_server::{
+    serve_stdio, McpServer, RestoreDropped, RmcpClientPeer, RmcpNotifier,
+};
 
 /// The re-exported `rmcp` crate (the version the adapter is built against).
 #[cfg(feature = "rmcp")]
@@ -283,7 +263,7 @@ pub mod __private {
             .map_err(|e| crate::RequestError::invalid_params(format!("Invalid arguments: {e}")))
     }
 
-    pub use crate::handlers::{
+    pub use crate::server::handlers::{
         completion_handler, output, prompt_handler, resource_handler, template_handler,
         tool_output, tool_result, typed,
     };

@@ -6,7 +6,7 @@
 use serde_json::{Map, Value};
 
 use super::Requirement;
-use crate::version::VersionSet;
+use crate::protocol::version::VersionSet;
 use crate::ProtocolVersion;
 
 /// One entry of the description's `securitySchemes`.

@@ -134,16 +134,9 @@ mod policy;
 mod principal;
 mod requirement;
 
+// RFC 9728 Protected Resource Metadata, served over HTTP (`http/security/`).
 #[cfg(feature = "http")]
-pub(crate) mod challenge;
-#[cfg(feature = "http")]
-pub(crate) mod extract;
-#[cfg(feature = "http")]
-pub(crate) mod gate;
-#[cfg(feature = "http")]
-pub mod metadata;
-#[cfg(feature = "http")]
-mod peek;
+pub use crate::http::security::metadata;
 
 pub use authenticator::{from_fn, Authenticator, StaticTokens};
 pub use credential::{AuthRequest, BasicCredentials, Credential, Secret};

@@ -67,6 +67,7 @@
 //! `SIGKILL`).
 
 mod answers;
+pub(crate) mod call_error;
 mod challenge;
 mod child;
 mod error;

@@ -22,7 +22,7 @@ use super::error::stderr_note;
 use super::lines::LineTransport;
 use super::tap::Tap;
 use super::{ConnectError, Options, RequestError};
-use crate::rmcp_adapter::to_rmcp_version;
+use crate::server::adapter::mcp_server::to_rmcp_version;
 use crate::{ClientPeer, ProtocolError, ProtocolVersion};
 
 /// A listing gathered over every page: the items in order and each page's whole

@@ -11,7 +11,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::{Session, TypedTask};
-use crate::call_error::Violation;
+use crate::client::call_error::Violation;
 use crate::{
     schema, CallError, CompletionRequest, CompletionResult, CompletionTarget, Content,
     PromptResult, PromptSpec, ProtocolVersion, ResourceResult, ResourceSpec, ResourceTemplateSpec,
@@ -408,7 +408,7 @@ impl TypedClient {
     }
 
     /// Refuses a call whose `clientRequirements` the session's declared capabilities
-    /// do not meet (see [`crate::client_requirements`]); unknown capabilities (a
+    /// do not meet (see [`crate::protocol::client_requirements`]); unknown capabilities (a
     /// session over a foreign rmcp client) are not checked.
     fn check_requirements(
         &self,
@@ -419,11 +419,11 @@ impl TypedClient {
         else {
             return Ok(());
         };
-        match crate::client_requirements::missing(required, declared) {
+        match crate::protocol::client_requirements::missing(required, declared) {
             None => Ok(()),
             Some(lacking) => Err(CallError::MissingClientCapability {
                 name: name.to_owned(),
-                missing: crate::client_requirements::describe(&lacking),
+                missing: crate::protocol::client_requirements::describe(&lacking),
                 required: Box::new(Value::Object(lacking)),
             }),
         }
@@ -498,7 +498,7 @@ fn parse_result<T: DeserializeOwned>(name: &str, raw: Value) -> Result<T, CallEr
     serde_path_to_error::deserialize(&raw).map_err(|e| CallError::Contract {
         name: name.to_owned(),
         violations: vec![Violation::new(
-            crate::testing::pointer_of(e.path()),
+            crate::examples::testing::pointer_of(e.path()),
             e.inner().to_string(),
         )],
         result: Box::new(raw.clone()),
@@ -574,7 +574,7 @@ fn typed_output<O: DeserializeOwned>(
     }
     serde_path_to_error::deserialize(&structured).map_err(|e| {
         contract(vec![Violation::new(
-            format!("{at}{}", crate::testing::pointer_of(e.path())),
+            format!("{at}{}", crate::examples::testing::pointer_of(e.path())),
             format!("{} (Rust type)", e.inner()),
         )])
     })

@@ -68,7 +68,7 @@ impl TaskInfo {
         let Some(status) = raw.get("status").and_then(Value::as_str) else {
             return Err(CallError::Contract {
                 name: name.to_owned(),
-                violations: vec![crate::call_error::Violation::new(
+                violations: vec![crate::client::call_error::Violation::new(
                     "/status",
                     "a task must have a string `status`",
                 )],

@@ -24,7 +24,7 @@ use super::probe::Probe;
 use super::reading::Reading;
 use super::restore::{initialize_request, restore_in_response, tools_list_request};
 use super::sessions::Sessions;
-use crate::auth::gate::Gate;
+use crate::http::security::gate::Gate;
 use crate::ToolListings;
 
 /// The body of every answer of the HTTP layer.
@@ -209,7 +209,9 @@ impl App {
             parts.extensions.insert(security);
         }
         if self.sessions.is_none() {
-            parts.extensions.insert(super::stateless::Stateless);
+            parts
+                .extensions
+                .insert(crate::server::adapter::http_marks::Stateless);
         }
         let session = parts
             .headers

@@ -19,8 +19,6 @@ pub use support::TaskSupport;
 #[cfg(feature = "rmcp")]
 mod clock;
 #[cfg(feature = "rmcp")]
-mod serve;
-#[cfg(feature = "rmcp")]
 pub(crate) mod store;
 #[cfg(feature = "rmcp")]
 mod transport;

@@ -405,14 +405,14 @@ impl Content {
     /// The block shaped for `version`: a plain text block (no annotations, no `_meta`)
     /// stays text, since its wire form is the same in every version; any other block is
     /// written as [`Content::to_wire`] writes it.
-    pub(crate) fn shape(self, version: ProtocolVersion) -> crate::result::ShapedBlock {
+    pub(crate) fn shape(self, version: ProtocolVersion) -> crate::protocol::result::ShapedBlock {
         match self {
             Content::Text(TextContent {
                 text,
                 annotations: None,
                 meta: None,
-            }) => crate::result::ShapedBlock::Text(text),
-            other => crate::result::ShapedBlock::Wire(other.to_wire(version)),
+            }) => crate::protocol::result::ShapedBlock::Text(text),
+            other => crate::protocol::result::ShapedBlock::Wire(other.to_wire(version)),
         }
     }
 

@@ -10,7 +10,7 @@ use http::uri::PathAndQuery;
 use http::Uri;
 use percent_encoding::percent_decode_str;
 
-use super::{ApiKeyLocation, BasicCredentials, SchemeKind, Secret, SecurityScheme};
+use crate::auth::{ApiKeyLocation, BasicCredentials, SchemeKind, Secret, SecurityScheme};
 
 /// One credential a request carried, and the schemes it is for (a bearer token is
 /// for every bearer-type scheme).

@@ -68,14 +68,14 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::input_rounds::InputRounds;
-use crate::testing::{
+use crate::examples::testing::{
     completion_request, latest, parse_json, validate_if_compilable, Example, InteractionExample,
     RequestExample, ScriptedClient, ToolCase,
 };
+use crate::server::input_rounds::InputRounds;
 use crate::{CompletionTarget, Context, ProtocolVersion, Router};
 
-pub use crate::difference::{first_difference, Difference};
+pub use crate::examples::difference::{first_difference, Difference};
 
 /// How an example's result is compared with the implementation's; see the
 /// [module docs](self).

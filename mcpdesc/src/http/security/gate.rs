@@ -21,7 +21,7 @@ use super::challenge::{challenges, ChallengeError};
 use super::extract::take_credentials;
 use super::metadata::{self, ProtectedResourceMetadata, WELL_KNOWN};
 use super::peek::peek;
-use super::{
+use crate::auth::{
     AuthErrorKind, AuthRequest, Authentication, Authenticator, Credential, Requirement,
     SecurityScheme, TransportChoice, Verdict,
 };

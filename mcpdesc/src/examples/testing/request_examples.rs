@@ -16,7 +16,7 @@ use std::marker::PhantomData;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::testing::{self, RequestExample};
+use crate::examples::testing::{self, RequestExample};
 
 /// The type parameter of a resource's or template's examples: they have no typed
 /// arguments to read.

@@ -11,13 +11,16 @@
 //! Generated code calls [`check_example`] and [`check_example_with_output`] once per Tool
 //! Example and [`check_interaction`] once per Tool Interaction Example; the generated
 //! contract check calls [`check_against`]. With a test server, the generated tests also
-//! run each example against the implementation ([`crate::implementation`]), which
+//! run each example against the implementation ([`crate::examples::implementation`]), which
 //! reports the first difference with [`first_difference`]. The lower-level helpers ([`validate`],
 //! [`round_trip`], [`check_content`], [`check_error_shape`], [`compare_results`]) are
 //! public for hand-written tests.
 //!
 //! Schemas are compiled with `jsonschema` (offline, the dialect from `$schema`) once per
 //! distinct schema text and process.
+
+mod request_examples;
+mod tool_examples;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -27,13 +30,13 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::mock::ExampleBook;
+use crate::examples::mock::ExampleBook;
 use crate::{Content, Context, ProtocolVersion, Router, ToolResult};
 
-pub use crate::difference::{first_difference, Difference};
-pub use crate::request_examples::{NoArguments, RequestExamples};
-pub use crate::scripted::ScriptedClient;
-pub use crate::tool_examples::{expect, NoOutput, ToolExamples};
+pub use crate::examples::difference::{first_difference, Difference};
+pub use crate::examples::scripted::ScriptedClient;
+pub use request_examples::{NoArguments, RequestExamples};
+pub use tool_examples::{expect, NoOutput, ToolExamples};
 
 /// One Tool Example as generated code stores it: JSON texts, parsed on use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -499,7 +502,7 @@ pub fn check_interaction(
 /// The opt-in contract check: runs `router` (the user's implementation) on the named
 /// examples of `book` and compares each result with the example's. Each pair is
 /// `(target, example)`, the target written as `--select` writes it
-/// ([`Target::parse`](crate::mock::Target::parse)): a tool name, or `prompt:NAME`,
+/// ([`Target::parse`](crate::examples::mock::Target::parse)): a tool name, or `prompt:NAME`,
 /// `resource:URI`, `template:URI_TEMPLATE`, `completion:prompt:NAME`,
 /// `completion:template:URI_TEMPLATE`.
 ///
@@ -519,8 +522,8 @@ pub fn check_against(
 ) -> Result<(), String> {
     let mut failures = Vec::new();
     for &(target, name) in selection {
-        let tool = match crate::mock::Target::parse(target) {
-            crate::mock::Target::Tool(tool) => tool,
+        let tool = match crate::examples::mock::Target::parse(target) {
+            crate::examples::mock::Target::Tool(tool) => tool,
             other => {
                 if let Err(e) = check_primitive_against(router, book, &other, name) {
                     failures.push(e);
@@ -808,10 +811,10 @@ pub(crate) fn completion_request(request: &Value) -> crate::CompletionRequest {
 fn check_primitive_against(
     router: &Router,
     book: &ExampleBook,
-    target: &crate::mock::Target,
+    target: &crate::examples::mock::Target,
     name: &str,
 ) -> Result<(), String> {
-    use crate::mock::Target;
+    use crate::examples::mock::Target;
     let what = format!("{}, example `{name}`", target.label());
     let (entry, scope) = book.request_entry(target, name).ok_or_else(|| {
         let available: Vec<String> = book

@@ -48,7 +48,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::testing::{canonical, Example, InteractionExample, RequestExample};
+use crate::examples::testing::{canonical, Example, InteractionExample, RequestExample};
 use crate::{
     CompletionRequest, CompletionResult, CompletionTarget, Content, Context, ElicitRequest,
     PromptResult, PromptSpec, ProtocolVersion, RequestError, ResourceResult, ResourceSpec,
@@ -604,7 +604,7 @@ impl ExampleBook {
         cx: Context,
     ) -> Result<ToolResult, ToolError> {
         let args = serde_json::to_value(&input).map_err(|e| ToolError::new(e.to_string()))?;
-        self.respond(tool, &args, &crate::testing::normalize::<I>, &cx)
+        self.respond(tool, &args, &crate::examples::testing::normalize::<I>, &cx)
             .await
     }
 

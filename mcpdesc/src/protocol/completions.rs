@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use crate::prompts::insert_meta_and_extra;
+use crate::protocol::prompts::insert_meta_and_extra;
 use crate::{Meta, ProtocolVersion};
 
 /// What a completion handler completes: a prompt (by name) or a resource template (by

@@ -9,8 +9,8 @@
 //! ```
 //!
 //! and users read `examples::weather::ALL.typed_input("paris")`,
-//! `ALL.examples[0]`, `ALL.tool` (what the checks of [`crate::testing`] and
-//! [`crate::implementation`] take). The type parameters
+//! `ALL.examples[0]`, `ALL.tool` (what the checks of [`crate::examples::testing`] and
+//! [`crate::examples::implementation`] take). The type parameters
 //! only select the types the accessors deserialize into; a tool without
 //! `outputSchema` has [`NoOutput`], which has no `typed_output`.
 
@@ -20,7 +20,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::testing::{self, Example, InteractionExample, ToolCase};
+use crate::examples::testing::{self, Example, InteractionExample, ToolCase};
 use crate::ToolSpec;
 
 /// The output type parameter of a tool without `outputSchema`: there is no typed
@@ -31,7 +31,7 @@ pub enum NoOutput {}
 /// A tool's Tool Examples and Tool Interaction Examples (JSON texts, parsed on use),
 /// with accessors typed by the tool's generated input `I` and output `O`.
 pub struct ToolExamples<I, O = NoOutput> {
-    /// The tool, for the checks of [`crate::testing`].
+    /// The tool, for the checks of [`crate::examples::testing`].
     pub tool: ToolCase,
     /// The Tool Examples, in the description's order.
     pub examples: &'static [Example],

@@ -27,12 +27,12 @@ use futures::FutureExt;
 use serde_json::{Map, Value};
 
 use crate::auth::Requirement;
-use crate::capabilities::Served;
-use crate::prompts::{declared_arguments, native_prompt};
-use crate::resources::{native_resource, native_resource_template};
-use crate::router::panic_message;
-use crate::uri_template::UriTemplate;
-use crate::version::VersionSet;
+use crate::protocol::prompts::{declared_arguments, native_prompt};
+use crate::protocol::resources::{native_resource, native_resource_template};
+use crate::protocol::uri_template::UriTemplate;
+use crate::protocol::version::VersionSet;
+use crate::server::capabilities::Served;
+use crate::server::router::panic_message;
 use crate::{
     BoxFuture, CompletionRequest, CompletionResult, CompletionTarget, Context, PromptResult,
     PromptSpec, ProtocolError, ProtocolVersion, RequestError, ResourceResult, ResourceSpec,
@@ -621,7 +621,7 @@ impl Router {
     }
 
     /// The native MCP `Prompt` values for `version`, in registration order (see
-    /// [`prompts`](crate::prompts) for the members).
+    /// [`prompts`](crate::protocol::prompts) for the members).
     pub fn list_prompts(&self, version: ProtocolVersion) -> Vec<Value> {
         self.primitives()
             .prompts
@@ -651,7 +651,7 @@ impl Router {
             .collect()
     }
 
-    /// Answers `prompts/get` (see the [module docs](crate::primitives) for the checks
+    /// Answers `prompts/get` (see the [module docs](crate::server::primitives) for the checks
     /// and errors). The result is version-independent; [`PromptResult::to_wire`]
     /// shapes it.
     pub async fn get_prompt(
@@ -669,7 +669,7 @@ impl Router {
         else {
             return Err(self.missing_prompt(name, version));
         };
-        crate::client_requirements::check(
+        crate::protocol::client_requirements::check(
             &entry.declaration,
             cx.client_capabilities(),
             version,
@@ -737,7 +737,7 @@ impl Router {
 
     /// Answers `resources/read`: the resource with this URI, else the first template
     /// (in registration order) the URI is an expansion of (see the
-    /// [module docs](crate::primitives) for the errors).
+    /// [module docs](crate::server::primitives) for the errors).
     pub async fn read_resource(
         &self,
         uri: &str,
@@ -750,7 +750,7 @@ impl Router {
             .iter()
             .find(|r| r.uri == uri && r.scope.contains(version))
         {
-            crate::client_requirements::check(
+            crate::protocol::client_requirements::check(
                 &entry.declaration,
                 cx.client_capabilities(),
                 version,
@@ -776,7 +776,7 @@ impl Router {
                     entry.template.as_str()
                 ))
             })?;
-            crate::client_requirements::check(
+            crate::protocol::client_requirements::check(
                 &entry.declaration,
                 cx.client_capabilities(),
                 version,
@@ -819,7 +819,7 @@ impl Router {
 
     /// Answers `completion/complete` for `target` (a prompt name, or a resource
     /// template's `uriTemplate`; a concrete URI is accepted for the template it is an
-    /// expansion of). See the [module docs](crate::primitives) for the checks.
+    /// expansion of). See the [module docs](crate::server::primitives) for the checks.
     pub async fn complete(
         &self,
         target: &CompletionTarget,

@@ -9,9 +9,9 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{json, Value};
 
-use super::store::{Outcome, Refusal, TaskStore};
-use super::wire;
-use crate::rmcp_adapter::{negotiated, stateless_http, to_error_data};
+use crate::server::adapter::mcp_server::{negotiated, stateless_http, to_error_data};
+use crate::tasks::store::{Outcome, Refusal, TaskStore};
+use crate::tasks::wire;
 use crate::{auth, McpServer, ProtocolVersion};
 
 /// How long a cancelled task's handler may run on after its cancellation before it

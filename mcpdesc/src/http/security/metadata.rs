@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use http::Uri;
 use serde_json::{json, Map, Value};
 
-use super::{Requirement, SchemeKind, SecurityDeclaration};
+use crate::auth::{Requirement, SchemeKind, SecurityDeclaration};
 use crate::Router;
 
 /// The well-known path prefix of RFC 9728.

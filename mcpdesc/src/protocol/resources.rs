@@ -19,7 +19,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::prompts::insert_meta_and_extra;
+use crate::protocol::prompts::insert_meta_and_extra;
 use crate::{Meta, ProtocolVersion, ResourceContents};
 
 /// The static description of one resource, as generated code passes it to

@@ -31,10 +31,10 @@ use rmcp::{ErrorData, Peer, RoleServer, ServerHandler, Service, ServiceError, Se
 use serde_json::{json, Value};
 
 use crate::auth;
-use crate::client_capabilities;
-use crate::input_rounds::{InputRequired, InputRounds};
-use crate::result::ShapedBlock;
-use crate::subscriptions::SessionLink;
+use crate::protocol::client_capabilities;
+use crate::protocol::result::ShapedBlock;
+use crate::server::input_rounds::{InputRequired, InputRounds};
+use crate::server::subscriptions::SessionLink;
 use crate::tasks::store::TaskStore;
 use crate::tasks::{wire, TaskLimits, TaskSupport};
 use crate::{
@@ -443,7 +443,7 @@ fn request_security(
     let parts = context.extensions.get::<http::request::Parts>()?;
     let security = parts
         .extensions
-        .get::<crate::auth::gate::RequestSecurity>()?;
+        .get::<crate::http::security::gate::RequestSecurity>()?;
     Some((security.authentication.clone(), security.choice.clone()))
 }
 
@@ -470,7 +470,7 @@ fn marked_stateless(context: &RequestContext<RoleServer>) -> bool {
         .is_some_and(|parts| {
             parts
                 .extensions
-                .get::<crate::http::stateless::Stateless>()
+                .get::<crate::server::adapter::http_marks::Stateless>()
                 .is_some()
         })
 }

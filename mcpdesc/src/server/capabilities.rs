@@ -27,8 +27,8 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::subscriptions::ListChanged;
-use crate::version::VersionSet;
+use crate::protocol::version::VersionSet;
+use crate::server::subscriptions::ListChanged;
 use crate::ProtocolVersion;
 
 /// One declaration object with its scope.

@@ -12,7 +12,7 @@ use serde_json::{json, Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::auth::{Authentication, Principal};
-use crate::notifications::{log_params, ProgressState};
+use crate::server::notifications::{log_params, ProgressState};
 use crate::{BoxFuture, ChangeNotifier, ClientError, LogLevel, Meta, Notifier, ProtocolVersion};
 
 /// The client side of a connection, as seen by a tool: the three requests an MCP server

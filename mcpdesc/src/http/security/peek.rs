@@ -11,7 +11,7 @@
 use http::HeaderMap;
 use serde_json::Value;
 
-use super::Target;
+use crate::auth::Target;
 use crate::http::reading::{header_version, Reading};
 use crate::{CompletionTarget, ProtocolVersion};
 

@@ -10,11 +10,11 @@ use futures::FutureExt;
 use serde_json::{Map, Value};
 
 use crate::auth::{Requirement, RouterSecurity};
-use crate::capabilities::{Capabilities, Served};
-use crate::primitives::Primitives;
-use crate::projection::{native_tool, NativeTool};
-use crate::subscriptions::{ChangeNotifier, ListChanged};
-use crate::version::VersionSet;
+use crate::protocol::projection::{native_tool, NativeTool};
+use crate::protocol::version::VersionSet;
+use crate::server::capabilities::{Capabilities, Served};
+use crate::server::primitives::Primitives;
+use crate::server::subscriptions::{ChangeNotifier, ListChanged};
 use crate::{
     schema, BoxFuture, Context, ProtocolError, ProtocolVersion, RouterError, ToolError, ToolResult,
 };
@@ -551,7 +551,7 @@ impl Router {
     }
 
     /// The native MCP `Tool` values for `version`: the tools whose scope contains it,
-    /// projected as [`projection`](crate::projection) describes, in registration order.
+    /// projected as [`projection`](crate::protocol::projection) describes, in registration order.
     pub fn list_tools(&self, version: ProtocolVersion) -> Vec<Value> {
         self.native_tools(version)
             .into_iter()
@@ -592,7 +592,7 @@ impl Router {
         let version = cx.protocol_version();
         let entry = self.find(name, version)?;
         // Before anything of the call runs (MCP Description §8.5).
-        crate::client_requirements::check(
+        crate::protocol::client_requirements::check(
             &entry.declaration,
             cx.client_capabilities(),
             version,

@@ -106,8 +106,8 @@ use rmcp::ServerHandler;
 use tokio::net::ToSocketAddrs;
 use tokio_util::sync::CancellationToken;
 
-use crate::auth::gate::{Gate, GateSettings};
 use crate::auth::TransportChoice;
+use crate::http::security::gate::{Gate, GateSettings};
 use crate::{Error, McpServer, Router, ToolListings};
 
 mod dormant;
@@ -119,9 +119,9 @@ mod origin;
 mod probe;
 pub(crate) mod reading;
 mod restore;
+pub(crate) mod security;
 mod service;
 mod sessions;
-pub(crate) mod stateless;
 
 pub use drain::Drain;
 pub use listener::{

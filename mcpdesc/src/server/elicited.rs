@@ -95,7 +95,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::testing::ScriptedClient;
+    use crate::examples::testing::ScriptedClient;
     use crate::ProtocolVersion;
 
     #[derive(Debug, Deserialize, PartialEq)]
