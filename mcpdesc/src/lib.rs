@@ -134,11 +134,14 @@ pub use protocol::content::{
 pub use protocol::error::{
     ClientError, Error, ProtocolError, RequestError, RouterError, ToolError,
 };
-pub use protocol::result::{RequestFuture, ToolFuture, ToolResult, Typed};
+pub use protocol::futures::{BoxFuture, RequestFuture, ToolFuture};
+pub use protocol::result::{ToolResult, Typed};
 pub use protocol::uri_template::UriTemplate;
 pub use protocol::version::{ProtocolVersion, UnknownProtocolVersion};
-pub use server::context::{ClientPeer, Context, ElicitAction, ElicitRequest, ElicitResponse, Root};
+pub use server::client_requests::{ElicitAction, ElicitRequest, ElicitResponse, Root};
+pub use server::context::{ClientPeer, Context};
 pub use server::elicited::{Elicited, FormElicitation};
+pub use server::handlers::parse_arguments;
 pub use server::notifications::{LogLevel, Notifier};
 pub use server::router::{Handler, Router, ServerInfo, ToolSpec};
 pub use server::subscriptions::ChangeNotifier;
@@ -157,37 +160,13 @@ pub use tokio_util::sync::CancellationToken;
 #[cfg(feature = "rmcp")]
 pub use server::adapter::listing::ToolListings;
 #[cfg(feature = "rmcp")]
-pub use server::adapter::mcp_server::{
-    serve_stdio, McpServer, RestoreDropped, RmcpClientPeer, RmcpNotifier,
-};
+pub use server::adapter::mcp_server::{serve_stdio, McpServer, RestoreDropped};
+#[cfg(feature = "rmcp")]
+pub use server::adapter::peer::{RmcpClientPeer, RmcpNotifier};
 
 /// The re-exported `rmcp` crate (the version the adapter is built against).
 #[cfg(feature = "rmcp")]
 pub use rmcp;
-
-/// A boxed, `Send` future; the same type as `futures::future::BoxFuture`.
-pub type BoxFuture<'a, T> = futures::future::BoxFuture<'a, T>;
-
-/// Deserializes a tool's arguments into its input type.
-///
-/// The router has already checked them against the `inputSchema`; a failure here means
-/// the Rust type and the schema disagree, and it becomes an `isError` result with the
-/// serde message.
-///
-/// ```
-/// #[derive(Debug, serde::Deserialize)]
-/// struct Input { pgn: String }
-///
-/// let input: Input = mcpdesc::parse_arguments(serde_json::json!({"pgn": "1. e4"})).unwrap();
-/// assert_eq!(input.pgn, "1. e4");
-/// let err = mcpdesc::parse_arguments::<Input>(serde_json::json!({})).unwrap_err();
-/// assert_eq!(err.message(), "Invalid arguments: missing field `pgn`");
-/// ```
-pub fn parse_arguments<T: serde::de::DeserializeOwned>(
-    arguments: serde_json::Value,
-) -> Result<T, ToolError> {
-    serde_json::from_value(arguments).map_err(|e| ToolError::invalid_arguments(&e))
-}
 
 /// Includes the code a `build.rs` generated into `$OUT_DIR/<name>.rs`.
 ///
@@ -240,39 +219,15 @@ pub mod __private {
     pub use std::boxed::Box;
     pub use std::sync::Arc;
 
-    pub use crate::parse_arguments;
+    pub use crate::server::handlers::parse_arguments;
     pub use futures::executor::block_on;
 
     /// Generated code names the tool schemas only `jsonschema` checks (see
     /// [`full_validation!`](crate::__full_validation)).
     pub use crate::__full_validation as full_validation;
 
-    /// The first keyword of `schema` that only the full validator checks, as
-    /// `` `pointer`: `keyword` ``, or `None` when the built-in validator checks it
-    /// whole. The generator keeps a copy of this list; a test keeps them equal.
-    pub fn full_validator_keyword(schema: &serde_json::Value) -> Option<String> {
-        crate::schema::full_validator_keyword_of(schema)
-    }
-
-    /// Deserializes prompt arguments or template variables into their generated type;
-    /// a failure is an "Invalid params" error with the serde message.
-    pub fn parse_request<T: serde::de::DeserializeOwned>(
-        value: serde_json::Value,
-    ) -> Result<T, crate::RequestError> {
-        serde_json::from_value(value)
-            .map_err(|e| crate::RequestError::invalid_params(format!("Invalid arguments: {e}")))
-    }
-
     pub use crate::server::handlers::{
-        completion_handler, output, prompt_handler, resource_handler, template_handler,
-        tool_output, tool_result, typed,
+        boxed, completion_handler, full_validator_keyword, output, parse_request, prompt_handler,
+        resource_handler, template_handler, tool_output, tool_result, typed,
     };
-
-    /// Boxes a handler's future into the router's [`BoxFuture`](crate::BoxFuture).
-    pub fn boxed<'a, F>(future: F) -> crate::BoxFuture<'a, F::Output>
-    where
-        F: ::core::future::Future + Send + 'a,
-    {
-        Box::pin(future)
-    }
 }

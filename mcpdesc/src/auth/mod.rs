@@ -127,12 +127,12 @@
 //! Sessions are not bound to the principal that opened them: every request is
 //! authenticated on its own, so a session id alone grants nothing.
 
-mod authenticator;
-mod credential;
-mod declaration;
-mod policy;
-mod principal;
-mod requirement;
+pub(crate) mod authenticator;
+pub(crate) mod credential;
+pub(crate) mod declaration;
+pub(crate) mod policy;
+pub(crate) mod principal;
+pub(crate) mod requirement;
 
 // RFC 9728 Protected Resource Metadata, served over HTTP (`http/security/`).
 #[cfg(feature = "http")]
@@ -144,13 +144,6 @@ pub use declaration::{
     ApiKeyLocation, OAuthFlow, SchemeKind, SecurityDeclaration, SecurityScheme, TransportChoice,
     TransportEntry,
 };
-pub use policy::Target;
-pub(crate) use policy::{declared_requirement, RouterSecurity};
+pub use policy::{Target, FORBIDDEN_CODE};
 pub use principal::{AuthError, AuthErrorKind, Authentication, Principal};
 pub use requirement::{Alternative, Requirement, Verdict};
-
-/// The JSON-RPC error code of a call the handler adapter refuses for security
-/// (when HTTP could not answer with a status, see the module docs). Its `data` is
-/// `{"status": 401 | 403, "error": "invalid_token" | "insufficient_scope",
-/// "scope": "..."}`.
-pub const FORBIDDEN_CODE: i32 = -32003;

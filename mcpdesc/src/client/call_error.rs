@@ -4,7 +4,8 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::client::RequestError;
+use super::challenge::{challenges_note, Challenge};
+use super::error::{scopes_note, RequestError};
 use crate::{Content, ProtocolError, ProtocolVersion, ToolResult};
 
 /// One place where a value breaks a schema or a Rust type: a JSON pointer and what is
@@ -125,19 +126,19 @@ pub enum CallError {
     /// The server refused the call with `401 Unauthorized` (HTTP): credentials are
     /// missing or not valid. `challenges` is what its `WWW-Authenticate` header asks
     /// for (scheme, `error`, `resource_metadata`, ...).
-    #[error("`{name}` was refused with 401 Unauthorized: the server needs credentials (an `Authorization` header){}", crate::client::challenge_note(challenges))]
+    #[error("`{name}` was refused with 401 Unauthorized: the server needs credentials (an `Authorization` header){}", challenges_note(challenges))]
     Unauthorized {
         /// The tool, prompt, resource or template.
         name: String,
         /// The challenges of the `WWW-Authenticate` header.
-        challenges: Vec<crate::client::Challenge>,
+        challenges: Vec<Challenge>,
     },
     /// The server refused the call with `403 Forbidden` (HTTP): the credentials are
     /// valid but do not grant it; `scopes` are the scopes the server asks for.
     #[error(
         "`{name}` was refused with 403 Forbidden{}{}",
-        crate::client::scopes_note(scopes),
-        crate::client::challenge_note(challenges)
+        scopes_note(scopes),
+        challenges_note(challenges)
     )]
     Forbidden {
         /// The tool, prompt, resource or template.
@@ -145,7 +146,7 @@ pub enum CallError {
         /// The scopes the server asks for (its challenges' `scope`), when it says.
         scopes: Vec<String>,
         /// The challenges of the `WWW-Authenticate` header.
-        challenges: Vec<crate::client::Challenge>,
+        challenges: Vec<Challenge>,
     },
     /// The description says the primitive needs client capabilities (its
     /// `clientRequirements`) that this session did not declare (nothing was sent; a

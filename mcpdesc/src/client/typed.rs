@@ -5,17 +5,18 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::schema::Validator;
+use crate::schema::validator::{self, Validator};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::{Session, TypedTask};
+use super::session::Session;
+use super::typed_task::TypedTask;
 use crate::client::call_error::Violation;
 use crate::{
-    schema, CallError, CompletionRequest, CompletionResult, CompletionTarget, Content,
-    PromptResult, PromptSpec, ProtocolVersion, ResourceResult, ResourceSpec, ResourceTemplateSpec,
-    ToolResult, ToolSpec, Typed, UriTemplate,
+    CallError, CompletionRequest, CompletionResult, CompletionTarget, Content, PromptResult,
+    PromptSpec, ProtocolVersion, ResourceResult, ResourceSpec, ResourceTemplateSpec, ToolResult,
+    ToolSpec, Typed, UriTemplate,
 };
 
 /// A [`Session`] with what the description says about each call: a generated `Client`
@@ -269,9 +270,9 @@ impl TypedClient {
         })?;
         if self.validate_inputs {
             if let Some(validator) = &self.schemas(spec).input {
-                let violations: Vec<Violation> = schema::violation_pairs(validator, &arguments)
+                let violations: Vec<Violation> = validator::violation_pairs(validator, &arguments)
                     .into_iter()
-                    .take(schema::MAX_VIOLATIONS)
+                    .take(validator::MAX_VIOLATIONS)
                     .map(|(pointer, message)| Violation::new(pointer, message))
                     .collect();
                 if !violations.is_empty() {
@@ -458,9 +459,9 @@ fn compile(spec: &ToolSpec) -> Schemas {
     let compile = |member: &str| {
         let schema = declaration.get(member)?;
         if legacy {
-            schema::compile_legacy(schema).ok()
+            validator::compile_legacy(schema).ok()
         } else {
-            schema::compile(schema).ok()
+            validator::compile(schema).ok()
         }
     };
     Schemas {
@@ -498,7 +499,7 @@ fn parse_result<T: DeserializeOwned>(name: &str, raw: Value) -> Result<T, CallEr
     serde_path_to_error::deserialize(&raw).map_err(|e| CallError::Contract {
         name: name.to_owned(),
         violations: vec![Violation::new(
-            crate::examples::testing::pointer_of(e.path()),
+            crate::protocol::json::pointer_of(e.path()),
             e.inner().to_string(),
         )],
         result: Box::new(raw.clone()),
@@ -558,9 +559,9 @@ fn typed_output<O: DeserializeOwned>(
         }
     };
     if let Some(schema) = schema {
-        let violations: Vec<Violation> = schema::violation_pairs(schema, &structured)
+        let violations: Vec<Violation> = validator::violation_pairs(schema, &structured)
             .into_iter()
-            .take(schema::MAX_VIOLATIONS)
+            .take(validator::MAX_VIOLATIONS)
             .map(|(pointer, message)| {
                 Violation::new(
                     format!("{at}{pointer}"),
@@ -574,7 +575,7 @@ fn typed_output<O: DeserializeOwned>(
     }
     serde_path_to_error::deserialize(&structured).map_err(|e| {
         contract(vec![Violation::new(
-            format!("{at}{}", crate::examples::testing::pointer_of(e.path())),
+            format!("{at}{}", crate::protocol::json::pointer_of(e.path())),
             format!("{} (Rust type)", e.inner()),
         )])
     })

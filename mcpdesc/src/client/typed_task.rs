@@ -6,7 +6,8 @@ use std::marker::PhantomData;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{ToolTask, TypedClient};
+use super::task::ToolTask;
+use super::typed::TypedClient;
 use crate::{CallError, ToolSpec};
 
 /// The status of a task (MCP 2025-11-25 `Task.status`).

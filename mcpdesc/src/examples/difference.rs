@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::examples::testing::canonical;
+use crate::protocol::json::canonical;
 
 /// Where two JSON values first differ, and what each side has there.
 ///

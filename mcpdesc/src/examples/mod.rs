@@ -3,6 +3,7 @@
 //! (`implementation`), with the scripted client of interaction steps and the first
 //! difference between two results.
 
+pub(crate) mod data;
 pub(crate) mod difference;
 #[cfg(feature = "rmcp")]
 pub mod implementation;

@@ -4,7 +4,7 @@ use std::sync::Mutex;
 
 use serde_json::Value;
 
-use crate::examples::testing::canonical;
+use crate::protocol::json::canonical;
 use crate::{BoxFuture, ClientError, ClientPeer};
 
 /// A scripted client built from an interaction example's `steps`.

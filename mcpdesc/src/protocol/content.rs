@@ -405,14 +405,14 @@ impl Content {
     /// The block shaped for `version`: a plain text block (no annotations, no `_meta`)
     /// stays text, since its wire form is the same in every version; any other block is
     /// written as [`Content::to_wire`] writes it.
-    pub(crate) fn shape(self, version: ProtocolVersion) -> crate::protocol::result::ShapedBlock {
+    pub(crate) fn shape(self, version: ProtocolVersion) -> ShapedBlock {
         match self {
             Content::Text(TextContent {
                 text,
                 annotations: None,
                 meta: None,
-            }) => crate::protocol::result::ShapedBlock::Text(text),
-            other => crate::protocol::result::ShapedBlock::Wire(other.to_wire(version)),
+            }) => ShapedBlock::Text(text),
+            other => ShapedBlock::Wire(other.to_wire(version)),
         }
     }
 
@@ -496,6 +496,31 @@ impl ResourceContents {
         match self {
             ResourceContents::Text(c) => c.meta.as_ref(),
             ResourceContents::Blob(c) => c.meta.as_ref(),
+        }
+    }
+}
+
+/// One content block shaped for a protocol version ([`Content::shape`]).
+#[derive(Debug)]
+pub(crate) enum ShapedBlock {
+    /// A text block with no annotations and no `_meta` (the usual block, and the one
+    /// typed outputs produce): `{"type": "text", "text": ...}` in every version.
+    Text(String),
+    /// Any other block, in its wire JSON for the version.
+    Wire(Value),
+}
+
+impl ShapedBlock {
+    /// The block's wire JSON.
+    pub(crate) fn into_wire(self) -> Value {
+        match self {
+            ShapedBlock::Text(text) => {
+                let mut map = Map::new();
+                map.insert("type".into(), Value::from("text"));
+                map.insert("text".into(), Value::String(text));
+                Value::Object(map)
+            }
+            ShapedBlock::Wire(value) => value,
         }
     }
 }

@@ -9,6 +9,8 @@ pub mod client_requirements;
 pub(crate) mod completions;
 pub(crate) mod content;
 pub(crate) mod error;
+pub(crate) mod futures;
+pub(crate) mod json;
 pub mod projection;
 pub mod prompts;
 pub mod resources;

@@ -3,7 +3,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::{Content, Meta, ProtocolVersion, ToolError};
+use super::content::{Content, Meta, ShapedBlock};
+use super::error::ToolError;
+use super::version::ProtocolVersion;
 
 /// A completed tool result (`CallToolResult`), independent of the protocol version.
 ///
@@ -188,31 +190,6 @@ pub(crate) struct Shaped {
     pub(crate) meta: Option<Meta>,
 }
 
-/// One content block of a [`Shaped`] result.
-#[derive(Debug)]
-pub(crate) enum ShapedBlock {
-    /// A text block with no annotations and no `_meta` (the usual block, and the one
-    /// typed outputs produce): `{"type": "text", "text": ...}` in every version.
-    Text(String),
-    /// Any other block, in its wire JSON for the version.
-    Wire(Value),
-}
-
-impl ShapedBlock {
-    /// The block's wire JSON.
-    pub(crate) fn into_wire(self) -> Value {
-        match self {
-            ShapedBlock::Text(text) => {
-                let mut map = Map::new();
-                map.insert("type".into(), Value::from("text"));
-                map.insert("text".into(), Value::String(text));
-                Value::Object(map)
-            }
-            ShapedBlock::Wire(value) => value,
-        }
-    }
-}
-
 impl Shaped {
     /// The result's wire JSON, members in MCP order: `resultType` (2026-07-28 only),
     /// `content`, `structuredContent`, `isError`, `_meta`.
@@ -291,28 +268,6 @@ impl<T> From<T> for Typed<T> {
     fn from(output: T) -> Self {
         Typed::new(output)
     }
-}
-
-/// What a tool's handler method returns: a `Send` future of its output or a
-/// [`ToolError`]. Generated handler traits declare
-/// `fn analyze_game(&self, input: ..., cx: Context) -> impl ToolFuture<Output>`; an
-/// implementation writes `async fn analyze_game(&self, ...) -> Result<Output, ToolError>`
-/// (or returns any `Send` future with that output).
-pub trait ToolFuture<T>: std::future::Future<Output = Result<T, ToolError>> + Send {}
-
-impl<T, F> ToolFuture<T> for F where F: std::future::Future<Output = Result<T, ToolError>> + Send {}
-
-/// What a prompt's, resource's, resource template's or completion's handler method
-/// returns: a `Send` future of its answer or a [`crate::RequestError`] (the JSON-RPC
-/// error of the request). Implement it with `async fn`.
-pub trait RequestFuture<T>:
-    std::future::Future<Output = Result<T, crate::RequestError>> + Send
-{
-}
-
-impl<T, F> RequestFuture<T> for F where
-    F: std::future::Future<Output = Result<T, crate::RequestError>> + Send
-{
 }
 
 #[cfg(test)]

@@ -189,6 +189,19 @@ impl fmt::Display for VersionSet {
     }
 }
 
+/// The version as rmcp's type.
+#[cfg(feature = "rmcp")]
+pub(crate) fn to_rmcp_version(version: ProtocolVersion) -> rmcp::model::ProtocolVersion {
+    use rmcp::model as m;
+    match version {
+        ProtocolVersion::V2024_11_05 => m::ProtocolVersion::V_2024_11_05,
+        ProtocolVersion::V2025_03_26 => m::ProtocolVersion::V_2025_03_26,
+        ProtocolVersion::V2025_06_18 => m::ProtocolVersion::V_2025_06_18,
+        ProtocolVersion::V2025_11_25 => m::ProtocolVersion::V_2025_11_25,
+        ProtocolVersion::V2026_07_28 => m::ProtocolVersion::V_2026_07_28,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

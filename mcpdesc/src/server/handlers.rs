@@ -1,9 +1,21 @@
 //! The generic functions generated code calls so that each tool, prompt, resource and
 //! template costs one line instead of a repeated body: the router's handlers built from
 //! one call of a handler trait method, the default `{tool}_with_content`, and the mock's
-//! plain method. Reached through `mcpdesc::__private`.
+//! plain method; [`parse_arguments`] and the other small helpers of generated code.
+//! Reached through `mcpdesc::__private` (and `mcpdesc::parse_arguments`).
 
 use std::sync::Arc;
+
+use crate::protocol::completions::CompletionRequest;
+use crate::protocol::completions::CompletionResult;
+use crate::protocol::error::RequestError;
+use crate::protocol::error::ToolError;
+use crate::protocol::futures::BoxFuture;
+use crate::protocol::prompts::PromptResult;
+use crate::protocol::resources::ResourceResult;
+use crate::protocol::result::ToolResult;
+use crate::protocol::result::Typed;
+use crate::server::context::Context;
 
 /// The router's handler of a tool with `outputSchema`, from the call of its trait
 /// method: the arguments parsed into `I`, `call(server, input, cx)` awaited, the
@@ -14,10 +26,7 @@ use std::sync::Arc;
 pub fn tool_output<S, I, O, F, Fut>(
     server: &Arc<S>,
     call: F,
-) -> impl Fn(
-    serde_json::Value,
-    crate::Context,
-) -> crate::BoxFuture<'static, Result<crate::ToolResult, crate::ToolError>>
+) -> impl Fn(serde_json::Value, Context) -> BoxFuture<'static, Result<ToolResult, ToolError>>
        + Send
        + Sync
        + 'static
@@ -25,14 +34,13 @@ where
     S: Send + Sync + 'static,
     I: serde::de::DeserializeOwned,
     O: serde::Serialize,
-    F: Fn(Arc<S>, I, crate::Context) -> Fut + Send + Sync + 'static,
-    Fut:
-        ::core::future::Future<Output = Result<crate::Typed<O>, crate::ToolError>> + Send + 'static,
+    F: Fn(Arc<S>, I, Context) -> Fut + Send + Sync + 'static,
+    Fut: ::core::future::Future<Output = Result<Typed<O>, ToolError>> + Send + 'static,
 {
     // The same handler as `tool_result`, with the typed output shaped into a result.
     tool_result(server, move |server, input, cx| {
         let output = call(server, input, cx);
-        async move { crate::ToolResult::from_typed(output.await?) }
+        async move { ToolResult::from_typed(output.await?) }
     })
 }
 
@@ -41,25 +49,19 @@ where
 pub fn tool_result<S, I, F, Fut>(
     server: &Arc<S>,
     call: F,
-) -> impl Fn(
-    serde_json::Value,
-    crate::Context,
-) -> crate::BoxFuture<'static, Result<crate::ToolResult, crate::ToolError>>
+) -> impl Fn(serde_json::Value, Context) -> BoxFuture<'static, Result<ToolResult, ToolError>>
        + Send
        + Sync
        + 'static
 where
     S: Send + Sync + 'static,
     I: serde::de::DeserializeOwned,
-    F: Fn(Arc<S>, I, crate::Context) -> Fut + Send + Sync + 'static,
-    Fut: ::core::future::Future<Output = Result<crate::ToolResult, crate::ToolError>>
-        + Send
-        + 'static,
+    F: Fn(Arc<S>, I, Context) -> Fut + Send + Sync + 'static,
+    Fut: ::core::future::Future<Output = Result<ToolResult, ToolError>> + Send + 'static,
 {
     let server = Arc::clone(server);
     move |args, cx| {
-        let call =
-            crate::parse_arguments::<I>(args).map(|input| call(Arc::clone(&server), input, cx));
+        let call = parse_arguments::<I>(args).map(|input| call(Arc::clone(&server), input, cx));
         Box::pin(async move { call?.await })
     }
 }
@@ -71,22 +73,20 @@ pub fn prompt_handler<S, A, F, Fut>(
     call: F,
 ) -> impl Fn(
     serde_json::Map<String, serde_json::Value>,
-    crate::Context,
-) -> crate::BoxFuture<'static, Result<crate::PromptResult, crate::RequestError>>
+    Context,
+) -> BoxFuture<'static, Result<PromptResult, RequestError>>
        + Send
        + Sync
        + 'static
 where
     S: Send + Sync + 'static,
     A: serde::de::DeserializeOwned,
-    F: Fn(Arc<S>, A, crate::Context) -> Fut + Send + Sync + 'static,
-    Fut: ::core::future::Future<Output = Result<crate::PromptResult, crate::RequestError>>
-        + Send
-        + 'static,
+    F: Fn(Arc<S>, A, Context) -> Fut + Send + Sync + 'static,
+    Fut: ::core::future::Future<Output = Result<PromptResult, RequestError>> + Send + 'static,
 {
     let server = Arc::clone(server);
     move |args, cx| {
-        let call = crate::__private::parse_request::<A>(serde_json::Value::Object(args))
+        let call = parse_request::<A>(serde_json::Value::Object(args))
             .map(|arguments| call(Arc::clone(&server), arguments, cx));
         Box::pin(async move { call?.await })
     }
@@ -96,19 +96,14 @@ where
 pub fn resource_handler<S, F, Fut>(
     server: &Arc<S>,
     call: F,
-) -> impl Fn(
-    String,
-    crate::Context,
-) -> crate::BoxFuture<'static, Result<crate::ResourceResult, crate::RequestError>>
+) -> impl Fn(String, Context) -> BoxFuture<'static, Result<ResourceResult, RequestError>>
        + Send
        + Sync
        + 'static
 where
     S: Send + Sync + 'static,
-    F: Fn(Arc<S>, crate::Context) -> Fut + Send + Sync + 'static,
-    Fut: ::core::future::Future<Output = Result<crate::ResourceResult, crate::RequestError>>
-        + Send
-        + 'static,
+    F: Fn(Arc<S>, Context) -> Fut + Send + Sync + 'static,
+    Fut: ::core::future::Future<Output = Result<ResourceResult, RequestError>> + Send + 'static,
 {
     let server = Arc::clone(server);
     move |_uri, cx| Box::pin(call(Arc::clone(&server), cx))
@@ -122,22 +117,20 @@ pub fn template_handler<S, V, F, Fut>(
 ) -> impl Fn(
     String,
     serde_json::Value,
-    crate::Context,
-) -> crate::BoxFuture<'static, Result<crate::ResourceResult, crate::RequestError>>
+    Context,
+) -> BoxFuture<'static, Result<ResourceResult, RequestError>>
        + Send
        + Sync
        + 'static
 where
     S: Send + Sync + 'static,
     V: serde::de::DeserializeOwned,
-    F: Fn(Arc<S>, String, V, crate::Context) -> Fut + Send + Sync + 'static,
-    Fut: ::core::future::Future<Output = Result<crate::ResourceResult, crate::RequestError>>
-        + Send
-        + 'static,
+    F: Fn(Arc<S>, String, V, Context) -> Fut + Send + Sync + 'static,
+    Fut: ::core::future::Future<Output = Result<ResourceResult, RequestError>> + Send + 'static,
 {
     let server = Arc::clone(server);
     move |uri, variables, cx| {
-        let call = crate::__private::parse_request::<V>(variables)
+        let call = parse_request::<V>(variables)
             .map(|variables| call(Arc::clone(&server), uri, variables, cx));
         Box::pin(async move { call?.await })
     }
@@ -147,19 +140,14 @@ where
 pub fn completion_handler<S, F, Fut>(
     server: &Arc<S>,
     call: F,
-) -> impl Fn(
-    crate::CompletionRequest,
-    crate::Context,
-) -> crate::BoxFuture<'static, Result<crate::CompletionResult, crate::RequestError>>
+) -> impl Fn(CompletionRequest, Context) -> BoxFuture<'static, Result<CompletionResult, RequestError>>
        + Send
        + Sync
        + 'static
 where
     S: Send + Sync + 'static,
-    F: Fn(Arc<S>, crate::CompletionRequest, crate::Context) -> Fut + Send + Sync + 'static,
-    Fut: ::core::future::Future<Output = Result<crate::CompletionResult, crate::RequestError>>
-        + Send
-        + 'static,
+    F: Fn(Arc<S>, CompletionRequest, Context) -> Fut + Send + Sync + 'static,
+    Fut: ::core::future::Future<Output = Result<CompletionResult, RequestError>> + Send + 'static,
 {
     let server = Arc::clone(server);
     move |request, cx| Box::pin(call(Arc::clone(&server), request, cx))
@@ -168,15 +156,60 @@ where
 /// The default `{tool}_with_content` of a generated handler trait: the output of
 /// the plain method, without extra content blocks.
 pub async fn typed<O>(
-    output: impl ::core::future::Future<Output = Result<O, crate::ToolError>>,
-) -> Result<crate::Typed<O>, crate::ToolError> {
-    Ok(crate::Typed::new(output.await?))
+    output: impl ::core::future::Future<Output = Result<O, ToolError>>,
+) -> Result<Typed<O>, ToolError> {
+    Ok(Typed::new(output.await?))
 }
 
 /// The plain method of a handler whose `{tool}_with_content` answers (the
 /// `ExampleServer` mock): its output alone.
 pub async fn output<O>(
-    typed: impl ::core::future::Future<Output = Result<crate::Typed<O>, crate::ToolError>>,
-) -> Result<O, crate::ToolError> {
+    typed: impl ::core::future::Future<Output = Result<Typed<O>, ToolError>>,
+) -> Result<O, ToolError> {
     Ok(typed.await?.output)
+}
+
+/// Deserializes a tool's arguments into its input type.
+///
+/// The router has already checked them against the `inputSchema`; a failure here means
+/// the Rust type and the schema disagree, and it becomes an `isError` result with the
+/// serde message.
+///
+/// ```
+/// #[derive(Debug, serde::Deserialize)]
+/// struct Input { pgn: String }
+///
+/// let input: Input = mcpdesc::parse_arguments(serde_json::json!({"pgn": "1. e4"})).unwrap();
+/// assert_eq!(input.pgn, "1. e4");
+/// let err = mcpdesc::parse_arguments::<Input>(serde_json::json!({})).unwrap_err();
+/// assert_eq!(err.message(), "Invalid arguments: missing field `pgn`");
+/// ```
+pub fn parse_arguments<T: serde::de::DeserializeOwned>(
+    arguments: serde_json::Value,
+) -> Result<T, ToolError> {
+    serde_json::from_value(arguments).map_err(|e| ToolError::invalid_arguments(&e))
+}
+
+/// Deserializes prompt arguments or template variables into their generated type;
+/// a failure is an "Invalid params" error with the serde message.
+pub fn parse_request<T: serde::de::DeserializeOwned>(
+    value: serde_json::Value,
+) -> Result<T, RequestError> {
+    serde_json::from_value(value)
+        .map_err(|e| RequestError::invalid_params(format!("Invalid arguments: {e}")))
+}
+
+/// Boxes a handler's future into the router's [`BoxFuture`].
+pub fn boxed<'a, F>(future: F) -> BoxFuture<'a, F::Output>
+where
+    F: ::core::future::Future + Send + 'a,
+{
+    Box::pin(future)
+}
+
+/// The first keyword of `schema` that only the full validator checks, as
+/// `` `pointer`: `keyword` ``, or `None` when the built-in validator checks it
+/// whole. The generator keeps a copy of this list; a test keeps them equal.
+pub fn full_validator_keyword(schema: &serde_json::Value) -> Option<String> {
+    crate::schema::validator::full_validator_keyword_of(schema)
 }

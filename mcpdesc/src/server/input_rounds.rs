@@ -44,8 +44,8 @@ use std::sync::{Arc, Mutex};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::examples::testing::canonical;
 use crate::protocol::client_capabilities;
+use crate::protocol::json::canonical;
 use crate::{BoxFuture, ClientError, ClientPeer};
 
 /// The format tag of a `requestState` this runtime wrote.

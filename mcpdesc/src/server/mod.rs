@@ -6,12 +6,15 @@
 #[cfg(feature = "rmcp")]
 pub(crate) mod adapter;
 pub(crate) mod capabilities;
+pub(crate) mod client_requests;
 pub(crate) mod context;
 pub(crate) mod elicited;
 pub(crate) mod handlers;
 #[cfg(feature = "rmcp")]
 pub(crate) mod input_rounds;
 pub(crate) mod notifications;
+pub(crate) mod panic;
 pub mod primitives;
 pub(crate) mod router;
+pub(crate) mod security;
 pub(crate) mod subscriptions;

@@ -5,19 +5,24 @@ use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use crate::schema::Validator;
 use futures::FutureExt;
 use serde_json::{Map, Value};
 
-use crate::auth::{Requirement, RouterSecurity};
+use super::capabilities::{Capabilities, Served};
+use super::context::Context;
+use super::panic::panic_message;
+use super::primitives::registry::Primitives;
+use super::subscriptions::{ChangeNotifier, ListChanged};
+use crate::auth::policy::{declared_requirement, RouterSecurity};
+use crate::auth::requirement::Requirement;
+use crate::protocol::client_requirements;
+use crate::protocol::error::{ProtocolError, RouterError, ToolError};
+use crate::protocol::futures::BoxFuture;
 use crate::protocol::projection::{native_tool, NativeTool};
-use crate::protocol::version::VersionSet;
-use crate::server::capabilities::{Capabilities, Served};
-use crate::server::primitives::Primitives;
-use crate::server::subscriptions::{ChangeNotifier, ListChanged};
-use crate::{
-    schema, BoxFuture, Context, ProtocolError, ProtocolVersion, RouterError, ToolError, ToolResult,
-};
+use crate::protocol::result::ToolResult;
+use crate::protocol::version::{ProtocolVersion, VersionSet};
+use crate::schema::validator::{self, Validator};
+use crate::tasks::support::{capability as tasks_capability, TaskSupport};
 
 /// The boxed handler of one tool: validated arguments and the call's context in, a
 /// result or a tool execution error out.
@@ -347,9 +352,9 @@ impl Router {
         // them gets the legacy shape check when its schema is not JSON Schema 2020-12.
         let legacy = scope.iter().all(|v| v < ProtocolVersion::V2025_11_25);
         let compile = if legacy {
-            schema::compile_legacy
+            validator::compile_legacy
         } else {
-            schema::compile
+            validator::compile
         };
         let input = match declaration.get("inputSchema") {
             Some(schema) => compile(schema)
@@ -363,7 +368,8 @@ impl Router {
             ),
             None => None,
         };
-        let security = crate::auth::declared_requirement(self, &declaration).map_err(fail)?;
+        let security =
+            declared_requirement(self.security.declaration(), &declaration).map_err(fail)?;
         self.tools.push(ToolEntry {
             name: spec.name.to_owned(),
             scope,
@@ -421,29 +427,28 @@ impl Router {
         // Core tasks (MCP 2025-11-25): advertised when a tool of the version runs as
         // a task; the declaration's own `tasks` is not what decides it.
         if self.serves_tasks(version) {
-            advertised["tasks"] = crate::tasks::capability();
+            advertised["tasks"] = tasks_capability();
         }
         advertised
     }
 
     /// The `execution.taskSupport` of the tool `name` in `version` (always
-    /// [`TaskSupport::Forbidden`](crate::TaskSupport) outside MCP 2025-11-25); an
+    /// [`TaskSupport::Forbidden`](TaskSupport) outside MCP 2025-11-25); an
     /// unknown tool is the error a call of it would get.
     pub fn task_support(
         &self,
         name: &str,
         version: ProtocolVersion,
-    ) -> Result<crate::TaskSupport, ProtocolError> {
+    ) -> Result<TaskSupport, ProtocolError> {
         let entry = self.find(name, version)?;
-        Ok(crate::TaskSupport::of(&entry.declaration, version))
+        Ok(TaskSupport::of(&entry.declaration, version))
     }
 
     /// Whether a tool of `version` runs as a task (`optional` or `required`): the
     /// server then serves `tasks/*` and advertises the `tasks` capability.
     pub fn serves_tasks(&self, version: ProtocolVersion) -> bool {
         self.tools.iter().any(|t| {
-            t.scope.contains(version)
-                && crate::TaskSupport::of(&t.declaration, version).allows_task()
+            t.scope.contains(version) && TaskSupport::of(&t.declaration, version).allows_task()
         })
     }
 
@@ -592,7 +597,7 @@ impl Router {
         let version = cx.protocol_version();
         let entry = self.find(name, version)?;
         // Before anything of the call runs (MCP Description §8.5).
-        crate::protocol::client_requirements::check(
+        client_requirements::check(
             &entry.declaration,
             cx.client_capabilities(),
             version,
@@ -605,7 +610,7 @@ impl Router {
                 json_kind(&arguments)
             )));
         }
-        let problems = schema::violations(&entry.input, &arguments);
+        let problems = validator::violations(&entry.input, &arguments);
         if !problems.is_empty() {
             return Ok(ToolResult::error(format!(
                 "Invalid arguments for tool `{name}`:\n- {}",
@@ -689,7 +694,7 @@ fn output_problem(name: &str, output: &Validator, result: &ToolResult) -> Option
             "Tool `{name}` declares an outputSchema but returned no structuredContent"
         ));
     };
-    let problems = schema::violations(output, structured);
+    let problems = validator::violations(output, structured);
     if problems.is_empty() {
         return None;
     }
@@ -707,15 +712,5 @@ fn json_kind(value: &Value) -> &'static str {
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
-    }
-}
-
-pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
-    if let Some(text) = payload.downcast_ref::<&str>() {
-        text
-    } else if let Some(text) = payload.downcast_ref::<String>() {
-        text
-    } else {
-        "(no message)"
     }
 }

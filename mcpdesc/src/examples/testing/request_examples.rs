@@ -16,7 +16,7 @@ use std::marker::PhantomData;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::examples::testing::{self, RequestExample};
+use crate::examples::data::{self, RequestExample};
 
 /// The type parameter of a resource's or template's examples: they have no typed
 /// arguments to read.
@@ -66,7 +66,7 @@ impl<A> RequestExamples<A> {
 
     /// The request of the example `name` (see [`RequestExample::request`]).
     pub fn request(&self, name: &str) -> Option<Value> {
-        testing::request_example_request(self.examples, name)
+        data::request_example_request(self.examples, name)
     }
 
     /// The `arguments` of the prompt example `name` (`{}` when it has none).
@@ -83,14 +83,14 @@ impl<A> RequestExamples<A> {
 
     /// The `result` of the example `name`.
     pub fn result(&self, name: &str) -> Option<Value> {
-        testing::request_example_result(self.examples, name)
+        data::request_example_result(self.examples, name)
     }
 }
 
 impl<A: DeserializeOwned> RequestExamples<A> {
     /// The `arguments` of the prompt example `name` as the typed arguments.
     pub fn typed_arguments(&self, name: &str) -> Option<Result<A, serde_json::Error>> {
-        testing::typed(self.arguments(name))
+        data::typed(self.arguments(name))
     }
 }
 

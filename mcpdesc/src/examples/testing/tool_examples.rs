@@ -20,7 +20,8 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::examples::testing::{self, Example, InteractionExample, ToolCase};
+use super::tools;
+use crate::examples::data::{self, Example, InteractionExample, ToolCase};
 use crate::ToolSpec;
 
 /// The output type parameter of a tool without `outputSchema`: there is no typed
@@ -85,12 +86,12 @@ impl<I, O> ToolExamples<I, O> {
 
     /// The `input` of the example `name` (Tool or interaction example).
     pub fn input(&self, name: &str) -> Option<Value> {
-        testing::example_input(self.examples, self.interaction_examples, name)
+        data::example_input(self.examples, self.interaction_examples, name)
     }
 
     /// The `result` of the example `name` (Tool or interaction example).
     pub fn result(&self, name: &str) -> Option<Value> {
-        testing::example_result(self.examples, self.interaction_examples, name)
+        data::example_result(self.examples, self.interaction_examples, name)
     }
 }
 
@@ -98,7 +99,7 @@ impl<I: DeserializeOwned, O> ToolExamples<I, O> {
     /// The `input` of the example `name` as the typed input (`None` for an unknown
     /// name).
     pub fn typed_input(&self, name: &str) -> Option<Result<I, serde_json::Error>> {
-        testing::typed(self.input(name))
+        data::typed(self.input(name))
     }
 }
 
@@ -106,7 +107,7 @@ impl<I, O: DeserializeOwned> ToolExamples<I, O> {
     /// The `structuredContent` of the example `name` as the typed output (`None` for
     /// an unknown name or a result without `structuredContent`).
     pub fn typed_output(&self, name: &str) -> Option<Result<O, serde_json::Error>> {
-        testing::typed(
+        data::typed(
             self.result(name)
                 .and_then(|r| r.get("structuredContent").cloned()),
         )
@@ -115,21 +116,18 @@ impl<I, O: DeserializeOwned> ToolExamples<I, O> {
 
 impl<I: Serialize + DeserializeOwned, O> ToolExamples<I, O> {
     /// The generated test of the Tool Example at `index` of a tool without
-    /// `outputSchema` ([`testing::check_example`]); panics with its message.
+    /// `outputSchema` ([`testing::check_example`](tools::check_example)); panics with its message.
     pub fn check_example(&self, index: usize) {
-        expect(testing::check_example::<I>(
-            &self.tool,
-            &self.examples[index],
-        ));
+        expect(tools::check_example::<I>(&self.tool, &self.examples[index]));
     }
 }
 
 impl<I: Serialize + DeserializeOwned, O: Serialize + DeserializeOwned> ToolExamples<I, O> {
     /// The generated test of the Tool Example at `index` of a tool with
-    /// `outputSchema` ([`testing::check_example_with_output`]); panics with its
+    /// `outputSchema` ([`testing::check_example_with_output`](tools::check_example_with_output)); panics with its
     /// message.
     pub fn check_example_with_output(&self, index: usize) {
-        expect(testing::check_example_with_output::<I, O>(
+        expect(tools::check_example_with_output::<I, O>(
             &self.tool,
             &self.examples[index],
         ));

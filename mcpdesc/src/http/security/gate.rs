@@ -26,22 +26,13 @@ use crate::auth::{
     SecurityScheme, TransportChoice, Verdict,
 };
 use crate::http::reading::Reading;
+use crate::server::adapter::http_marks::RequestSecurity;
 use crate::{ProtocolVersion, Router};
 
 type HttpBody = BoxBody<Bytes, Infallible>;
 
 /// A refusal: the whole response (boxed: results stay small).
 pub(crate) type Refusal = Box<Response<HttpBody>>;
-
-/// What the gate found out about a request, handed to the handler adapter in the
-/// HTTP request's extensions (rmcp passes them on).
-#[derive(Debug, Clone)]
-pub(crate) struct RequestSecurity {
-    pub(crate) authentication: Arc<Authentication>,
-    pub(crate) choice: TransportChoice,
-    /// Schemes whose authenticator could not decide on the request's credential.
-    pub(crate) unavailable: Vec<String>,
-}
 
 /// Settings of the gate (from `HttpServer`).
 #[derive(Debug, Clone)]

@@ -9,10 +9,13 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{json, Value};
 
-use crate::server::adapter::mcp_server::{negotiated, stateless_http, to_error_data};
+use super::convert::{negotiated, to_error_data};
+use super::http_marks::stateless_http;
+use super::mcp_server::McpServer;
+use crate::auth;
+use crate::protocol::version::ProtocolVersion;
 use crate::tasks::store::{Outcome, Refusal, TaskStore};
 use crate::tasks::wire;
-use crate::{auth, McpServer, ProtocolVersion};
 
 /// How long a cancelled task's handler may run on after its cancellation before it
 /// is dropped at its next await point.
