@@ -169,7 +169,7 @@ pub fn client_capabilities(
     generate: &Selection,
 ) -> Value {
     let mut caps = Map::new();
-    for version in crate::described_versions(desc) {
+    for version in crate::expected::described_versions(desc) {
         for tool in Expected::of(desc, version).tools {
             let ro = tool.read_only();
             let called = generate.primitive(&tool.id, ro)

@@ -36,6 +36,7 @@
 //! execute a live tool merely because an example exists. The [`Report`] lists every
 //! call made.
 
+mod config;
 pub mod expected;
 pub mod finding;
 pub mod generate;
@@ -49,42 +50,10 @@ pub mod rng;
 mod run;
 pub mod select;
 
-use std::time::Duration;
-
+pub use config::{Config, DEFAULT_CALL_TIMEOUT};
 pub use expected::{described_versions, Expected};
 pub use finding::{Finding, Primitive, Severity};
 pub use interaction::client_capabilities;
-pub use replay::EXAMPLE_ORDER;
-pub use report::{Call, Report};
-pub use run::{check, DEFAULT_CALL_TIMEOUT};
+pub use report::{Call, Report, EXAMPLE_ORDER};
+pub use run::check;
 pub use select::Selection;
-
-/// What a check does besides comparing listings.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Config {
-    /// The examples to replay (`--examples`); none by default.
-    pub examples: Selection,
-    /// The tools to call with generated inputs (`--generate`); none by default.
-    pub generate: Selection,
-    /// Generated inputs per tool (`--cases`, default 20).
-    pub cases: usize,
-    /// The seed of the generated inputs (`--seed`, default 0).
-    pub seed: u64,
-    /// Example differences are failures (`--strict`).
-    pub strict: bool,
-    /// How long each call may take (`--timeout`).
-    pub call_timeout: Duration,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            examples: Selection::none(),
-            generate: Selection::none(),
-            cases: 20,
-            seed: 0,
-            strict: false,
-            call_timeout: DEFAULT_CALL_TIMEOUT,
-        }
-    }
-}

@@ -10,12 +10,8 @@ use crate::finding::{Finding, Primitive, Severity};
 use crate::results;
 use crate::run::{Answer, Checker, Listed};
 
-/// The order of the replayed examples, as the report states it.
-pub const EXAMPLE_ORDER: &str =
-    "prompts, resources and templates, then tools in document order, with destructive tools last";
-
-/// A tool's group in [`EXAMPLE_ORDER`]: 1 destructive (`destructiveHint: true`
-/// stated, not read-only), 0 the others.
+/// A tool's group in [`EXAMPLE_ORDER`](crate::report::EXAMPLE_ORDER): 1 destructive
+/// (`destructiveHint: true` stated, not read-only), 0 the others.
 ///
 /// Why not read-only tools first as well: the recorded examples of a stateful server
 /// show reads after the writes they observe (the reference memory server's
@@ -44,9 +40,9 @@ impl Checker<'_> {
         }
     }
 
-    /// The selected Tool Examples of the listed tools, in [`EXAMPLE_ORDER`]: document
-    /// order, destructive ones last (a delete must not run before a read of the item it
-    /// deletes).
+    /// The selected Tool Examples of the listed tools, in
+    /// [`EXAMPLE_ORDER`](crate::report::EXAMPLE_ORDER): document order, destructive
+    /// ones last (a delete must not run before a read of the item it deletes).
     pub(crate) async fn tool_examples(&mut self, tools: &[Declared], listed: &Listed) {
         let mut calls: Vec<(&Declared, String, Value, bool)> = Vec::new();
         for tool in tools {

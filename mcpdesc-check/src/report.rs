@@ -5,6 +5,11 @@ use serde_json::{json, Value};
 
 use crate::finding::{Finding, Severity};
 
+/// The order of the replayed examples, as the report states it (`replay.rs` follows
+/// it).
+pub const EXAMPLE_ORDER: &str =
+    "prompts, resources and templates, then tools in document order, with destructive tools last";
+
 /// One request the check sent that may run server code (`tools/call`,
 /// `prompts/get`, `resources/read`, `completion/complete`); listings are not listed.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,7 +62,7 @@ impl Report {
     /// The JSON report: `{"description", "server", "protocolVersion", "seed",
     /// "strict", "exampleOrder", "findings": [...], "calls": [...], "counts":
     /// {"failures", "warnings", "skipped", "calls"}}` (findings:
-    /// [`Finding::to_json`]; `exampleOrder`: [`crate::replay::EXAMPLE_ORDER`]).
+    /// [`Finding::to_json`]; `exampleOrder`: [`EXAMPLE_ORDER`]).
     pub fn to_json(&self) -> Value {
         json!({
             "description": self.description,
@@ -65,7 +70,7 @@ impl Report {
             "protocolVersion": self.protocol_version,
             "seed": self.seed,
             "strict": self.strict,
-            "exampleOrder": crate::replay::EXAMPLE_ORDER,
+            "exampleOrder": EXAMPLE_ORDER,
             "findings": self.findings.iter().map(Finding::to_json).collect::<Vec<_>>(),
             "calls": self.calls.iter().map(|c| json!({
                 "method": c.method,
@@ -96,7 +101,7 @@ impl Report {
             out.push_str(&format!(
                 "called ({}; examples in order: {}):\n",
                 self.calls.len(),
-                crate::replay::EXAMPLE_ORDER
+                EXAMPLE_ORDER
             ));
             for c in &self.calls {
                 out.push_str(&format!(

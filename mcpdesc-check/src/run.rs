@@ -3,17 +3,16 @@
 //! timeout; once the server stops answering (it exited, closed the connection, wrote
 //! garbage) the check stops calling and says so in a `server-exited` finding.
 
-use std::time::Duration;
-
 use mcpdesc::client::{RequestError, Session};
 use mcpdesc::ProtocolVersion;
 use mcpdesc_description::Description;
 use serde_json::{json, Value};
 
+use crate::config::Config;
 use crate::expected::{Declared, Expected};
 use crate::finding::{Finding, Primitive, Severity};
+use crate::listing;
 use crate::report::{Call, Report};
-use crate::{listing, Config};
 
 /// JSON-RPC "Invalid params", the answer an invalid input may get.
 pub(crate) const INVALID_PARAMS: i64 = -32602;
@@ -62,7 +61,7 @@ pub async fn check(desc: &Description, session: &Session, config: &Config) -> Re
     let listed = checker.listings(&expected).await;
     checker.unknown_selections(&expected);
     // Prompts, resources and templates only read: their examples run before any tool
-    // example may change the server's state (replay::EXAMPLE_ORDER).
+    // example may change the server's state (report::EXAMPLE_ORDER).
     checker.prompt_examples(&expected.prompts, &listed).await;
     checker
         .resource_examples(&expected.resources, &expected.templates, &listed)
@@ -322,6 +321,3 @@ impl Checker<'_> {
         });
     }
 }
-
-/// The request timeout a [`Config`] gets by default.
-pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);

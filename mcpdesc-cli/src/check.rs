@@ -36,7 +36,8 @@ use mcpdesc::client::{ConnectError, Options};
 use mcpdesc_check::{Config, Selection};
 use mcpdesc_codegen::{Description, Limits, ProtocolVersion};
 
-use crate::{OutputFormat, EXIT_INVALID, EXIT_OK, EXIT_USAGE};
+use crate::exit::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
+use crate::output::OutputFormat;
 
 /// A connection error, with what to do about a refused one: a 401 names `--header`.
 fn connect_error(e: &ConnectError, sent_headers: bool) -> String {
@@ -85,7 +86,7 @@ pub struct CheckArgs {
     pub strict: bool,
     /// Offer only this MCP protocol version (default: every version the description
     /// declares).
-    #[arg(long, value_name = "V", value_parser = crate::parse_protocol_version)]
+    #[arg(long, value_name = "V", value_parser = crate::values::parse_protocol_version)]
     pub protocol_version: Option<ProtocolVersion>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]

@@ -9,7 +9,9 @@ use mcpdesc_codegen::scaffold::{self, stubs, InitOptions, ScaffoldError};
 use mcpdesc_codegen::source::Format;
 use mcpdesc_codegen::{Description, GenerateError, Limits, ProtocolVersion, Settings};
 
-use crate::{plural, EXIT_INVALID, EXIT_OK, EXIT_USAGE};
+use crate::exit::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
+use crate::load::load_reporting;
+use crate::output::plural;
 
 /// `mcpdesc init DIR [--description FILE] [--http] [--mcpdesc-path PATH]`.
 pub fn init(
@@ -114,7 +116,7 @@ pub fn stubs(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
-    let Some(desc) = crate::load_reporting(file, err) else {
+    let Some(desc) = load_reporting(file, err) else {
         return EXIT_USAGE;
     };
     let mut settings = Settings::new();

@@ -34,7 +34,8 @@ use mcpdesc_codegen::{Description, Limits, ProtocolVersion};
 use mcpdesc_contract::pull::{describe, Kind, Observed, PullError};
 use serde_json::Value;
 
-use crate::{plural, EXIT_OK, EXIT_USAGE};
+use crate::exit::{EXIT_OK, EXIT_USAGE};
+use crate::output::plural;
 
 /// The default bound of each step (handshake, each listing request), in seconds.
 pub const DEFAULT_TIMEOUT_SECONDS: u64 = 30;

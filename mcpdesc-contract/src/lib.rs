@@ -32,5 +32,6 @@
 //! ```
 
 pub mod diff;
+mod edit;
 pub mod migrate;
 pub mod pull;

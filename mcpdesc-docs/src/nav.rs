@@ -2,7 +2,7 @@
 //! view's items grouped by tag (the catalogue's order, then the untagged ones).
 
 use crate::html::{attr, text};
-use crate::{Item, Page, Section};
+use crate::outline::{Item, Page, Section};
 
 /// The `<aside>` of the page.
 pub(crate) fn sidebar(page: &Page) -> String {

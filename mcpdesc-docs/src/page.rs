@@ -8,7 +8,8 @@
 use base64::Engine as _;
 use sha2::{Digest as _, Sha256};
 
-use crate::{nav, primitives, server, tool, Decl, Kind, Page, Section};
+use crate::outline::{Decl, Kind, Page, Section};
+use crate::{nav, primitives, server, tool};
 
 /// The page's style.
 const STYLE: &str = include_str!("page.css");

@@ -1,5 +1,5 @@
 //! Prompts (arguments, examples), resources and resource templates (URI, MIME type,
-//! examples), and their completion examples; the heading every item shares.
+//! examples), and their completion examples.
 
 use std::collections::BTreeMap;
 
@@ -9,34 +9,9 @@ use mcpdesc_description::model::{Prompt, Resource, ResourceTemplate};
 
 use crate::content::{completion_result, json_block, prompt_result, read_result};
 use crate::html::{anchor, attr, text};
-use crate::{server, tool, Item, Page};
-
-/// Opens an item's `<section>`: its name, title, badges, tags and (when narrower than
-/// the description's) scope. The caller closes it.
-pub(crate) fn heading(page: &Page, item: &Item, badges: String) -> String {
-    let mut out = format!(
-        "<section class=\"item {}\" id=\"{}\"><h3><code>{}</code>",
-        item.kind.prefix(),
-        attr(&item.id),
-        text(item.name)
-    );
-    if let Some(t) = item.title {
-        out.push_str(&format!(" <span class=\"title\">{}</span>", text(t)));
-    }
-    out.push_str("</h3><p class=\"badges\">");
-    out.push_str(&badges);
-    for tag in item.tags {
-        out.push_str(&format!(" <span class=\"tag\">#{}</span>", text(tag)));
-    }
-    if item.scope != page.root {
-        out.push_str(&format!(
-            " <span class=\"scope\">{}</span>",
-            server::scope_text(item.scope)
-        ));
-    }
-    out.push_str("</p>");
-    out
-}
+use crate::item::{elicitations, heading};
+use crate::outline::{Item, Page};
+use crate::server;
 
 fn deprecated(flag: Option<bool>) -> String {
     if flag == Some(true) {
@@ -76,7 +51,7 @@ pub(crate) fn prompt(page: &Page, item: &Item, p: &Prompt) -> String {
         }
         out.push_str("</tbody></table>");
     }
-    out.push_str(&tool::elicitations(p.elicitations.as_deref(), &item.id));
+    out.push_str(&elicitations(p.elicitations.as_deref(), &item.id));
     for (name, ex) in p.examples.iter().flatten() {
         out.push_str(&example(
             item,
@@ -102,7 +77,7 @@ pub(crate) fn resource(page: &Page, item: &Item, r: &Resource) -> String {
         out.push_str(&format!("<p class=\"desc\">{}</p>", text(d)));
     }
     out.push_str(&server::requires(r.security.as_ref(), page));
-    out.push_str(&tool::elicitations(r.elicitations.as_deref(), &item.id));
+    out.push_str(&elicitations(r.elicitations.as_deref(), &item.id));
     for (name, ex) in r.examples.iter().flatten() {
         out.push_str(&example(
             item,
@@ -125,7 +100,7 @@ pub(crate) fn template(page: &Page, item: &Item, t: &ResourceTemplate) -> String
         out.push_str(&format!("<p class=\"desc\">{}</p>", text(d)));
     }
     out.push_str(&server::requires(t.security.as_ref(), page));
-    out.push_str(&tool::elicitations(t.elicitations.as_deref(), &item.id));
+    out.push_str(&elicitations(t.elicitations.as_deref(), &item.id));
     for (name, ex) in t.examples.iter().flatten() {
         let uri = ex.get("uri").and_then(Value::as_str).unwrap_or_default();
         out.push_str(&example(

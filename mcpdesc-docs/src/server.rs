@@ -9,7 +9,7 @@ use mcpdesc_description::{ProtocolVersion, VersionSet};
 
 use crate::content::json_block;
 use crate::html::{attr, text};
-use crate::{Kind, Page};
+use crate::outline::{Kind, Page};
 
 /// The header: name, title, version, description, identity, instructions, versions.
 pub(crate) fn info(page: &Page) -> String {

@@ -4,15 +4,17 @@
 
 use serde_json::Value;
 
-use mcpdesc_description::model::{ElicitationDeclaration, Tool};
+use mcpdesc_description::model::Tool;
 
 use crate::content::{block, json_block, tool_result};
 use crate::html::{anchor, attr, text};
-use crate::{schema, server, Item, Page};
+use crate::item::{elicitations, heading};
+use crate::outline::{Item, Page};
+use crate::{schema, server};
 
 /// The section of a tool.
 pub(crate) fn section(page: &Page, item: &Item, tool: &Tool) -> String {
-    let mut out = crate::primitives::heading(page, item, badges(tool));
+    let mut out = heading(page, item, badges(tool));
     if let Some(d) = &tool.description {
         out.push_str(&format!("<p class=\"desc\">{}</p>", text(d)));
     }
@@ -115,38 +117,4 @@ fn badges(tool: &Tool) -> String {
         b.push(format!("<span class=\"badge\">tasks: {}</span>", text(ts)));
     }
     b.join(" ")
-}
-
-/// The Elicitation Declarations: name, mode, message, when, the requested schema.
-pub(crate) fn elicitations(list: Option<&[ElicitationDeclaration]>, id: &str) -> String {
-    let Some(list) = list else {
-        return String::new();
-    };
-    let mut out = String::from("<h4>Asks the user</h4><ul class=\"elicitations\">");
-    for e in list {
-        out.push_str(&format!(
-            "<li><code>{}</code> <span class=\"badge\">{}</span> <q>{}</q>",
-            text(&e.name),
-            text(&e.mode),
-            text(&e.message)
-        ));
-        if let Some(when) = &e.when {
-            out.push_str(&format!(
-                " <span class=\"muted\">when {}</span>",
-                text(when)
-            ));
-        }
-        if let Some(url) = &e.url {
-            out.push_str(&format!(" <code>{}</code>", text(url)));
-        }
-        if let Some(s) = &e.requested_schema {
-            out.push_str(&schema::render(
-                s,
-                &anchor(&format!("{id}:elicitation"), &e.name),
-            ));
-        }
-        out.push_str("</li>");
-    }
-    out.push_str("</ul>");
-    out
 }

@@ -8,11 +8,7 @@
 //! ```
 
 mod graph;
-
-/// The code generated from the description.
-mod memory {
-    mcpdesc::mcpdesc!(path = "memory.mcpdesc.yaml", derives = [PartialEq]);
-}
+mod memory;
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {

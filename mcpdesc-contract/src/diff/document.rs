@@ -6,9 +6,12 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
+use super::change::Subject;
+use super::found::Found;
 use super::rules::{self, Rule};
+use super::side::Side;
+use super::values::json_equal;
 use super::view::{find, View};
-use super::{json_equal, Found, Side, Subject};
 use mcpdesc_description::pointer::Pointer;
 
 /// Root `protocolVersions` removed and added.

@@ -9,8 +9,9 @@
 
 use serde_json::{json, Value};
 
+use super::change::{Change, FailOn, Location, Report};
 use super::rules::{Level, Perspective};
-use super::{version_names, Change, FailOn, Location, Report};
+use super::values::version_names;
 
 /// The changes ordered for one perspective: breaking first.
 fn ordered(report: &Report, perspective: Perspective) -> Vec<&Change> {
@@ -122,4 +123,17 @@ pub(super) fn json(report: &Report, perspective: Perspective, fail_on: FailOn) -
         },
         "changes": changes,
     })
+}
+
+impl Report {
+    /// The human rendering: rustc-like blocks, breaking changes first, then a summary
+    /// line (`docs/diff.md` shows an example).
+    pub fn render(&self, perspective: Perspective) -> String {
+        human(self, perspective)
+    }
+
+    /// The JSON rendering for CI (shape documented in `docs/diff.md`).
+    pub fn to_json(&self, perspective: Perspective, fail_on: FailOn) -> Value {
+        json(self, perspective, fail_on)
+    }
 }

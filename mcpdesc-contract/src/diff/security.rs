@@ -14,9 +14,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
+use super::change::Subject;
+use super::found::Found;
 use super::rules::{self, Rule};
 use super::view::{find, Decl, View};
-use super::{Found, Subject};
 use mcpdesc_description::pointer::Pointer;
 
 /// One alternative: scheme name → required scopes.

@@ -4,6 +4,8 @@
 use serde_json::{json, Value};
 
 use super::*;
+use mcpdesc_description::description::Description;
+use mcpdesc_description::protocol::{ProtocolVersion, VersionSet};
 use mcpdesc_description::Limits;
 
 fn desc(name: &str, value: Value) -> Description {

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::Side;
+use super::side::Side;
 use mcpdesc_description::pointer::Pointer;
 use mcpdesc_description::protocol::{ProtocolVersion, VersionSet};
 

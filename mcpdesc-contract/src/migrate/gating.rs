@@ -11,7 +11,8 @@
 
 use serde_json::Value;
 
-use super::{brief, remove_at, Run};
+use super::run::{brief, Run};
+use crate::edit::remove_at;
 use mcpdesc_description::pointer::Pointer;
 use mcpdesc_description::rules;
 use mcpdesc_description::source::SourceMap;

@@ -6,8 +6,9 @@
 
 use serde_json::{Map, Value};
 
+use super::migration::{schema_uri, Options};
+use super::run::{brief, Run};
 use super::security::Schemes;
-use super::{brief, schema_uri, Options, Run};
 use mcpdesc_description::pointer::Pointer;
 use mcpdesc_description::protocol::ProtocolVersion;
 

@@ -19,7 +19,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{brief, Run};
+use super::run::{brief, Run};
 use mcpdesc_description::pointer::Pointer;
 
 /// The distinct schemes of a document, named.

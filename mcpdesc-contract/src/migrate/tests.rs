@@ -1,10 +1,14 @@
 //! Unit tests of the migration steps; the sample-based tests, with the CLI, are in
 //! `tests/tests/migrate.rs`.
 
-use serde_json::json;
+use serde_json::{json, Value};
 
+use super::run::Run;
 use super::*;
-use mcpdesc_description::source::{parse, Format, Limits};
+use mcpdesc_description::pointer::Pointer;
+use mcpdesc_description::protocol::ProtocolVersion;
+use mcpdesc_description::source::{parse, Format, Limits, SourceMap};
+use mcpdesc_description::validate::SpecVersion;
 
 fn migrate_json(value: Value, options: &Options) -> Result<Migration, MigrateError> {
     let text = serde_json::to_string_pretty(&value).unwrap();

@@ -6,7 +6,8 @@
 
 use serde_json::Value;
 
-use super::{brief, schema_uri, Run};
+use super::migration::schema_uri;
+use super::run::{brief, Run};
 use mcpdesc_description::pointer::Pointer;
 use mcpdesc_description::validate::SpecVersion;
 

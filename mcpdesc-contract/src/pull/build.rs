@@ -5,8 +5,12 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{json, Map, Value};
 
-use super::kinds::{is_extension, Kind, CAPABILITY_MEMBERS, INFO_MEMBERS, PROMPT_ARGUMENT_MEMBERS};
-use super::{Observed, PullWarning, Source, OPEN_INPUT_SCHEMA};
+use super::kinds::{
+    is_extension, Kind, CAPABILITY_MEMBERS, INFO_MEMBERS, OPEN_INPUT_SCHEMA,
+    PROMPT_ARGUMENT_MEMBERS,
+};
+use super::observed::Observed;
+use super::outcome::{PullWarning, Source};
 use crate::migrate::schema_uri;
 use mcpdesc_description::pointer::Pointer;
 use mcpdesc_description::source::Limits;

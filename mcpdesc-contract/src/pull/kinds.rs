@@ -1,6 +1,11 @@
 //! The four listed primitive kinds and where each member of their MCP objects goes in a
 //! description (spec 0.9.0-rc.3 §9.1, digest §1.4, §1.7; 0.8.0 §10, §11).
 
+/// The schema a Tool gets when the server's `inputSchema` is missing or not a valid
+/// schema: an object with unspecified members. It states that the arguments are
+/// unknown, never that there are none (spec §9.2).
+pub const OPEN_INPUT_SCHEMA: &str = r#"{"type":"object"}"#;
+
 /// A primitive kind the server lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
@@ -114,7 +119,7 @@ impl Kind {
 
     /// The members without which the declaration cannot exist: a problem there drops
     /// the whole item (a Tool's `inputSchema` is handled apart: see
-    /// [`super::OPEN_INPUT_SCHEMA`]).
+    /// [`OPEN_INPUT_SCHEMA`]).
     pub fn required(self) -> &'static [&'static str] {
         match self {
             Kind::Tool => &["name"],

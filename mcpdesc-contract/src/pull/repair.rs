@@ -18,8 +18,8 @@
 use serde_json::Value;
 
 use super::build::{quoted, Draft};
-use super::kinds::Kind;
-use super::{PullError, PullWarning, Source, OPEN_INPUT_SCHEMA};
+use super::kinds::{Kind, OPEN_INPUT_SCHEMA};
+use super::outcome::{PullError, PullWarning, Source};
 use mcpdesc_description::diagnostic::Diagnostic;
 use mcpdesc_description::pointer::Pointer;
 use mcpdesc_description::source::SourceMap;
@@ -201,7 +201,7 @@ fn apply(draft: &mut Draft, target: &Pointer, action: &Action) -> bool {
         },
         Action::Remove => {
             let segments: Vec<String> = target.segments().collect();
-            let removed = crate::migrate::remove_at(&mut draft.value, target).is_some();
+            let removed = crate::edit::remove_at(&mut draft.value, target).is_some();
             // A removed declaration takes its origin along.
             if removed && segments.len() == 2 {
                 if let (Some(kind), Ok(index)) = (

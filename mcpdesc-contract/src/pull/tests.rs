@@ -1,6 +1,7 @@
 use serde_json::{json, Value};
 
 use super::*;
+use mcpdesc_description::protocol::ProtocolVersion;
 use mcpdesc_description::source::SourceMap;
 
 fn observed(version: ProtocolVersion, tools: Vec<Value>) -> Observed {

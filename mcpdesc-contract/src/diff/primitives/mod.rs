@@ -15,13 +15,18 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde_json::Value;
 
+use super::change::Subject;
+use super::found::Found;
 use super::rules::{self, Rule};
 use super::view::{Decl, View};
-use super::{json_equal, Found, Subject};
-use mcpdesc_description::pointer::Pointer;
 
+pub(super) mod cache;
+mod members;
 mod prompts_resources;
 mod tool;
+
+use cache::Cache;
+use members::{member_or_self, same_member};
 
 use prompts_resources::{prompt, resource, template};
 use tool::tool;
@@ -78,27 +83,6 @@ pub(super) fn compare(old: &View<'_>, new: &View<'_>, cache: &mut Cache) -> Vec<
         }
     }
     out
-}
-
-/// Schema comparisons already made in another protocol version's view: the same pair of
-/// declarations compares the same way in every view, witnesses included.
-#[derive(Default)]
-pub(super) struct Cache {
-    schemas: HashMap<(Pointer, Pointer), Vec<Found>>,
-}
-
-impl Cache {
-    fn schemas(
-        &mut self,
-        old: &Pointer,
-        new: &Pointer,
-        compute: impl FnOnce() -> Vec<Found>,
-    ) -> Vec<Found> {
-        self.schemas
-            .entry((old.clone(), new.clone()))
-            .or_insert_with(compute)
-            .clone()
-    }
 }
 
 /// The declarations of one kind in the old and the new view.
@@ -203,14 +187,6 @@ const KINDS: [Kind; 4] = [
         members: template,
     },
 ];
-
-fn same_member(a: &Value, b: &Value, key: &str) -> bool {
-    match (a.get(key), b.get(key)) {
-        (Some(x), Some(y)) => json_equal(x, y),
-        (None, None) => true,
-        _ => false,
-    }
-}
 
 /// Declarations paired by identity, plus the rename heuristic's pairs.
 struct Matching<'a, 'd> {
@@ -382,14 +358,6 @@ fn common(kind: &Kind, o: &Decl<'_>, n: &Decl<'_>, out: &mut Vec<Found>) {
             .path(key.clone())
             .at(Some(member_or_self(o, key)), Some(member_or_self(n, key))),
         );
-    }
-}
-
-fn member_or_self(d: &Decl<'_>, key: &str) -> Pointer {
-    if d.value.get(key).is_some() {
-        d.at.key(key)
-    } else {
-        d.at.clone()
     }
 }
 

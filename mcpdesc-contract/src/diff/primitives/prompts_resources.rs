@@ -3,10 +3,13 @@
 
 use serde_json::Value;
 
-use super::{member_or_self, Cache};
+use super::cache::Cache;
+use super::members::member_or_self;
+use crate::diff::change::Subject;
+use crate::diff::found::Found;
 use crate::diff::rules::{self, Rule};
+use crate::diff::values::json_equal;
 use crate::diff::view::Decl;
-use crate::diff::{json_equal, Found, Subject};
 
 /// A prompt's arguments, by name. A name listed twice counts once, as first declared
 /// (as the generator reads it), so a description diffed with itself shows no change.

@@ -5,11 +5,14 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::{member_or_self, same_member, Cache};
+use super::cache::Cache;
+use super::members::{member_or_self, same_member};
+use crate::diff::change::Subject;
+use crate::diff::found::Found;
 use crate::diff::rules::{self, Rule};
 use crate::diff::schema::{self, Direction};
+use crate::diff::values::brief;
 use crate::diff::view::Decl;
-use crate::diff::{brief, Found, Subject};
 
 /// A tool's annotations, execution and schemas.
 pub(super) fn tool(o: &Decl<'_>, n: &Decl<'_>, cache: &mut Cache, out: &mut Vec<Found>) {

@@ -23,10 +23,12 @@ use std::collections::{BTreeSet, HashSet};
 
 use serde_json::{Map, Value};
 
+use super::change::Subject;
+use super::found::Found;
 use super::rules::{self, Rule};
 use super::types::Types;
+use super::values::{brief, json_equal};
 use super::witness::{self, Mutation, Seg};
-use super::{brief, json_equal, Found, Subject};
 use mcpdesc_description::pointer::Pointer;
 
 mod arrays;

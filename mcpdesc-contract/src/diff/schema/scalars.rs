@@ -5,8 +5,8 @@ use serde_json::Value;
 
 use super::{list, number, plural_s, show, types, Cx, Node};
 use crate::diff::rules;
+use crate::diff::values::{brief, json_equal};
 use crate::diff::witness::{self, Mutation, Seg};
-use crate::diff::{brief, json_equal};
 use mcpdesc_description::pointer::Pointer;
 
 impl<'v> Cx<'v, '_> {

@@ -14,7 +14,10 @@ use serde_json::{Map, Value};
 
 use mcpdesc_description::validate::dialect::{compile, Dialect};
 
+mod refs;
 mod samples;
+
+use refs::{deref, items_schema};
 
 pub(crate) use samples::{
     length_beyond, non_multiples, numbers_beyond, pattern_candidates, sample, values_outside,
@@ -321,27 +324,6 @@ fn schema_at<'s>(root: &'s Value, path: &[Seg]) -> Option<&'s Value> {
         };
     }
     Some(schema)
-}
-
-fn items_schema<'s>(root: &'s Value, schema: &'s Value) -> &'s Value {
-    match schema.get("items") {
-        Some(items) if !items.is_array() => deref(root, items),
-        _ => &Value::Bool(true),
-    }
-}
-
-/// Follows local `$ref`s (at most 32).
-fn deref<'s>(root: &'s Value, mut schema: &'s Value) -> &'s Value {
-    for _ in 0..32 {
-        let Some(target) = schema.get("$ref").and_then(Value::as_str) else {
-            break;
-        };
-        match target.strip_prefix('#').and_then(|f| root.pointer(f)) {
-            Some(next) => schema = next,
-            None => break,
-        }
-    }
-    schema
 }
 
 #[cfg(test)]

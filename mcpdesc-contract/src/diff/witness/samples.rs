@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{deref, items_schema};
+use super::refs::{deref, items_schema};
 use crate::diff::types::Types;
 
 /// A small instance of `schema`: its `const`, first `enum` value, `default` or first
@@ -188,7 +188,12 @@ pub(crate) fn values_outside(allowed: &[Value], types: Types) -> Vec<Value> {
         Value::Array(Vec::new()),
     ]
     .into_iter()
-    .filter(|v| types.contains(v) && !allowed.iter().any(|a| crate::diff::json_equal(a, v)))
+    .filter(|v| {
+        types.contains(v)
+            && !allowed
+                .iter()
+                .any(|a| crate::diff::values::json_equal(a, v))
+    })
     .collect()
 }
 
