@@ -113,17 +113,18 @@ mod schema;
 mod server;
 pub mod tasks;
 
+#[cfg(feature = "client")]
+pub use client::call_error::{CallError, CallResult, Violation};
 #[cfg(feature = "rmcp")]
 pub use examples::implementation;
 pub use examples::{mock, testing};
-pub use protocol::{client_requirements, projection, prompts, resources};
-pub use server::primitives;
-
 #[cfg(feature = "http")]
 pub use http::serve_http;
-
-#[cfg(feature = "client")]
-pub use client::call_error::{CallError, CallResult, Violation};
+// Shown as re-exports of the public modules' items, where the docs list them.
+#[doc(no_inline)]
+pub use primitives::{CompletionHandler, PromptHandler, ResourceHandler, ResourceTemplateHandler};
+#[doc(no_inline)]
+pub use prompts::{PromptMessage, PromptResult, PromptSpec};
 pub use protocol::completions::{
     Completion, CompletionRequest, CompletionResult, CompletionTarget, MAX_COMPLETION_VALUES,
 };
@@ -138,35 +139,30 @@ pub use protocol::futures::{BoxFuture, RequestFuture, ToolFuture};
 pub use protocol::result::{ToolResult, Typed};
 pub use protocol::uri_template::UriTemplate;
 pub use protocol::version::{ProtocolVersion, UnknownProtocolVersion};
-pub use server::client_requests::{ElicitAction, ElicitRequest, ElicitResponse, Root};
-pub use server::context::{ClientPeer, Context};
-pub use server::elicited::{Elicited, FormElicitation};
-pub use server::handlers::parse_arguments;
-pub use server::notifications::{LogLevel, Notifier};
-pub use server::router::{Handler, Router, ServerInfo, ToolSpec};
-pub use server::subscriptions::ChangeNotifier;
-// Shown as re-exports of the public modules' items, where the docs list them.
-#[doc(no_inline)]
-pub use primitives::{CompletionHandler, PromptHandler, ResourceHandler, ResourceTemplateHandler};
-#[doc(no_inline)]
-pub use prompts::{PromptMessage, PromptResult, PromptSpec};
+pub use protocol::{client_requirements, projection, prompts, resources};
 #[doc(no_inline)]
 pub use resources::{CacheScope, ResourceResult, ResourceSpec, ResourceTemplateSpec};
-pub use tasks::{TaskLimits, TaskSupport};
-/// The cancellation token of a call (see [`Context::cancelled`]); the type rmcp
-/// cancels when the client sends `notifications/cancelled`.
-pub use tokio_util::sync::CancellationToken;
-
+/// The re-exported `rmcp` crate (the version the adapter is built against).
+#[cfg(feature = "rmcp")]
+pub use rmcp;
 #[cfg(feature = "rmcp")]
 pub use server::adapter::listing::ToolListings;
 #[cfg(feature = "rmcp")]
 pub use server::adapter::mcp_server::{serve_stdio, McpServer, RestoreDropped};
 #[cfg(feature = "rmcp")]
 pub use server::adapter::peer::{RmcpClientPeer, RmcpNotifier};
-
-/// The re-exported `rmcp` crate (the version the adapter is built against).
-#[cfg(feature = "rmcp")]
-pub use rmcp;
+pub use server::client_requests::{ElicitAction, ElicitRequest, ElicitResponse, Root};
+pub use server::context::{ClientPeer, Context};
+pub use server::elicited::{Elicited, FormElicitation};
+pub use server::handlers::parse_arguments;
+pub use server::notifications::{LogLevel, Notifier};
+pub use server::primitives;
+pub use server::router::{Handler, Router, ServerInfo, ToolSpec};
+pub use server::subscriptions::ChangeNotifier;
+pub use tasks::{TaskLimits, TaskSupport};
+/// The cancellation token of a call (see [`Context::cancelled`]); the type rmcp
+/// cancels when the client sends `notifications/cancelled`.
+pub use tokio_util::sync::CancellationToken;
 
 /// Includes the code a `build.rs` generated into `$OUT_DIR/<name>.rs`.
 ///
@@ -213,21 +209,19 @@ pub use mcpdesc_macros::mcpdesc;
 /// Support for generated code; see the crate docs for the paths it may rely on.
 #[doc(hidden)]
 pub mod __private {
-    pub use futures;
-    pub use serde;
-    pub use serde_json;
     pub use std::boxed::Box;
     pub use std::sync::Arc;
 
-    pub use crate::server::handlers::parse_arguments;
+    pub use futures;
     pub use futures::executor::block_on;
+    pub use serde;
+    pub use serde_json;
 
     /// Generated code names the tool schemas only `jsonschema` checks (see
     /// [`full_validation!`](crate::__full_validation)).
     pub use crate::__full_validation as full_validation;
-
     pub use crate::server::handlers::{
-        boxed, completion_handler, full_validator_keyword, output, parse_request, prompt_handler,
-        resource_handler, template_handler, tool_output, tool_result, typed,
+        boxed, completion_handler, full_validator_keyword, output, parse_arguments, parse_request,
+        prompt_handler, resource_handler, template_handler, tool_output, tool_result, typed,
     };
 }

@@ -6,7 +6,10 @@ use serde_json::Value;
 
 use super::challenge::{challenges_note, Challenge};
 use super::error::{scopes_note, RequestError};
-use crate::{Content, ProtocolError, ProtocolVersion, ToolResult};
+use crate::protocol::content::Content;
+use crate::protocol::error::ProtocolError;
+use crate::protocol::result::ToolResult;
+use crate::protocol::version::ProtocolVersion;
 
 /// One place where a value breaks a schema or a Rust type: a JSON pointer and what is
 /// wrong there.
@@ -46,7 +49,7 @@ impl fmt::Display for Violation {
 /// What a typed client's call returns: the answer, or the [`CallError`] that stopped it.
 pub type CallResult<T> = Result<T, CallError>;
 
-/// Why a call of a generated `Client` (or of a [`TypedClient`](crate::client::TypedClient))
+/// Why a call of a generated `Client` (or of a `TypedClient`)
 /// did not give its typed answer.
 ///
 /// ```

@@ -3,7 +3,7 @@
 
 use super::error::ConnectError;
 use super::handshake;
-use super::options::Options;
+use super::session::Options;
 use super::session::Session;
 
 /// Connects to a server started from `command`, with default [`Options`].

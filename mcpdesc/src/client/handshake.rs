@@ -16,7 +16,7 @@ use super::answers::{Answers, SessionHandler};
 use super::child::{describe, ServerProcess};
 use super::error::ConnectError;
 use super::lines::LineTransport;
-use super::options::Options;
+use super::session::Options;
 use super::session::{accepted_version, process_end, protocol_error, Inner, Session};
 use super::tap::Tap;
 use crate::protocol::version::{to_rmcp_version, ProtocolVersion};

@@ -37,7 +37,7 @@ use sse_stream::{Sse, SseStream};
 use super::challenge::{AuthRefusal, Challenge};
 use super::error::ConnectError;
 use super::handshake::handshake;
-use super::options::Options;
+use super::session::Options;
 use super::session::Session;
 use super::tap::Tap;
 

@@ -1,45 +1,185 @@
-//! [`Session`]: an established MCP session and its raw requests.
+//! [`Session`], an established MCP session, and the [`Options`] of one: how it
+//! connects and behaves. Its requests are in `requests.rs`.
 
-use std::collections::HashSet;
 use std::process::ExitStatus;
 use std::sync::Arc;
 use std::time::Duration;
 
 use futures::future::BoxFuture;
-use rmcp::model::{ClientRequest, CustomRequest, ErrorData};
-use rmcp::service::{PeerRequestOptions, RunningService, ServiceError};
+use rmcp::model::ErrorData;
+use rmcp::service::RunningService;
 use rmcp::{Peer, RoleClient, Service};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::answers::Answers;
 use super::child::ServerProcess;
-use super::error::stderr_note;
-use super::error::{ConnectError, RequestError};
-use super::options::Options;
+use super::error::ConnectError;
 use super::tap::Tap;
-use crate::{ClientPeer, ProtocolError, ProtocolVersion};
-
-/// A listing gathered over every page: the items in order and each page's whole
-/// result (its `nextCursor`, `_meta`, anything else the server put there).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Listing {
-    /// The items of every page (tools, prompts, resources or resource templates), as
-    /// the server sent them.
-    pub items: Vec<Value>,
-    /// The result object of each page, in order.
-    pub pages: Vec<Value>,
-}
-
-/// The most pages a listing follows before it reports a pagination loop.
-const MAX_PAGES: usize = 10_000;
+use crate::protocol::error::ProtocolError;
+use crate::protocol::version::ProtocolVersion;
+use crate::server::context::ClientPeer;
 
 /// How long a session waits for the exit status of a server whose stdout closed,
 /// to say in the error how it ended.
 const EXIT_STATUS_WAIT: Duration = Duration::from_millis(500);
 
+/// How a [`Session`] connects and behaves; build one, then call [`Options::stdio`],
+/// `Options::http` (feature `client-http`) or [`Options::io`].
+///
+/// ```
+/// use std::time::Duration;
+/// use mcpdesc::{client::Options, ProtocolVersion};
+///
+/// let options = Options::new()
+///     .request_timeout(Duration::from_secs(5))
+///     .protocol_versions(&[ProtocolVersion::V2025_06_18]);
+/// assert_eq!(options.accepted_versions(), &[ProtocolVersion::V2025_06_18]);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub(crate) connect_timeout: Duration,
+    pub(crate) request_timeout: Duration,
+    pub(crate) close_grace: Duration,
+    /// Newest first, without duplicates, never empty after `protocol_versions`.
+    pub(crate) versions: Vec<ProtocolVersion>,
+    pub(crate) client_name: String,
+    pub(crate) client_version: String,
+    pub(crate) inherit_stderr: bool,
+    pub(crate) tolerate_stdout_noise: bool,
+    pub(crate) max_message_bytes: usize,
+    #[cfg_attr(not(feature = "client-http"), allow(dead_code))]
+    pub(crate) headers: Vec<(String, String)>,
+    #[cfg_attr(not(feature = "client-http"), allow(dead_code))]
+    pub(crate) bearer_token: Option<String>,
+    /// The declared client capabilities (MCP JSON); none by default.
+    pub(crate) capabilities: Option<serde_json::Value>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options::new()
+    }
+}
+
+impl Options {
+    /// The defaults: connect timeout 30 s, request timeout 60 s (the official
+    /// TypeScript SDK's), close grace 2 s, every protocol version accepted, client
+    /// `mcpdesc` with this crate's version, the server's stderr kept (not shown),
+    /// stdout noise fatal, messages up to 16 MiB.
+    pub fn new() -> Self {
+        Options {
+            connect_timeout: Duration::from_secs(30),
+            request_timeout: Duration::from_secs(60),
+            close_grace: Duration::from_secs(2),
+            versions: ProtocolVersion::ALL.iter().rev().copied().collect(),
+            client_name: "mcpdesc".to_owned(),
+            client_version: env!("CARGO_PKG_VERSION").to_owned(),
+            inherit_stderr: false,
+            tolerate_stdout_noise: false,
+            max_message_bytes: 16 * 1024 * 1024,
+            headers: Vec::new(),
+            bearer_token: None,
+            capabilities: None,
+        }
+    }
+
+    /// How long the connection and the handshake may take (spawning included).
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = timeout;
+        self
+    }
+
+    /// How long each request may wait for its answer; a request that times out is
+    /// cancelled (`notifications/cancelled`) and fails with
+    /// [`RequestError::Timeout`](super::error::RequestError::Timeout).
+    pub fn request_timeout(mut self, timeout: Duration) -> Self {
+        self.request_timeout = timeout;
+        self
+    }
+
+    /// How long [`Session::close`] waits for the server to exit after closing its
+    /// stdin, and again after `SIGTERM`, before it kills the process group.
+    pub fn close_grace(mut self, grace: Duration) -> Self {
+        self.close_grace = grace;
+        self
+    }
+
+    /// The protocol versions the session accepts (default: all). The newest is
+    /// offered; the server may choose an older one of the list. With MCP 2026-07-28
+    /// in the list the session starts with `server/discover` and falls back to
+    /// `initialize` (with the newest older version) when the server does not know it.
+    /// An empty list is refused when connecting.
+    pub fn protocol_versions(mut self, versions: &[ProtocolVersion]) -> Self {
+        let mut versions = versions.to_vec();
+        versions.sort_unstable_by(|a, b| b.cmp(a));
+        versions.dedup();
+        self.versions = versions;
+        self
+    }
+
+    /// The accepted versions, newest first.
+    pub fn accepted_versions(&self) -> &[ProtocolVersion] {
+        &self.versions
+    }
+
+    /// The client capabilities the session declares, as MCP JSON (such as
+    /// `{"elicitation": {"form": {}}, "sampling": {}, "roots": {}}`; default none).
+    /// Declare only what [`Session::answer_client_input`] will answer: a server may
+    /// send a request for each. A value that is not MCP client capabilities fails
+    /// the connection with [`ConnectError::Options`].
+    pub fn client_capabilities(mut self, capabilities: serde_json::Value) -> Self {
+        self.capabilities = Some(capabilities);
+        self
+    }
+
+    /// The `clientInfo` the session sends (default `mcpdesc` and this crate's version).
+    pub fn client_info(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.client_name = name.into();
+        self.client_version = version.into();
+        self
+    }
+
+    /// Lets a spawned server write to this process's stderr instead of keeping its
+    /// last lines for error messages.
+    pub fn inherit_stderr(mut self, inherit: bool) -> Self {
+        self.inherit_stderr = inherit;
+        self
+    }
+
+    /// Skips stdout lines that are not JSON-RPC messages (kept in
+    /// [`Session::stdout_noise`]) instead of ending the session with an error. MCP
+    /// servers must not write anything else to stdout; some print a banner anyway.
+    pub fn tolerate_stdout_noise(mut self, tolerate: bool) -> Self {
+        self.tolerate_stdout_noise = tolerate;
+        self
+    }
+
+    /// The largest message accepted (one stdio line, one HTTP body or SSE event;
+    /// default 16 MiB).
+    pub fn max_message_bytes(mut self, bytes: usize) -> Self {
+        self.max_message_bytes = bytes;
+        self
+    }
+
+    /// An extra HTTP header sent with every request (feature `client-http`).
+    #[cfg(feature = "client-http")]
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// An `Authorization: Bearer` token sent with every HTTP request (feature
+    /// `client-http`).
+    #[cfg(feature = "client-http")]
+    pub fn bearer_token(mut self, token: impl Into<String>) -> Self {
+        self.bearer_token = Some(token.into());
+        self
+    }
+}
+
 /// An established MCP session; cheap to clone (the clones share the connection).
 ///
-/// Results are the JSON the server sent (see the [module docs](super)); the server's
+/// Results are the JSON the server sent (see the module docs); the server's
 /// answer to the handshake is [`Session::initialize_result`]. Dropping the last clone
 /// ends the session and kills a spawned server's process group; [`Session::close`]
 /// ends it gracefully.
@@ -226,148 +366,6 @@ impl Session {
             .unwrap_or_default()
     }
 
-    /// Sends any request and returns its raw `result`, within the request timeout.
-    pub async fn request(
-        &self,
-        method: &str,
-        params: Option<Value>,
-    ) -> Result<Value, RequestError> {
-        self.request_within(method, params, self.inner.request_timeout)
-            .await
-    }
-
-    /// [`Session::request`] with its own timeout.
-    pub async fn request_within(
-        &self,
-        method: &str,
-        params: Option<Value>,
-        timeout: Duration,
-    ) -> Result<Value, RequestError> {
-        let request = ClientRequest::CustomRequest(CustomRequest::new(method, params));
-        let handle = match self
-            .inner
-            .peer
-            .send_request_with_option(request, PeerRequestOptions::with_timeout(timeout))
-            .await
-        {
-            Ok(handle) => handle,
-            Err(e) => return Err(self.request_error(method, e).await),
-        };
-        let id = handle.id.clone();
-        match handle.await_response().await {
-            Ok(typed) => match &self.inner.tap {
-                Some(tap) => tap.take_result(&id).ok_or_else(|| RequestError::Transport {
-                    method: method.to_owned(),
-                    message: "the response was not recorded off the wire".to_owned(),
-                }),
-                None => Ok(serde_json::to_value(typed).unwrap_or(Value::Null)),
-            },
-            Err(e) => {
-                if let Some(tap) = &self.inner.tap {
-                    tap.forget(&id);
-                }
-                Err(self.request_error(method, e).await)
-            }
-        }
-    }
-
-    /// `tools/call` with any `arguments` (they are sent as given, valid or not); the
-    /// raw result. A tool error is a result (`isError: true`); an unknown tool is
-    /// usually a [`RequestError::Protocol`].
-    pub async fn call_tool(&self, name: &str, arguments: Value) -> Result<Value, RequestError> {
-        self.request(
-            "tools/call",
-            Some(json!({"name": name, "arguments": arguments})),
-        )
-        .await
-    }
-
-    /// `prompts/get` with any `arguments`; the raw result.
-    pub async fn get_prompt(&self, name: &str, arguments: Value) -> Result<Value, RequestError> {
-        self.request(
-            "prompts/get",
-            Some(json!({"name": name, "arguments": arguments})),
-        )
-        .await
-    }
-
-    /// `resources/read`; the raw result.
-    pub async fn read_resource(&self, uri: &str) -> Result<Value, RequestError> {
-        self.request("resources/read", Some(json!({"uri": uri})))
-            .await
-    }
-
-    /// `completion/complete` with the given params (`ref`, `argument`, `context`);
-    /// the raw result.
-    pub async fn complete(&self, params: Value) -> Result<Value, RequestError> {
-        self.request("completion/complete", Some(params)).await
-    }
-
-    /// `ping` (MCP 2026-07-28 has none; the server's error comes back).
-    pub async fn ping(&self) -> Result<(), RequestError> {
-        self.request("ping", None).await.map(drop)
-    }
-
-    /// Every page of `tools/list`.
-    pub async fn list_tools(&self) -> Result<Listing, RequestError> {
-        self.list_all("tools/list", "tools").await
-    }
-
-    /// Every page of `prompts/list`.
-    pub async fn list_prompts(&self) -> Result<Listing, RequestError> {
-        self.list_all("prompts/list", "prompts").await
-    }
-
-    /// Every page of `resources/list`.
-    pub async fn list_resources(&self) -> Result<Listing, RequestError> {
-        self.list_all("resources/list", "resources").await
-    }
-
-    /// Every page of `resources/templates/list`.
-    pub async fn list_resource_templates(&self) -> Result<Listing, RequestError> {
-        self.list_all("resources/templates/list", "resourceTemplates")
-            .await
-    }
-
-    /// Follows `nextCursor` until a page has none. A cursor seen before, a cursor
-    /// that is not a string, or a page without its `member` array is an
-    /// [`RequestError::InvalidResult`].
-    async fn list_all(&self, method: &str, member: &str) -> Result<Listing, RequestError> {
-        let mut listing = Listing::default();
-        let mut seen = HashSet::new();
-        let mut cursor: Option<String> = None;
-        loop {
-            let params = cursor.as_ref().map(|c| json!({"cursor": c}));
-            let page = self.request(method, params).await?;
-            let invalid = |message: String, page: &Value| RequestError::InvalidResult {
-                method: method.to_owned(),
-                message,
-                result: page.clone(),
-            };
-            let Some(items) = page.get(member).and_then(Value::as_array) else {
-                return Err(invalid(format!("the page has no `{member}` array"), &page));
-            };
-            listing.items.extend(items.iter().cloned());
-            let next = match page.get("nextCursor") {
-                None | Some(Value::Null) => None,
-                Some(Value::String(next)) => Some(next.clone()),
-                Some(_) => return Err(invalid("`nextCursor` is not a string".to_owned(), &page)),
-            };
-            listing.pages.push(page);
-            let Some(next) = next else {
-                return Ok(listing);
-            };
-            if !seen.insert(next.clone()) || listing.pages.len() >= MAX_PAGES {
-                let page = listing.pages.pop().unwrap_or_default();
-                return Err(invalid(
-                    format!("the cursor `{next}` leads back to a page already listed (or past {MAX_PAGES} pages)"),
-                    &page,
-                ));
-            }
-            cursor = Some(next);
-        }
-    }
-
     /// Ends the session: closes the connection (a spawned server's stdin; an HTTP
     /// session is deleted), then waits for a spawned server to exit, escalating to
     /// `SIGTERM` and `SIGKILL` after the grace period. Returns its exit status. Other
@@ -381,68 +379,6 @@ impl Session {
             Some(process) => process.shutdown(self.inner.close_grace).await,
             None => None,
         }
-    }
-
-    async fn request_error(&self, method: &str, error: ServiceError) -> RequestError {
-        let method = method.to_owned();
-        match error {
-            ServiceError::McpError(error) => RequestError::Protocol {
-                method,
-                error: protocol_error(error),
-            },
-            ServiceError::Timeout { timeout } => RequestError::Timeout {
-                method,
-                after: timeout,
-            },
-            ServiceError::TransportClosed | ServiceError::Cancelled { .. } => {
-                RequestError::Disconnected {
-                    method,
-                    cause: self.disconnect_cause().await,
-                }
-            }
-            other => {
-                if self.inner.process.is_some() && !self.is_alive() {
-                    RequestError::Disconnected {
-                        method,
-                        cause: self.disconnect_cause().await,
-                    }
-                } else {
-                    match self.inner.tap.as_ref().and_then(|t| t.take_refusal()) {
-                        Some(refusal) if refusal.status == 401 => RequestError::Unauthorized {
-                            method,
-                            challenges: refusal.challenges,
-                        },
-                        Some(refusal) => RequestError::Forbidden {
-                            method,
-                            scopes: refusal.scopes(),
-                            challenges: refusal.challenges,
-                        },
-                        None => RequestError::Transport {
-                            method,
-                            message: other.to_string(),
-                        },
-                    }
-                }
-            }
-        }
-    }
-
-    /// Why the connection ended, as precisely as known.
-    async fn disconnect_cause(&self) -> String {
-        let process = self.inner.process.as_ref();
-        let cause = match (self.inner.tap.as_ref().and_then(|t| t.hangup()), process) {
-            (Some(hangup), _) => format!("the server wrote {} on stdout", hangup.describe()),
-            (None, Some(process)) => format!("the server {}", process_end(process).await),
-            (None, None) if self.inner.service.try_lock().is_ok_and(|s| s.is_none()) => {
-                "the session was closed".to_owned()
-            }
-            (None, None) => "the connection closed".to_owned(),
-        };
-        let stderr = match process {
-            Some(process) => process.settled_stderr_tail().await,
-            None => String::new(),
-        };
-        format!("{cause}{}", stderr_note(&stderr))
     }
 }
 

@@ -5,19 +5,21 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::schema::validator::{self, Validator};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use super::call_error::{CallError, Violation};
 use super::session::Session;
-use super::typed_task::TypedTask;
-use crate::client::call_error::Violation;
-use crate::{
-    CallError, CompletionRequest, CompletionResult, CompletionTarget, Content, PromptResult,
-    PromptSpec, ProtocolVersion, ResourceResult, ResourceSpec, ResourceTemplateSpec, ToolResult,
-    ToolSpec, Typed, UriTemplate,
-};
+use crate::protocol::completions::{CompletionRequest, CompletionResult, CompletionTarget};
+use crate::protocol::content::Content;
+use crate::protocol::prompts::{PromptResult, PromptSpec};
+use crate::protocol::resources::{ResourceResult, ResourceSpec, ResourceTemplateSpec};
+use crate::protocol::result::{ToolResult, Typed};
+use crate::protocol::uri_template::UriTemplate;
+use crate::protocol::version::ProtocolVersion;
+use crate::schema::validator::{self, Validator};
+use crate::server::router::ToolSpec;
 
 /// A [`Session`] with what the description says about each call: a generated `Client`
 /// wraps one and calls its generic methods with the tool's [`ToolSpec`] and types.
@@ -257,7 +259,11 @@ impl TypedClient {
     }
 
     /// Steps 1 and 2 of the type docs: the arguments to send, or why nothing is sent.
-    fn arguments<I: Serialize>(&self, spec: &ToolSpec, input: &I) -> Result<Value, CallError> {
+    pub(super) fn arguments<I: Serialize>(
+        &self,
+        spec: &ToolSpec,
+        input: &I,
+    ) -> Result<Value, CallError> {
         let name = spec.name;
         self.check_scope(name, spec.scope)?;
         self.check_requirements(name, self.schemas(spec).requirements.as_ref())?;
@@ -302,76 +308,6 @@ impl TypedClient {
         tool_result(name, raw)
     }
 
-    /// Calls a tool without an `outputSchema` as a task (MCP 2025-11-25 core tasks):
-    /// the task's handle, whose [`TypedTask::result`] is the whole result as
-    /// [`TypedClient::call_tool`] answers it. See [`TypedClient::call_tool_output_as_task`].
-    pub async fn call_tool_as_task<I: Serialize>(
-        &self,
-        spec: &'static ToolSpec,
-        input: I,
-    ) -> Result<TypedTask<ToolResult>, CallError> {
-        self.as_task(spec, &input, false).await
-    }
-
-    /// Calls a tool with an `outputSchema` as a task: the task's handle, whose
-    /// [`TypedTask::result`] is the typed output as [`TypedClient::call_tool_output`]
-    /// answers it.
-    ///
-    /// Besides the checks of a plain call (scope, input), nothing is sent and the
-    /// answer is [`CallError::NoTask`] when the declaration of the negotiated version
-    /// does not say `execution.taskSupport` `optional` or `required`, or when the
-    /// server did not advertise `capabilities.tasks.requests.tools.call`: a server
-    /// without them would run the call plainly, or refuse it.
-    pub async fn call_tool_output_as_task<I: Serialize, O: DeserializeOwned>(
-        &self,
-        spec: &'static ToolSpec,
-        input: I,
-    ) -> Result<TypedTask<O>, CallError> {
-        self.as_task(spec, &input, true).await
-    }
-
-    async fn as_task<I: Serialize, O: DeserializeOwned>(
-        &self,
-        spec: &'static ToolSpec,
-        input: &I,
-        typed: bool,
-    ) -> Result<TypedTask<O>, CallError> {
-        let name = spec.name;
-        let version = self.session.protocol_version();
-        self.check_scope(name, spec.scope)?;
-        let no_task = |reason: &str| CallError::NoTask {
-            name: name.to_owned(),
-            version,
-            reason: reason.to_owned(),
-        };
-        let declaration = serde_json::from_str::<Value>(spec.declaration).unwrap_or(Value::Null);
-        let support = declaration
-            .pointer("/execution/taskSupport")
-            .and_then(Value::as_str);
-        if !matches!(support, Some("optional" | "required")) {
-            return Err(no_task(
-                "its declaration for this version does not say execution.taskSupport `optional` or `required`",
-            ));
-        }
-        let advertised = self
-            .session
-            .server_capabilities()
-            .and_then(|c| c.pointer("/tasks/requests/tools/call"))
-            .is_some();
-        if !advertised {
-            return Err(no_task(
-                "the server does not advertise capabilities.tasks.requests.tools.call",
-            ));
-        }
-        let arguments = self.arguments(spec, input)?;
-        let task = self
-            .session
-            .call_tool_as_task(name, arguments, None)
-            .await
-            .map_err(|e| CallError::from_request(name, e))?;
-        Ok(TypedTask::new(self.clone(), spec, task, typed))
-    }
-
     /// The typed answer of a finished tool call `raw` (what `tools/call` or
     /// `tasks/result` answered): the typed output of `spec` (`typed`), else the
     /// whole result deserialized into `O`; a tool error is [`CallError::Tool`].
@@ -396,7 +332,11 @@ impl TypedClient {
     }
 
     /// Refuses a call outside `scope` (empty: every version of the server).
-    fn check_scope(&self, name: &str, scope: &[ProtocolVersion]) -> Result<(), CallError> {
+    pub(super) fn check_scope(
+        &self,
+        name: &str,
+        scope: &[ProtocolVersion],
+    ) -> Result<(), CallError> {
         let version = self.session.protocol_version();
         if scope.is_empty() || scope.contains(&version) {
             return Ok(());

@@ -116,8 +116,9 @@ fn walk(expected: &Value, actual: &Value, pointer: &mut String) -> Option<Differ
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use serde_json::json;
+
+    use super::*;
 
     #[test]
     fn equal_values_have_no_difference() {

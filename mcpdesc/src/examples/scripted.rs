@@ -4,8 +4,10 @@ use std::sync::Mutex;
 
 use serde_json::Value;
 
+use crate::protocol::error::ClientError;
+use crate::protocol::futures::BoxFuture;
 use crate::protocol::json::canonical;
-use crate::{BoxFuture, ClientError, ClientPeer};
+use crate::server::context::ClientPeer;
 
 /// A scripted client built from an interaction example's `steps`.
 ///

@@ -11,10 +11,11 @@ use http::{Request, Response, StatusCode};
 use hyper::body::Incoming;
 use tokio_util::sync::CancellationToken;
 
+use super::body::{self, HttpBody};
 use super::drain::Drain;
 use super::listener::HttpListener;
 use super::security::gate::Gate;
-use super::service::{self, HttpBody, McpHttpService};
+use super::service::McpHttpService;
 use crate::protocol::error::Error;
 use crate::protocol::futures::BoxFuture;
 
@@ -44,7 +45,7 @@ impl tower_service::Service<Request<Incoming>> for Endpoint {
                 }
             }
             if request.uri().path() != &*this.path {
-                return Ok(service::text(
+                return Ok(body::text(
                     StatusCode::NOT_FOUND,
                     format!("Not Found: the MCP endpoint is {}", this.path),
                 ));

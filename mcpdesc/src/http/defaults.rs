@@ -1,5 +1,5 @@
 //! The MCP endpoint's path and the request body limit: the defaults
-//! [`HttpServer`](super::server::HttpServer) starts from, which the security gate
+//! `HttpServer` starts from, which the security gate
 //! needs too.
 
 /// The path of the MCP endpoint.

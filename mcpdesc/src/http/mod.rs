@@ -12,7 +12,7 @@
 //!
 //! [`HttpServer`] sets the rest: the hosts it answers, JSON responses, the request
 //! body limit, stateless mode, and a hand-written handler in place of
-//! [`McpServer`]:
+//! [`McpServer`](crate::server::adapter::mcp_server::McpServer):
 //!
 //! ```no_run
 //! # async fn f(router: mcpdesc::Router) -> Result<(), mcpdesc::Error> {
@@ -61,12 +61,12 @@
 //! - gets no `notifications/cancelled` (a notification is not tied to a request
 //!   stream; closing the request's HTTP connection still cancels the call),
 //! - cannot receive client responses, so it cannot ask for elicitation, sampling or
-//!   roots during a call ([`Context`](crate::Context) requests fail),
+//!   roots during a call ([`Context`](crate::server::context::Context) requests fail),
 //! - keeps no `logging/setLevel` (the level of a later request is unknown: log
 //!   messages are sent at every level),
 //! - learns the protocol version of each request from its `MCP-Protocol-Version`
 //!   header only (absent: 2025-03-26),
-//! - keeps no MCP 2025-11-25 task: [`McpServer`] advertises no `tasks` capability,
+//! - keeps no MCP 2025-11-25 task: [`McpServer`](crate::server::adapter::mcp_server::McpServer) advertises no `tasks` capability,
 //!   lists no `execution.taskSupport`, calls every tool plainly (a `required` one
 //!   too) and answers a task-augmented call as the plain call, as a server without
 //!   the capability must; `tasks/*` are `-32601`. It learns the mode from a mark
@@ -82,16 +82,17 @@
 //! rmcp's `StreamableHttpService` takes a bare `ServerHandler`, whose `list_tools`
 //! returns rmcp's typed `ListToolsResult`; the handler cannot answer with raw JSON,
 //! and the service calls it through rmcp's own dispatch, so the stdio wrapper
-//! ([`RestoreDropped`](crate::RestoreDropped)) has no place there. The request and
+//! ([`RestoreDropped`](crate::server::adapter::mcp_server::RestoreDropped)) has no place there. The request and
 //! response bodies do pass through this module: a `tools/list` request is noted
 //! (its JSON-RPC id and protocol version: the request's `_meta` version, else its
 //! `MCP-Protocol-Version` header, else 2025-03-26, the same order rmcp uses), and
 //! the matching response, JSON or one event of the SSE stream, is completed with
-//! [`ToolListings::restore`] before it leaves. Other responses stream through
+//! [`ToolListings::restore`](crate::server::adapter::listing::ToolListings::restore) before it leaves. Other responses stream through
 //! untouched. The alternatives were worse: a raw-JSON handler path does not exist
 //! in rmcp 3.11, and smuggling the members through a typed field would leak into
 //! clients of any other transport.
 
+mod body;
 mod bound;
 mod defaults;
 mod dormant;
@@ -108,6 +109,7 @@ mod server;
 mod service;
 mod sessions;
 
+pub use body::HttpBody;
 pub use bound::BoundHttpServer;
 pub use defaults::{DEFAULT_MAX_REQUEST_BODY_BYTES, MCP_PATH};
 pub use drain::Drain;
@@ -116,7 +118,7 @@ pub use listener::{
     DEFAULT_MAX_HEADER_BYTES,
 };
 pub use server::{serve_http, HttpServer};
-pub use service::{HttpBody, McpHttpService};
+pub use service::McpHttpService;
 pub use sessions::{
     DEFAULT_HIBERNATE_AFTER, DEFAULT_INITIALIZE_TIMEOUT, DEFAULT_MAX_PENDING_SESSIONS,
     DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT,

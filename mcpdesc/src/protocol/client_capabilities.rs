@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::ClientError;
+use super::error::ClientError;
 
 /// The capability path `elicitation/create` with these params needs: `elicitation.url`
 /// for URL mode; form mode is what a bare `elicitation` capability means.
@@ -42,8 +42,9 @@ pub(crate) fn require(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use serde_json::json;
+
+    use super::*;
 
     #[test]
     fn a_capability_is_a_member_path() {

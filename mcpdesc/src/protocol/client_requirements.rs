@@ -19,7 +19,8 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::{ProtocolError, ProtocolVersion};
+use super::error::ProtocolError;
+use super::version::ProtocolVersion;
 
 /// MCP 2026-07-28's "Missing required client capability".
 pub const MISSING_CLIENT_CAPABILITY: i32 = -32021;

@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use crate::protocol::prompts::insert_meta_and_extra;
-use crate::{Meta, ProtocolVersion};
+use super::content::Meta;
+use super::prompts::insert_meta_and_extra;
+use super::version::ProtocolVersion;
 
 /// What a completion handler completes: a prompt (by name) or a resource template (by
 /// its URI template), as `completion/complete` names them in `ref`.

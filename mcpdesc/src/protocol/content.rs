@@ -3,13 +3,13 @@
 //! Every block type is closed (unknown members are rejected when parsing), as the MCP
 //! schema and the MCP Description specification (§9.3) define them. The blocks model the
 //! union of all protocol versions; [`Content::version_problems`] says what one version
-//! cannot carry, and [`ToolResult::to_wire`](crate::ToolResult::to_wire) shapes a block
+//! cannot carry, and `ToolResult::to_wire` shapes a block
 //! for the negotiated version.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use crate::ProtocolVersion;
+use super::version::ProtocolVersion;
 
 /// A `_meta` object: literal MCP metadata.
 pub type Meta = Map<String, Value>;
@@ -527,8 +527,9 @@ impl ShapedBlock {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use ProtocolVersion::*;
+
+    use super::*;
 
     #[test]
     fn parse_every_kind() {

@@ -5,7 +5,8 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::{Content, ToolResult};
+use super::content::Content;
+use super::version::ProtocolVersion;
 
 /// A tool execution error: the tool ran and failed in a way the caller should see.
 ///
@@ -29,8 +30,8 @@ use crate::{Content, ToolResult};
 /// lets every error type convert into it with `?`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolError {
-    message: String,
-    content: Vec<Content>,
+    pub(crate) message: String,
+    pub(crate) content: Vec<Content>,
 }
 
 impl ToolError {
@@ -60,7 +61,7 @@ impl ToolError {
 
     /// The error of arguments that passed the input schema but do not deserialize into
     /// the tool's input type (generated code calls this through
-    /// [`parse_arguments`](crate::parse_arguments)).
+    /// `parse_arguments`).
     pub fn invalid_arguments(error: &serde_json::Error) -> Self {
         ToolError::new(format!("Invalid arguments: {error}"))
     }
@@ -75,20 +76,6 @@ impl fmt::Display for ToolError {
 impl<E: std::error::Error> From<E> for ToolError {
     fn from(error: E) -> Self {
         ToolError::new(error.to_string())
-    }
-}
-
-impl From<ToolError> for ToolResult {
-    fn from(error: ToolError) -> Self {
-        let mut content = Vec::with_capacity(1 + error.content.len());
-        content.push(Content::text(error.message));
-        content.extend(error.content);
-        ToolResult {
-            content,
-            structured_content: None,
-            is_error: Some(true),
-            meta: None,
-        }
     }
 }
 
@@ -135,7 +122,7 @@ impl ProtocolError {
 }
 
 /// The failure of a request the server sent to the client through a
-/// [`Context`](crate::Context) (elicitation, sampling, roots).
+/// `Context` (elicitation, sampling, roots).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ClientError {
     /// The context has no client connection (for example in a unit test).
@@ -190,7 +177,7 @@ pub enum ClientError {
     },
 }
 
-/// A problem found while building a [`Router`](crate::Router); the declaration
+/// A problem found while building a `Router`; the declaration
 /// concerned is not registered.
 ///
 /// ```
@@ -297,9 +284,9 @@ impl RequestError {
 
     /// The JSON-RPC error sent for `version`: "Resource not found" is -32602 from MCP
     /// 2026-07-28 on.
-    pub fn into_protocol_error(self, version: crate::ProtocolVersion) -> ProtocolError {
+    pub fn into_protocol_error(self, version: ProtocolVersion) -> ProtocolError {
         let code = match self.code {
-            Self::RESOURCE_NOT_FOUND if version >= crate::ProtocolVersion::V2026_07_28 => {
+            Self::RESOURCE_NOT_FOUND if version >= ProtocolVersion::V2026_07_28 => {
                 ProtocolError::INVALID_PARAMS
             }
             code => code,
@@ -328,7 +315,7 @@ impl<E: std::error::Error> From<E> for RequestError {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// The router was built with errors (see [`Router::errors`](crate::Router::errors)).
+    /// The router was built with errors (see `Router::errors`).
     #[error("the router has {} error(s):\n{}", .0.len(), .0.iter().map(|e| format!("  - {e}")).collect::<Vec<_>>().join("\n"))]
     InvalidRouter(Vec<RouterError>),
     /// The MCP session could not be established.

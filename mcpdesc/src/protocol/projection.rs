@@ -41,7 +41,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::ProtocolVersion;
+use super::version::ProtocolVersion;
 
 /// One change the projection made to reach the native shape.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -205,8 +205,9 @@ fn escape(token: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use ProtocolVersion::*;
+
+    use super::*;
 
     fn project(declaration: Value, version: ProtocolVersion) -> NativeTool {
         native_tool(declaration.as_object().unwrap(), version)

@@ -17,10 +17,11 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::{Content, Meta, ProtocolVersion, Role};
+use super::content::{Content, Meta, Role};
+use super::version::ProtocolVersion;
 
 /// The static description of one prompt, as generated code passes it to
-/// [`Router::prompt`](crate::Router::prompt).
+/// `Router::prompt`.
 ///
 /// ```
 /// use mcpdesc::PromptSpec;
@@ -279,9 +280,10 @@ pub(crate) fn declared_arguments(declaration: &Map<String, Value>) -> Vec<(Strin
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use serde_json::json;
     use ProtocolVersion::*;
+
+    use super::*;
 
     #[test]
     fn wire_shape_per_version() {

@@ -19,11 +19,12 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::protocol::prompts::insert_meta_and_extra;
-use crate::{Meta, ProtocolVersion, ResourceContents};
+use super::content::{Meta, ResourceContents, TextResourceContents};
+use super::prompts::insert_meta_and_extra;
+use super::version::ProtocolVersion;
 
 /// The static description of one resource, as generated code passes it to
-/// [`Router::resource`](crate::Router::resource).
+/// `Router::resource`.
 ///
 /// ```
 /// use mcpdesc::ResourceSpec;
@@ -61,7 +62,7 @@ impl ResourceSpec {
 }
 
 /// The static description of one resource template, as generated code passes it to
-/// [`Router::resource_template`](crate::Router::resource_template).
+/// `Router::resource_template`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ResourceTemplateSpec {
     /// The RFC 6570 URI template; must equal the declaration's `uriTemplate`.
@@ -152,7 +153,7 @@ impl ResourceResult {
         mime_type: impl Into<String>,
         text: impl Into<String>,
     ) -> Self {
-        ResourceResult::new(vec![ResourceContents::Text(crate::TextResourceContents {
+        ResourceResult::new(vec![ResourceContents::Text(TextResourceContents {
             uri: uri.into(),
             mime_type: Some(mime_type.into()),
             text: text.into(),
@@ -270,9 +271,10 @@ pub fn native_resource_template(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use serde_json::json;
     use ProtocolVersion::*;
+
+    use super::*;
 
     #[test]
     fn example_results_round_trip_per_version() {

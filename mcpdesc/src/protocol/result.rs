@@ -270,11 +270,26 @@ impl<T> From<T> for Typed<T> {
     }
 }
 
+impl From<ToolError> for ToolResult {
+    fn from(error: ToolError) -> Self {
+        let mut content = Vec::with_capacity(1 + error.content.len());
+        content.push(Content::text(error.message));
+        content.extend(error.content);
+        ToolResult {
+            content,
+            structured_content: None,
+            is_error: Some(true),
+            meta: None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::*;
     use serde_json::json;
     use ProtocolVersion::*;
+
+    use super::*;
 
     #[test]
     fn result_type_only_in_2026() {

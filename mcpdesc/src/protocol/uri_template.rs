@@ -347,8 +347,9 @@ fn expansion_pattern(op: Operator) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use serde_json::json;
+
+    use super::*;
 
     #[test]
     fn level_one_variables_are_decoded() {

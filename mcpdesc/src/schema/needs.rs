@@ -142,8 +142,9 @@ pub(super) fn push(pointer: &mut String, segment: &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use serde_json::json;
+
+    use super::*;
 
     fn need(schema: Value) -> Option<String> {
         full_validator_keyword(&schema, Dialect::Draft202012)

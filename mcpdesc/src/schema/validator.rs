@@ -153,8 +153,9 @@ pub(crate) fn violations(validator: &Validator, instance: &Value) -> Vec<String>
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use serde_json::json;
+
+    use super::*;
 
     #[test]
     fn pointers_name_each_violation() {
@@ -225,8 +226,9 @@ mod tests {
 /// same verdicts and the same (pointer, message) pairs.
 #[cfg(all(test, feature = "full-validation"))]
 mod parity {
-    use super::*;
     use serde_json::json;
+
+    use super::*;
 
     /// (pointer, message) pairs of one validator.
     type Pairs = Vec<(String, String)>;

@@ -8,15 +8,15 @@
 //!   of the server) contains the version is the starting point; scopes are disjoint
 //!   in a valid description, so at most one applies.
 //! - Only what this runtime implements is advertised: `tools`, `prompts`, `resources`
-//!   and `completions`, `logging` (served by [`Context::log`](crate::Context::log)
+//!   and `completions`, `logging` (served by `Context::log`
 //!   and `logging/setLevel`) and `experimental` (what the author declared, passed
 //!   on). A declared `listChanged` (tools, prompts, resources) and `subscribe`
 //!   (resources) are advertised before MCP 2026-07-28: the server serves
 //!   `resources/subscribe` and sends what the implementation announces through
-//!   [`ChangeNotifier`](crate::ChangeNotifier). From 2026-07-28 on they are not
+//!   [`ChangeNotifier`](super::subscriptions::ChangeNotifier). From 2026-07-28 on they are not
 //!   (that revision delivers them through `subscriptions/listen`, not served yet).
 //!   A declared `tasks` or `extensions` is not advertised from here: `tasks` follows
-//!   the tools' `execution.taskSupport` ([`Router::capabilities`](crate::Router)
+//!   the tools' `execution.taskSupport` (`Router::capabilities`
 //!   adds it), `extensions` are not implemented.
 //! - `tools`, `prompts`, `resources` and `completions` are advertised whenever the
 //!   router serves one in the version (a tool; a prompt; a resource or resource
@@ -27,9 +27,8 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::protocol::version::VersionSet;
-use crate::server::subscriptions::ListChanged;
-use crate::ProtocolVersion;
+use super::subscriptions::ListChanged;
+use crate::protocol::version::{ProtocolVersion, VersionSet};
 
 /// One declaration object with its scope.
 #[derive(Debug, Clone, PartialEq)]

@@ -196,12 +196,13 @@ fn new_elicitation_id() -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use futures::executor::block_on;
+
     use super::*;
     use crate::protocol::futures::BoxFuture;
     use crate::server::context::ClientPeer;
-    use futures::executor::block_on;
-    use std::sync::Arc;
-    use std::sync::Mutex;
 
     /// Records every request and answers with fixed values.
     #[derive(Default)]

@@ -6,12 +6,14 @@ use std::fmt;
 use std::sync::Arc;
 
 use serde_json::Value;
-
 use tokio_util::sync::CancellationToken;
 
-use crate::auth::{Authentication, Principal};
-use crate::server::notifications::{log_params, ProgressState};
-use crate::{BoxFuture, ChangeNotifier, ClientError, LogLevel, Notifier, ProtocolVersion};
+use super::notifications::{log_params, LogLevel, Notifier, ProgressState};
+use super::subscriptions::ChangeNotifier;
+use crate::auth::principal::{Authentication, Principal};
+use crate::protocol::error::ClientError;
+use crate::protocol::futures::BoxFuture;
+use crate::protocol::version::ProtocolVersion;
 
 /// The client side of a connection, as seen by a tool: the three requests an MCP server
 /// may send to its client while it handles a `tools/call`.
@@ -83,7 +85,7 @@ pub trait ClientPeer: Send + Sync {
 /// # MCP 2026-07-28
 ///
 /// From 2026-07-28 on a server sends no request to the client during a call; the
-/// [`McpServer`](crate::McpServer) adapter carries the requests in input-required
+/// `McpServer` adapter carries the requests in input-required
 /// results instead and *replays* the handler: a request with no answer yet fails with
 /// [`ClientError::InputRequired`] (pass it on with `?`), the round ends, and when the
 /// client retries with the answer the handler runs again from the start, this time
@@ -203,7 +205,7 @@ impl Context {
     }
 
     /// The same context, announcing changes through `changes` (the served router's
-    /// [`Router::changes`](crate::Router::changes)).
+    /// `Router::changes`).
     pub fn with_changes(mut self, changes: ChangeNotifier) -> Self {
         self.changes = changes;
         self
@@ -238,7 +240,7 @@ impl Context {
 
     /// The same context with the capabilities the client declared (MCP JSON: at
     /// initialization before MCP 2026-07-28, in the request's `_meta` from then on).
-    /// With them known, the [`Router`](crate::Router) refuses a call of a primitive
+    /// With them known, the `Router` refuses a call of a primitive
     /// whose `clientRequirements` they do not meet before its handler runs.
     pub fn with_client_capabilities(mut self, capabilities: Value) -> Self {
         self.client_capabilities = Some(Arc::new(capabilities));
@@ -284,8 +286,8 @@ impl Context {
     /// Requirement (the first scheme of the satisfied alternative), or for a public
     /// primitive the first principal the request authenticated. `None` for an
     /// anonymous call, and wherever security is not enforced (stdio, a router
-    /// without authentication, a direct [`Router`](crate::Router) call); see
-    /// [`crate::auth`].
+    /// without authentication, a direct `Router` call); see
+    /// `crate::auth`.
     pub fn principal(&self) -> Option<&Principal> {
         let (authentication, at) = self.auth.as_ref()?;
         authentication.entries().get((*at)?).map(|(_, p)| p)
@@ -364,7 +366,7 @@ impl Context {
     /// Logs `data` (any JSON value; a `&str` becomes a string) at `level`: sends
     /// `notifications/message` when the client wants that level.
     ///
-    /// The [`McpServer`](crate::McpServer) adapter sets what the client wants:
+    /// The `McpServer` adapter sets what the client wants:
     /// - nothing unless the description declares the `logging` capability for the
     ///   session's protocol version;
     /// - before MCP 2026-07-28, the level of the session's last `logging/setLevel`

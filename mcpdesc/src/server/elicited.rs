@@ -7,7 +7,9 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::{ClientError, Context, ElicitAction, ElicitRequest};
+use super::client_requests::{ElicitAction, ElicitRequest};
+use super::context::Context;
+use crate::protocol::error::ClientError;
 
 /// A form-mode Elicitation Declaration: its message, its `requestedSchema` (JSON
 /// text) and the Rust type of the form content (generated from the schema).
@@ -88,15 +90,16 @@ impl Context {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
+    use std::sync::{Arc, Mutex};
 
     use futures::executor::block_on;
     use serde::Deserialize;
     use serde_json::json;
 
     use super::*;
-    use crate::examples::testing::ScriptedClient;
-    use crate::ProtocolVersion;
+    use crate::protocol::futures::BoxFuture;
+    use crate::protocol::version::ProtocolVersion;
+    use crate::server::context::ClientPeer;
 
     #[derive(Debug, Deserialize, PartialEq)]
     struct Confirm {
@@ -111,14 +114,44 @@ mod tests {
             r#"{"type": "object", "properties": {"confirm": {"type": "boolean"}}}"#;
     }
 
+    /// A client that answers the one elicitation of the declaration with `response`,
+    /// after checking its params (the scripted clients of `examples/` sit above the
+    /// server, so this test brings its own).
+    struct OneAnswer {
+        response: Value,
+        asked: Mutex<bool>,
+    }
+
+    impl ClientPeer for OneAnswer {
+        fn elicit(&self, params: Value) -> BoxFuture<'_, Result<Value, ClientError>> {
+            assert_eq!(
+                params,
+                json!({"mode": "form", "message": "Sure?",
+                    "requestedSchema": {"type": "object", "properties": {"confirm": {"type": "boolean"}}}})
+            );
+            *self.asked.lock().unwrap() = true;
+            let response = self.response.clone();
+            Box::pin(async move { Ok(response) })
+        }
+        fn create_message(&self, _params: Value) -> BoxFuture<'_, Result<Value, ClientError>> {
+            Box::pin(async { Err(ClientError::Unsupported("no sampling here".into())) })
+        }
+        fn list_roots(&self) -> BoxFuture<'_, Result<Value, ClientError>> {
+            Box::pin(async { Err(ClientError::Unsupported("no roots here".into())) })
+        }
+    }
+
     fn answer(response: Value) -> Result<Elicited<Confirm>, ClientError> {
-        let steps = json!([{"type": "elicitation", "request": {"mode": "form", "message": "Sure?",
-            "requestedSchema": {"type": "object", "properties": {"confirm": {"type": "boolean"}}}},
-            "response": response}]);
-        let client = Arc::new(ScriptedClient::new("t", "", &steps).unwrap());
+        let client = Arc::new(OneAnswer {
+            response,
+            asked: Mutex::new(false),
+        });
         let cx = Context::with_peer(ProtocolVersion::V2025_11_25, client.clone());
         let outcome = block_on(cx.elicit_declared::<ConfirmDeclaration>());
-        client.finish().unwrap();
+        assert!(
+            *client.asked.lock().unwrap(),
+            "the elicitation was not sent"
+        );
         outcome
     }
 

@@ -6,16 +6,13 @@
 
 use std::sync::Arc;
 
-use crate::protocol::completions::CompletionRequest;
-use crate::protocol::completions::CompletionResult;
-use crate::protocol::error::RequestError;
-use crate::protocol::error::ToolError;
+use super::context::Context;
+use crate::protocol::completions::{CompletionRequest, CompletionResult};
+use crate::protocol::error::{RequestError, ToolError};
 use crate::protocol::futures::BoxFuture;
 use crate::protocol::prompts::PromptResult;
 use crate::protocol::resources::ResourceResult;
-use crate::protocol::result::ToolResult;
-use crate::protocol::result::Typed;
-use crate::server::context::Context;
+use crate::protocol::result::{ToolResult, Typed};
 
 /// The router's handler of a tool with `outputSchema`, from the call of its trait
 /// method: the arguments parsed into `I`, `call(server, input, cx)` awaited, the

@@ -6,7 +6,7 @@
 //! calls the tool again with the answers (`inputResponses`) and the `requestState` it
 //! was given.
 //!
-//! Handlers stay plain `async fn`s that `await` [`Context`](crate::Context) requests, so
+//! Handlers stay plain `async fn`s that `await` [`Context`](super::context::Context) requests, so
 //! the runtime *replays* them: [`InputRounds`] is the [`ClientPeer`] of a 2026-07-28
 //! call. The handler's requests are numbered in the order it makes them; a request
 //! whose answer is known (from an earlier round, carried in `requestState`, or from
@@ -14,7 +14,7 @@
 //! yet fails with [`ClientError::InputRequired`] and is recorded. When the handler
 //! returns and something was recorded, the adapter discards the handler's result and
 //! answers with an input-required result: the recorded requests keyed with the key
-//! the handler named ([`Context::input_key`](crate::Context::input_key)) or else
+//! the handler named ([`Context::input_key`](super::context::Context::input_key)) or else
 //! `input-{n}`, and a new `requestState`. On the retry the handler runs again from
 //! the start.
 //!
@@ -44,9 +44,11 @@ use std::sync::{Arc, Mutex};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use super::context::ClientPeer;
 use crate::protocol::client_capabilities;
+use crate::protocol::error::ClientError;
+use crate::protocol::futures::BoxFuture;
 use crate::protocol::json::canonical;
-use crate::{BoxFuture, ClientError, ClientPeer};
 
 /// The format tag of a `requestState` this runtime wrote.
 const STATE_FORMAT: &str = "mcpdesc-input-rounds/2";
@@ -81,7 +83,7 @@ pub(crate) struct InputRounds {
 }
 
 /// The state of one round, shared with the keyed peers of
-/// [`Context::input_key`](crate::Context::input_key).
+/// [`Context::input_key`](super::context::Context::input_key).
 #[derive(Debug)]
 struct Round {
     tool: String,
@@ -285,10 +287,14 @@ fn fingerprint(arguments: Option<&Value>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::{Context, ElicitAction, ProtocolVersion};
-    use futures::executor::block_on;
     use std::sync::Arc;
+
+    use futures::executor::block_on;
+
+    use super::*;
+    use crate::protocol::version::ProtocolVersion;
+    use crate::server::client_requests::ElicitAction;
+    use crate::server::context::Context;
 
     fn all_capabilities() -> Option<Value> {
         Some(json!({"elicitation": {"form": {}}, "sampling": {}, "roots": {}}))

@@ -18,3 +18,4 @@ pub mod primitives;
 pub(crate) mod router;
 pub(crate) mod security;
 pub(crate) mod subscriptions;
+pub(crate) mod tools;

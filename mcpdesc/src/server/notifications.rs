@@ -1,8 +1,8 @@
 //! What a handler tells the client while it runs: progress (`notifications/progress`)
 //! and log messages (`notifications/message`), and the [`Notifier`] they go through.
 //!
-//! [`Context::progress`](crate::Context::progress) and
-//! [`Context::log`](crate::Context::log) decide *whether* to send (a progress token
+//! `Context::progress` and
+//! `Context::log` decide *whether* to send (a progress token
 //! was given, the value increased, the level is wanted); a [`Notifier`] only sends.
 
 use std::sync::Mutex;
@@ -10,7 +10,9 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::{BoxFuture, ClientError, ProtocolVersion};
+use crate::protocol::error::ClientError;
+use crate::protocol::futures::BoxFuture;
+use crate::protocol::version::ProtocolVersion;
 
 /// The severity of a log message: the RFC 5424 levels MCP uses, least severe first,
 /// so levels compare with `<`.

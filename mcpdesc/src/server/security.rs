@@ -5,13 +5,13 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use super::router::Router;
 use crate::auth::authenticator::Authenticator;
 use crate::auth::declaration::{SecurityDeclaration, SecurityScheme, TransportChoice};
 use crate::auth::policy::{AuthMode, Target};
 use crate::auth::requirement::Requirement;
 use crate::protocol::error::RouterError;
 use crate::protocol::version::ProtocolVersion;
-use crate::server::router::Router;
 
 impl Router {
     /// Gives the router the description's security: `{"securitySchemes": ...,

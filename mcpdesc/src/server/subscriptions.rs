@@ -4,8 +4,8 @@
 //! version declares `listChanged` for that list.
 //!
 //! [`ChangeNotifier`] is the handle an implementation uses: from a handler through
-//! [`Context::changes`](crate::Context::changes), from anywhere else through
-//! [`Router::changes`](crate::Router::changes) (taken before the router is served).
+//! `Context::changes`, from anywhere else through
+//! `Router::changes` (taken before the router is served).
 //! Every clone reaches the same sessions.
 //!
 //! The transport adapter registers each session when it meets it (`initialize`, a
@@ -19,7 +19,8 @@ use std::sync::{Arc, Mutex, Weak};
 
 use serde_json::{json, Value};
 
-use crate::{Notifier, ProtocolVersion};
+use super::notifications::Notifier;
+use crate::protocol::version::ProtocolVersion;
 
 /// What one session's version declares: which lists announce their changes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -195,7 +196,8 @@ impl ChangeNotifier {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{BoxFuture, ClientError};
+    use crate::protocol::error::ClientError;
+    use crate::protocol::futures::BoxFuture;
 
     #[derive(Default)]
     struct Recorder(Mutex<Vec<(&'static str, Value)>>);

@@ -16,11 +16,11 @@ pub use limits::TaskLimits;
 pub use support::TaskSupport;
 
 #[cfg(feature = "rmcp")]
-mod clock;
+pub(crate) mod clock;
 #[cfg(feature = "rmcp")]
 pub(crate) mod store;
 #[cfg(feature = "rmcp")]
-mod transport;
+pub(crate) mod transport;
 #[cfg(feature = "rmcp")]
 pub mod wire;
 #[cfg(feature = "rmcp")]

@@ -40,7 +40,7 @@ pub fn run<F: Future>(future: F) -> F::Output {
 
 /// The test of one Tool Example against an implementation: `router` (built from a fresh
 /// test server) is called with the example's `input` in the latest version of the
-/// tool's scope, and its result compared with the example's (see the module docs).
+/// tool's scope, and its result compared with the example's (module docs).
 pub fn check_example(
     router: &Router,
     tool: &ToolCase,
@@ -65,7 +65,7 @@ pub fn check_example(
 /// call before MCP 2026-07-28, through input-required rounds in 2026-07-28 (the handler
 /// replayed with the answers and `requestState`, as `McpServer` does). In each version
 /// every step must be requested, in order, and the terminal result compared
-/// (see the module docs); the first failure is returned, naming the version.
+/// (module docs); the first failure is returned, naming the version.
 pub fn check_interaction_example(
     router: impl Fn() -> Router,
     tool: &ToolCase,
@@ -260,13 +260,15 @@ fn read(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use serde_json::json;
+
+    use super::*;
 
     /// A router with the tool `confirm` (2025-06-18 to 2026-07-28), whose handler asks
     /// for a confirmation, except in `skip_in` (a wrong implementation).
     fn confirming(skip_in: Option<ProtocolVersion>) -> Router {
         use crate::protocol::error::ToolError;
+        use crate::server::client_requests::ElicitAction;
         use crate::server::router::{ServerInfo, ToolSpec};
         let info = ServerInfo {
             name: "confirm".into(),
@@ -283,7 +285,7 @@ mod tests {
                             .elicit_form("Sure?", json!({"type": "object"}))
                             .await
                             .map_err(|e| ToolError::new(e.to_string()))?;
-                        if answer.action != crate::server::client_requests::ElicitAction::Accept {
+                        if answer.action != ElicitAction::Accept {
                             return Err(ToolError::new("not confirmed"));
                         }
                     }

@@ -334,8 +334,9 @@ fn request_shape(kind: Kind, result: &Value) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use serde_json::json;
+
+    use super::*;
 
     const DECLARATION: &str = r#"{"inputSchema": {"type": "object"}, "outputSchema": {"type": "object", "required": ["n"], "properties": {"n": {"type": "integer"}}}}"#;
     const TOOL: ToolCase = ToolCase {

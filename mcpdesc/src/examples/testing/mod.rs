@@ -11,7 +11,7 @@
 //! Generated code calls [`check_example`] and [`check_example_with_output`] once per Tool
 //! Example and [`check_interaction`] once per Tool Interaction Example; the generated
 //! contract check calls [`check_against`]. With a test server, the generated tests also
-//! run each example against the implementation ([`crate::examples::implementation`]), which
+//! run each example against the implementation ([`crate::implementation`](crate::examples::implementation)), which
 //! reports the first difference with [`first_difference`]. The lower-level helpers ([`validate`],
 //! [`round_trip`], [`check_content`], [`check_error_shape`], [`compare_results`]) are
 //! public for hand-written tests.
@@ -25,14 +25,6 @@ mod tool_examples;
 mod tools;
 pub(crate) mod values;
 
-pub use crate::examples::data::{
-    example_input, example_result, normalize, parse_json, request_example_request,
-    request_example_result, to_object, typed, Example, InteractionExample, RequestExample,
-    ToolCase,
-};
-pub use crate::examples::difference::{first_difference, Difference};
-pub use crate::examples::scripted::ScriptedClient;
-pub use crate::protocol::json::canonical;
 pub use request_examples::{NoArguments, RequestExamples};
 pub use requests::{
     check_completion_example, check_prompt_example, check_resource_example, check_template_example,
@@ -42,3 +34,12 @@ pub use tools::{
     check_against, check_example, check_example_with_output, check_interaction, compare_results,
 };
 pub use values::{check_content, check_error_shape, round_trip, validate, validate_if_compilable};
+
+pub use crate::examples::data::{
+    example_input, example_result, normalize, parse_json, request_example_request,
+    request_example_result, to_object, typed, Example, InteractionExample, RequestExample,
+    ToolCase,
+};
+pub use crate::examples::difference::{first_difference, Difference};
+pub use crate::examples::scripted::ScriptedClient;
+pub use crate::protocol::json::canonical;

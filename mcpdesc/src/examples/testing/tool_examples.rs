@@ -9,8 +9,8 @@
 //! ```
 //!
 //! and users read `examples::weather::ALL.typed_input("paris")`,
-//! `ALL.examples[0]`, `ALL.tool` (what the checks of [`crate::examples::testing`] and
-//! [`crate::examples::implementation`] take). The type parameters
+//! `ALL.examples[0]`, `ALL.tool` (what the checks of `crate::testing` and
+//! `crate::implementation` take). The type parameters
 //! only select the types the accessors deserialize into; a tool without
 //! `outputSchema` has [`NoOutput`], which has no `typed_output`.
 
@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use super::tools;
 use crate::examples::data::{self, Example, InteractionExample, ToolCase};
-use crate::ToolSpec;
+use crate::server::router::ToolSpec;
 
 /// The output type parameter of a tool without `outputSchema`: there is no typed
 /// output to read.
@@ -32,7 +32,7 @@ pub enum NoOutput {}
 /// A tool's Tool Examples and Tool Interaction Examples (JSON texts, parsed on use),
 /// with accessors typed by the tool's generated input `I` and output `O`.
 pub struct ToolExamples<I, O = NoOutput> {
-    /// The tool, for the checks of [`crate::examples::testing`].
+    /// The tool, for the checks of `crate::testing`.
     pub tool: ToolCase,
     /// The Tool Examples, in the description's order.
     pub examples: &'static [Example],
@@ -145,7 +145,7 @@ pub fn expect(check: Result<(), String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ProtocolVersion;
+    use crate::protocol::version::ProtocolVersion;
 
     #[derive(Debug, PartialEq, serde::Deserialize, serde::Serialize)]
     struct Input {

@@ -1,6 +1,7 @@
 //! `WWW-Authenticate` challenges (RFC 9110 §11.6.1) for the schemes of a requirement.
 
-use crate::auth::{Requirement, SchemeKind, SecurityDeclaration};
+use crate::auth::declaration::{SchemeKind, SecurityDeclaration};
+use crate::auth::requirement::Requirement;
 
 /// What went wrong, as an OAuth 2.0 bearer-token error (RFC 6750 §3.1).
 #[derive(Debug, Clone, PartialEq, Eq)]

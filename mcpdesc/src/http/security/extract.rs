@@ -10,7 +10,8 @@ use http::uri::PathAndQuery;
 use http::Uri;
 use percent_encoding::percent_decode_str;
 
-use crate::auth::{ApiKeyLocation, BasicCredentials, SchemeKind, Secret, SecurityScheme};
+use crate::auth::credential::{BasicCredentials, Secret};
+use crate::auth::declaration::{ApiKeyLocation, SchemeKind, SecurityScheme};
 
 /// One credential a request carried, and the schemes it is for (a bearer token is
 /// for every bearer-type scheme).
@@ -377,7 +378,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::auth::SecurityDeclaration;
+    use crate::auth::declaration::SecurityDeclaration;
 
     fn declaration() -> SecurityDeclaration {
         let value = json!({"securitySchemes": {

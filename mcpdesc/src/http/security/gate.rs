@@ -21,13 +21,15 @@ use super::challenge::{challenges, ChallengeError};
 use super::extract::take_credentials;
 use super::metadata::{self, ProtectedResourceMetadata, WELL_KNOWN};
 use super::peek::peek;
-use crate::auth::{
-    AuthErrorKind, AuthRequest, Authentication, Authenticator, Credential, Requirement,
-    SecurityScheme, TransportChoice, Verdict,
-};
+use crate::auth::authenticator::Authenticator;
+use crate::auth::credential::{AuthRequest, Credential};
+use crate::auth::declaration::{SecurityScheme, TransportChoice};
+use crate::auth::principal::{AuthErrorKind, Authentication};
+use crate::auth::requirement::{Requirement, Verdict};
 use crate::http::reading::Reading;
+use crate::protocol::version::ProtocolVersion;
 use crate::server::adapter::http_marks::RequestSecurity;
-use crate::{ProtocolVersion, Router};
+use crate::server::router::Router;
 
 type HttpBody = BoxBody<Bytes, Infallible>;
 
@@ -53,7 +55,7 @@ impl Default for GateSettings {
             resource_url: None,
             served_resource: false,
             authorization_servers: None,
-            path: crate::http::MCP_PATH.to_owned(),
+            path: crate::http::defaults::MCP_PATH.to_owned(),
         }
     }
 }

@@ -7,8 +7,9 @@ use std::collections::BTreeSet;
 use http::Uri;
 use serde_json::{json, Map, Value};
 
-use crate::auth::{Requirement, SchemeKind, SecurityDeclaration};
-use crate::Router;
+use crate::auth::declaration::{SchemeKind, SecurityDeclaration};
+use crate::auth::requirement::Requirement;
+use crate::server::router::Router;
 
 /// The well-known path prefix of RFC 9728.
 pub const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";

@@ -11,9 +11,10 @@
 use http::HeaderMap;
 use serde_json::Value;
 
-use crate::auth::Target;
+use crate::auth::policy::Target;
 use crate::http::reading::{header_version, Reading};
-use crate::{CompletionTarget, ProtocolVersion};
+use crate::protocol::completions::CompletionTarget;
+use crate::protocol::version::ProtocolVersion;
 
 /// The primitives a JSON-RPC body (one message or a batch) calls, and the protocol
 /// version it names (`_meta`, else the `MCP-Protocol-Version` header), from the

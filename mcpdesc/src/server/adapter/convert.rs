@@ -1,9 +1,8 @@
 //! Between rmcp's types and the router's native JSON: the request's protocol
 //! version, errors, tools and list items, results, and the client's capabilities.
 
-use rmcp::model as m;
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer};
+use rmcp::{model as m, ErrorData, RoleServer};
 use serde_json::{json, Value};
 
 use crate::protocol::error::ProtocolError;

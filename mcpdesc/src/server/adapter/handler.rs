@@ -4,9 +4,8 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use rmcp::model as m;
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer, ServerHandler};
+use rmcp::{model as m, ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
 use super::convert::{
@@ -157,7 +156,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<m::GetPromptResponse, ErrorData> {
         let version = negotiated(&context)?;
-        let target = || auth::Target::Prompt(request.name.clone());
+        let target = || auth::policy::Target::Prompt(request.name.clone());
         let auth = self.authorize(target, version, &context)?;
         let arguments = request.arguments.map(Value::Object);
         let rounds = Self::primitive_rounds(
@@ -214,7 +213,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<m::ReadResourceResponse, ErrorData> {
         let version = negotiated(&context)?;
-        let target = || auth::Target::Resource(request.uri.clone());
+        let target = || auth::policy::Target::Resource(request.uri.clone());
         let auth = self.authorize(target, version, &context)?;
         let rounds = Self::primitive_rounds(
             version,
@@ -255,7 +254,7 @@ impl ServerHandler for McpServer {
         if let Some(arguments) = request.context.and_then(|c| c.arguments) {
             completion.context = arguments.into_iter().collect();
         }
-        let completion_target = || auth::Target::Completion(target.clone());
+        let completion_target = || auth::policy::Target::Completion(target.clone());
         let auth = self.authorize(completion_target, version, &context)?;
         let cx = self.primitive_context(version, None, &context, auth);
         let result = self
@@ -305,7 +304,7 @@ impl ServerHandler for McpServer {
     ) -> Result<m::CallToolResponse, ErrorData> {
         let version = negotiated(&context)?;
         let auth = self.authorize(
-            || auth::Target::Tool(request.name.to_string()),
+            || auth::policy::Target::Tool(request.name.to_string()),
             version,
             &context,
         )?;
@@ -403,9 +402,10 @@ fn to_input_required(input: InputRequired) -> Result<m::InputRequiredResult, Err
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::{Annotations, Content, Meta};
     use serde_json::json;
+
+    use super::*;
+    use crate::protocol::content::{Annotations, Content, Meta};
 
     fn meta(key: &str) -> Meta {
         let mut meta = Meta::new();

@@ -46,7 +46,10 @@ pub(crate) struct RequestSecurity {
 #[cfg(feature = "http")]
 pub(super) fn request_security(
     context: &RequestContext<RoleServer>,
-) -> Option<(Arc<auth::Authentication>, auth::TransportChoice)> {
+) -> Option<(
+    Arc<auth::principal::Authentication>,
+    auth::declaration::TransportChoice,
+)> {
     let parts = context.extensions.get::<http::request::Parts>()?;
     let security = parts.extensions.get::<RequestSecurity>()?;
     Some((security.authentication.clone(), security.choice.clone()))
@@ -72,12 +75,7 @@ pub(super) fn marked_stateless(context: &RequestContext<RoleServer>) -> bool {
     context
         .extensions
         .get::<http::request::Parts>()
-        .is_some_and(|parts| {
-            parts
-                .extensions
-                .get::<crate::server::adapter::http_marks::Stateless>()
-                .is_some()
-        })
+        .is_some_and(|parts| parts.extensions.get::<Stateless>().is_some())
 }
 
 #[cfg(not(feature = "http"))]
@@ -93,6 +91,9 @@ pub(super) fn marked_stateless(_context: &RequestContext<RoleServer>) -> bool {
 #[cfg(not(feature = "http"))]
 pub(super) fn request_security(
     _context: &RequestContext<RoleServer>,
-) -> Option<(Arc<auth::Authentication>, auth::TransportChoice)> {
+) -> Option<(
+    Arc<auth::principal::Authentication>,
+    auth::declaration::TransportChoice,
+)> {
     None
 }

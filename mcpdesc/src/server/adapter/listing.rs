@@ -4,7 +4,7 @@
 //! rmcp 3.11's `Tool` type has fields only for the members it knows; today it has no
 //! `execution` (MCP 2025-11-25), so an answer built from it would lose
 //! `execution.taskSupport`. Both transports put the members back as JSON before the
-//! answer reaches the client: over stdio [`RestoreDropped`](crate::RestoreDropped)
+//! answer reaches the client: over stdio `RestoreDropped`
 //! rewrites the typed answer, over HTTP the `http` module rewrites the response body
 //! (see its docs for why there). Both call [`ToolListings::restore`].
 
@@ -13,12 +13,13 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value};
 
-use crate::{ProtocolVersion, Router};
+use crate::protocol::version::ProtocolVersion;
+use crate::server::router::Router;
 
 /// The tools a router lists, per protocol version, computed once per version and
 /// shared by clones (a router does not change once served).
 ///
-/// Get it from [`McpServer::tool_listings`](crate::McpServer::tool_listings).
+/// Get it from `McpServer::tool_listings`.
 #[derive(Debug, Clone)]
 pub struct ToolListings {
     router: Arc<Router>,
@@ -170,8 +171,9 @@ fn fill_missing_members(wire: &mut Map<String, Value>, declared: &Map<String, Va
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use serde_json::json;
+
+    use super::*;
 
     #[test]
     fn task_support_is_left_out_and_nothing_else() {

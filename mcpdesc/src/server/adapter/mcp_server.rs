@@ -5,9 +5,8 @@
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use rmcp::model as m;
 use rmcp::service::{NotificationContext, RequestContext};
-use rmcp::{ErrorData, RoleServer, Service, ServiceExt};
+use rmcp::{model as m, ErrorData, RoleServer, Service, ServiceExt};
 
 use super::convert::negotiated;
 use super::listing::ToolListings;
@@ -19,12 +18,12 @@ use crate::server::subscriptions::SessionLink;
 use crate::tasks::limits::TaskLimits;
 use crate::tasks::store::TaskStore;
 
-/// An rmcp [`ServerHandler`] that serves a [`Router`]: server info, instructions and
+/// An rmcp [`ServerHandler`](rmcp::ServerHandler) that serves a [`Router`]: server info, instructions and
 /// capabilities from the description, `tools/list` for the negotiated version,
-/// `tools/call` through the router (a [`Context`] with the client, the call's
+/// `tools/call` through the router (a [`Context`](crate::server::context::Context) with the client, the call's
 /// cancellation, its progress token and the client's log level), `prompts/list`,
 /// `prompts/get`, `resources/list`, `resources/templates/list`, `resources/read` and
-/// `completion/complete` through the router's primitives (the same [`Context`]),
+/// `completion/complete` through the router's primitives (the same [`Context`](crate::server::context::Context)),
 /// `logging/setLevel` when the description declares `logging`, and `get_tool` (rmcp
 /// checks 2026-07-28 `Mcp-Param-*` headers with it).
 ///
@@ -97,7 +96,7 @@ pub struct McpServer {
 pub(super) struct Session {
     /// The level of the last `logging/setLevel`; `None` before the first.
     pub(super) log_level: Mutex<Option<LogLevel>>,
-    /// The session in the router's [`ChangeNotifier`](crate::ChangeNotifier): its
+    /// The session in the router's [`ChangeNotifier`](crate::server::subscriptions::ChangeNotifier): its
     /// client and its `resources/subscribe` URIs. Set when the session is first
     /// met; dropped with the session, which takes it out of the registry.
     pub(super) link: OnceLock<Arc<SessionLink>>,
@@ -139,7 +138,7 @@ impl McpServer {
     /// it on every `tools/call`, `prompts/get`, `resources/read` and
     /// `completion/complete` with the credentials `mcpdesc::http` verified (none on
     /// other transports, so only public primitives can be called there); see
-    /// [`crate::auth`].
+    /// `crate::auth`.
     pub fn trusted_transport(mut self) -> Self {
         self.trusted = true;
         self
@@ -281,7 +280,7 @@ fn restore_dropped_members(
 /// than at its first call.
 ///
 /// The description's security is not enforced on stdio: the transport carries no
-/// credentials and its client started this process (see [`crate::auth`]).
+/// credentials and its client started this process (see `crate::auth`).
 ///
 /// ```no_run
 /// # fn router() -> mcpdesc::Router { unimplemented!() }
@@ -302,7 +301,7 @@ pub async fn serve_stdio(router: Router) -> Result<(), Error> {
     let running = McpServer::new(router)
         .trusted_transport()
         .into_service()
-        .serve(crate::tasks::routed(read, write))
+        .serve(crate::tasks::transport::routed(read, write))
         .await
         .map_err(|e| Error::Initialize(e.to_string()))?;
     match running.waiting().await {

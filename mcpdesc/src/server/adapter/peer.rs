@@ -1,8 +1,7 @@
 //! The client of a served request over rmcp's handle: [`RmcpClientPeer`] for the
 //! requests a handler sends it, [`RmcpNotifier`] for its notifications.
 
-use rmcp::model as m;
-use rmcp::{Peer, RoleServer, ServiceError};
+use rmcp::{model as m, Peer, RoleServer, ServiceError};
 use serde_json::Value;
 
 use super::convert::capabilities_json;
@@ -216,7 +215,7 @@ impl Notifier for RequestClient {
 }
 
 /// Sends a handler's notification (`notifications/progress` or
-/// `notifications/message`) or a change notification ([`crate::ChangeNotifier`]) to
+/// `notifications/message`) or a change notification ([`ChangeNotifier`](crate::server::subscriptions::ChangeNotifier)) to
 /// the client behind `peer`.
 fn notify_peer<'a>(
     peer: &'a Peer<RoleServer>,

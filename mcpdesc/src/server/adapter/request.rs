@@ -4,9 +4,8 @@
 
 use std::sync::Arc;
 
-use rmcp::model as m;
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer};
+use rmcp::{model as m, ErrorData, RoleServer};
 use serde_json::{json, Value};
 
 use super::convert::{capabilities_json, negotiated};
@@ -160,13 +159,13 @@ impl McpServer {
 
     /// Checks the effective Security Requirement of `target` (see [`crate::auth`])
     /// before anything of the request runs: what the caller authenticated, for the
-    /// handler's [`Context`], or the JSON-RPC error [`auth::FORBIDDEN_CODE`].
+    /// handler's [`Context`], or the JSON-RPC error [`auth::policy::FORBIDDEN_CODE`].
     ///
     /// `target` is only built when security is enforced (it allocates, and a trusted
     /// transport needs none).
     pub(crate) fn authorize(
         &self,
-        target: impl FnOnce() -> auth::Target,
+        target: impl FnOnce() -> auth::policy::Target,
         version: ProtocolVersion,
         context: &RequestContext<RoleServer>,
     ) -> Result<Option<CallAuth>, ErrorData> {
@@ -176,31 +175,38 @@ impl McpServer {
         let target = target();
         let (authentication, choice) = match request_security(context) {
             Some((authentication, choice)) => (authentication, choice),
-            None => (Arc::default(), auth::TransportChoice::default()),
+            None => (
+                Arc::default(),
+                auth::declaration::TransportChoice::default(),
+            ),
         };
         let requirement = self
             .router
             .effective_security_ref(&target, version, &choice);
         // Only a refusal names what was refused.
         let what = || match &target {
-            auth::Target::Tool(name) => format!("the tool `{name}`"),
-            auth::Target::Prompt(name) => format!("the prompt `{name}`"),
-            auth::Target::Resource(uri) => format!("the resource `{uri}`"),
-            auth::Target::Completion(target) => format!("the {} `{}`", target.kind(), target.id()),
-            auth::Target::Endpoint => "this request".to_owned(),
+            auth::policy::Target::Tool(name) => format!("the tool `{name}`"),
+            auth::policy::Target::Prompt(name) => format!("the prompt `{name}`"),
+            auth::policy::Target::Resource(uri) => format!("the resource `{uri}`"),
+            auth::policy::Target::Completion(target) => {
+                format!("the {} `{}`", target.kind(), target.id())
+            }
+            auth::policy::Target::Endpoint => "this request".to_owned(),
         };
         match requirement.evaluate(&authentication) {
-            auth::Verdict::Allowed { principal } => Ok(Some((authentication, principal))),
-            auth::Verdict::Unauthenticated => Err(ErrorData::new(
-                m::ErrorCode(auth::FORBIDDEN_CODE),
+            auth::requirement::Verdict::Allowed { principal } => {
+                Ok(Some((authentication, principal)))
+            }
+            auth::requirement::Verdict::Unauthenticated => Err(ErrorData::new(
+                m::ErrorCode(auth::policy::FORBIDDEN_CODE),
                 format!(
                     "Unauthorized: {} needs authentication ({requirement})",
                     what()
                 ),
                 Some(json!({"status": 401, "error": "unauthorized"})),
             )),
-            auth::Verdict::InsufficientScope { scopes } => Err(ErrorData::new(
-                m::ErrorCode(auth::FORBIDDEN_CODE),
+            auth::requirement::Verdict::InsufficientScope { scopes } => Err(ErrorData::new(
+                m::ErrorCode(auth::policy::FORBIDDEN_CODE),
                 format!(
                     "Forbidden: {} needs the scope(s) {}",
                     what(),
@@ -256,4 +262,4 @@ impl McpServer {
 }
 
 /// What a call authenticated, and which principal satisfied its requirement.
-type CallAuth = (Arc<auth::Authentication>, Option<usize>);
+type CallAuth = (Arc<auth::principal::Authentication>, Option<usize>);

@@ -4,9 +4,8 @@
 
 use std::sync::Arc;
 
-use rmcp::model as m;
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer, ServerHandler};
+use rmcp::{model as m, ErrorData, RoleServer, ServerHandler};
 use serde_json::{json, Value};
 
 use super::convert::{negotiated, to_error_data};
@@ -128,7 +127,11 @@ impl McpServer {
                 None,
             ));
         }
-        let auth = self.authorize(|| auth::Target::Tool(name.clone()), version, &context)?;
+        let auth = self.authorize(
+            || auth::policy::Target::Tool(name.clone()),
+            version,
+            &context,
+        )?;
         let ttl = params.pointer("/task/ttl").and_then(Value::as_u64);
         let (id, token, task) = store.create(ttl).map_err(refused)?;
         let cx = self

@@ -18,10 +18,10 @@
 //!
 //! The capabilities these primitives bring (`prompts`, `resources`, `completions`) are
 //! decided with the rest in `capabilities.rs` ([`Router::capabilities`](crate::server::router::Router::capabilities)).
-//!
-//! One job per file (not part of the public docs): the handler types (`types.rs`),
-//! what the router keeps of each primitive (`registry.rs`), their registration
-//! (`register.rs`) and their listing and dispatch (`serve.rs`).
+
+// One job per file: the handler types (`types.rs`), what the router keeps of each
+// primitive (`registry.rs`), their registration (`register.rs`) and their listing
+// and dispatch (`serve.rs`).
 
 pub(crate) mod register;
 pub(crate) mod registry;
