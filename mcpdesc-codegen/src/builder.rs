@@ -21,12 +21,12 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::diagnostic::Diagnostic;
 use crate::generate::{generate, GenerateError};
-use crate::protocol::ProtocolVersion;
 use crate::settings::{Settings, Side, TypePatch};
-use crate::source::Limits;
-use crate::Description;
+use mcpdesc_description::diagnostic::Diagnostic;
+use mcpdesc_description::protocol::ProtocolVersion;
+use mcpdesc_description::source::Limits;
+use mcpdesc_description::Description;
 
 /// Why [`Builder::compile`] produced no file.
 #[derive(Debug, thiserror::Error)]
@@ -587,7 +587,7 @@ mod tests {
     #[test]
     fn warnings_become_cargo_warnings() {
         let d = Diagnostic {
-            severity: crate::Severity::Warning,
+            severity: mcpdesc_description::Severity::Warning,
             rule: "some.rule",
             code: "c",
             pointer: "/tools/0".into(),

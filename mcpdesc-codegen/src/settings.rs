@@ -15,7 +15,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::protocol::ProtocolVersion;
+use mcpdesc_description::protocol::ProtocolVersion;
 
 /// The default path of the runtime crate in generated code.
 pub const DEFAULT_RUNTIME_CRATE: &str = "::mcpdesc";
@@ -209,7 +209,7 @@ impl Settings {
     /// examples against the generated types and the example mock only.
     ///
     /// The expression is parsed when the code is generated: one that is not a Rust
-    /// expression is a [`GenerateError::Settings`](crate::GenerateError::Settings), as
+    /// expression is a `GenerateError::Settings` error, as
     /// is a test server for a client-only module (there is no router to call). It has
     /// no effect when tests are off ([`Settings::tests`]).
     ///

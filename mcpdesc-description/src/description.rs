@@ -54,9 +54,9 @@ impl Description {
             return Ok(Self::failed(
                 name,
                 String::new(),
-                source::serialization_error(
+                source::error::serialization_error(
                     "input-too-large",
-                    &crate::Pointer::root(),
+                    &crate::pointer::Pointer::root(),
                     None,
                     format!(
                         "the file is larger than the limit of {} bytes",
@@ -71,9 +71,9 @@ impl Description {
                 return Ok(Self::failed(
                     name,
                     String::new(),
-                    source::serialization_error(
+                    source::error::serialization_error(
                         "invalid-utf8",
-                        &crate::Pointer::root(),
+                        &crate::pointer::Pointer::root(),
                         None,
                         format!("the file is not UTF-8 text: {e}"),
                     ),

@@ -57,9 +57,9 @@ use super::naming;
 use super::primitives::{CommonIr, PromptIr, ResourceIr, TemplateIr};
 use super::runtime::runtime;
 use super::server::trait_doc;
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::rules;
 use crate::settings::Settings;
+use mcpdesc_description::diagnostic::{Diagnostic, Severity};
+use mcpdesc_description::rules;
 
 /// Emits `Client` (nothing when [`Settings::side`] leaves the client out).
 pub fn emit(ir: &ModuleIr, settings: &Settings, diagnostics: &mut Vec<Diagnostic>) -> TokenStream {
@@ -537,7 +537,7 @@ fn primitive_doc(c: &CommonIr, does: &str) -> Vec<String> {
         lines.push(String::new());
     }
     lines.push(does.to_owned());
-    if let Some(line) = super::view::variant_doc(c.variant, c.scope) {
+    if let Some(line) = mcpdesc_description::view::variant_doc(c.variant, c.scope) {
         lines.push(String::new());
         lines.push(line);
     }

@@ -46,10 +46,10 @@ pub use mcpdesc_description::view;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::description::Description;
-use crate::diagnostic::{self, Diagnostic};
-use crate::pointer::Pointer;
 use crate::settings::Settings;
+use mcpdesc_description::description::Description;
+use mcpdesc_description::diagnostic::{self, Diagnostic};
+use mcpdesc_description::pointer::Pointer;
 
 pub use ir::ModuleIr;
 pub use view::ViewError;

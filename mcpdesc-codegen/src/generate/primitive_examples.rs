@@ -21,9 +21,9 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::ir::ModuleIr;
 use super::literals::raw_str;
 use super::primitives::{CommonIr, RequestExampleIr, TemplateIr};
-use super::ModuleIr;
 
 fn stored(rt: &TokenStream, examples: &[RequestExampleIr]) -> Vec<TokenStream> {
     examples

@@ -46,10 +46,10 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::ir::ModuleIr;
 use super::literals::declaration_literal;
 use super::primitives::{CommonIr, FieldIr, PromptIr, ResourceIr, TemplateIr};
 use super::runtime::{runtime, versions};
-use super::ModuleIr;
 use crate::settings::Settings;
 
 /// The trait names of every prompt, resource and template, for the `Server` bounds.
@@ -161,7 +161,7 @@ fn trait_doc(c: &CommonIr, kind: &str, implements: String) -> Vec<String> {
     let mut lines: Vec<String> = head.lines().map(str::to_owned).collect();
     lines.push(String::new());
     lines.push(implements);
-    if let Some(line) = super::view::variant_doc(c.variant, c.scope) {
+    if let Some(line) = mcpdesc_description::view::variant_doc(c.variant, c.scope) {
         lines.push(String::new());
         lines.push(line);
     }

@@ -19,14 +19,14 @@ use std::collections::BTreeSet;
 use serde_json::{json, Value};
 
 use super::naming::{self, NameAllocator, PrimitiveKind, PrimitiveNames};
-use super::view::{variant_name, Chosen, View};
-use crate::description::Description;
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::model::{Prompt, Resource, ResourceTemplate};
-use crate::pointer::Pointer;
-use crate::protocol::{ProtocolVersion, VersionSet};
-use crate::rules;
-use crate::validate::uri_template::UriTemplate;
+use mcpdesc_description::description::Description;
+use mcpdesc_description::diagnostic::{Diagnostic, Severity};
+use mcpdesc_description::model::{Prompt, Resource, ResourceTemplate};
+use mcpdesc_description::pointer::Pointer;
+use mcpdesc_description::protocol::{ProtocolVersion, VersionSet};
+use mcpdesc_description::rules;
+use mcpdesc_description::validate::uri_template::UriTemplate;
+use mcpdesc_description::view::{variant_name, Chosen, View};
 
 /// The example extension that says how implementation tests compare an example's
 /// result (`"exact"`, the default, or `"shape"`; see `mcpdesc::implementation`).
@@ -93,7 +93,7 @@ pub struct CommonIr {
     /// Its effective protocol scope.
     pub scope: VersionSet,
     /// For a protocol-scoped variant: the first version of its scope, which its Rust
-    /// names carry (see [`super::view::variant_name`]).
+    /// names carry (see [`mcpdesc_description::view::variant_name`]).
     pub variant: Option<ProtocolVersion>,
     /// `title`.
     pub title: Option<String>,

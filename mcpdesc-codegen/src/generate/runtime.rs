@@ -7,8 +7,8 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::protocol::{ProtocolVersion, VersionSet};
 use crate::settings::Settings;
+use mcpdesc_description::protocol::{ProtocolVersion, VersionSet};
 
 /// The runtime crate path as tokens (`::mcpdesc` unless a setting overrides it).
 pub fn runtime(settings: &Settings) -> TokenStream {

@@ -231,7 +231,7 @@ pub(crate) fn trait_doc(tool: &ToolIr) -> Vec<String> {
         // Their annotations may differ: each variant's `SPEC` has its own.
         return lines;
     }
-    if let Some(line) = super::view::variant_doc(tool.variant, tool.scope) {
+    if let Some(line) = mcpdesc_description::view::variant_doc(tool.variant, tool.scope) {
         lines.push(String::new());
         lines.push(line);
     }

@@ -62,11 +62,11 @@ use super::primitives::{
     CommonIr, PromptIr, RequestExampleIr, ResourceIr, TemplateIr, COMPARE_EXTENSION,
 };
 use super::runtime::runtime;
-use super::view;
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::pointer::Pointer;
-use crate::rules;
 use crate::settings::Settings;
+use mcpdesc_description::diagnostic::{Diagnostic, Severity};
+use mcpdesc_description::pointer::Pointer;
+use mcpdesc_description::rules;
+use mcpdesc_description::view;
 
 /// How the implementation tests reach the user's server: the router expression built
 /// from the test server expression, and the runtime path.

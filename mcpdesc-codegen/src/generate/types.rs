@@ -5,8 +5,8 @@ use quote::{format_ident, quote};
 
 use super::ir::{ModuleIr, Role, TypeSource};
 use super::typespace::{self, Unit};
-use crate::diagnostic::Diagnostic;
 use crate::settings::Settings;
+use mcpdesc_description::diagnostic::Diagnostic;
 
 /// The lints the `types` module allows, each with the reason, in the order emitted.
 ///

@@ -19,9 +19,9 @@ pub mod stubs;
 
 use std::path::{Path, PathBuf};
 
-use crate::description::Description;
 use crate::generate::GenerateError;
 use crate::settings::Settings;
+use mcpdesc_description::description::Description;
 
 /// The sample description written when none is given: a tool with input and output
 /// schemas and an example, a prompt, a resource, with comments. `NAME` stands for the

@@ -18,9 +18,9 @@
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 
-use crate::description::Description;
 use crate::generate::{self, GenerateError};
 use crate::settings::{Settings, Side};
+use mcpdesc_description::description::Description;
 
 /// The handler traits of `desc` (as `generate` would emit them with `settings`'
 /// protocol version) implemented for `stub.self_type` with "not implemented" bodies,

@@ -15,7 +15,9 @@
 
 use serde_json::Value;
 
-use super::{parse, Format, Limits};
+use super::format::Format;
+use super::limits::Limits;
+use super::loaded::parse;
 
 /// The text of `value` in `format`, ending with a newline.
 ///

@@ -7,9 +7,11 @@
 
 use std::collections::HashSet;
 
-use super::{serialization_error, Limits, Position, SourceMap};
+use super::error::serialization_error;
+use super::limits::Limits;
 use crate::diagnostic::Diagnostic;
 use crate::pointer::Pointer;
+use crate::position::{Position, SourceMap};
 
 pub(super) fn parse(
     text: &str,

@@ -15,15 +15,15 @@ pub const LEGACY_VERSION_CODE: &str = "legacy-mcpdesc-version";
 ///
 /// Returns the declared version, or 0.9.0 (the newest rules) when it is unusable, so
 /// that the rest of the document is still checked.
-pub fn spec_version(doc: &Value) -> (SpecVersion, Option<crate::Diagnostic>) {
+pub fn spec_version(doc: &Value) -> (SpecVersion, Option<crate::diagnostic::Diagnostic>) {
     let at = Pointer::root().key("mcpdesc");
     match doc.get("mcpdesc") {
         Some(Value::String(text)) => match SpecVersion::parse(text) {
             Some(v) => (v, None),
             None if super::fallout::is_legacy_version(text) => (
                 SpecVersion::V0_9_0,
-                Some(crate::Diagnostic::new(
-                    crate::Severity::Error,
+                Some(crate::diagnostic::Diagnostic::new(
+                    crate::diagnostic::Severity::Error,
                     rules::DOCUMENT_VERSION,
                     LEGACY_VERSION_CODE,
                     &at,
@@ -32,8 +32,8 @@ pub fn spec_version(doc: &Value) -> (SpecVersion, Option<crate::Diagnostic>) {
             ),
             None => (
                 SpecVersion::V0_9_0,
-                Some(crate::Diagnostic::new(
-                    crate::Severity::Error,
+                Some(crate::diagnostic::Diagnostic::new(
+                    crate::diagnostic::Severity::Error,
                     rules::DOCUMENT_VERSION,
                     "unsupported-mcpdesc-version",
                     &at,
@@ -77,57 +77,5 @@ pub fn check(cx: &mut Cx<'_>) {
 }
 
 #[cfg(test)]
-mod tests {
-    use serde_json::json;
-
-    fn run(doc: serde_json::Value) -> Vec<crate::Diagnostic> {
-        crate::validate::validate(&doc, &crate::SourceMap::default()).diagnostics
-    }
-
-    #[test]
-    fn format_versions() {
-        for ok in ["0.8.0", "0.9.0"] {
-            let d = run(
-                json!({"mcpdesc": ok, "info": {"name": "a", "version": "1"}, "protocolVersions": ["2025-11-25"]}),
-            );
-            assert!(d.is_empty(), "{ok}: {d:?}");
-        }
-        let d = run(
-            json!({"mcpdesc": "0.6.0", "info": {"name": "a", "version": "1"}, "protocolVersions": ["2025-11-25"]}),
-        );
-        assert_eq!(d.len(), 1);
-        assert_eq!(
-            (d[0].rule, d[0].code, d[0].pointer.as_str()),
-            (
-                "mcpdesc.document.version",
-                "unsupported-mcpdesc-version",
-                "/mcpdesc"
-            )
-        );
-        // 0.7.x gets its own code and the way forward.
-        let d = run(
-            json!({"mcpdesc": "0.7.0", "info": {"name": "a", "version": "1"}, "protocolVersions": ["2025-11-25"]}),
-        );
-        assert_eq!(d.len(), 1);
-        assert_eq!(d[0].code, "legacy-mcpdesc-version");
-        assert!(d[0].message.contains("mcpdesc migrate"), "{}", d[0].message);
-    }
-
-    #[test]
-    fn legacy_versions_warn_that_validation_is_incomplete() {
-        let d = run(
-            json!({"mcpdesc": "0.9.0", "info": {"name": "a", "version": "1"}, "protocolVersions": ["2025-03-26", "2025-06-18"]}),
-        );
-        assert_eq!(d.len(), 1, "{d:?}");
-        assert!(!d[0].is_error());
-        assert_eq!(d[0].code, "legacy-protocol-validation-incomplete");
-        assert!(d[0].message.contains("MCP 2025-03-26"), "{}", d[0].message);
-        let d = run(
-            json!({"mcpdesc": "0.9.0", "info": {"name": "a", "version": "1"}, "protocolVersions": ["2027-01-01"]}),
-        );
-        assert_eq!(
-            (d[0].code, d[0].pointer.as_str()),
-            ("invalid-value", "/protocolVersions/0")
-        );
-    }
-}
+#[path = "tests/root.rs"]
+mod tests;

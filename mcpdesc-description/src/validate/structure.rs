@@ -33,7 +33,7 @@ fn validator() -> Option<&'static Validator> {
 
 /// Collects structural diagnostics (the validation context is not needed here).
 #[derive(Default)]
-pub struct Sink(pub Vec<crate::Diagnostic>);
+pub struct Sink(pub Vec<crate::diagnostic::Diagnostic>);
 
 impl Sink {
     fn error(
@@ -43,8 +43,8 @@ impl Sink {
         at: &Pointer,
         message: impl Into<String>,
     ) {
-        self.0.push(crate::Diagnostic::new(
-            crate::Severity::Error,
+        self.0.push(crate::diagnostic::Diagnostic::new(
+            crate::diagnostic::Severity::Error,
             rule,
             code,
             at,
@@ -54,7 +54,7 @@ impl Sink {
 }
 
 /// The structural diagnostics of `document`.
-pub fn diagnostics(document: &Value) -> Vec<crate::Diagnostic> {
+pub fn diagnostics(document: &Value) -> Vec<crate::diagnostic::Diagnostic> {
     let mut sink = Sink::default();
     check(&mut sink, document);
     sink.0
@@ -278,7 +278,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn run(doc: Value) -> Vec<crate::Diagnostic> {
+    fn run(doc: Value) -> Vec<crate::diagnostic::Diagnostic> {
         diagnostics(&doc)
     }
 

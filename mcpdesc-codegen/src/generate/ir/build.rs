@@ -6,24 +6,24 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use super::module::{patched, ModuleIr, ServerIr};
 use super::share::{share_definitions, share_inline};
+use super::tool::{
+    ExampleIr, InteractionExampleIr, Role, SchemaIr, SharedSchemaIr, ToolIr, TypeSource,
+};
 use super::variants::{handler_groups, same_variant_types, Same};
 use super::{elicitation, security};
-use super::{
-    patched, ExampleIr, InteractionExampleIr, ModuleIr, Role, SchemaIr, ServerIr, SharedSchemaIr,
-    ToolIr, TypeSource,
-};
-use crate::description::Description;
-use crate::diagnostic::Diagnostic;
 use crate::generate::naming::{self, NameAllocator, ToolNames};
 use crate::generate::prepare::{self, Options, PreparedSchema};
 use crate::generate::primitives;
-use crate::generate::view::{self, ViewError};
-use crate::model::{Document, Tool};
-use crate::pointer::Pointer;
-use crate::protocol::{ProtocolVersion, VersionSet};
 use crate::settings::Settings;
-use crate::validate::Resolution;
+use mcpdesc_description::description::Description;
+use mcpdesc_description::diagnostic::Diagnostic;
+use mcpdesc_description::model::{Document, Tool};
+use mcpdesc_description::pointer::Pointer;
+use mcpdesc_description::protocol::{ProtocolVersion, VersionSet};
+use mcpdesc_description::validate::Resolution;
+use mcpdesc_description::view::{self, ViewError};
 
 /// Builds the IR of the view `settings` selects. Preparation warnings go to
 /// `diagnostics`.

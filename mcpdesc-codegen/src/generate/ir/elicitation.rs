@@ -6,12 +6,12 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::ToolIr;
-use crate::diagnostic::Diagnostic;
+use super::tool::ToolIr;
 use crate::generate::naming::{self, NameAllocator};
 use crate::generate::prepare::{self, Options, PreparedSchema};
 use crate::generate::primitives::{CommonIr, PrimitivesIr};
-use crate::pointer::Pointer;
+use mcpdesc_description::diagnostic::Diagnostic;
+use mcpdesc_description::pointer::Pointer;
 
 /// The kind of primitive an Elicitation Declaration belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
-use super::ToolIr;
+use super::tool::ToolIr;
 use crate::generate::naming;
 use crate::generate::primitives::PrimitivesIr;
 

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::generate::naming::{self, NameAllocator};
 use crate::generate::prepare::PreparedSchema;
-use crate::pointer::Pointer;
+use mcpdesc_description::pointer::Pointer;
 
 /// Identical `$defs` (or `definitions`) of different schemas become one Rust type,
 /// named after the `$defs` key (`IssuePriority`, not `CreateIssueInputIssuePriority`):

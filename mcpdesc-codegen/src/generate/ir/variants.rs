@@ -5,11 +5,11 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::Role;
+use super::tool::Role;
 use crate::generate::naming::{self, NameAllocator, ToolNames};
-use crate::generate::view;
-use crate::pointer::Pointer;
-use crate::protocol::VersionSet;
+use mcpdesc_description::pointer::Pointer;
+use mcpdesc_description::protocol::VersionSet;
+use mcpdesc_description::view;
 
 /// Handler groups of protocol-scoped variants: per selected tool, the index of the
 /// first variant of its group, or `None` when it is alone.

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use super::keywords::TYPES;
 use super::preparer::Preparer;
 use super::shapes::{is_tuple, no_op_number, require_nullable, split_enum};
-use crate::pointer::Pointer;
+use mcpdesc_description::pointer::Pointer;
 
 impl Preparer<'_> {
     /// Copies the assertions typify understands, transformed, into `out`.

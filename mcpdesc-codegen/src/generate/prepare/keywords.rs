@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use serde_json::{Map, Value};
 
 use crate::generate::naming;
-use crate::pointer::Pointer;
+use mcpdesc_description::pointer::Pointer;
 
 /// Keywords whose value is one subschema.
 pub(super) const SINGLE: [&str; 12] = [

@@ -24,6 +24,7 @@
 
 mod assertions;
 mod keywords;
+mod prepared;
 mod preparer;
 mod shapes;
 #[cfg(test)]
@@ -31,127 +32,13 @@ mod tests;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::naming::NameAllocator;
-use crate::diagnostic::Diagnostic;
-use crate::pointer::Pointer;
+use mcpdesc_description::diagnostic::Diagnostic;
+use mcpdesc_description::pointer::Pointer;
+pub use prepared::{schema_doc, strip_defaults, Options, PreparedSchema};
 use preparer::Preparer;
-
-/// A schema ready for typify: its root and the definitions it references.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PreparedSchema {
-    /// The typify name of the root (the Rust type name before patches).
-    pub root_name: String,
-    /// The root schema.
-    pub root: Value,
-    /// Hoisted definitions (`typify name`, schema), in the order they were first
-    /// referenced.
-    pub defs: Vec<(String, Value)>,
-    /// Where each definition of `defs` is in the original schema, relative to its root
-    /// (for diagnostics).
-    pub def_pointers: Vec<Pointer>,
-}
-
-impl PreparedSchema {
-    /// The schema's definitions for typify, root first.
-    pub fn typify_defs(&self) -> impl Iterator<Item = (&str, &Value)> {
-        std::iter::once((self.root_name.as_str(), &self.root))
-            .chain(self.defs.iter().map(|(n, v)| (n.as_str(), v)))
-    }
-
-    /// The fallback used when typify cannot convert this schema: a `serde_json::Value`
-    /// newtype with the same name and documentation.
-    pub fn fallback(&self) -> PreparedSchema {
-        let mut root = Map::new();
-        if let Some(doc) = self.root.get("description") {
-            root.insert("description".into(), doc.clone());
-        }
-        PreparedSchema {
-            root_name: self.root_name.clone(),
-            root: Value::Object(root),
-            defs: Vec::new(),
-            def_pointers: Vec::new(),
-        }
-    }
-}
-
-impl PreparedSchema {
-    /// Renames the definition `old` (the root or a hoisted one) to `new`, rewriting the
-    /// references to it.
-    pub fn rename(&mut self, old: &str, new: &str) {
-        let old_ref = format!("#/definitions/{old}");
-        let new_ref = Value::String(format!("#/definitions/{new}"));
-        if self.root_name == old {
-            self.root_name = new.to_owned();
-        }
-        for (name, _) in &mut self.defs {
-            if name == old {
-                *name = new.to_owned();
-            }
-        }
-        for schema in std::iter::once(&mut self.root).chain(self.defs.iter_mut().map(|(_, s)| s)) {
-            visit_prepared(schema, &mut |m| {
-                if m.get("$ref").and_then(Value::as_str) == Some(old_ref.as_str()) {
-                    m.insert("$ref".into(), new_ref.clone());
-                }
-            });
-        }
-    }
-}
-
-/// Removes every `default` of a prepared schema (the first fallback when typify rejects
-/// a default value).
-pub fn strip_defaults(prepared: &mut PreparedSchema) {
-    for schema in
-        std::iter::once(&mut prepared.root).chain(prepared.defs.iter_mut().map(|(_, s)| s))
-    {
-        visit_prepared(schema, &mut |m| {
-            m.remove("default");
-        });
-    }
-}
-
-/// Calls `f` on every schema object of a *prepared* schema (whose keywords are the
-/// normalized set this module writes).
-fn visit_prepared(schema: &mut Value, f: &mut impl FnMut(&mut Map<String, Value>)) {
-    let Some(map) = schema.as_object_mut() else {
-        return;
-    };
-    f(map);
-    for keyword in ["items", "additionalItems", "additionalProperties"] {
-        match map.get_mut(keyword) {
-            Some(Value::Array(list)) => list.iter_mut().for_each(|s| visit_prepared(s, f)),
-            Some(s) => visit_prepared(s, f),
-            None => {}
-        }
-    }
-    for keyword in ["properties", "patternProperties"] {
-        if let Some(Value::Object(children)) = map.get_mut(keyword) {
-            children.values_mut().for_each(|s| visit_prepared(s, f));
-        }
-    }
-    for keyword in ["allOf", "anyOf", "oneOf"] {
-        if let Some(Value::Array(list)) = map.get_mut(keyword) {
-            list.iter_mut().for_each(|s| visit_prepared(s, f));
-        }
-    }
-}
-
-/// Options of one preparation.
-#[derive(Debug, Clone, Copy)]
-pub struct Options {
-    /// Keep `format` and `pattern` (format-specific types).
-    pub format_types: bool,
-    /// Keep `default` values (a retry without them is the first fallback when typify
-    /// rejects a default).
-    pub defaults: bool,
-    /// The schema is a tool's `outputSchema` (its own type, not shared with an input):
-    /// a lower bound of 1 or more does not make a `NonZero*` type, which handlers would
-    /// have to build with `NonZeroU64::new(x).unwrap()`; the router checks every
-    /// structured output against the original schema anyway.
-    pub output: bool,
-}
 
 /// Prepares `schema`, whose use site is `at` (such as `/tools/2/inputSchema`), as the
 /// typify definition `root_name` with documentation `doc`. Definition names are claimed
@@ -196,29 +83,6 @@ pub fn prepare(
     };
     p.break_alias_cycles(&mut prepared);
     prepared
-}
-
-/// A schema's own documentation: its title and description, joined by a blank line as
-/// typify would join them.
-pub fn schema_doc(schema: &Value) -> Option<String> {
-    schema.as_object().and_then(doc_of)
-}
-
-fn doc_of(map: &Map<String, Value>) -> Option<String> {
-    let title = map
-        .get("title")
-        .and_then(Value::as_str)
-        .filter(|s| !s.trim().is_empty());
-    let description = map
-        .get("description")
-        .and_then(Value::as_str)
-        .filter(|s| !s.trim().is_empty());
-    match (title, description) {
-        (Some(t), Some(d)) => Some(format!("{t}\n\n{d}")),
-        (Some(t), None) => Some(t.to_owned()),
-        (None, Some(d)) => Some(d.to_owned()),
-        (None, None) => None,
-    }
 }
 
 /// Sets the root documentation to the caller's text (which includes the schema's own

@@ -7,13 +7,13 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use serde_json::{Map, Value};
 
 use super::keywords::{def_candidate, for_each_child, ANNOTATIONS};
+use super::prepared::{doc_of, Options, PreparedSchema};
 use super::shapes::{alias_targets, default_problem, fixed_length, is_tuple, supported_not};
-use super::{doc_of, Options, PreparedSchema};
-use crate::diagnostic::{Diagnostic, Severity};
 use crate::generate::naming::NameAllocator;
-use crate::pointer::Pointer;
-use crate::rules;
-use crate::validate::dialect::percent_decode;
+use mcpdesc_description::diagnostic::{Diagnostic, Severity};
+use mcpdesc_description::pointer::Pointer;
+use mcpdesc_description::rules;
+use mcpdesc_description::validate::dialect::percent_decode;
 
 /// The state of one preparation: the schema being prepared, where it is used, the
 /// names and diagnostics it adds to, and the reference targets found so far.

@@ -4,9 +4,9 @@
 use serde_json::json;
 
 use super::*;
-use crate::diagnostic::Severity;
-use crate::rules;
-use crate::validate::dialect::percent_decode;
+use mcpdesc_description::diagnostic::Severity;
+use mcpdesc_description::rules;
+use mcpdesc_description::validate::dialect::percent_decode;
 
 fn run(schema: Value) -> (PreparedSchema, Vec<Diagnostic>) {
     let mut names = NameAllocator::new();

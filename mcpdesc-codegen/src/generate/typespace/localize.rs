@@ -5,12 +5,12 @@ use serde_json::Value;
 use typify::TypeSpaceSettings;
 
 use super::convert::trial;
-use super::Unit;
-use crate::diagnostic::{Diagnostic, Severity};
+use super::unit::Unit;
 use crate::generate::escape::Placeholders;
 use crate::generate::prepare::PreparedSchema;
-use crate::pointer::Pointer;
-use crate::rules;
+use mcpdesc_description::diagnostic::{Diagnostic, Severity};
+use mcpdesc_description::pointer::Pointer;
+use mcpdesc_description::rules;
 
 /// One subschema of a prepared unit that could be replaced by `{}`.
 pub(super) struct Candidate {

@@ -19,27 +19,19 @@
 mod convert;
 mod localize;
 mod pass;
+mod unit;
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::escape::Placeholders;
 use super::isolate;
 use super::naming::NameAllocator;
-use super::prepare::PreparedSchema;
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::pointer::Pointer;
-use crate::rules;
 use crate::settings::Settings;
+use mcpdesc_description::diagnostic::{Diagnostic, Severity};
+use mcpdesc_description::pointer::Pointer;
+use mcpdesc_description::rules;
 use pass::pass;
-
-/// One self-contained unit of conversion: a prepared schema and where it came from.
-#[derive(Debug, Clone)]
-pub struct Unit {
-    /// The schema's pointer (use site, or component), for diagnostics.
-    pub pointer: Pointer,
-    /// The prepared schema.
-    pub prepared: PreparedSchema,
-}
+pub use unit::Unit;
 
 /// What became of each unit, and the code of the whole space.
 #[derive(Debug, Clone)]

@@ -9,12 +9,12 @@ use typify::{TypeSpace, TypeSpaceSettings};
 
 use super::convert::{convert, trial, type_names, typify_settings};
 use super::localize::localize;
-use super::Unit;
-use crate::diagnostic::{Diagnostic, Severity};
+use super::unit::Unit;
 use crate::generate::escape::Placeholders;
 use crate::generate::prepare;
-use crate::rules;
 use crate::settings::Settings;
+use mcpdesc_description::diagnostic::{Diagnostic, Severity};
+use mcpdesc_description::rules;
 
 /// The result of one pass over all units, computed on the worker thread.
 pub(super) struct Pass {

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use super::{generate, GenerateError};
 use crate::settings::{Settings, TypePatch};
-use crate::{Description, Limits};
+use mcpdesc_description::{Description, Limits};
 
 mod primitives;
 mod schemas;

@@ -4,11 +4,11 @@
 use serde_json::{json, Value};
 
 use super::code;
-use crate::diagnostic::Severity;
 use crate::generate::generate;
-use crate::protocol::ProtocolVersion;
 use crate::settings::Settings;
-use crate::{Description, Limits};
+use mcpdesc_description::diagnostic::Severity;
+use mcpdesc_description::protocol::ProtocolVersion;
+use mcpdesc_description::{Description, Limits};
 
 fn primitives_description(versions: &[&str], extra: Value) -> Description {
     let mut doc = json!({

@@ -4,9 +4,9 @@
 use serde_json::json;
 
 use super::{code, description};
-use crate::diagnostic::Severity;
 use crate::generate::generate;
 use crate::settings::Settings;
+use mcpdesc_description::diagnostic::Severity;
 
 #[test]
 fn a_component_used_by_several_tools_is_one_type() {

@@ -5,8 +5,8 @@ use serde_json::json;
 
 use super::{code, description};
 use crate::generate::{generate, GenerateError, ViewError};
-use crate::protocol::ProtocolVersion;
 use crate::settings::Settings;
+use mcpdesc_description::protocol::ProtocolVersion;
 
 #[test]
 fn variants_generate_one_module_or_one_view() {
@@ -106,7 +106,7 @@ fn identical_variant_schemas_are_one_type_named_after_the_tool() {
 
 #[test]
 fn overlapping_same_name_scopes_are_refused_without_a_version() {
-    use crate::model::Document;
+    use mcpdesc_description::model::Document;
     let doc: Document = serde_json::from_value(json!({
         "mcpdesc": "0.9.0",
         "info": {"name": "x", "version": "1"},
@@ -117,7 +117,7 @@ fn overlapping_same_name_scopes_are_refused_without_a_version() {
         ]
     }))
     .unwrap();
-    match crate::generate::view::select_view(&doc, None) {
+    match mcpdesc_description::view::select_view(&doc, None) {
         Err(ViewError::Overlap {
             kind,
             name,

@@ -34,9 +34,11 @@ mod scalars;
 #[cfg(test)]
 mod tests;
 
-use super::{serialization_error, Limits, Position, SourceMap};
+use super::error::serialization_error;
+use super::limits::Limits;
 use crate::diagnostic::Diagnostic;
 use crate::pointer::Pointer;
+use crate::position::{Position, SourceMap};
 use scalars::{non_string_key, resolve};
 
 /// Parses `text` as one restricted-YAML document.

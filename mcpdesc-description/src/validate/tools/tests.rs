@@ -2,7 +2,9 @@
 
 use serde_json::{json, Value};
 
-use crate::{Description, Diagnostic, Limits};
+use crate::description::Description;
+use crate::diagnostic::Diagnostic;
+use crate::source::Limits;
 
 /// A 0.9.0 document with the given root versions and tools.
 fn doc(versions: &[&str], tools: Value) -> Value {
@@ -15,7 +17,8 @@ fn doc(versions: &[&str], tools: Value) -> Value {
 }
 
 fn run(document: &Value) -> Vec<Diagnostic> {
-    crate::validate::validate(document, &crate::SourceMap::default()).diagnostics
+    crate::validate::validation::validate(document, &crate::position::SourceMap::default())
+        .diagnostics
 }
 
 /// The (code, pointer) pairs of diagnostics with the given rule.
@@ -407,7 +410,7 @@ fn interaction_steps() {
         .collect();
     got.sort();
     let s = "/tools/0/interactionExamples/s/steps";
-    use crate::Severity::{Error, Warning};
+    use crate::diagnostic::Severity::{Error, Warning};
     let expected = [
         (
             Error,
@@ -587,7 +590,10 @@ fn examples_of_a_portable_legacy_schema_are_checked_completely() {
     let codes: Vec<_> = d.iter().map(|d| (d.severity, d.code)).collect();
     assert_eq!(
         codes,
-        [(crate::Severity::Error, "tool-example-schema-mismatch")],
+        [(
+            crate::diagnostic::Severity::Error,
+            "tool-example-schema-mismatch"
+        )],
         "{d:#?}"
     );
 }
