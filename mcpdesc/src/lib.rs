@@ -113,18 +113,19 @@ mod schema;
 mod server;
 pub mod tasks;
 
-#[cfg(feature = "client")]
-pub use client::call_error::{CallError, CallResult, Violation};
+// The public modules that live in the folder of their role, at their old paths.
 #[cfg(feature = "rmcp")]
 pub use examples::implementation;
 pub use examples::{mock, testing};
+pub use protocol::{client_requirements, projection, prompts, resources};
+pub use server::primitives;
+
 #[cfg(feature = "http")]
 pub use http::serve_http;
-// Shown as re-exports of the public modules' items, where the docs list them.
-#[doc(no_inline)]
-pub use primitives::{CompletionHandler, PromptHandler, ResourceHandler, ResourceTemplateHandler};
-#[doc(no_inline)]
-pub use prompts::{PromptMessage, PromptResult, PromptSpec};
+
+// The root API, from the modules that define it.
+#[cfg(feature = "client")]
+pub use client::call_error::{CallError, CallResult, Violation};
 pub use protocol::completions::{
     Completion, CompletionRequest, CompletionResult, CompletionTarget, MAX_COMPLETION_VALUES,
 };
@@ -139,30 +140,35 @@ pub use protocol::futures::{BoxFuture, RequestFuture, ToolFuture};
 pub use protocol::result::{ToolResult, Typed};
 pub use protocol::uri_template::UriTemplate;
 pub use protocol::version::{ProtocolVersion, UnknownProtocolVersion};
-pub use protocol::{client_requirements, projection, prompts, resources};
+pub use server::client_requests::{ElicitAction, ElicitRequest, ElicitResponse, Root};
+pub use server::context::{ClientPeer, Context};
+pub use server::elicited::{Elicited, FormElicitation};
+pub use server::handlers::parse_arguments;
+pub use server::notifications::{LogLevel, Notifier};
+pub use server::router::{Handler, Router, ServerInfo, ToolSpec};
+pub use server::subscriptions::ChangeNotifier;
+// Shown as re-exports of the public modules' items, where the docs list them.
+#[doc(no_inline)]
+pub use primitives::{CompletionHandler, PromptHandler, ResourceHandler, ResourceTemplateHandler};
+#[doc(no_inline)]
+pub use prompts::{PromptMessage, PromptResult, PromptSpec};
 #[doc(no_inline)]
 pub use resources::{CacheScope, ResourceResult, ResourceSpec, ResourceTemplateSpec};
-/// The re-exported `rmcp` crate (the version the adapter is built against).
-#[cfg(feature = "rmcp")]
-pub use rmcp;
+pub use tasks::{TaskLimits, TaskSupport};
+/// The cancellation token of a call (see [`Context::cancelled`]); the type rmcp
+/// cancels when the client sends `notifications/cancelled`.
+pub use tokio_util::sync::CancellationToken;
+
 #[cfg(feature = "rmcp")]
 pub use server::adapter::listing::ToolListings;
 #[cfg(feature = "rmcp")]
 pub use server::adapter::mcp_server::{serve_stdio, McpServer, RestoreDropped};
 #[cfg(feature = "rmcp")]
 pub use server::adapter::peer::{RmcpClientPeer, RmcpNotifier};
-pub use server::client_requests::{ElicitAction, ElicitRequest, ElicitResponse, Root};
-pub use server::context::{ClientPeer, Context};
-pub use server::elicited::{Elicited, FormElicitation};
-pub use server::handlers::parse_arguments;
-pub use server::notifications::{LogLevel, Notifier};
-pub use server::primitives;
-pub use server::router::{Handler, Router, ServerInfo, ToolSpec};
-pub use server::subscriptions::ChangeNotifier;
-pub use tasks::{TaskLimits, TaskSupport};
-/// The cancellation token of a call (see [`Context::cancelled`]); the type rmcp
-/// cancels when the client sends `notifications/cancelled`.
-pub use tokio_util::sync::CancellationToken;
+
+/// The re-exported `rmcp` crate (the version the adapter is built against).
+#[cfg(feature = "rmcp")]
+pub use rmcp;
 
 /// Includes the code a `build.rs` generated into `$OUT_DIR/<name>.rs`.
 ///

@@ -94,8 +94,10 @@ impl TaskInfo {
 /// A tool call running as a task (MCP 2025-11-25 core tasks), made by a generated
 /// `Client`'s `{tool}_as_task` ([`TypedClient::call_tool_output_as_task`],
 /// [`TypedClient::call_tool_as_task`]). `O` is what the plain call answers: the
-/// tool's output type, or [`ToolResult`](crate::protocol::result::ToolResult) for a tool without an
+/// tool's output type, or [`ToolResult`] for a tool without an
 /// `outputSchema`.
+///
+/// [`ToolResult`]: crate::protocol::result::ToolResult
 pub struct TypedTask<O> {
     client: TypedClient,
     spec: &'static ToolSpec,

@@ -66,7 +66,7 @@
 //!   messages are sent at every level),
 //! - learns the protocol version of each request from its `MCP-Protocol-Version`
 //!   header only (absent: 2025-03-26),
-//! - keeps no MCP 2025-11-25 task: [`McpServer`](crate::server::adapter::mcp_server::McpServer) advertises no `tasks` capability,
+//! - keeps no MCP 2025-11-25 task: [`McpServer`] advertises no `tasks` capability,
 //!   lists no `execution.taskSupport`, calls every tool plainly (a `required` one
 //!   too) and answers a task-augmented call as the plain call, as a server without
 //!   the capability must; `tasks/*` are `-32601`. It learns the mode from a mark
@@ -82,15 +82,19 @@
 //! rmcp's `StreamableHttpService` takes a bare `ServerHandler`, whose `list_tools`
 //! returns rmcp's typed `ListToolsResult`; the handler cannot answer with raw JSON,
 //! and the service calls it through rmcp's own dispatch, so the stdio wrapper
-//! ([`RestoreDropped`](crate::server::adapter::mcp_server::RestoreDropped)) has no place there. The request and
+//! ([`RestoreDropped`]) has no place there. The request and
 //! response bodies do pass through this module: a `tools/list` request is noted
 //! (its JSON-RPC id and protocol version: the request's `_meta` version, else its
 //! `MCP-Protocol-Version` header, else 2025-03-26, the same order rmcp uses), and
 //! the matching response, JSON or one event of the SSE stream, is completed with
-//! [`ToolListings::restore`](crate::server::adapter::listing::ToolListings::restore) before it leaves. Other responses stream through
+//! [`ToolListings::restore`] before it leaves. Other responses stream through
 //! untouched. The alternatives were worse: a raw-JSON handler path does not exist
 //! in rmcp 3.11, and smuggling the members through a typed field would leak into
 //! clients of any other transport.
+//!
+//! [`McpServer`]: crate::server::adapter::mcp_server::McpServer
+//! [`RestoreDropped`]: crate::server::adapter::mcp_server::RestoreDropped
+//! [`ToolListings::restore`]: crate::server::adapter::listing::ToolListings::restore
 
 mod body;
 mod bound;

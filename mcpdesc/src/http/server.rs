@@ -179,8 +179,10 @@ impl<H: ServerHandler> HttpServer<H> {
 
     /// The largest request head (request line and headers) accepted; a larger one
     /// gets `431 Request Header Fields Too Large` from hyper before anything else
-    /// runs. Default [`DEFAULT_MAX_HEADER_BYTES`](super::listener::DEFAULT_MAX_HEADER_BYTES). More than 100 header fields get
+    /// runs. Default [`DEFAULT_MAX_HEADER_BYTES`]. More than 100 header fields get
     /// the same answer.
+    ///
+    /// [`DEFAULT_MAX_HEADER_BYTES`]: super::listener::DEFAULT_MAX_HEADER_BYTES
     pub fn max_header_bytes(mut self, limit: usize) -> Self {
         self.limits.max_header_bytes = limit;
         self
@@ -188,14 +190,18 @@ impl<H: ServerHandler> HttpServer<H> {
 
     /// A client that has not finished a request head this long after starting it
     /// is disconnected ([`HttpServer::bind`] only; see [`HttpListener`] for an
-    /// application). Default [`DEFAULT_HEADER_READ_TIMEOUT`](super::listener::DEFAULT_HEADER_READ_TIMEOUT) (10 s).
+    /// application). Default [`DEFAULT_HEADER_READ_TIMEOUT`] (10 s).
+    ///
+    /// [`DEFAULT_HEADER_READ_TIMEOUT`]: super::listener::DEFAULT_HEADER_READ_TIMEOUT
     pub fn header_read_timeout(mut self, timeout: Duration) -> Self {
         self.limits.header_read_timeout = timeout;
         self
     }
 
     /// The most connections open at once; later ones wait in the kernel's accept
-    /// queue ([`HttpServer::bind`] only). Default [`DEFAULT_MAX_CONNECTIONS`](super::listener::DEFAULT_MAX_CONNECTIONS).
+    /// queue ([`HttpServer::bind`] only). Default [`DEFAULT_MAX_CONNECTIONS`].
+    ///
+    /// [`DEFAULT_MAX_CONNECTIONS`]: super::listener::DEFAULT_MAX_CONNECTIONS
     pub fn max_connections(mut self, limit: usize) -> Self {
         self.limits.max_connections = limit;
         self
@@ -264,8 +270,10 @@ impl<H: ServerHandler> HttpServer<H> {
         self
     }
 
-    /// The path of the MCP endpoint (default [`MCP_PATH`](super::defaults::MCP_PATH), `/mcp`) in
+    /// The path of the MCP endpoint (default [`MCP_PATH`], `/mcp`) in
     /// [`HttpServer::bind`] and `HttpServer::into_router` (feature `axum`).
+    ///
+    /// [`MCP_PATH`]: super::defaults::MCP_PATH
     pub fn path(mut self, path: impl Into<String>) -> Self {
         self.gate.path = path.into();
         self

@@ -13,7 +13,7 @@
 //!   on). A declared `listChanged` (tools, prompts, resources) and `subscribe`
 //!   (resources) are advertised before MCP 2026-07-28: the server serves
 //!   `resources/subscribe` and sends what the implementation announces through
-//!   [`ChangeNotifier`](super::subscriptions::ChangeNotifier). From 2026-07-28 on they are not
+//!   [`ChangeNotifier`]. From 2026-07-28 on they are not
 //!   (that revision delivers them through `subscriptions/listen`, not served yet).
 //!   A declared `tasks` or `extensions` is not advertised from here: `tasks` follows
 //!   the tools' `execution.taskSupport` (`Router::capabilities`
@@ -24,6 +24,8 @@
 //!   declaration leaves it out: a server that answers `tools/list` or `prompts/get`
 //!   must declare it. A declared one the router does not serve is advertised too (its
 //!   list is empty; `completion/complete` completes to no values).
+//!
+//! [`ChangeNotifier`]: super::subscriptions::ChangeNotifier
 
 use serde_json::{json, Map, Value};
 

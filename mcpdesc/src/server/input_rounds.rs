@@ -6,7 +6,7 @@
 //! calls the tool again with the answers (`inputResponses`) and the `requestState` it
 //! was given.
 //!
-//! Handlers stay plain `async fn`s that `await` [`Context`](super::context::Context) requests, so
+//! Handlers stay plain `async fn`s that `await` [`Context`] requests, so
 //! the runtime *replays* them: [`InputRounds`] is the [`ClientPeer`] of a 2026-07-28
 //! call. The handler's requests are numbered in the order it makes them; a request
 //! whose answer is known (from an earlier round, carried in `requestState`, or from
@@ -36,6 +36,8 @@
 //!   that was not asked for is ignored, as SEP-2322 says servers should.
 //! - A request the client did not declare the capability for fails at once with
 //!   [`ClientError::Unsupported`], as in earlier versions; it is never sent.
+//!
+//! [`Context`]: super::context::Context
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};

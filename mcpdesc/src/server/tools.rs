@@ -19,7 +19,9 @@ use crate::schema::validator::{self, Validator};
 
 impl Router {
     /// The native MCP `Tool` values for `version`: the tools whose scope contains it,
-    /// projected as [`projection`](crate::protocol::projection) describes, in registration order.
+    /// projected as [`projection`] describes, in registration order.
+    ///
+    /// [`projection`]: crate::protocol::projection
     pub fn list_tools(&self, version: ProtocolVersion) -> Vec<Value> {
         self.native_tools(version)
             .into_iter()
@@ -51,6 +53,8 @@ impl Router {
     /// - With output checking on, a bad `structuredContent` becomes an `isError` result.
     ///
     /// The result is version-independent; [`ToolResult::to_wire`] shapes it.
+    ///
+    /// [`ToolError`]: crate::protocol::error::ToolError
     pub async fn call_tool(
         &self,
         name: &str,

@@ -1,5 +1,5 @@
 //! Implementation tests: an example replayed against the implementation, through the
-//! real [`Router`](crate::server::router::Router) (argument validation, version projection, result shaping), and the
+//! real [`Router`] (argument validation, version projection, result shaping), and the
 //! answer compared with the example's result.
 //!
 //! The generated `#[cfg(test)]` module calls these checks when the description is
@@ -38,7 +38,7 @@
 //! Each call runs in the latest protocol version of the declaration's scope (an
 //! interaction example: in each version of it, see below), and the
 //! result is compared as the client would receive it in that version
-//! ([`ToolResult::to_wire`](crate::protocol::result::ToolResult::to_wire) and the other results' wire
+//! ([`ToolResult::to_wire`] and the other results' wire
 //! forms), without the wire-only members an example does not carry (`resultType:
 //! "complete"` of MCP 2026-07-28, `isError: false`).
 //!
@@ -55,13 +55,17 @@
 //!   template, the contents' URIs, MIME types and whether each is text or a blob; for a
 //!   completion, the number of values.
 //!
-//! An Interaction Example is replayed with a [`ScriptedClient`](crate::examples::scripted::ScriptedClient) of its steps, as the
+//! An Interaction Example is replayed with a [`ScriptedClient`] of its steps, as the
 //! example mock's tests do, in every version of the tool's scope (a fresh server per
 //! version): every elicitation, sampling or roots request the implementation makes
 //! must match the next step, each is answered with the step's response, and every
 //! step must be used.
 //! In MCP 2026-07-28 the requests go through input-required rounds, the handler
 //! replayed as `McpServer` replays it.
+//!
+//! [`Router`]: crate::server::router::Router
+//! [`ToolResult::to_wire`]: crate::protocol::result::ToolResult::to_wire
+//! [`ScriptedClient`]: crate::examples::scripted::ScriptedClient
 
 mod checks;
 mod compare;

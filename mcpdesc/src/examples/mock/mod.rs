@@ -23,7 +23,7 @@
 //!    | `resources/read` of a template | its `uri` equals the URI read |
 //!    | `completion/complete` | its `argument` (name and value) and `context.arguments` (absent: none) equal the request's |
 //!
-//!    JSON values are compared in [`canonical`](crate::protocol::json::canonical) form (object member order and `1.0` vs
+//!    JSON values are compared in [`canonical`] form (object member order and `1.0` vs
 //!    `1` do not matter).
 //! 3. **Fallback.** When nothing matches: for a tool, a tool execution error
 //!    (`isError: true`); for a prompt or a completion, a JSON-RPC "Invalid params" error
@@ -36,10 +36,13 @@
 //! examples: a request is answered from the variant of the negotiated version.
 //!
 //! An interaction example answers by making its steps' requests through the
-//! [`Context`](crate::server::context::Context) in order (roots, sampling with the step's params, elicitation with the
+//! [`Context`] in order (roots, sampling with the step's params, elicitation with the
 //! step's mode, message and schema or URL), then returning its result. The client's
 //! answers are not interpreted; a failed request ends the call with a tool error naming
 //! the step.
+//!
+//! [`canonical`]: crate::protocol::json::canonical
+//! [`Context`]: crate::server::context::Context
 
 pub(crate) mod book;
 mod router;

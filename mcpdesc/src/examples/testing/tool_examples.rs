@@ -116,7 +116,9 @@ impl<I, O: DeserializeOwned> ToolExamples<I, O> {
 
 impl<I: Serialize + DeserializeOwned, O> ToolExamples<I, O> {
     /// The generated test of the Tool Example at `index` of a tool without
-    /// `outputSchema` ([`testing::check_example`](tools::check_example)); panics with its message.
+    /// `outputSchema` ([`testing::check_example`]); panics with its message.
+    ///
+    /// [`testing::check_example`]: tools::check_example
     pub fn check_example(&self, index: usize) {
         expect(tools::check_example::<I>(&self.tool, &self.examples[index]));
     }
@@ -124,8 +126,10 @@ impl<I: Serialize + DeserializeOwned, O> ToolExamples<I, O> {
 
 impl<I: Serialize + DeserializeOwned, O: Serialize + DeserializeOwned> ToolExamples<I, O> {
     /// The generated test of the Tool Example at `index` of a tool with
-    /// `outputSchema` ([`testing::check_example_with_output`](tools::check_example_with_output)); panics with its
+    /// `outputSchema` ([`testing::check_example_with_output`]); panics with its
     /// message.
+    ///
+    /// [`testing::check_example_with_output`]: tools::check_example_with_output
     pub fn check_example_with_output(&self, index: usize) {
         expect(tools::check_example_with_output::<I, O>(
             &self.tool,

@@ -183,7 +183,7 @@ pub fn check_interaction(
 /// The opt-in contract check: runs `router` (the user's implementation) on the named
 /// examples of `book` and compares each result with the example's. Each pair is
 /// `(target, example)`, the target written as `--select` writes it
-/// ([`Target::parse`](crate::examples::mock::target::Target::parse)): a tool name, or `prompt:NAME`,
+/// ([`Target::parse`]): a tool name, or `prompt:NAME`,
 /// `resource:URI`, `template:URI_TEMPLATE`, `completion:prompt:NAME`,
 /// `completion:template:URI_TEMPLATE`.
 ///
@@ -196,6 +196,8 @@ pub fn check_interaction(
 ///
 /// Each request uses the latest protocol version of the declaration's scope. All
 /// mismatches are reported together.
+///
+/// [`Target::parse`]: crate::examples::mock::target::Target::parse
 pub fn check_against(
     router: &Router,
     book: &ExampleBook,

@@ -2,7 +2,7 @@
 //! expressions, checked with the messages `jsonschema` gives for the same keywords
 //! (so an error reads the same whichever validator found it).
 //!
-//! It is only given schemas that [`super::needs`](crate::schema::needs) found free of the keywords it does
+//! It is only given schemas that [`super::needs`] found free of the keywords it does
 //! not know; a keyword it knows with a malformed value is a compile error, as the
 //! meta-schema would make it.
 //!

@@ -18,12 +18,12 @@ use crate::server::subscriptions::SessionLink;
 use crate::tasks::limits::TaskLimits;
 use crate::tasks::store::TaskStore;
 
-/// An rmcp [`ServerHandler`](rmcp::ServerHandler) that serves a [`Router`]: server info, instructions and
+/// An rmcp [`ServerHandler`] that serves a [`Router`]: server info, instructions and
 /// capabilities from the description, `tools/list` for the negotiated version,
-/// `tools/call` through the router (a [`Context`](crate::server::context::Context) with the client, the call's
+/// `tools/call` through the router (a [`Context`] with the client, the call's
 /// cancellation, its progress token and the client's log level), `prompts/list`,
 /// `prompts/get`, `resources/list`, `resources/templates/list`, `resources/read` and
-/// `completion/complete` through the router's primitives (the same [`Context`](crate::server::context::Context)),
+/// `completion/complete` through the router's primitives (the same [`Context`]),
 /// `logging/setLevel` when the description declares `logging`, and `get_tool` (rmcp
 /// checks 2026-07-28 `Mcp-Param-*` headers with it).
 ///
@@ -79,6 +79,9 @@ use crate::tasks::store::TaskStore;
 /// A clone shares the router, the listing cache and the session state (the level of
 /// `logging/setLevel`). Serve each MCP session with its own [`McpServer::new_session`]:
 /// `serve_stdio` has one session, the `http` module makes one per HTTP session.
+///
+/// [`ServerHandler`]: rmcp::ServerHandler
+/// [`Context`]: crate::server::context::Context
 #[derive(Debug, Clone)]
 pub struct McpServer {
     pub(super) router: Arc<Router>,
@@ -96,9 +99,11 @@ pub struct McpServer {
 pub(super) struct Session {
     /// The level of the last `logging/setLevel`; `None` before the first.
     pub(super) log_level: Mutex<Option<LogLevel>>,
-    /// The session in the router's [`ChangeNotifier`](crate::server::subscriptions::ChangeNotifier): its
+    /// The session in the router's [`ChangeNotifier`]: its
     /// client and its `resources/subscribe` URIs. Set when the session is first
     /// met; dropped with the session, which takes it out of the registry.
+    ///
+    /// [`ChangeNotifier`]: crate::server::subscriptions::ChangeNotifier
     pub(super) link: OnceLock<Arc<SessionLink>>,
     /// The session's tasks, made at the first task request.
     pub(super) tasks: OnceLock<Arc<TaskStore>>,

@@ -215,8 +215,10 @@ impl Notifier for RequestClient {
 }
 
 /// Sends a handler's notification (`notifications/progress` or
-/// `notifications/message`) or a change notification ([`ChangeNotifier`](crate::server::subscriptions::ChangeNotifier)) to
+/// `notifications/message`) or a change notification ([`ChangeNotifier`]) to
 /// the client behind `peer`.
+///
+/// [`ChangeNotifier`]: crate::server::subscriptions::ChangeNotifier
 fn notify_peer<'a>(
     peer: &'a Peer<RoleServer>,
     method: &'static str,

@@ -1,4 +1,4 @@
-//! Prompts, resources, resource templates and completions in the [`Router`](crate::server::router::Router):
+//! Prompts, resources, resource templates and completions in the [`Router`]:
 //! registration by generated code, listing per protocol version, dispatch of
 //! `prompts/get`, `resources/read` and `completion/complete`, and the server
 //! capabilities they bring.
@@ -13,11 +13,15 @@
 //! | `completion/complete` | the prompt or template exists in the version; the argument is one of its arguments or variables | -32602 |
 //!
 //! A prompt or template without a completion handler completes to no values. A handler
-//! error ([`RequestError`](crate::protocol::error::RequestError)) becomes its JSON-RPC error; a handler panic is caught and
+//! error ([`RequestError`]) becomes its JSON-RPC error; a handler panic is caught and
 //! becomes an internal error (-32603) naming the primitive, and the router keeps serving.
 //!
 //! The capabilities these primitives bring (`prompts`, `resources`, `completions`) are
-//! decided with the rest in `capabilities.rs` ([`Router::capabilities`](crate::server::router::Router::capabilities)).
+//! decided with the rest in `capabilities.rs` ([`Router::capabilities`]).
+//!
+//! [`Router`]: crate::server::router::Router
+//! [`RequestError`]: crate::protocol::error::RequestError
+//! [`Router::capabilities`]: crate::server::router::Router::capabilities
 
 // One job per file: the handler types (`types.rs`), what the router keeps of each
 // primitive (`registry.rs`), their registration (`register.rs`) and their listing

@@ -92,9 +92,11 @@ impl Router {
             .collect()
     }
 
-    /// Answers `prompts/get` (see the [module docs](crate::server::primitives) for the checks
+    /// Answers `prompts/get` (see the [module docs] for the checks
     /// and errors). The result is version-independent; [`PromptResult::to_wire`]
     /// shapes it.
+    ///
+    /// [module docs]: crate::server::primitives
     pub async fn get_prompt(
         &self,
         name: &str,

@@ -29,7 +29,9 @@ pub type ResourceHandler = Arc<
 
 /// The boxed handler of one resource template: the URI read, its variables (a JSON
 /// object of strings for a level-1 template, one raw string beyond level 1; see
-/// [`UriTemplate::match_uri`](crate::protocol::uri_template::UriTemplate::match_uri)) and the request's context in.
+/// [`UriTemplate::match_uri`]) and the request's context in.
+///
+/// [`UriTemplate::match_uri`]: crate::protocol::uri_template::UriTemplate::match_uri
 pub type ResourceTemplateHandler = Arc<
     dyn Fn(String, Value, Context) -> BoxFuture<'static, Result<ResourceResult, RequestError>>
         + Send
