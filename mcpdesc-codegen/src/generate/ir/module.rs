@@ -56,7 +56,7 @@ pub struct ServerIr {
     /// one (the runtime picks the object of each version).
     pub capabilities: Option<String>,
     /// The description's security for the runtime (`info::SECURITY`), when it
-    /// declares `securitySchemes` (see [`security::declaration_json`]).
+    /// declares `securitySchemes` (see [`super::security::declaration_json`]).
     pub security: Option<String>,
 }
 
