@@ -8,7 +8,7 @@
 //! it to start a fresh worker with the same id and replay the handshake. Loading
 //! succeeds only for a dormant session, so a session closed for any other reason
 //! (`DELETE`, the handshake or idle timeout, a worker that failed) still gets `404`.
-//! The sweeper ([`super::hibernate`]) decides when a session goes dormant.
+//! The sweeper (`super::hibernate`) decides when a session goes dormant.
 
 use std::collections::HashMap;
 use std::pin::Pin;
@@ -25,7 +25,7 @@ use rmcp::transport::streamable_http_server::session::{
 };
 use tokio::sync::watch;
 
-use super::service::HttpBody;
+use super::body::HttpBody;
 
 /// How long a request waits for a session's worker to finish closing before it
 /// looks again (the close normally takes well under a millisecond).
@@ -326,8 +326,9 @@ impl Body for Held {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use rmcp::model::InitializeRequestParams;
+
+    use super::*;
 
     fn state() -> SessionState {
         let params: InitializeRequestParams = serde_json::from_value(serde_json::json!({
