@@ -226,7 +226,7 @@ fn remove(table: &mut Table, id: &str) {
 }
 
 /// Whether a request of `method` makes its session keep state in its handler that
-/// a restore would lose (see `struct Session` in `rmcp_adapter`): its log level,
+/// a restore would lose (see `struct Session` in `server/adapter/mcp_server.rs`): its log level,
 /// its resource subscriptions, its tasks. `task` says the request is a
 /// task-augmented `tools/call` (or another request `tasks::wire` rewrote).
 pub(crate) fn pins(method: Option<&str>, task: bool) -> bool {

@@ -29,7 +29,7 @@ use crate::tasks::store::TaskStore;
 ///
 /// Being a `ServerHandler`, it is what rmcp's `StreamableHttpService` takes, and a
 /// hand-written handler can delegate to it to serve the generated tools beside its
-/// own prompts, resources or tools (see the README's "Composition" section):
+/// own prompts, resources or tools (see "Composition" in `docs/serving.md`):
 ///
 /// ```
 /// use mcpdesc::rmcp::model::{ServerConfig, CallToolRequestParams, CallToolResponse,
