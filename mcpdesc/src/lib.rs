@@ -104,110 +104,71 @@
 
 pub mod auth;
 #[cfg(feature = "client")]
-mod call_error;
-mod capabilities;
-#[cfg(feature = "client")]
 pub mod client;
-#[cfg(feature = "rmcp")]
-mod client_capabilities;
-pub mod client_requirements;
-mod completions;
-mod content;
-mod context;
-mod difference;
-mod elicited;
-mod error;
-mod handlers;
-#[cfg(feature = "rmcp")]
-pub mod implementation;
-#[cfg(feature = "rmcp")]
-mod input_rounds;
-#[cfg(feature = "rmcp")]
-mod listing;
-pub mod mock;
-mod notifications;
-pub mod primitives;
-pub mod projection;
-pub mod prompts;
-mod request_examples;
-pub mod resources;
-mod result;
-mod router;
-mod schema;
-mod scripted;
-mod subscriptions;
-pub mod tasks;
-pub mod testing;
-mod tool_examples;
-mod uri_template;
-mod version;
-
-#[cfg(feature = "rmcp")]
-mod rmcp_adapter;
-
+mod examples;
 #[cfg(feature = "http")]
 pub mod http;
+mod protocol;
+mod schema;
+mod server;
+pub mod tasks;
+
+// The public modules that live in the folder of their role, at their old paths.
+#[cfg(feature = "rmcp")]
+pub use examples::implementation;
+pub use examples::{mock, testing};
+pub use protocol::{client_requirements, projection, prompts, resources};
+pub use server::primitives;
+
 #[cfg(feature = "http")]
 pub use http::serve_http;
 
+// The root API, from the modules that define it.
 #[cfg(feature = "client")]
-pub use call_error::{CallError, CallResult, Violation};
-pub use completions::{
+pub use client::call_error::{CallError, CallResult, Violation};
+pub use protocol::completions::{
     Completion, CompletionRequest, CompletionResult, CompletionTarget, MAX_COMPLETION_VALUES,
 };
-pub use content::{
+pub use protocol::content::{
     Annotations, BlobResourceContents, Content, EmbeddedResource, Icon, MediaContent, Meta,
     ResourceContents, ResourceLink, Role, TextContent, TextResourceContents,
 };
-pub use context::{ClientPeer, Context, ElicitAction, ElicitRequest, ElicitResponse, Root};
-pub use elicited::{Elicited, FormElicitation};
-pub use error::{ClientError, Error, ProtocolError, RequestError, RouterError, ToolError};
-pub use notifications::{LogLevel, Notifier};
+pub use protocol::error::{
+    ClientError, Error, ProtocolError, RequestError, RouterError, ToolError,
+};
+pub use protocol::futures::{BoxFuture, RequestFuture, ToolFuture};
+pub use protocol::result::{ToolResult, Typed};
+pub use protocol::uri_template::UriTemplate;
+pub use protocol::version::{ProtocolVersion, UnknownProtocolVersion};
+pub use server::client_requests::{ElicitAction, ElicitRequest, ElicitResponse, Root};
+pub use server::context::{ClientPeer, Context};
+pub use server::elicited::{Elicited, FormElicitation};
+pub use server::handlers::parse_arguments;
+pub use server::notifications::{LogLevel, Notifier};
+pub use server::router::{Handler, Router, ServerInfo, ToolSpec};
+pub use server::subscriptions::ChangeNotifier;
+// Shown as re-exports of the public modules' items, where the docs list them.
+#[doc(no_inline)]
 pub use primitives::{CompletionHandler, PromptHandler, ResourceHandler, ResourceTemplateHandler};
+#[doc(no_inline)]
 pub use prompts::{PromptMessage, PromptResult, PromptSpec};
+#[doc(no_inline)]
 pub use resources::{CacheScope, ResourceResult, ResourceSpec, ResourceTemplateSpec};
-pub use result::{RequestFuture, ToolFuture, ToolResult, Typed};
-pub use router::{Handler, Router, ServerInfo, ToolSpec};
-pub use subscriptions::ChangeNotifier;
 pub use tasks::{TaskLimits, TaskSupport};
 /// The cancellation token of a call (see [`Context::cancelled`]); the type rmcp
 /// cancels when the client sends `notifications/cancelled`.
 pub use tokio_util::sync::CancellationToken;
-pub use uri_template::UriTemplate;
-pub use version::{ProtocolVersion, UnknownProtocolVersion};
 
 #[cfg(feature = "rmcp")]
-pub use listing::ToolListings;
+pub use server::adapter::listing::ToolListings;
 #[cfg(feature = "rmcp")]
-pub use rmcp_adapter::{serve_stdio, McpServer, RestoreDropped, RmcpClientPeer, RmcpNotifier};
+pub use server::adapter::mcp_server::{serve_stdio, McpServer, RestoreDropped};
+#[cfg(feature = "rmcp")]
+pub use server::adapter::peer::{RmcpClientPeer, RmcpNotifier};
 
 /// The re-exported `rmcp` crate (the version the adapter is built against).
 #[cfg(feature = "rmcp")]
 pub use rmcp;
-
-/// A boxed, `Send` future; the same type as `futures::future::BoxFuture`.
-pub type BoxFuture<'a, T> = futures::future::BoxFuture<'a, T>;
-
-/// Deserializes a tool's arguments into its input type.
-///
-/// The router has already checked them against the `inputSchema`; a failure here means
-/// the Rust type and the schema disagree, and it becomes an `isError` result with the
-/// serde message.
-///
-/// ```
-/// #[derive(Debug, serde::Deserialize)]
-/// struct Input { pgn: String }
-///
-/// let input: Input = mcpdesc::parse_arguments(serde_json::json!({"pgn": "1. e4"})).unwrap();
-/// assert_eq!(input.pgn, "1. e4");
-/// let err = mcpdesc::parse_arguments::<Input>(serde_json::json!({})).unwrap_err();
-/// assert_eq!(err.message(), "Invalid arguments: missing field `pgn`");
-/// ```
-pub fn parse_arguments<T: serde::de::DeserializeOwned>(
-    arguments: serde_json::Value,
-) -> Result<T, ToolError> {
-    serde_json::from_value(arguments).map_err(|e| ToolError::invalid_arguments(&e))
-}
 
 /// Includes the code a `build.rs` generated into `$OUT_DIR/<name>.rs`.
 ///
@@ -254,45 +215,19 @@ pub use mcpdesc_macros::mcpdesc;
 /// Support for generated code; see the crate docs for the paths it may rely on.
 #[doc(hidden)]
 pub mod __private {
-    pub use futures;
-    pub use serde;
-    pub use serde_json;
     pub use std::boxed::Box;
     pub use std::sync::Arc;
 
-    pub use crate::parse_arguments;
+    pub use futures;
     pub use futures::executor::block_on;
+    pub use serde;
+    pub use serde_json;
 
     /// Generated code names the tool schemas only `jsonschema` checks (see
     /// [`full_validation!`](crate::__full_validation)).
     pub use crate::__full_validation as full_validation;
-
-    /// The first keyword of `schema` that only the full validator checks, as
-    /// `` `pointer`: `keyword` ``, or `None` when the built-in validator checks it
-    /// whole. The generator keeps a copy of this list; a test keeps them equal.
-    pub fn full_validator_keyword(schema: &serde_json::Value) -> Option<String> {
-        crate::schema::full_validator_keyword_of(schema)
-    }
-
-    /// Deserializes prompt arguments or template variables into their generated type;
-    /// a failure is an "Invalid params" error with the serde message.
-    pub fn parse_request<T: serde::de::DeserializeOwned>(
-        value: serde_json::Value,
-    ) -> Result<T, crate::RequestError> {
-        serde_json::from_value(value)
-            .map_err(|e| crate::RequestError::invalid_params(format!("Invalid arguments: {e}")))
-    }
-
-    pub use crate::handlers::{
-        completion_handler, output, prompt_handler, resource_handler, template_handler,
-        tool_output, tool_result, typed,
+    pub use crate::server::handlers::{
+        boxed, completion_handler, full_validator_keyword, output, parse_arguments, parse_request,
+        prompt_handler, resource_handler, template_handler, tool_output, tool_result, typed,
     };
-
-    /// Boxes a handler's future into the router's [`BoxFuture`](crate::BoxFuture).
-    pub fn boxed<'a, F>(future: F) -> crate::BoxFuture<'a, F::Output>
-    where
-        F: ::core::future::Future + Send + 'a,
-    {
-        Box::pin(future)
-    }
 }

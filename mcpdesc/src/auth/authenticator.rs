@@ -3,13 +3,14 @@
 
 use std::fmt;
 
-use super::{AuthError, Credential, Principal, Secret};
-use crate::BoxFuture;
+use super::credential::{Credential, Secret};
+use super::principal::{AuthError, Principal};
+use crate::protocol::futures::BoxFuture;
 
 /// Verifies a credential and says who presented it.
 ///
 /// Generated code implements it over the description's `Authenticator` trait (one
-/// method per security scheme); a hand-built [`Router`](crate::Router) takes any
+/// method per security scheme); a hand-built `Router` takes any
 /// implementation, a closure included:
 ///
 /// ```
@@ -53,7 +54,7 @@ where
 
 /// An authenticator from a closure; the closure's signature is inferred from this
 /// function's bound (what generated code passes to
-/// [`Router::authenticator`](crate::Router::authenticator)).
+/// `Router::authenticator`).
 ///
 /// ```
 /// use mcpdesc::auth::{AuthError, Principal, Secret};
@@ -175,7 +176,7 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::auth::{AuthRequest, BasicCredentials};
+    use crate::auth::credential::{AuthRequest, BasicCredentials};
 
     fn run(tokens: &StaticTokens, secret: Secret) -> Result<Principal, AuthError> {
         futures::executor::block_on(tokens.authenticate(Credential::new(

@@ -4,7 +4,7 @@
 use std::fmt;
 
 /// One credential of a request, for the security scheme `scheme` of the
-/// description: what [`Authenticator::authenticate`](super::Authenticator) verifies.
+/// description: what `Authenticator::authenticate` verifies.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Credential {
     scheme: String,

@@ -5,9 +5,8 @@
 
 use serde_json::{Map, Value};
 
-use super::Requirement;
-use crate::version::VersionSet;
-use crate::ProtocolVersion;
+use super::requirement::Requirement;
+use crate::protocol::version::{ProtocolVersion, VersionSet};
 
 /// One entry of the description's `securitySchemes`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -14,20 +14,20 @@
 //!   `Authenticator` trait with one method per scheme, which the generated `Server`
 //!   requires like a tool trait; [`StaticTokens`] is a fixed table for tests and
 //!   `mcpdesc serve-mock --token`.
-//! - The [`Router`](crate::Router) holds the description's security
-//!   ([`Router::security`](crate::Router::security), generated code passes it) and
-//!   the authenticator ([`Router::authenticator`](crate::Router::authenticator)), or
-//!   an explicit opt-out ([`Router::without_authentication`](crate::Router::without_authentication),
+//! - The [`Router`](crate::server::router::Router) holds the description's security
+//!   ([`Router::security`], generated code passes it) and
+//!   the authenticator ([`Router::authenticator`]), or
+//!   an explicit opt-out ([`Router::without_authentication`],
 //!   generated `router_behind_gateway`) for a server behind a gateway that checks
 //!   every request itself.
 //! - A handler reads the principal from its `Context`
-//!   ([`Context::principal`](crate::Context::principal)).
+//!   ([`Context::principal`](crate::server::context::Context::principal)).
 //!
 //! # The effective requirement
 //!
 //! Per the specification's precedence, by replacement, never by merging: the
 //! primitive's own `security`, else the served transport's, else the root's, else
-//! nothing ([`Router::effective_security`](crate::Router::effective_security)). The
+//! nothing ([`Router::effective_security`]). The
 //! served transport is the description's HTTP transport entry for the request's
 //! protocol version: by default the first `streamable-http` entry whose scope has the
 //! version (else the first `sse` one), or the entry whose `url` the server names
@@ -40,7 +40,7 @@
 //! (the prompt), `resources/read` (the resource with that URI, else the template it
 //! expands), `completion/complete` (the prompt or template completed). Every other
 //! request, and a name the server does not have, gets the *endpoint requirement*
-//! ([`Router::endpoint_security`](crate::Router::endpoint_security)): what lets the
+//! ([`Router::endpoint_security`]): what lets the
 //! caller do anything at all, so a caller who can do nothing is refused at
 //! `initialize`, the way MCP clients expect to discover authorization.
 //!
@@ -117,47 +117,41 @@
 //! for the client that started it. So `serve_stdio` does not enforce the
 //! description's security: every primitive is served and handlers see no principal.
 //! A server that must not run without a credential checks its environment before
-//! serving. An [`McpServer`](crate::McpServer) served through another rmcp
+//! serving. An [`McpServer`] served through another rmcp
 //! transport does enforce (with no credentials, only public primitives can be
 //! called) unless told that the transport is trusted
-//! ([`McpServer::trusted_transport`](crate::McpServer::trusted_transport)).
+//! ([`McpServer::trusted_transport`]).
 //!
 //! # Not done
 //!
 //! Sessions are not bound to the principal that opened them: every request is
 //! authenticated on its own, so a session id alone grants nothing.
+//!
+//! [`Router::security`]: crate::server::router::Router::security
+//! [`Router::authenticator`]: crate::server::router::Router::authenticator
+//! [`Router::without_authentication`]: crate::server::router::Router::without_authentication
+//! [`Router::effective_security`]: crate::server::router::Router::effective_security
+//! [`Router::endpoint_security`]: crate::server::router::Router::endpoint_security
+//! [`McpServer`]: crate::server::adapter::mcp_server::McpServer
+//! [`McpServer::trusted_transport`]: crate::server::adapter::mcp_server::McpServer::trusted_transport
 
-mod authenticator;
-mod credential;
-mod declaration;
-mod policy;
-mod principal;
-mod requirement;
+pub(crate) mod authenticator;
+pub(crate) mod credential;
+pub(crate) mod declaration;
+pub(crate) mod policy;
+pub(crate) mod principal;
+pub(crate) mod requirement;
 
-#[cfg(feature = "http")]
-pub(crate) mod challenge;
-#[cfg(feature = "http")]
-pub(crate) mod extract;
-#[cfg(feature = "http")]
-pub(crate) mod gate;
-#[cfg(feature = "http")]
-pub mod metadata;
-#[cfg(feature = "http")]
-mod peek;
-
+// RFC 9728 Protected Resource Metadata, served over HTTP (`http/security/`).
 pub use authenticator::{from_fn, Authenticator, StaticTokens};
 pub use credential::{AuthRequest, BasicCredentials, Credential, Secret};
 pub use declaration::{
     ApiKeyLocation, OAuthFlow, SchemeKind, SecurityDeclaration, SecurityScheme, TransportChoice,
     TransportEntry,
 };
-pub use policy::Target;
-pub(crate) use policy::{declared_requirement, RouterSecurity};
+pub use policy::{Target, FORBIDDEN_CODE};
 pub use principal::{AuthError, AuthErrorKind, Authentication, Principal};
 pub use requirement::{Alternative, Requirement, Verdict};
 
-/// The JSON-RPC error code of a call the handler adapter refuses for security
-/// (when HTTP could not answer with a status, see the module docs). Its `data` is
-/// `{"status": 401 | 403, "error": "invalid_token" | "insufficient_scope",
-/// "scope": "..."}`.
-pub const FORBIDDEN_CODE: i32 = -32003;
+#[cfg(feature = "http")]
+pub use crate::http::security::metadata;

@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use super::Authentication;
+use super::principal::Authentication;
 
 /// One alternative of a [`Requirement`]: every scheme it names must have
 /// authenticated the request, each principal holding the scopes listed for it. An
@@ -267,7 +267,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::auth::Principal;
+    use crate::auth::principal::Principal;
 
     fn authn(entries: &[(&str, &[&str])]) -> Authentication {
         let mut a = Authentication::default();

@@ -2,9 +2,9 @@
 //! `sampling/createMessage`, `roots/list`, sent during a call before MCP 2026-07-28).
 //!
 //! The session's rmcp client handler is a [`SessionHandler`]: it declares the
-//! capabilities of [`Options::client_capabilities`](super::Options::client_capabilities)
+//! capabilities of `Options::client_capabilities`
 //! and hands each client-input request to the [`ClientPeer`] set with
-//! [`Session::answer_client_input`](super::Session::answer_client_input) (a scripted
+//! `Session::answer_client_input` (a scripted
 //! client replaying an interaction example's steps, for one). The params given to it
 //! are the JSON the server sent, recorded off the wire by the tap (rmcp's typed
 //! parse would normalize them), so a comparison with an example is exact. With no
@@ -27,7 +27,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::tap::Tap;
-use crate::{ClientError, ClientPeer};
+use crate::protocol::error::ClientError;
+use crate::protocol::futures::BoxFuture;
+use crate::server::context::ClientPeer;
 
 /// Who answers the client-input requests of a session, if anyone.
 #[derive(Default)]
@@ -54,7 +56,7 @@ impl Answers {
     }
 }
 
-/// The rmcp client handler of a [`Session`](super::Session): its `initialize` params
+/// The rmcp client handler of a `Session`: its `initialize` params
 /// and the [`Answers`] to client-input requests.
 #[derive(Debug, Clone)]
 pub(crate) struct SessionHandler {
@@ -75,7 +77,7 @@ impl SessionHandler {
     async fn answer<T: DeserializeOwned>(
         &self,
         method: &'static str,
-        ask: impl FnOnce(Arc<dyn ClientPeer>) -> crate::BoxFuture<'static, Result<Value, ClientError>>,
+        ask: impl FnOnce(Arc<dyn ClientPeer>) -> BoxFuture<'static, Result<Value, ClientError>>,
     ) -> Result<T, ErrorData> {
         let Some(peer) = self.answers.peer() else {
             return Err(ErrorData::new(

@@ -5,7 +5,8 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::challenge::{challenges_note, Challenge};
-use crate::{ProtocolError, ProtocolVersion};
+use crate::protocol::error::ProtocolError;
+use crate::protocol::version::ProtocolVersion;
 
 /// A session could not be established.
 ///
@@ -36,7 +37,7 @@ pub enum ConnectError {
     },
     /// The server wrote something that is not a JSON-RPC message on stdout (MCP
     /// servers must write nothing else there; see
-    /// [`Options::tolerate_stdout_noise`](super::Options::tolerate_stdout_noise)).
+    /// `Options::tolerate_stdout_noise`).
     #[error("the MCP server `{server}` wrote {what} on stdout{}", stderr_note(.stderr))]
     NotJsonRpc {
         /// The command line.

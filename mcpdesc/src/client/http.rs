@@ -35,9 +35,11 @@ use serde_json::Value;
 use sse_stream::{Sse, SseStream};
 
 use super::challenge::{AuthRefusal, Challenge};
-use super::session::{handshake, Session};
+use super::error::ConnectError;
+use super::handshake::handshake;
+use super::session::Options;
+use super::session::Session;
 use super::tap::Tap;
-use super::{ConnectError, Options};
 
 type HttpError = StreamableHttpError<reqwest::Error>;
 type Events = BoxStream<'static, Result<Sse, SseError>>;

@@ -13,9 +13,9 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
 use rmcp::model::{ClientJsonRpcMessage, ClientRequest, RequestId};
+use serde_json::Value;
 
 use super::challenge::AuthRefusal;
-use serde_json::Value;
 
 /// How many lines of stdout noise a session keeps for its error messages.
 const NOISE_KEPT: usize = 16;
@@ -251,9 +251,10 @@ pub(crate) fn shorten(line: &str, max: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use rmcp::model::{CustomRequest, NumberOrString};
     use serde_json::json;
+
+    use super::*;
 
     fn custom(id: i64) -> ClientJsonRpcMessage {
         ClientJsonRpcMessage::request(

@@ -3,7 +3,8 @@
 
 use serde_json::{json, Value};
 
-use super::{RequestError, Session};
+use super::error::RequestError;
+use super::session::Session;
 
 /// A task a task-augmented `tools/call` created ([`Session::call_tool_as_task`]).
 #[derive(Clone)]

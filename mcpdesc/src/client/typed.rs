@@ -5,18 +5,21 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::schema::Validator;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::{Session, TypedTask};
-use crate::call_error::Violation;
-use crate::{
-    schema, CallError, CompletionRequest, CompletionResult, CompletionTarget, Content,
-    PromptResult, PromptSpec, ProtocolVersion, ResourceResult, ResourceSpec, ResourceTemplateSpec,
-    ToolResult, ToolSpec, Typed, UriTemplate,
-};
+use super::call_error::{CallError, Violation};
+use super::session::Session;
+use crate::protocol::completions::{CompletionRequest, CompletionResult, CompletionTarget};
+use crate::protocol::content::Content;
+use crate::protocol::prompts::{PromptResult, PromptSpec};
+use crate::protocol::resources::{ResourceResult, ResourceSpec, ResourceTemplateSpec};
+use crate::protocol::result::{ToolResult, Typed};
+use crate::protocol::uri_template::UriTemplate;
+use crate::protocol::version::ProtocolVersion;
+use crate::schema::validator::{self, Validator};
+use crate::server::router::ToolSpec;
 
 /// A [`Session`] with what the description says about each call: a generated `Client`
 /// wraps one and calls its generic methods with the tool's [`ToolSpec`] and types.
@@ -256,7 +259,11 @@ impl TypedClient {
     }
 
     /// Steps 1 and 2 of the type docs: the arguments to send, or why nothing is sent.
-    fn arguments<I: Serialize>(&self, spec: &ToolSpec, input: &I) -> Result<Value, CallError> {
+    pub(super) fn arguments<I: Serialize>(
+        &self,
+        spec: &ToolSpec,
+        input: &I,
+    ) -> Result<Value, CallError> {
         let name = spec.name;
         self.check_scope(name, spec.scope)?;
         self.check_requirements(name, self.schemas(spec).requirements.as_ref())?;
@@ -269,9 +276,9 @@ impl TypedClient {
         })?;
         if self.validate_inputs {
             if let Some(validator) = &self.schemas(spec).input {
-                let violations: Vec<Violation> = schema::violation_pairs(validator, &arguments)
+                let violations: Vec<Violation> = validator::violation_pairs(validator, &arguments)
                     .into_iter()
-                    .take(schema::MAX_VIOLATIONS)
+                    .take(validator::MAX_VIOLATIONS)
                     .map(|(pointer, message)| Violation::new(pointer, message))
                     .collect();
                 if !violations.is_empty() {
@@ -301,76 +308,6 @@ impl TypedClient {
         tool_result(name, raw)
     }
 
-    /// Calls a tool without an `outputSchema` as a task (MCP 2025-11-25 core tasks):
-    /// the task's handle, whose [`TypedTask::result`] is the whole result as
-    /// [`TypedClient::call_tool`] answers it. See [`TypedClient::call_tool_output_as_task`].
-    pub async fn call_tool_as_task<I: Serialize>(
-        &self,
-        spec: &'static ToolSpec,
-        input: I,
-    ) -> Result<TypedTask<ToolResult>, CallError> {
-        self.as_task(spec, &input, false).await
-    }
-
-    /// Calls a tool with an `outputSchema` as a task: the task's handle, whose
-    /// [`TypedTask::result`] is the typed output as [`TypedClient::call_tool_output`]
-    /// answers it.
-    ///
-    /// Besides the checks of a plain call (scope, input), nothing is sent and the
-    /// answer is [`CallError::NoTask`] when the declaration of the negotiated version
-    /// does not say `execution.taskSupport` `optional` or `required`, or when the
-    /// server did not advertise `capabilities.tasks.requests.tools.call`: a server
-    /// without them would run the call plainly, or refuse it.
-    pub async fn call_tool_output_as_task<I: Serialize, O: DeserializeOwned>(
-        &self,
-        spec: &'static ToolSpec,
-        input: I,
-    ) -> Result<TypedTask<O>, CallError> {
-        self.as_task(spec, &input, true).await
-    }
-
-    async fn as_task<I: Serialize, O: DeserializeOwned>(
-        &self,
-        spec: &'static ToolSpec,
-        input: &I,
-        typed: bool,
-    ) -> Result<TypedTask<O>, CallError> {
-        let name = spec.name;
-        let version = self.session.protocol_version();
-        self.check_scope(name, spec.scope)?;
-        let no_task = |reason: &str| CallError::NoTask {
-            name: name.to_owned(),
-            version,
-            reason: reason.to_owned(),
-        };
-        let declaration = serde_json::from_str::<Value>(spec.declaration).unwrap_or(Value::Null);
-        let support = declaration
-            .pointer("/execution/taskSupport")
-            .and_then(Value::as_str);
-        if !matches!(support, Some("optional" | "required")) {
-            return Err(no_task(
-                "its declaration for this version does not say execution.taskSupport `optional` or `required`",
-            ));
-        }
-        let advertised = self
-            .session
-            .server_capabilities()
-            .and_then(|c| c.pointer("/tasks/requests/tools/call"))
-            .is_some();
-        if !advertised {
-            return Err(no_task(
-                "the server does not advertise capabilities.tasks.requests.tools.call",
-            ));
-        }
-        let arguments = self.arguments(spec, input)?;
-        let task = self
-            .session
-            .call_tool_as_task(name, arguments, None)
-            .await
-            .map_err(|e| CallError::from_request(name, e))?;
-        Ok(TypedTask::new(self.clone(), spec, task, typed))
-    }
-
     /// The typed answer of a finished tool call `raw` (what `tools/call` or
     /// `tasks/result` answered): the typed output of `spec` (`typed`), else the
     /// whole result deserialized into `O`; a tool error is [`CallError::Tool`].
@@ -395,7 +332,11 @@ impl TypedClient {
     }
 
     /// Refuses a call outside `scope` (empty: every version of the server).
-    fn check_scope(&self, name: &str, scope: &[ProtocolVersion]) -> Result<(), CallError> {
+    pub(super) fn check_scope(
+        &self,
+        name: &str,
+        scope: &[ProtocolVersion],
+    ) -> Result<(), CallError> {
         let version = self.session.protocol_version();
         if scope.is_empty() || scope.contains(&version) {
             return Ok(());
@@ -408,7 +349,7 @@ impl TypedClient {
     }
 
     /// Refuses a call whose `clientRequirements` the session's declared capabilities
-    /// do not meet (see [`crate::client_requirements`]); unknown capabilities (a
+    /// do not meet (see [`crate::protocol::client_requirements`]); unknown capabilities (a
     /// session over a foreign rmcp client) are not checked.
     fn check_requirements(
         &self,
@@ -419,11 +360,11 @@ impl TypedClient {
         else {
             return Ok(());
         };
-        match crate::client_requirements::missing(required, declared) {
+        match crate::protocol::client_requirements::missing(required, declared) {
             None => Ok(()),
             Some(lacking) => Err(CallError::MissingClientCapability {
                 name: name.to_owned(),
-                missing: crate::client_requirements::describe(&lacking),
+                missing: crate::protocol::client_requirements::describe(&lacking),
                 required: Box::new(Value::Object(lacking)),
             }),
         }
@@ -458,9 +399,9 @@ fn compile(spec: &ToolSpec) -> Schemas {
     let compile = |member: &str| {
         let schema = declaration.get(member)?;
         if legacy {
-            schema::compile_legacy(schema).ok()
+            validator::compile_legacy(schema).ok()
         } else {
-            schema::compile(schema).ok()
+            validator::compile(schema).ok()
         }
     };
     Schemas {
@@ -498,7 +439,7 @@ fn parse_result<T: DeserializeOwned>(name: &str, raw: Value) -> Result<T, CallEr
     serde_path_to_error::deserialize(&raw).map_err(|e| CallError::Contract {
         name: name.to_owned(),
         violations: vec![Violation::new(
-            crate::testing::pointer_of(e.path()),
+            crate::protocol::json::pointer_of(e.path()),
             e.inner().to_string(),
         )],
         result: Box::new(raw.clone()),
@@ -558,9 +499,9 @@ fn typed_output<O: DeserializeOwned>(
         }
     };
     if let Some(schema) = schema {
-        let violations: Vec<Violation> = schema::violation_pairs(schema, &structured)
+        let violations: Vec<Violation> = validator::violation_pairs(schema, &structured)
             .into_iter()
-            .take(schema::MAX_VIOLATIONS)
+            .take(validator::MAX_VIOLATIONS)
             .map(|(pointer, message)| {
                 Violation::new(
                     format!("{at}{pointer}"),
@@ -574,7 +515,7 @@ fn typed_output<O: DeserializeOwned>(
     }
     serde_path_to_error::deserialize(&structured).map_err(|e| {
         contract(vec![Violation::new(
-            format!("{at}{}", crate::testing::pointer_of(e.path())),
+            format!("{at}{}", crate::protocol::json::pointer_of(e.path())),
             format!("{} (Rust type)", e.inner()),
         )])
     })

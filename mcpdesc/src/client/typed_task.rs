@@ -4,10 +4,14 @@
 use std::marker::PhantomData;
 
 use serde::de::DeserializeOwned;
+use serde::Serialize;
 use serde_json::Value;
 
-use super::{ToolTask, TypedClient};
-use crate::{CallError, ToolSpec};
+use super::call_error::{CallError, Violation};
+use super::task::ToolTask;
+use super::typed::TypedClient;
+use crate::protocol::result::ToolResult;
+use crate::server::router::ToolSpec;
 
 /// The status of a task (MCP 2025-11-25 `Task.status`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,7 +72,7 @@ impl TaskInfo {
         let Some(status) = raw.get("status").and_then(Value::as_str) else {
             return Err(CallError::Contract {
                 name: name.to_owned(),
-                violations: vec![crate::call_error::Violation::new(
+                violations: vec![Violation::new(
                     "/status",
                     "a task must have a string `status`",
                 )],
@@ -90,8 +94,10 @@ impl TaskInfo {
 /// A tool call running as a task (MCP 2025-11-25 core tasks), made by a generated
 /// `Client`'s `{tool}_as_task` ([`TypedClient::call_tool_output_as_task`],
 /// [`TypedClient::call_tool_as_task`]). `O` is what the plain call answers: the
-/// tool's output type, or [`ToolResult`](crate::ToolResult) for a tool without an
+/// tool's output type, or [`ToolResult`] for a tool without an
 /// `outputSchema`.
+///
+/// [`ToolResult`]: crate::protocol::result::ToolResult
 pub struct TypedTask<O> {
     client: TypedClient,
     spec: &'static ToolSpec,
@@ -187,5 +193,77 @@ impl<O: DeserializeOwned> TypedTask<O> {
             .await
             .map_err(|e| CallError::from_request(self.spec.name, e))?;
         TaskInfo::from_task(self.spec.name, raw)
+    }
+}
+
+impl TypedClient {
+    /// Calls a tool without an `outputSchema` as a task (MCP 2025-11-25 core tasks):
+    /// the task's handle, whose [`TypedTask::result`] is the whole result as
+    /// [`TypedClient::call_tool`] answers it. See [`TypedClient::call_tool_output_as_task`].
+    pub async fn call_tool_as_task<I: Serialize>(
+        &self,
+        spec: &'static ToolSpec,
+        input: I,
+    ) -> Result<TypedTask<ToolResult>, CallError> {
+        self.as_task(spec, &input, false).await
+    }
+
+    /// Calls a tool with an `outputSchema` as a task: the task's handle, whose
+    /// [`TypedTask::result`] is the typed output as [`TypedClient::call_tool_output`]
+    /// answers it.
+    ///
+    /// Besides the checks of a plain call (scope, input), nothing is sent and the
+    /// answer is [`CallError::NoTask`] when the declaration of the negotiated version
+    /// does not say `execution.taskSupport` `optional` or `required`, or when the
+    /// server did not advertise `capabilities.tasks.requests.tools.call`: a server
+    /// without them would run the call plainly, or refuse it.
+    pub async fn call_tool_output_as_task<I: Serialize, O: DeserializeOwned>(
+        &self,
+        spec: &'static ToolSpec,
+        input: I,
+    ) -> Result<TypedTask<O>, CallError> {
+        self.as_task(spec, &input, true).await
+    }
+
+    async fn as_task<I: Serialize, O: DeserializeOwned>(
+        &self,
+        spec: &'static ToolSpec,
+        input: &I,
+        typed: bool,
+    ) -> Result<TypedTask<O>, CallError> {
+        let name = spec.name;
+        let version = self.session().protocol_version();
+        self.check_scope(name, spec.scope)?;
+        let no_task = |reason: &str| CallError::NoTask {
+            name: name.to_owned(),
+            version,
+            reason: reason.to_owned(),
+        };
+        let declaration = serde_json::from_str::<Value>(spec.declaration).unwrap_or(Value::Null);
+        let support = declaration
+            .pointer("/execution/taskSupport")
+            .and_then(Value::as_str);
+        if !matches!(support, Some("optional" | "required")) {
+            return Err(no_task(
+                "its declaration for this version does not say execution.taskSupport `optional` or `required`",
+            ));
+        }
+        let advertised = self
+            .session()
+            .server_capabilities()
+            .and_then(|c| c.pointer("/tasks/requests/tools/call"))
+            .is_some();
+        if !advertised {
+            return Err(no_task(
+                "the server does not advertise capabilities.tasks.requests.tools.call",
+            ));
+        }
+        let arguments = self.arguments(spec, input)?;
+        let task = self
+            .session()
+            .call_tool_as_task(name, arguments, None)
+            .await
+            .map_err(|e| CallError::from_request(name, e))?;
+        Ok(TypedTask::new(self.clone(), spec, task, typed))
     }
 }

@@ -8,7 +8,7 @@
 //! it to start a fresh worker with the same id and replay the handshake. Loading
 //! succeeds only for a dormant session, so a session closed for any other reason
 //! (`DELETE`, the handshake or idle timeout, a worker that failed) still gets `404`.
-//! The sweeper ([`super::hibernate`]) decides when a session goes dormant.
+//! The sweeper (`super::hibernate`) decides when a session goes dormant.
 
 use std::collections::HashMap;
 use std::pin::Pin;
@@ -25,7 +25,7 @@ use rmcp::transport::streamable_http_server::session::{
 };
 use tokio::sync::watch;
 
-use super::service::HttpBody;
+use super::body::HttpBody;
 
 /// How long a request waits for a session's worker to finish closing before it
 /// looks again (the close normally takes well under a millisecond).
@@ -226,7 +226,7 @@ fn remove(table: &mut Table, id: &str) {
 }
 
 /// Whether a request of `method` makes its session keep state in its handler that
-/// a restore would lose (see `struct Session` in `rmcp_adapter`): its log level,
+/// a restore would lose (see `struct Session` in `server/adapter/mcp_server.rs`): its log level,
 /// its resource subscriptions, its tasks. `task` says the request is a
 /// task-augmented `tools/call` (or another request `tasks::wire` rewrote).
 pub(crate) fn pins(method: Option<&str>, task: bool) -> bool {
@@ -326,8 +326,9 @@ impl Body for Held {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use rmcp::model::InitializeRequestParams;
+
+    use super::*;
 
     fn state() -> SessionState {
         let params: InitializeRequestParams = serde_json::from_value(serde_json::json!({

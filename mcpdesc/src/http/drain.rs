@@ -11,10 +11,10 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::task_tracker::TaskTrackerToken;
 use tokio_util::task::TaskTracker;
 
-use super::service::HttpBody;
+use super::body::HttpBody;
 
-/// The drain switch of one MCP endpoint ([`McpHttpService::drain`] or
-/// [`BoundHttpServer::drain`]); clones control the same endpoint.
+/// The drain switch of one MCP endpoint (`McpHttpService::drain` or
+/// `BoundHttpServer::drain`); clones control the same endpoint.
 ///
 /// [`Drain::shutdown`] makes the endpoint answer new requests `503 Service
 /// Unavailable` (notifications and responses to the server's own requests still
@@ -33,9 +33,6 @@ use super::service::HttpBody;
 /// drain.shutdown(Duration::from_secs(30)).await;
 /// # Ok(()) }
 /// ```
-///
-/// [`McpHttpService::drain`]: super::McpHttpService::drain
-/// [`BoundHttpServer::drain`]: super::BoundHttpServer::drain
 #[derive(Debug, Clone)]
 pub struct Drain {
     /// Cancelled when draining starts.

@@ -10,11 +10,12 @@
 //!   the task calls `close_session(id)` once its service loop has stopped, and
 //!   that call must not reach a worker restored under the same id meanwhile, so a
 //!   session is restorable only from then on.
-//! - one sweeper task per endpoint ([`spawn_sweeper`]), which hibernates the idle
-//!   sessions and drops the dormant ones idle past the session idle timeout.
+//! - [`Schedule`]: when the sweeper of the endpoint's sessions (`sessions.rs`)
+//!   hibernates the idle sessions and drops the dormant ones idle past the session
+//!   idle timeout.
 
-use std::sync::{Arc, Weak};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 use futures::Stream;
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
@@ -24,14 +25,8 @@ use rmcp::transport::streamable_http_server::session::local::{
 use rmcp::transport::streamable_http_server::session::{
     EventStore, RestoreOutcome, ServerSseMessage, SessionId, SessionManager,
 };
-use tokio_util::sync::CancellationToken;
 
 use super::dormant::Dormant;
-use super::sessions::Sessions;
-
-/// How long a session being hibernated may take to report its worker's end before
-/// it is taken as dormant anyway.
-const STUCK_AFTER: Duration = Duration::from_secs(30);
 
 /// rmcp's `LocalSessionManager`, told about hibernations.
 pub(crate) struct Manager {
@@ -127,58 +122,7 @@ pub(crate) struct Schedule {
 impl Schedule {
     /// How often the sweeper looks: a quarter of the hibernation delay, between
     /// 10 ms and 1 s (so a session hibernates at most a second late).
-    fn period(&self) -> Duration {
+    pub(crate) fn period(&self) -> Duration {
         (self.after / 4).clamp(Duration::from_millis(10), Duration::from_secs(1))
     }
-}
-
-/// Starts the endpoint's sweeper: it runs until the endpoint is dropped or `stop`
-/// (the endpoint's shutdown) is cancelled, which forgets the dormant sessions.
-pub(crate) fn spawn_sweeper(sessions: &Arc<Sessions>, schedule: Schedule, stop: CancellationToken) {
-    let sessions = Arc::downgrade(sessions);
-    tokio::spawn(async move {
-        loop {
-            tokio::select! {
-                _ = stop.cancelled() => {
-                    if let Some(dormant) = sessions.upgrade().and_then(|s| s.manager.dormant.clone()) {
-                        dormant.clear();
-                    }
-                    return;
-                }
-                _ = tokio::time::sleep(schedule.period()) => {}
-            }
-            if !sweep(&sessions, schedule).await {
-                return;
-            }
-        }
-    });
-}
-
-/// One look; `false` once the endpoint is gone.
-async fn sweep(sessions: &Weak<Sessions>, schedule: Schedule) -> bool {
-    let Some(sessions) = sessions.upgrade() else {
-        return false;
-    };
-    let Some(dormant) = &sessions.manager.dormant else {
-        return false;
-    };
-    let closing = dormant.sweep(
-        Instant::now(),
-        schedule.after,
-        schedule.expire_after,
-        STUCK_AFTER,
-        |id| sessions.pending(id),
-    );
-    for id in closing {
-        let handle = sessions.manager.inner.sessions.write().await.remove(&id);
-        match handle {
-            // The worker stops; its task reports the end (`Manager::close_session`).
-            Some(handle) => {
-                let _ = handle.close().await;
-            }
-            // Its worker had ended already, and with it the session.
-            None => dormant.ended(&id),
-        }
-    }
-    true
 }

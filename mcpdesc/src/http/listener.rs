@@ -1,5 +1,5 @@
 //! Serving HTTP/1.1 connections for any tower service (an axum `Router`, an
-//! [`McpHttpService`](super::McpHttpService)) with the connection bounds a public
+//! [`McpHttpService`](super::service::McpHttpService)) with the connection bounds a public
 //! server needs: a header read timeout, a cap on open connections, a head size
 //! limit, and a graceful stop.
 
@@ -17,7 +17,7 @@ use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::Error;
+use crate::protocol::error::Error;
 
 /// The default header read timeout: 10 s.
 pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
@@ -55,7 +55,7 @@ impl Default for ConnectionLimits {
 /// A bound TCP listener that serves HTTP/1.1 connections to a tower service within
 /// [`ConnectionLimits`]: the way to serve an axum application that mounts
 /// `HttpServer::into_router` (feature `axum`) with the same
-/// connection bounds as [`HttpServer::bind`](super::HttpServer::bind).
+/// connection bounds as `HttpServer::bind`.
 ///
 /// ```no_run
 /// # #[cfg(feature = "axum")]
@@ -121,7 +121,7 @@ impl HttpListener {
 
     /// Serves `service` until `stop` completes, then stops accepting, asks every
     /// connection to close once its request in flight is answered, and returns when
-    /// they all have. Run a [`Drain`](super::Drain) inside `stop` so that the MCP
+    /// they all have. Run a [`Drain`](super::drain::Drain) inside `stop` so that the MCP
     /// requests in flight finish and the sessions' streams end first.
     pub async fn serve<S, B>(self, service: S, stop: impl Future<Output = ()>) -> Result<(), Error>
     where

@@ -17,8 +17,8 @@ use hyper::body::{Body, Frame};
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::body::HttpBody;
 use super::probe::Probe;
-use super::service::HttpBody;
 
 /// How a request ended.
 #[derive(Debug, Clone, PartialEq)]

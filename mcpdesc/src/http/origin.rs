@@ -11,7 +11,7 @@
 use http::header::{self, HeaderMap, HeaderValue};
 use http::{Response, StatusCode};
 
-use super::service::{empty, HttpBody};
+use super::body::{empty, HttpBody};
 
 /// The methods of the MCP endpoint.
 const ALLOW_METHODS: &str = "GET, POST, DELETE, OPTIONS";
@@ -81,7 +81,7 @@ fn normalize(origin: &str) -> String {
 
 /// `403 Forbidden` for a foreign origin.
 pub(crate) fn forbidden() -> Response<HttpBody> {
-    super::service::text(
+    super::body::text(
         StatusCode::FORBIDDEN,
         "Forbidden: the request's Origin is not allowed".into(),
     )

@@ -1,7 +1,7 @@
 //! The one reading of a request body the HTTP layer makes before rmcp reads it
 //! itself. Three parts of the layer look into the body: the request's [`Probe`]
 //! (its event and the `tools/list` write-back), the security gate (the primitives
-//! it calls and the protocol version it names, [`crate::auth::gate`]) and the
+//! it calls and the protocol version it names, `super::security::gate`) and the
 //! MCP 2025-11-25 task rewrite ([`crate::tasks::wire::inbound`]). Each used to parse
 //! the body on its own; now one typed reading serves all three.
 //!
@@ -21,8 +21,9 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use super::probe::{string_or_none, Probe};
-use crate::auth::Target;
-use crate::{CompletionTarget, ProtocolVersion};
+use crate::auth::policy::Target;
+use crate::protocol::completions::CompletionTarget;
+use crate::protocol::version::ProtocolVersion;
 
 /// A request body and what the typed reading found in it.
 pub(crate) struct Reading<'a> {
@@ -82,7 +83,7 @@ impl<'a> Reading<'a> {
 
     /// The primitives the body (one message or a batch) calls, and the protocol
     /// version it names (`_meta`, else the `MCP-Protocol-Version` header): the
-    /// security gate's reading ([`crate::auth::peek`]); `None` where the typed
+    /// security gate's reading (`super::security::peek`); `None` where the typed
     /// reading refused the body (the gate then reads it as a `Value`).
     pub(crate) fn targets(
         &self,

@@ -1,4 +1,4 @@
-//! The `tools/list` write-back (see the module docs of [`super`]): the answer to a
+//! The `tools/list` write-back (see the module docs of `super`): the answer to a
 //! `tools/list` request, JSON or one event of an SSE stream, completed with
 //! [`ToolListings::restore`] before it leaves.
 
@@ -12,9 +12,10 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::{Body, Frame};
 use serde_json::Value;
 
+use super::body::HttpBody;
 use super::probe::Probe;
-use super::service::HttpBody;
-use crate::{ProtocolVersion, ToolListings};
+use crate::protocol::version::ProtocolVersion;
+use crate::server::adapter::listing::ToolListings;
 
 /// A `tools/list` request whose answer needs the write-back, or an `initialize`
 /// whose answer may carry the `tasks` capability (`tasks::wire::outbound`).

@@ -12,35 +12,33 @@ use std::time::Instant;
 use bytes::{Buf, BufMut, Bytes, BytesMut};
 use http::header::{self, HeaderValue};
 use http::{HeaderMap, Method, Request, Response, StatusCode};
-use http_body_util::combinators::BoxBody;
-use http_body_util::{BodyExt, Empty, Full};
+use http_body_util::{BodyExt, Full};
 use hyper::body::Body;
 use tracing::Instrument;
 
+use super::body::{text, HttpBody};
 use super::drain::{Drain, Tracked};
 use super::observe::{observe, Observation, Outcome};
 use super::origin::{self, OriginCheck, Origins};
 use super::probe::Probe;
 use super::reading::Reading;
 use super::restore::{initialize_request, restore_in_response, tools_list_request};
+use super::security::gate::Gate;
 use super::sessions::Sessions;
-use crate::auth::gate::Gate;
-use crate::ToolListings;
-
-/// The body of every answer of the HTTP layer.
-pub type HttpBody = BoxBody<Bytes, Infallible>;
+use crate::protocol::futures::BoxFuture;
+use crate::server::adapter::http_marks::Stateless;
+use crate::server::adapter::listing::ToolListings;
 
 /// The header naming a request's session.
 const SESSION_ID: &str = "mcp-session-id";
 
 /// rmcp's streamable HTTP service, its handler type erased.
-pub(crate) type Handle = Box<
-    dyn Fn(Request<Full<Bytes>>) -> crate::BoxFuture<'static, Response<HttpBody>> + Send + Sync,
->;
+pub(crate) type Handle =
+    Box<dyn Fn(Request<Full<Bytes>>) -> BoxFuture<'static, Response<HttpBody>> + Send + Sync>;
 
 /// The MCP endpoint as a `Clone` tower [`Service`](tower_service::Service) over
 /// `http::Request<B>` for any body `B` a hyper or axum server hands over, from
-/// [`HttpServer::into_service`](super::HttpServer::into_service). It answers every
+/// `HttpServer::into_service`. It answers every
 /// request as the MCP endpoint, whatever its path, so it can be nested anywhere
 /// (`axum::Router::nest_service`, `route_service`); the Protected Resource
 /// Metadata routes are not part of it (see
@@ -66,7 +64,7 @@ impl McpHttpService {
 
     /// How many sessions are open now (stateful mode; always 0 in stateless
     /// mode): live and dormant ones (see
-    /// [`HttpServer::hibernate_after`](super::HttpServer::hibernate_after)), from
+    /// `HttpServer::hibernate_after`), from
     /// `initialize` until they close (`DELETE`, the handshake or idle timeout,
     /// shutdown). For metrics, and to check that sessions are dropped.
     pub async fn open_sessions(&self) -> usize {
@@ -94,7 +92,7 @@ where
 {
     type Response = Response<HttpBody>;
     type Error = Infallible;
-    type Future = crate::BoxFuture<'static, Result<Response<HttpBody>, Infallible>>;
+    type Future = BoxFuture<'static, Result<Response<HttpBody>, Infallible>>;
 
     fn poll_ready(&mut self, _: &mut TaskContext<'_>) -> Poll<Result<(), Infallible>> {
         Poll::Ready(Ok(()))
@@ -209,7 +207,7 @@ impl App {
             parts.extensions.insert(security);
         }
         if self.sessions.is_none() {
-            parts.extensions.insert(super::stateless::Stateless);
+            parts.extensions.insert(Stateless);
         }
         let session = parts
             .headers
@@ -283,24 +281,6 @@ impl App {
             None => response,
         }
     }
-}
-
-/// A `text/plain` answer.
-pub(crate) fn text(status: StatusCode, message: String) -> Response<HttpBody> {
-    let mut response = Response::new(Full::new(Bytes::from(message)).boxed());
-    *response.status_mut() = status;
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/plain; charset=utf-8"),
-    );
-    response
-}
-
-/// An answer without a body.
-pub(crate) fn empty(status: StatusCode) -> Response<HttpBody> {
-    let mut response = Response::new(Empty::new().boxed());
-    *response.status_mut() = status;
-    response
 }
 
 /// `503 Service Unavailable` with `Retry-After`.

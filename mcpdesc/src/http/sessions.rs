@@ -4,14 +4,14 @@
 //! (rmcp holds their worker) and dormant ones (see [`super::hibernate`]).
 
 use std::collections::HashSet;
-use std::sync::{Arc, Mutex, Once};
-use std::time::Duration;
+use std::sync::{Arc, Mutex, Once, Weak};
+use std::time::{Duration, Instant};
 
 use rmcp::transport::streamable_http_server::session::SessionManager;
+use tokio_util::sync::CancellationToken;
 
 use super::dormant::{self, Hold};
-use super::hibernate::{self, Manager, Schedule};
-use tokio_util::sync::CancellationToken;
+use super::hibernate::{Manager, Schedule};
 
 /// The default cap on open sessions.
 pub const DEFAULT_MAX_SESSIONS: usize = 10_000;
@@ -106,7 +106,7 @@ impl Sessions {
     pub(crate) fn opened(self: &Arc<Self>, id: &str) {
         if let Some((schedule, stop)) = &self.hibernation {
             self.sweeper
-                .call_once(|| hibernate::spawn_sweeper(self, *schedule, stop.clone()));
+                .call_once(|| spawn_sweeper(self, *schedule, stop.clone()));
         }
         let id: Arc<str> = Arc::from(id);
         self.pending
@@ -143,4 +143,59 @@ impl Sessions {
             pending.remove(id);
         }
     }
+}
+
+/// How long a session being hibernated may take to report its worker's end before
+/// it is taken as dormant anyway.
+const STUCK_AFTER: Duration = Duration::from_secs(30);
+
+/// Starts the endpoint's sweeper: it runs until the endpoint is dropped or `stop`
+/// (the endpoint's shutdown) is cancelled, which forgets the dormant sessions.
+pub(crate) fn spawn_sweeper(sessions: &Arc<Sessions>, schedule: Schedule, stop: CancellationToken) {
+    let sessions = Arc::downgrade(sessions);
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                _ = stop.cancelled() => {
+                    if let Some(dormant) = sessions.upgrade().and_then(|s| s.manager.dormant.clone()) {
+                        dormant.clear();
+                    }
+                    return;
+                }
+                _ = tokio::time::sleep(schedule.period()) => {}
+            }
+            if !sweep(&sessions, schedule).await {
+                return;
+            }
+        }
+    });
+}
+
+/// One look; `false` once the endpoint is gone.
+async fn sweep(sessions: &Weak<Sessions>, schedule: Schedule) -> bool {
+    let Some(sessions) = sessions.upgrade() else {
+        return false;
+    };
+    let Some(dormant) = &sessions.manager.dormant else {
+        return false;
+    };
+    let closing = dormant.sweep(
+        Instant::now(),
+        schedule.after,
+        schedule.expire_after,
+        STUCK_AFTER,
+        |id| sessions.pending(id),
+    );
+    for id in closing {
+        let handle = sessions.manager.inner.sessions.write().await.remove(&id);
+        match handle {
+            // The worker stops; its task reports the end (`Manager::close_session`).
+            Some(handle) => {
+                let _ = handle.close().await;
+            }
+            // Its worker had ended already, and with it the session.
+            None => dormant.ended(&id),
+        }
+    }
+    true
 }

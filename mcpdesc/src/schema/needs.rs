@@ -1,6 +1,6 @@
 //! Which schemas the built-in validator checks and which need the full one.
 //!
-//! The built-in validator ([`super::builtin`]) knows the keywords that describe shapes
+//! The built-in validator (`builtin/`) knows the keywords that describe shapes
 //! (types, members, items, lengths, bounds, enumerations, combinations and local
 //! `$ref`s). A schema that uses any other assertion or applicator keyword anywhere
 //! needs `jsonschema` (feature `full-validation`): regular expressions (`pattern`,
@@ -16,7 +16,7 @@
 
 use serde_json::Value;
 
-use super::Dialect;
+use super::dialect::Dialect;
 
 /// Keywords only the full validator checks, in either dialect.
 const FULL_ONLY: &[&str] = &[
@@ -142,8 +142,9 @@ pub(super) fn push(pointer: &mut String, segment: &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use serde_json::json;
+
+    use super::*;
 
     fn need(schema: Value) -> Option<String> {
         full_validator_keyword(&schema, Dialect::Draft202012)

@@ -10,7 +10,7 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use super::clock::rfc3339;
-use super::TaskLimits;
+use super::limits::TaskLimits;
 
 /// A task's status (MCP 2025-11-25; `input_required` is never entered: a handler's
 /// client requests go to the client directly, as in a plain call).

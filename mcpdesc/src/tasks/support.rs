@@ -3,7 +3,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::ProtocolVersion;
+use crate::protocol::version::ProtocolVersion;
 
 /// A tool's `execution.taskSupport` (MCP 2025-11-25 core tasks).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -9,9 +9,9 @@ use super::wire;
 const PIPE_BYTES: usize = 64 * 1024;
 
 /// Wraps a newline-delimited JSON-RPC transport (stdin/stdout, a socket, a duplex
-/// pipe) so that MCP 2025-11-25 tasks reach an [`McpServer`](crate::McpServer):
+/// pipe) so that MCP 2025-11-25 tasks reach an `McpServer`:
 /// serve the returned pair with rmcp instead of `(read, write)`.
-/// [`serve_stdio`](crate::serve_stdio) and `mcpdesc::http` do this already; a server
+/// `serve_stdio` and `mcpdesc::http` do this already; a server
 /// on another transport without it answers task-augmented calls synchronously and
 /// `tasks/*` with `-32601`.
 ///

@@ -80,8 +80,9 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use serde_json::json;
+
+    use super::*;
 
     fn rewrite(f: fn(&[u8]) -> Option<Vec<u8>>, message: Value) -> Option<Value> {
         f(&serde_json::to_vec(&message).unwrap()).map(|b| serde_json::from_slice(&b).unwrap())

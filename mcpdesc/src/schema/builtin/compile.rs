@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use super::{Keywords, Node};
+use super::node::{Keywords, Node};
 use crate::schema::needs::push;
 
 /// The nodes of `schema`, its root first.

@@ -1,0 +1,468 @@
+//! [`HttpServer`]: the settings of a streamable HTTP server and the endpoint they
+//! build (rmcp's `StreamableHttpService` behind the layer of `service.rs`), bound by
+//! [`HttpServer::bind`]; and [`serve_http`].
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::ServerHandler;
+use tokio::net::ToSocketAddrs;
+use tokio_util::sync::CancellationToken;
+
+use super::bound::BoundHttpServer;
+use super::defaults::DEFAULT_MAX_REQUEST_BODY_BYTES;
+use super::drain::Drain;
+use super::listener::{ConnectionLimits, HttpListener};
+use super::security::gate::{Gate, GateSettings};
+use super::service::McpHttpService;
+use super::sessions::{
+    DEFAULT_HIBERNATE_AFTER, DEFAULT_INITIALIZE_TIMEOUT, DEFAULT_MAX_PENDING_SESSIONS,
+    DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT,
+};
+use super::{dormant, hibernate, origin, service, sessions};
+use crate::auth::declaration::TransportChoice;
+use crate::protocol::error::{Error, RouterError};
+use crate::server::adapter::listing::ToolListings;
+use crate::server::adapter::mcp_server::McpServer;
+use crate::server::router::Router;
+
+/// Serves `router` over streamable HTTP at `http://ADDR/mcp` with the defaults of
+/// [`HttpServer`], until the process ends.
+///
+/// Refuses to start when the router has registration errors
+/// ([`Error::InvalidRouter`]) or the address cannot be bound ([`Error::Http`]).
+pub async fn serve_http(router: Router, addr: impl ToSocketAddrs) -> Result<(), Error> {
+    HttpServer::new(router).bind(addr).await?.run().await
+}
+
+/// A streamable HTTP server for an rmcp handler, [`McpServer`] by default (see the
+/// module docs for the defaults and the stateless mode).
+pub struct HttpServer<H = McpServer> {
+    factory: Arc<dyn Fn() -> H + Send + Sync>,
+    listings: Option<ToolListings>,
+    errors: Vec<RouterError>,
+    config: StreamableHttpServerConfig,
+    /// The router whose security the server enforces before rmcp.
+    security: Option<Arc<Router>>,
+    gate: GateSettings,
+    limits: ConnectionLimits,
+    origins: Vec<String>,
+    max_sessions: usize,
+    max_pending_sessions: usize,
+    initialize_timeout: Duration,
+    hibernate_after: Option<Duration>,
+    idle_timeout: Option<Duration>,
+    /// Cancelled by a drain's end or [`BoundHttpServer::shutdown_token`]: closes
+    /// every session (rmcp's token is its child).
+    shutdown: CancellationToken,
+    drain: Drain,
+}
+
+impl<H> std::fmt::Debug for HttpServer<H> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpServer")
+            .field("allowed_hosts", &self.config.allowed_hosts)
+            .field("json_response", &self.config.json_response)
+            .field(
+                "max_request_body_bytes",
+                &self.config.max_request_body_bytes,
+            )
+            .field("stateless", &!self.config.legacy_session_mode)
+            .field("restores_tool_members", &self.listings.is_some())
+            .field("enforces_security", &self.security.is_some())
+            .field("path", &self.gate.path)
+            .field("limits", &self.limits)
+            .field("allowed_origins", &self.origins)
+            .field("max_sessions", &self.max_sessions)
+            .field("max_pending_sessions", &self.max_pending_sessions)
+            .field("initialize_timeout", &self.initialize_timeout)
+            .field("hibernate_after", &self.hibernate_after)
+            .field("session_idle_timeout", &self.idle_timeout)
+            .finish()
+    }
+}
+
+impl HttpServer<McpServer> {
+    /// A server for `router`: each HTTP session gets its own
+    /// [`McpServer::new_session`], and `tools/list` answers carry every member of
+    /// the router's listing.
+    pub fn new(router: Router) -> Self {
+        let errors = router.errors().to_vec();
+        let server = McpServer::new(router);
+        let listings = server.tool_listings().clone();
+        let security = server.shared_router();
+        let mut http = HttpServer::with_handler(move || server.new_session())
+            .restore_tool_members(listings)
+            .with_errors(errors);
+        http.security = Some(security);
+        http
+    }
+}
+
+impl<H: ServerHandler> HttpServer<H> {
+    /// A server whose sessions are served by handlers from `factory`, called once per
+    /// session (once per request in stateless mode). Use it to serve a hand-written
+    /// handler that delegates its tools to an [`McpServer`]; give it that server's
+    /// listings with [`HttpServer::restore_tool_members`].
+    pub fn with_handler(factory: impl Fn() -> H + Send + Sync + 'static) -> Self {
+        let shutdown = CancellationToken::new();
+        HttpServer {
+            drain: Drain::new(shutdown.clone()),
+            shutdown,
+            limits: ConnectionLimits::default(),
+            origins: Vec::new(),
+            max_sessions: DEFAULT_MAX_SESSIONS,
+            max_pending_sessions: DEFAULT_MAX_PENDING_SESSIONS,
+            initialize_timeout: DEFAULT_INITIALIZE_TIMEOUT,
+            hibernate_after: Some(DEFAULT_HIBERNATE_AFTER),
+            idle_timeout: Some(DEFAULT_SESSION_IDLE_TIMEOUT),
+            factory: Arc::new(factory),
+            listings: None,
+            errors: Vec::new(),
+            config: StreamableHttpServerConfig::default()
+                .with_max_request_body_bytes(DEFAULT_MAX_REQUEST_BODY_BYTES),
+            security: None,
+            gate: GateSettings::default(),
+        }
+    }
+
+    /// Enforces the security of `server`'s router in front of the handler (what
+    /// [`HttpServer::new`] does for its own router): for a hand-written handler that
+    /// delegates to an [`McpServer`]. Without it, such a handler's delegated calls
+    /// are still checked by the `McpServer`, but with no credentials (see
+    /// [`crate::auth`]).
+    pub fn enforce_security_of(mut self, server: &McpServer) -> Self {
+        let router = server.shared_router();
+        self.errors = router.errors().to_vec();
+        self.security = Some(router);
+        self
+    }
+
+    /// Serves as the description's HTTP transport whose `url` is `url`: its
+    /// `security` is what primitives inherit (by default, per protocol version, the
+    /// first `streamable-http` transport; see [`crate::auth`]), and its `url` the
+    /// `resource` of the Protected Resource Metadata.
+    pub fn transport_url(mut self, url: impl Into<String>) -> Self {
+        self.gate.choice = TransportChoice::Url(url.into());
+        self
+    }
+
+    /// The `resource` of the Protected Resource Metadata: the server's canonical URL
+    /// as clients reach it (behind a proxy, say). By default the served transport's
+    /// declared `url`, else `http://<Host>/mcp`.
+    pub fn resource_url(mut self, url: impl Into<String>) -> Self {
+        self.gate.resource_url = Some(url.into());
+        self
+    }
+
+    /// Makes the `resource` of the Protected Resource Metadata the URL each request
+    /// reached (`http://<Host>/mcp`), even when the served transport declares a
+    /// `url`: for a server run locally for tests (what `mcpdesc serve-mock` does),
+    /// whose clients check that `resource` names the URL they connected to.
+    pub fn served_resource_url(mut self) -> Self {
+        self.gate.served_resource = true;
+        self
+    }
+
+    /// The `authorization_servers` of the Protected Resource Metadata, replacing
+    /// the ones derived from the description's `oauth2` and `openIdConnect` schemes.
+    pub fn authorization_servers(
+        mut self,
+        servers: impl IntoIterator<Item = impl Into<String>>,
+    ) -> Self {
+        self.gate.authorization_servers = Some(servers.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// The largest request head (request line and headers) accepted; a larger one
+    /// gets `431 Request Header Fields Too Large` from hyper before anything else
+    /// runs. Default [`DEFAULT_MAX_HEADER_BYTES`]. More than 100 header fields get
+    /// the same answer.
+    ///
+    /// [`DEFAULT_MAX_HEADER_BYTES`]: super::listener::DEFAULT_MAX_HEADER_BYTES
+    pub fn max_header_bytes(mut self, limit: usize) -> Self {
+        self.limits.max_header_bytes = limit;
+        self
+    }
+
+    /// A client that has not finished a request head this long after starting it
+    /// is disconnected ([`HttpServer::bind`] only; see [`HttpListener`] for an
+    /// application). Default [`DEFAULT_HEADER_READ_TIMEOUT`] (10 s).
+    ///
+    /// [`DEFAULT_HEADER_READ_TIMEOUT`]: super::listener::DEFAULT_HEADER_READ_TIMEOUT
+    pub fn header_read_timeout(mut self, timeout: Duration) -> Self {
+        self.limits.header_read_timeout = timeout;
+        self
+    }
+
+    /// The most connections open at once; later ones wait in the kernel's accept
+    /// queue ([`HttpServer::bind`] only). Default [`DEFAULT_MAX_CONNECTIONS`].
+    ///
+    /// [`DEFAULT_MAX_CONNECTIONS`]: super::listener::DEFAULT_MAX_CONNECTIONS
+    pub fn max_connections(mut self, limit: usize) -> Self {
+        self.limits.max_connections = limit;
+        self
+    }
+
+    /// The browser origins (`scheme://host[:port]`) allowed to call the server. A
+    /// request whose `Origin` is present and not in the list gets `403 Forbidden`
+    /// before anything else; a CORS preflight from a listed origin gets `204` with
+    /// the CORS headers, without authentication. The default allows no origin:
+    /// clients that send no `Origin` (every non-browser client) are unaffected.
+    pub fn allowed_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.origins = origins.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The most sessions open at once (stateful mode); past it an `initialize`
+    /// gets `503 Service Unavailable` with `Retry-After`, and the open sessions
+    /// keep working. Default [`DEFAULT_MAX_SESSIONS`] (10,000).
+    pub fn max_sessions(mut self, limit: usize) -> Self {
+        self.max_sessions = limit;
+        self
+    }
+
+    /// The most sessions still in their handshake (opened by `initialize`, nothing
+    /// heard from their client since) at once; past it an `initialize` gets `503`
+    /// with `Retry-After` too. An `initialize` flood fills this cap, not
+    /// [`HttpServer::max_sessions`], so the memory it holds stays small while
+    /// clients that complete their handshake keep their sessions. Default
+    /// [`DEFAULT_MAX_PENDING_SESSIONS`] (1,000).
+    pub fn max_pending_sessions(mut self, limit: usize) -> Self {
+        self.max_pending_sessions = limit;
+        self
+    }
+
+    /// How long a new session has, after its `initialize`, to send its next
+    /// message (normally `notifications/initialized`) before it is closed.
+    /// Default [`DEFAULT_INITIALIZE_TIMEOUT`] (10 s).
+    pub fn initialize_timeout(mut self, timeout: Duration) -> Self {
+        self.initialize_timeout = timeout;
+        self
+    }
+
+    /// How long a session stays idle (no request or stream of it in flight, none
+    /// since) before it hibernates (stateful mode): its rmcp worker, about 119 KB,
+    /// is closed and only its `initialize` parameters are kept (under 1 KB); its
+    /// next request restores it transparently (measured: about 110 µs of CPU, 1.5x
+    /// a call). Whatever a handler from [`HttpServer::with_handler`] keeps per
+    /// session beyond what [`McpServer`] keeps is lost then: such a server sets
+    /// `None`.
+    /// A session whose handler keeps state (it set a log level, subscribed to a
+    /// resource, used tasks) never hibernates; nor does one with an open `GET`
+    /// stream. A dormant session still counts in [`HttpServer::max_sessions`] and
+    /// ends after [`HttpServer::session_idle_timeout`] like a live one. `None`:
+    /// sessions never hibernate. Default [`DEFAULT_HIBERNATE_AFTER`] (5 s).
+    pub fn hibernate_after(mut self, idle: Option<Duration>) -> Self {
+        self.hibernate_after = idle;
+        self
+    }
+
+    /// How long a session may stay idle, live or dormant, before it closes
+    /// (stateful mode); its next request then gets `404 Not Found`. `None`: never
+    /// (not for a server reachable by unknown clients). Default
+    /// [`DEFAULT_SESSION_IDLE_TIMEOUT`] (5 minutes, rmcp's).
+    pub fn session_idle_timeout(mut self, idle: Option<Duration>) -> Self {
+        self.idle_timeout = idle;
+        self
+    }
+
+    /// The path of the MCP endpoint (default [`MCP_PATH`], `/mcp`) in
+    /// [`HttpServer::bind`] and `HttpServer::into_router` (feature `axum`).
+    ///
+    /// [`MCP_PATH`]: super::defaults::MCP_PATH
+    pub fn path(mut self, path: impl Into<String>) -> Self {
+        self.gate.path = path.into();
+        self
+    }
+
+    /// The drain switch of the endpoint this builder makes (graceful shutdown of
+    /// [`HttpServer::into_service`] and `HttpServer::into_router`).
+    pub fn drain(&self) -> Drain {
+        self.drain.clone()
+    }
+
+    fn with_errors(mut self, errors: Vec<RouterError>) -> Self {
+        self.errors = errors;
+        self
+    }
+
+    /// Completes `tools/list` answers from `listings` (what rmcp's `Tool` type drops,
+    /// see the module docs).
+    pub fn restore_tool_members(mut self, listings: ToolListings) -> Self {
+        self.listings = Some(listings);
+        self
+    }
+
+    /// The hosts (`name` or `name:port`) whose `Host` header is answered; every other
+    /// request gets `403 Forbidden`. The default is loopback only.
+    pub fn allowed_hosts(mut self, hosts: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.config = self.config.with_allowed_hosts(hosts);
+        self
+    }
+
+    /// Answers any `Host`. Not for a server reachable from a browser: it opens the
+    /// door to DNS rebinding.
+    pub fn allow_any_host(mut self) -> Self {
+        self.config = self.config.disable_allowed_hosts();
+        self
+    }
+
+    /// Prefers `application/json` responses over SSE streams where rmcp allows it:
+    /// in stateless mode, for a request whose handler sends nothing before its
+    /// answer.
+    pub fn json_response(mut self, enabled: bool) -> Self {
+        self.config = self.config.with_json_response(enabled);
+        self
+    }
+
+    /// The largest request body accepted; a larger one gets `413 Payload Too Large`.
+    pub fn max_request_body_bytes(mut self, limit: usize) -> Self {
+        self.config = self.config.with_max_request_body_bytes(limit);
+        self
+    }
+
+    /// Serves without sessions (see the module docs for what that gives up).
+    pub fn stateless(mut self, enabled: bool) -> Self {
+        self.config = self.config.with_legacy_session_mode(!enabled);
+        self
+    }
+
+    /// The interval of SSE keep-alive comments (`None`: none). Default 15 s.
+    pub fn sse_keep_alive(mut self, interval: Option<Duration>) -> Self {
+        self.config = self.config.with_sse_keep_alive(interval);
+        self
+    }
+
+    /// The MCP endpoint as a tower service (see [`McpHttpService`]); errors as
+    /// [`HttpServer::bind`] does for a router with registration errors or security
+    /// it cannot enforce.
+    pub fn into_service(self) -> Result<McpHttpService, Error> {
+        Ok(self.build(None)?.0)
+    }
+
+    /// The MCP endpoint at the configured path (default `/mcp`) and the Protected
+    /// Resource Metadata routes (when the description declares security), as an
+    /// axum router to merge into an application:
+    ///
+    /// ```no_run
+    /// # async fn f(router: mcpdesc::Router) -> Result<(), Box<dyn std::error::Error>> {
+    /// let app = axum::Router::new()
+    ///     .route("/healthz", axum::routing::get(|| async { "ok" }))
+    ///     .merge(mcpdesc::http::HttpServer::new(router).into_router()?);
+    /// # Ok(()) }
+    /// ```
+    #[cfg(feature = "axum")]
+    pub fn into_router(self) -> Result<axum::Router, Error> {
+        let path = self.gate.path.clone();
+        let (service, gate) = self.build(None)?;
+        let mut router = axum::Router::new().route_service(&path, service);
+        if let Some(gate) = gate {
+            for route in gate.metadata_paths() {
+                let gate = gate.clone();
+                router = router.route(
+                    &route,
+                    axum::routing::any(move |request: axum::extract::Request| {
+                        let gate = gate.clone();
+                        async move { gate.metadata(request.method(), request.headers()) }
+                    }),
+                );
+            }
+        }
+        Ok(router)
+    }
+
+    /// The service and the gate (for the metadata routes).
+    fn build(
+        self,
+        bound: Option<SocketAddr>,
+    ) -> Result<(McpHttpService, Option<Arc<Gate>>), Error> {
+        if !self.errors.is_empty() {
+            return Err(Error::InvalidRouter(self.errors));
+        }
+        let stateful = self.config.legacy_session_mode;
+        let mut config = self
+            .config
+            .with_cancellation_token(self.shutdown.child_token());
+        let limit = config.max_request_body_bytes;
+        let gate = match self.security {
+            Some(router) => Gate::new(router, self.gate, bound)
+                .map_err(Error::Security)?
+                .map(Arc::new),
+            None => None,
+        };
+        let mut inner = LocalSessionManager::default();
+        // The handshake timeout is ours (it covers the message after `initialize`);
+        // rmcp's covers only the wait for `initialize` itself.
+        inner.session_config.init_timeout = Some(self.initialize_timeout);
+        inner.session_config.keep_alive = self.idle_timeout;
+        // Hibernation (`hibernate`): rmcp's session store is the dormant sessions'
+        // bookkeeping; a dormant session expires after rmcp's idle timeout.
+        let hibernation = self.hibernate_after.filter(|_| stateful).map(|after| {
+            let schedule = hibernate::Schedule {
+                after,
+                expire_after: self.idle_timeout,
+            };
+            (schedule, self.shutdown.clone())
+        });
+        let dormant = hibernation
+            .is_some()
+            .then(|| Arc::new(dormant::Dormant::new()));
+        if let Some(dormant) = &dormant {
+            config.session_store = Some(dormant.clone());
+        }
+        let manager = Arc::new(hibernate::Manager { inner, dormant });
+        let sessions = stateful.then(|| {
+            Arc::new(sessions::Sessions::new(
+                manager.clone(),
+                self.max_sessions,
+                self.max_pending_sessions,
+                self.initialize_timeout,
+                hibernation,
+            ))
+        });
+        let factory = self.factory;
+        let rmcp = StreamableHttpService::new(move || Ok(factory()), manager, config);
+        let app = service::App {
+            rmcp: Box::new(move |request| {
+                let rmcp = rmcp.clone();
+                Box::pin(async move { rmcp.handle(request).await })
+            }),
+            // No session keeps a task: a stateless server lists no task support.
+            listings: match stateful {
+                true => self.listings,
+                false => self.listings.map(ToolListings::without_tasks),
+            },
+            limit,
+            gate: gate.clone(),
+            origins: origin::Origins::new(self.origins),
+            sessions,
+            drain: self.drain,
+        };
+        let service = McpHttpService { app: Arc::new(app) };
+        Ok((service, gate))
+    }
+
+    /// Binds `addr` (port 0 picks a free port; see [`BoundHttpServer::local_addr`]).
+    pub async fn bind(self, addr: impl ToSocketAddrs) -> Result<BoundHttpServer, Error> {
+        if !self.errors.is_empty() {
+            return Err(Error::InvalidRouter(self.errors));
+        }
+        let listener = HttpListener::bind(addr).await?.limits(self.limits.clone());
+        let local_addr = listener.local_addr();
+        let path: Arc<str> = Arc::from(self.gate.path.as_str());
+        let shutdown = self.shutdown.clone();
+        let (service, gate) = self.build(Some(local_addr))?;
+        Ok(BoundHttpServer::new(
+            listener, local_addr, service, gate, path, shutdown,
+        ))
+    }
+
+    /// Binds `addr` and serves until the process ends.
+    pub async fn serve(self, addr: impl ToSocketAddrs) -> Result<(), Error> {
+        self.bind(addr).await?.run().await
+    }
+}

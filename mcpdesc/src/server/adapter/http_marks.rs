@@ -1,0 +1,99 @@
+//! What the HTTP layer (`mcpdesc::http`) leaves in a request for the handler, in the
+//! extensions of the request's `http::request::Parts`, which rmcp hands to the
+//! handler in the request context's extensions: the mark of a server without
+//! sessions ([`Stateless`]) and what the security gate verified
+//! ([`RequestSecurity`]). The HTTP layer writes them; [`McpServer`] reads them. A
+//! hand-written handler given to `HttpServer::with_handler` that delegates to an
+//! `McpServer` passes the same context on, so the marks reach it too.
+//!
+//! A handler cannot tell the two modes apart from the request alone: `initialize`
+//! names no session in either, and rmcp answers it through the handler in both. So
+//! the HTTP layer marks each request of a stateless server (`HttpServer::stateless`),
+//! and [`McpServer`] leaves out what no session would keep (MCP 2025-11-25 tasks).
+//!
+//! [`McpServer`]: super::mcp_server::McpServer
+
+use std::sync::Arc;
+
+use rmcp::service::RequestContext;
+use rmcp::RoleServer;
+
+use crate::auth;
+#[cfg(feature = "http")]
+use crate::auth::declaration::TransportChoice;
+#[cfg(feature = "http")]
+use crate::auth::principal::Authentication;
+
+/// The mark itself: present in a request's `Parts` extensions when the server keeps
+/// no session.
+#[cfg(feature = "http")]
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Stateless;
+
+#[cfg(feature = "http")]
+/// What the gate found out about a request, handed to the handler adapter in the
+/// HTTP request's extensions (rmcp passes them on).
+#[derive(Debug, Clone)]
+pub(crate) struct RequestSecurity {
+    pub(crate) authentication: Arc<Authentication>,
+    pub(crate) choice: TransportChoice,
+    /// Schemes whose authenticator could not decide on the request's credential.
+    pub(crate) unavailable: Vec<String>,
+}
+
+/// What `mcpdesc::http` verified for this request, passed on by rmcp in the HTTP
+/// request's extensions.
+#[cfg(feature = "http")]
+pub(super) fn request_security(
+    context: &RequestContext<RoleServer>,
+) -> Option<(
+    Arc<auth::principal::Authentication>,
+    auth::declaration::TransportChoice,
+)> {
+    let parts = context.extensions.get::<http::request::Parts>()?;
+    let security = parts.extensions.get::<RequestSecurity>()?;
+    Some((security.authentication.clone(), security.choice.clone()))
+}
+
+/// Whether `context` is a streamable HTTP request that no session follows: marked so
+/// by `mcpdesc::http` ([`marked_stateless`]), or, from rmcp's own HTTP service,
+/// naming no session (`Mcp-Session-Id`; of a stateful server's requests only
+/// `initialize` names none, so [`McpServer::initialize`] asks the mark alone).
+#[cfg(feature = "http")]
+pub(crate) fn stateless_http(context: &RequestContext<RoleServer>) -> bool {
+    marked_stateless(context)
+        || context
+            .extensions
+            .get::<http::request::Parts>()
+            .is_some_and(|parts| !parts.headers.contains_key("mcp-session-id"))
+}
+
+/// Whether `mcpdesc::http` marked `context` as a request to a server without
+/// sessions (`http/stateless.rs`).
+#[cfg(feature = "http")]
+pub(super) fn marked_stateless(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .extensions
+        .get::<http::request::Parts>()
+        .is_some_and(|parts| parts.extensions.get::<Stateless>().is_some())
+}
+
+#[cfg(not(feature = "http"))]
+pub(crate) fn stateless_http(_context: &RequestContext<RoleServer>) -> bool {
+    false
+}
+
+#[cfg(not(feature = "http"))]
+pub(super) fn marked_stateless(_context: &RequestContext<RoleServer>) -> bool {
+    false
+}
+
+#[cfg(not(feature = "http"))]
+pub(super) fn request_security(
+    _context: &RequestContext<RoleServer>,
+) -> Option<(
+    Arc<auth::principal::Authentication>,
+    auth::declaration::TransportChoice,
+)> {
+    None
+}

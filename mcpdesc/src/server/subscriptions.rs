@@ -1,0 +1,256 @@
+//! Change notifications a server sends on its own: `notifications/resources/updated`
+//! to the sessions subscribed to a URI (`resources/subscribe`), and
+//! `notifications/{tools,prompts,resources}/list_changed` to every session whose
+//! version declares `listChanged` for that list.
+//!
+//! [`ChangeNotifier`] is the handle an implementation uses: from a handler through
+//! `Context::changes`, from anywhere else through
+//! `Router::changes` (taken before the router is served).
+//! Every clone reaches the same sessions.
+//!
+//! The transport adapter registers each session when it meets it (`initialize`, a
+//! list request, `resources/subscribe`) with the [`Notifier`] that reaches its
+//! client; the registry keeps only a weak reference, so a closed session drops out
+//! on its own. Sending is best-effort: a session whose connection is gone is skipped.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::sync::{Arc, Mutex, Weak};
+
+use serde_json::{json, Value};
+
+use super::notifications::Notifier;
+use crate::protocol::version::ProtocolVersion;
+
+/// What one session's version declares: which lists announce their changes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct ListChanged {
+    /// `tools.listChanged`.
+    pub tools: bool,
+    /// `prompts.listChanged`.
+    pub prompts: bool,
+    /// `resources.listChanged`.
+    pub resources: bool,
+}
+
+/// One connected session, as the registry sees it.
+pub(crate) struct SessionLink {
+    version: ProtocolVersion,
+    list_changed: ListChanged,
+    notifier: Arc<dyn Notifier>,
+    /// The URIs of the session's `resources/subscribe` calls.
+    subscribed: Mutex<HashSet<String>>,
+}
+
+// Sessions are made and registered only by the rmcp transport adapter; without
+// the `rmcp` feature the notifier has no session to reach, but keeps its API so
+// handlers compile the same.
+#[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+impl SessionLink {
+    /// A session speaking `version`, reached through `notifier`.
+    pub fn new(
+        version: ProtocolVersion,
+        list_changed: ListChanged,
+        notifier: Arc<dyn Notifier>,
+    ) -> Self {
+        SessionLink {
+            version,
+            list_changed,
+            notifier,
+            subscribed: Mutex::default(),
+        }
+    }
+
+    /// Records a `resources/subscribe` (subscribing twice is one subscription).
+    pub fn subscribe(&self, uri: &str) {
+        self.uris().insert(uri.to_owned());
+    }
+
+    /// Records a `resources/unsubscribe`; unsubscribing from a URI never subscribed
+    /// is not an error (the result is the same).
+    pub fn unsubscribe(&self, uri: &str) {
+        self.uris().remove(uri);
+    }
+
+    fn is_subscribed(&self, uri: &str) -> bool {
+        self.uris().contains(uri)
+    }
+
+    fn uris(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
+        self.subscribed.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl fmt::Debug for SessionLink {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SessionLink")
+            .field("version", &self.version)
+            .field("list_changed", &self.list_changed)
+            .field("subscribed", &*self.uris())
+            .finish()
+    }
+}
+
+/// Sends change notifications to the server's connected sessions (see the module
+/// docs): cheap to clone, every clone reaches the same sessions.
+///
+/// Each method resolves to the number of sessions the notification was sent to.
+///
+/// ```
+/// # async fn f(router: &mcpdesc::Router) {
+/// let changes = router.changes();
+/// // ... after the resource changed:
+/// let sent = changes.resource_updated("test://watched-resource").await;
+/// # let _ = sent; }
+/// ```
+#[derive(Clone, Default)]
+pub struct ChangeNotifier {
+    sessions: Arc<Mutex<Vec<Weak<SessionLink>>>>,
+}
+
+impl fmt::Debug for ChangeNotifier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ChangeNotifier")
+            .field("sessions", &self.live().len())
+            .finish()
+    }
+}
+
+impl ChangeNotifier {
+    /// Adds a session; it stays until its last strong reference is dropped.
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+    pub(crate) fn register(&self, session: &Arc<SessionLink>) {
+        let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        // Pruned here too, so a long-running server that never notifies does not
+        // grow the list with closed sessions.
+        sessions.retain(|s| s.strong_count() > 0);
+        sessions.push(Arc::downgrade(session));
+    }
+
+    /// The sessions still open.
+    fn live(&self) -> Vec<Arc<SessionLink>> {
+        let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        sessions.retain(|s| s.strong_count() > 0);
+        sessions.iter().filter_map(Weak::upgrade).collect()
+    }
+
+    /// Sends `notifications/resources/updated` for `uri` to every session subscribed
+    /// to it.
+    pub async fn resource_updated(&self, uri: &str) -> usize {
+        let params = json!({"uri": uri});
+        self.send("notifications/resources/updated", &params, |s| {
+            s.is_subscribed(uri)
+        })
+        .await
+    }
+
+    /// Sends `notifications/tools/list_changed` to every session whose version
+    /// declares `tools.listChanged`.
+    pub async fn tools_list_changed(&self) -> usize {
+        self.send("notifications/tools/list_changed", &json!({}), |s| {
+            s.list_changed.tools
+        })
+        .await
+    }
+
+    /// Sends `notifications/prompts/list_changed` to every session whose version
+    /// declares `prompts.listChanged`.
+    pub async fn prompts_list_changed(&self) -> usize {
+        self.send("notifications/prompts/list_changed", &json!({}), |s| {
+            s.list_changed.prompts
+        })
+        .await
+    }
+
+    /// Sends `notifications/resources/list_changed` to every session whose version
+    /// declares `resources.listChanged`.
+    pub async fn resources_list_changed(&self) -> usize {
+        self.send("notifications/resources/list_changed", &json!({}), |s| {
+            s.list_changed.resources
+        })
+        .await
+    }
+
+    async fn send(
+        &self,
+        method: &'static str,
+        params: &Value,
+        to: impl Fn(&SessionLink) -> bool,
+    ) -> usize {
+        let mut sent = 0;
+        for session in self.live().into_iter().filter(|s| to(s)) {
+            // A session whose connection closed fails here; the others still get it.
+            if session
+                .notifier
+                .notify(method, params.clone())
+                .await
+                .is_ok()
+            {
+                sent += 1;
+            }
+        }
+        sent
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::error::ClientError;
+    use crate::protocol::futures::BoxFuture;
+
+    #[derive(Default)]
+    struct Recorder(Mutex<Vec<(&'static str, Value)>>);
+
+    impl Notifier for Recorder {
+        fn notify(
+            &self,
+            method: &'static str,
+            params: Value,
+        ) -> BoxFuture<'_, Result<(), ClientError>> {
+            self.0.lock().unwrap().push((method, params));
+            Box::pin(async { Ok(()) })
+        }
+    }
+
+    fn session(list_changed: ListChanged) -> (Arc<SessionLink>, Arc<Recorder>) {
+        let recorder = Arc::new(Recorder::default());
+        let link = SessionLink::new(ProtocolVersion::V2025_11_25, list_changed, recorder.clone());
+        (Arc::new(link), recorder)
+    }
+
+    #[test]
+    fn updates_reach_subscribed_sessions_and_list_changes_declared_ones() {
+        let changes = ChangeNotifier::default();
+        let (a, sent_a) = session(ListChanged {
+            tools: true,
+            ..ListChanged::default()
+        });
+        let (b, sent_b) = session(ListChanged::default());
+        changes.register(&a);
+        changes.register(&b);
+        a.subscribe("test://x");
+        b.subscribe("test://x");
+        b.unsubscribe("test://x");
+        use futures::executor::block_on as block;
+        assert_eq!(block(changes.resource_updated("test://x")), 1);
+        assert_eq!(block(changes.resource_updated("test://y")), 0);
+        assert_eq!(block(changes.tools_list_changed()), 1);
+        assert_eq!(block(changes.prompts_list_changed()), 0);
+        assert_eq!(
+            *sent_a.0.lock().unwrap(),
+            vec![
+                (
+                    "notifications/resources/updated",
+                    json!({"uri": "test://x"})
+                ),
+                ("notifications/tools/list_changed", json!({})),
+            ]
+        );
+        assert!(sent_b.0.lock().unwrap().is_empty());
+        // A dropped session is gone.
+        drop(a);
+        assert_eq!(block(changes.tools_list_changed()), 0);
+        assert_eq!(changes.live().len(), 1);
+    }
+}
