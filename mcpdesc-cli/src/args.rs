@@ -8,7 +8,7 @@ use mcpdesc_codegen::{ProtocolVersion, Side};
 
 use crate::output::OutputFormat;
 use crate::values::{parse_protocol_version, parse_side, parse_spec_version};
-use crate::{check, pull, serve_mock};
+use crate::{check, own_types, pull, serve_mock};
 
 /// Validate MCP Description documents and generate Rust code from them.
 #[derive(Debug, Parser)]
@@ -54,6 +54,9 @@ pub enum Command {
         /// typed `Client`, nothing to implement) or `both`.
         #[arg(long, value_name = "SIDE", default_value = "both", value_parser = parse_side)]
         side: Side,
+        /// The user's own types (`--replace`, `--format-type`, `--crate`).
+        #[command(flatten)]
+        own_types: own_types::OwnTypeFlags,
     },
     /// Rewrite an MCP Description 0.7.x document (or a 0.8.0 one) as a valid document of
     /// a newer format version, following the specification's migration guide.

@@ -45,8 +45,9 @@ where
             no_tests,
             test_server,
             side,
+            own_types,
         } => {
-            let mut settings = Settings::new().tests(!no_tests).side(side);
+            let mut settings = own_types.apply(Settings::new().tests(!no_tests).side(side));
             if let Some(expr) = test_server {
                 settings = settings.test_server(expr);
             }

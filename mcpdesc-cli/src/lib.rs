@@ -14,7 +14,8 @@
 //!   "line", "column", "message"}]}`.
 //!
 //! `mcpdesc generate FILE [-o OUT.rs] [--protocol-version V] [--no-tests]
-//! [--test-server EXPR] [--side server|client|both]`
+//! [--test-server EXPR] [--side server|client|both] [--replace KEY=PATH]...
+//! [--format-type FORMAT=PATH]... [--crate NAME=VERSION]...`
 //! - writes the generated Rust code to OUT (only when its content changed) or stdout;
 //! - an invalid description: its diagnostics on stderr (as `validate` prints them),
 //!   nothing generated, exit 1;
@@ -98,6 +99,7 @@ pub mod init;
 mod load;
 mod migrate;
 mod output;
+pub mod own_types;
 pub mod pull;
 pub mod serve_mock;
 mod serve_mock_command;

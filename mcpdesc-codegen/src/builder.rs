@@ -236,6 +236,44 @@ impl Builder {
         self
     }
 
+    /// Puts the Rust type `path` in place of a generated type (`"Issue"`) or of a
+    /// component schema's type (`"#/components/schemas/Issue"`) everywhere it appears;
+    /// see [`Settings::replace_type`].
+    ///
+    /// ```no_run
+    /// mcpdesc_codegen::Builder::new("issues.mcpdesc.json")
+    ///     .replace_type("#/components/schemas/Issue", "crate::model::Issue");
+    /// ```
+    pub fn replace_type(mut self, key: impl Into<String>, path: impl Into<String>) -> Self {
+        self.settings = self.settings.replace_type(key, path);
+        self
+    }
+
+    /// Makes every schema with `"format": format` the Rust type `path`; see
+    /// [`Settings::format_type`].
+    ///
+    /// ```no_run
+    /// mcpdesc_codegen::Builder::new("issues.mcpdesc.json")
+    ///     .format_type("uuid", "::uuid::Uuid")
+    ///     .format_type("date-time", "::chrono::DateTime<::chrono::Utc>");
+    /// ```
+    pub fn format_type(mut self, format: impl Into<String>, path: impl Into<String>) -> Self {
+        self.settings = self.settings.format_type(format, path);
+        self
+    }
+
+    /// Declares a crate (at the version the crate depends on; `"*"` any, `"!"` never)
+    /// whose types `x-rust-type` schema extensions may name; see
+    /// [`Settings::crate_version`].
+    ///
+    /// ```no_run
+    /// mcpdesc_codegen::Builder::new("shapes.mcpdesc.json").crate_version("geo-types", "0.7.13");
+    /// ```
+    pub fn crate_version(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.settings = self.settings.crate_version(name, version);
+        self
+    }
+
     /// Where the file is written, instead of `$OUT_DIR`.
     ///
     /// ```no_run

@@ -17,6 +17,7 @@
 
 pub mod builder;
 pub mod generate;
+pub mod own_types;
 pub mod scaffold;
 pub mod settings;
 

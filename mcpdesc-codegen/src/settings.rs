@@ -17,6 +17,8 @@ use std::collections::BTreeMap;
 
 use mcpdesc_description::protocol::ProtocolVersion;
 
+use crate::own_types::OwnTypes;
+
 /// The default path of the runtime crate in generated code.
 pub const DEFAULT_RUNTIME_CRATE: &str = "::mcpdesc";
 
@@ -35,6 +37,7 @@ pub struct Settings {
     format_types: bool,
     side: Side,
     test_server: Option<String>,
+    own_types: OwnTypes,
 }
 
 /// Which side of the protocol the generated module serves: the server (handler
@@ -120,6 +123,7 @@ impl Default for Settings {
             format_types: false,
             side: Side::Server,
             test_server: None,
+            own_types: OwnTypes::default(),
         }
     }
 }
@@ -221,6 +225,88 @@ impl Settings {
     pub fn test_server(mut self, expr: impl Into<String>) -> Self {
         self.test_server = Some(expr.into());
         self
+    }
+
+    /// Puts the Rust type `path` in place of a generated type everywhere it appears:
+    /// inputs, outputs, nested types, the handler traits' signatures and the typed
+    /// `Client`; the generated type is not emitted.
+    ///
+    /// `key` is a generated type name (`"Issue"`, `"SearchIssuesOutputItem"`: the name the
+    /// generated code gives it, before a [`TypePatch`] renames it) or a component schema
+    /// (`"#/components/schemas/Issue"`: whatever type the component has, and so every
+    /// schema identical to it, see "one type per shape" in `docs/generated-code.md`).
+    /// `path` is a Rust type path from the crate root or a dependency
+    /// (`"crate::model::Issue"`, `"::my_types::Issue"`), never `self::`/`super::`: the
+    /// generated file names it from several modules.
+    ///
+    /// The type must implement `serde::Serialize`, `serde::Deserialize`, `Clone` and
+    /// `Debug` (the generated types that hold it derive them); without them the
+    /// generated code fails to compile with an error that names the type and the
+    /// description's JSON pointer. Arguments are still validated against the
+    /// description's original schemas at run time, and the generated example tests
+    /// deserialize every example into the user's type, so a type that cannot hold an
+    /// example fails the test named after that example. A key no generated type has is
+    /// a warning.
+    ///
+    /// ```
+    /// use mcpdesc_codegen::Settings;
+    /// let settings = Settings::new()
+    ///     .replace_type("#/components/schemas/Issue", "crate::model::Issue")
+    ///     .replace_type("Priority", "crate::model::Priority");
+    /// assert_eq!(settings.own_types().replacements().len(), 2);
+    /// ```
+    pub fn replace_type(mut self, key: impl Into<String>, path: impl Into<String>) -> Self {
+        self.own_types = self.own_types.replace(key, path);
+        self
+    }
+
+    /// Makes every schema with `"format": format` the Rust type `path`
+    /// (`format_type("uuid", "::uuid::Uuid")`, `format_type("date-time",
+    /// "::chrono::DateTime<::chrono::Utc>")`; any format string, `date`, `uri`,
+    /// `email`, `int64`, ...): a required property is a `T`, an optional one an
+    /// `Option<T>`, a nullable one (`type: [T, "null"]`) an `Option<T>`.
+    ///
+    /// It applies to a schema of one instance type (possibly with `null`) whose other
+    /// keywords only restrict strings or numbers (`minLength`, `pattern`, `maximum`,
+    /// ...: those stay checked against the original schema at run time); a schema
+    /// with an `enum`, `const` or subschemas keeps its generated type. A `default`
+    /// beside such a format is not applied by the type (the field is an `Option<T>`).
+    /// The type has the obligations of [`Settings::replace_type`]. A format no schema
+    /// uses is a warning. Mapped formats win over [`Settings::format_types`].
+    ///
+    /// ```
+    /// use mcpdesc_codegen::Settings;
+    /// let settings = Settings::new().format_type("uuid", "::uuid::Uuid");
+    /// assert_eq!(settings.own_types().formats()["uuid"], "::uuid::Uuid");
+    /// ```
+    pub fn format_type(mut self, format: impl Into<String>, path: impl Into<String>) -> Self {
+        self.own_types = self.own_types.format(format, path);
+        self
+    }
+
+    /// Declares a crate for the `x-rust-type` schema extension (typify's meaning:
+    /// `{"crate": "...", "version": "<requirement>", "path": "crate::Type",
+    /// "parameters": [...]}`): a schema whose extension names this crate, with a
+    /// version requirement that `version` meets, is that Rust type instead of a
+    /// generated one. `version` is the version the user's crate depends on
+    /// (`"0.7.13"`), `"*"` for any, or `"!"` to never use the crate's types. An
+    /// extension naming an undeclared crate (or a version the declared one does not
+    /// meet) is a warning at its JSON pointer, and the type is generated from the
+    /// schema.
+    ///
+    /// ```
+    /// use mcpdesc_codegen::Settings;
+    /// let settings = Settings::new().crate_version("geo-types", "0.7.13");
+    /// assert_eq!(settings.own_types().crates()["geo-types"], "0.7.13");
+    /// ```
+    pub fn crate_version(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.own_types = self.own_types.crate_version(name, version);
+        self
+    }
+
+    /// The replacements, format types and declared crates.
+    pub fn own_types(&self) -> &OwnTypes {
+        &self.own_types
     }
 
     /// The test server expression, if any ([`Settings::test_server`]).

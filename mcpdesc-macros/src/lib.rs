@@ -51,6 +51,12 @@ use syn::{braced, bracketed, Ident, LitBool, LitStr, Token};
 ///     tests = false,                     // no unit tests from the Tool Examples
 ///     test_server = "crate::Chess::new()", // the example tests call this implementation
 ///     format_types = false,              // `format`/`pattern` stay `String` (default)
+///     replace = {                        // the user's types in place of generated ones
+///         Issue = crate::model::Issue,
+///         "#/components/schemas/Player" = crate::model::Player,
+///     },
+///     formats = { uuid = ::uuid::Uuid, "date-time" = ::chrono::DateTime<::chrono::Utc> },
+///     crates = { "geo-types" = "0.7.13" }, // crates `x-rust-type` may name
 ///     crate = ::my_app::mcpdesc,         // where generated code finds the runtime crate
 /// );
 /// ```
@@ -77,6 +83,15 @@ use syn::{braced, bracketed, Ident, LitBool, LitStr, Token};
 ///   is not a Rust expression is a compile error on the literal.
 /// - `format_types` (bool, default `false`): whether `format` and `pattern` produce
 ///   format-specific types (`chrono`, `uuid`, `regress` then become dependencies).
+/// - `replace` (braces of `Key = path`): puts the user's type in place of a generated
+///   type (`Issue`) or of a component schema's type (`"#/components/schemas/Issue"`,
+///   written as a string); see `Settings::replace_type`.
+/// - `formats` (braces of `format = path`): every schema with that `format` is the
+///   user's type (`uuid = ::uuid::Uuid`; a format that is not an identifier, such as
+///   `"date-time"`, as a string); see `Settings::format_type`.
+/// - `crates` (braces of `name = "version"`): crates whose `x-rust-type` schema
+///   extensions are honoured (`"*"` any version, `"!"` never); see
+///   `Settings::crate_version`.
 /// - `crate` (path, default `::mcpdesc`): the path of the runtime crate.
 ///
 /// # Errors and warnings
@@ -192,6 +207,21 @@ impl Parse for MacroInput {
                     settings = settings.test_server(lit.value());
                 }
                 "format_types" => settings = settings.format_types(input.parse::<LitBool>()?.value),
+                "replace" => {
+                    for (key, path) in parse_type_map(input)? {
+                        settings = settings.replace_type(key, path);
+                    }
+                }
+                "formats" => {
+                    for (format, path) in parse_type_map(input)? {
+                        settings = settings.format_type(format, path);
+                    }
+                }
+                "crates" => {
+                    for (name, version) in parse_string_map(input)? {
+                        settings = settings.crate_version(name, version);
+                    }
+                }
                 "crate" => {
                     let path: syn::Path = input.parse()?;
                     settings = settings.runtime_crate(path_string(&path));
@@ -201,7 +231,8 @@ impl Parse for MacroInput {
                         key.span(),
                         format!(
                             "unknown key `{name}`; expected path, protocol_version, derives, \
-                             patch, side, tests, test_server, format_types or crate"
+                             patch, side, tests, test_server, format_types, replace, formats, \
+                             crates or crate"
                         ),
                     ))
                 }
@@ -226,6 +257,66 @@ fn parse_paths(input: ParseStream) -> syn::Result<Vec<String>> {
     bracketed!(content in input);
     let paths = Punctuated::<syn::Path, Token![,]>::parse_terminated(&content)?;
     Ok(paths.iter().map(path_string).collect())
+}
+
+/// The key of a map entry: an identifier (keywords too) or a string.
+fn parse_key(input: ParseStream) -> syn::Result<(String, Span)> {
+    if input.peek(LitStr) {
+        let lit: LitStr = input.parse()?;
+        Ok((lit.value(), lit.span()))
+    } else {
+        let ident = input.call(Ident::parse_any)?;
+        Ok((ident.to_string(), ident.span()))
+    }
+}
+
+/// `{ Key = path::To::Type, "key" = ::a::B<::c::D> }`; each path is checked as the
+/// generator checks it, with the error on the path.
+fn parse_type_map(input: ParseStream) -> syn::Result<Vec<(String, String)>> {
+    let content;
+    braced!(content in input);
+    let mut out = Vec::new();
+    while !content.is_empty() {
+        let (key, _) = parse_key(&content)?;
+        content.parse::<Token![=]>()?;
+        let path: syn::TypePath = content.parse()?;
+        let text = path_string_of(&path);
+        mcpdesc_codegen::own_types::check_path(&text)
+            .map_err(|e| syn::Error::new_spanned(&path, e))?;
+        out.push((key, text));
+        if !content.is_empty() {
+            content.parse::<Token![,]>()?;
+        }
+    }
+    Ok(out)
+}
+
+/// `{ name = "value", "other-name" = "value" }`
+fn parse_string_map(input: ParseStream) -> syn::Result<Vec<(String, String)>> {
+    let content;
+    braced!(content in input);
+    let mut out = Vec::new();
+    while !content.is_empty() {
+        let (key, _) = parse_key(&content)?;
+        content.parse::<Token![=]>()?;
+        let value: LitStr = content.parse()?;
+        mcpdesc_codegen::own_types::CrateVersion::parse(&value.value())
+            .map_err(|e| syn::Error::new(value.span(), format!("crate `{key}`: {e}")))?;
+        out.push((key, value.value()));
+        if !content.is_empty() {
+            content.parse::<Token![,]>()?;
+        }
+    }
+    Ok(out)
+}
+
+/// A type path as written in Rust source, without token spacing.
+fn path_string_of(path: &syn::TypePath) -> String {
+    path.to_token_stream()
+        .to_string()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect()
 }
 
 /// `{ rename = "Name", derives = [A, B] }`
@@ -395,6 +486,9 @@ mod tests {
             patch = { AnalyzeGameOutput = { rename = "Analysis", derives = [Default] } },
             tests = false,
             format_types = true,
+            replace = { Issue = crate::model::Issue, "#/components/schemas/Player" = crate::model::Player },
+            formats = { uuid = ::uuid::Uuid, "date-time" = ::chrono::DateTime<::chrono::Utc> },
+            crates = { "geo-types" = "0.7.13", std = "*" },
             crate = ::my::runtime,
         ));
         let expected = Settings::new()
@@ -407,6 +501,12 @@ mod tests {
             )
             .tests(false)
             .format_types(true)
+            .replace_type("Issue", "crate::model::Issue")
+            .replace_type("#/components/schemas/Player", "crate::model::Player")
+            .format_type("uuid", "::uuid::Uuid")
+            .format_type("date-time", "::chrono::DateTime<::chrono::Utc>")
+            .crate_version("geo-types", "0.7.13")
+            .crate_version("std", "*")
             .runtime_crate("::my::runtime");
         assert_eq!(input.settings, expected);
     }
@@ -443,6 +543,22 @@ mod tests {
                     )
                     .tests(false)
                     .runtime_crate("::my::runtime"),
+            ),
+            (
+                "examples/own-types/issues.mcpdesc.json",
+                quote!(
+                    path = "examples/own-types/issues.mcpdesc.json",
+                    replace = {
+                        "#/components/schemas/Issue" = crate::model::Issue,
+                        IssueState = crate::model::State,
+                    },
+                    formats = { uuid = ::uuid::Uuid, "date-time" = ::chrono::DateTime<::chrono::Utc> },
+                ),
+                mcpdesc_codegen::Builder::new("examples/own-types/issues.mcpdesc.json")
+                    .replace_type("#/components/schemas/Issue", "crate::model::Issue")
+                    .replace_type("IssueState", "crate::model::State")
+                    .format_type("uuid", "::uuid::Uuid")
+                    .format_type("date-time", "::chrono::DateTime<::chrono::Utc>"),
             ),
             (
                 "examples/memory-server-macro/memory.mcpdesc.yaml",
@@ -547,7 +663,7 @@ mod tests {
         let expanded = expand(
             &parse(quote!(
                 path = "tests/drift/v1.mcpdesc.json",
-                patch = { GetNoteInput = { rename = "AddNoteInput" } },
+                patch = { GetNoteOutput = { rename = "AddNoteInput" } },
             )),
             Some(root),
         )
@@ -566,6 +682,8 @@ mod tests {
             quote!(path = "a", path = "b"),
             quote!(path = "a", colour = "red"),
             quote!(path = "a", protocol_version = "1999-01-01"),
+            quote!(path = "a", replace = { Issue = super::Issue }),
+            quote!(path = "a", crates = { geo = "latest" }),
             quote!("a" "b"),
         ] {
             assert!(

@@ -90,6 +90,52 @@ mod generator_elicitations {
     include!("../snapshots/generator-elicitations.rs");
 }
 
+mod own_types {
+    include!("../snapshots/own-types.rs");
+}
+
+#[test]
+fn own_types_examples() {
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::own_types_examples", "own-types") else {
+        return;
+    };
+    support::check_input::<own_types::types::GetIssueInput>(&ir, "get_issue");
+    support::check_output::<own_types::types::GetIssueOutput>(&ir, "get_issue");
+    support::check_input::<own_types::types::ListIssuesInput>(&ir, "list_issues");
+    support::check_output::<own_types::types::ListIssuesOutput>(&ir, "list_issues");
+    support::check_input::<own_types::types::SearchIssuesInput>(&ir, "search_issues");
+    support::check_output::<own_types::types::SearchIssuesOutput>(&ir, "search_issues");
+    support::check_input::<own_types::types::UpdateIssueInput>(&ir, "update_issue");
+    support::check_output::<own_types::types::UpdateIssueOutput>(&ir, "update_issue");
+    support::check_input::<own_types::types::GetCurrentTimeInput>(&ir, "get_current_time");
+    support::check_output::<own_types::types::GetCurrentTimeOutput>(&ir, "get_current_time");
+    support::check_input::<own_types::types::ConvertTimeInput>(&ir, "convert_time");
+    support::check_output::<own_types::types::ConvertTimeOutput>(&ir, "convert_time");
+}
+
+mod own_types_replaced {
+    include!("../snapshots/own-types-replaced.rs");
+}
+
+#[test]
+fn own_types_replaced_examples() {
+    let Some(ir) = support::ir("mcpdesc-tests/examples_roundtrip::own_types_replaced_examples", "own-types-replaced") else {
+        return;
+    };
+    support::check_input::<own_types_replaced::types::GetIssueInput>(&ir, "get_issue");
+    support::check_output::<crate::model::Issue>(&ir, "get_issue");
+    support::check_input::<own_types_replaced::types::ListIssuesInput>(&ir, "list_issues");
+    support::check_output::<own_types_replaced::types::ListIssuesOutput>(&ir, "list_issues");
+    support::check_input::<own_types_replaced::types::SearchIssuesInput>(&ir, "search_issues");
+    support::check_output::<own_types_replaced::types::SearchIssuesOutput>(&ir, "search_issues");
+    support::check_input::<own_types_replaced::types::UpdateIssueInput>(&ir, "update_issue");
+    support::check_output::<crate::model::Issue>(&ir, "update_issue");
+    support::check_input::<own_types_replaced::types::GetCurrentTimeInput>(&ir, "get_current_time");
+    support::check_output::<own_types_replaced::types::GetCurrentTimeOutput>(&ir, "get_current_time");
+    support::check_input::<own_types_replaced::types::ConvertTimeInput>(&ir, "convert_time");
+    support::check_output::<own_types_replaced::types::ConvertTimeOutput>(&ir, "convert_time");
+}
+
 mod generator_implementation {
     include!("../snapshots/generator-implementation.rs");
 }

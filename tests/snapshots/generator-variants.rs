@@ -23,7 +23,7 @@ pub mod types {
     pub struct AnalyzeGameOutput {
         pub evaluation: f64,
     }
-    /// Arguments of the `analyze_game` tool (Analyze Chess Game) in MCP 2025-06-18.
+    /// One type for the identical schemas of the tools `analyze_game` and `export_game`.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct AnalyzeGameV20250618Input {
         pub pgn: ::std::string::String,
@@ -38,11 +38,6 @@ pub mod types {
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct ExportGameInput {
         pub game: ::std::string::String,
-    }
-    /// Structured output of the `export_game` tool in MCP 2025-06-18, 2025-11-25.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct ExportGameOutput {
-        pub pgn: ::std::string::String,
     }
     /// Arguments of the `ping` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
@@ -117,6 +112,8 @@ pub mod types {
             ::core::default::Default::default()
         }
     }
+    /// Structured output of the `export_game` tool: the shared type [`AnalyzeGameV20250618Input`].
+    pub type ExportGameOutput = AnalyzeGameV20250618Input;
     /// Arguments of the `review` prompt.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq, Eq)]
     pub struct ReviewV20250618Arguments {}

@@ -18,17 +18,6 @@ pub mod types {
     #![allow(unreachable_pub)]
     // generated code names everything by absolute path on purpose
     #![allow(unused_qualifications)]
-    /// Arguments of the `create_directory` tool (Create Directory).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct CreateDirectoryInput {
-        pub path: ::std::string::String,
-    }
-    /// Structured output of the `create_directory` tool (Create Directory).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(deny_unknown_fields)]
-    pub struct CreateDirectoryOutput {
-        pub content: ::std::string::String,
-    }
     /// Arguments of the `directory_tree` tool (Directory Tree).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct DirectoryTreeInput {
@@ -39,12 +28,6 @@ pub mod types {
         )]
         pub exclude_patterns: ::std::vec::Vec<::std::string::String>,
         pub path: ::std::string::String,
-    }
-    /// Structured output of the `directory_tree` tool (Directory Tree).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(deny_unknown_fields)]
-    pub struct DirectoryTreeOutput {
-        pub content: ::std::string::String,
     }
     /// Arguments of the `edit_file` tool (Edit File).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -64,23 +47,6 @@ pub mod types {
         /// Text to search for - must match exactly
         #[serde(rename = "oldText")]
         pub old_text: ::std::string::String,
-    }
-    /// Structured output of the `edit_file` tool (Edit File).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(deny_unknown_fields)]
-    pub struct EditFileOutput {
-        pub content: ::std::string::String,
-    }
-    /// Arguments of the `get_file_info` tool (Get File Info).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct GetFileInfoInput {
-        pub path: ::std::string::String,
-    }
-    /// Structured output of the `get_file_info` tool (Get File Info).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(deny_unknown_fields)]
-    pub struct GetFileInfoOutput {
-        pub content: ::std::string::String,
     }
     /// Arguments of the `list_allowed_directories` tool (List Allowed Directories).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
@@ -110,23 +76,6 @@ pub mod types {
         ) -> Self {
             Self(value)
         }
-    }
-    /// Structured output of the `list_allowed_directories` tool (List Allowed Directories).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(deny_unknown_fields)]
-    pub struct ListAllowedDirectoriesOutput {
-        pub content: ::std::string::String,
-    }
-    /// Arguments of the `list_directory` tool (List Directory).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct ListDirectoryInput {
-        pub path: ::std::string::String,
-    }
-    /// Structured output of the `list_directory` tool (List Directory).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(deny_unknown_fields)]
-    pub struct ListDirectoryOutput {
-        pub content: ::std::string::String,
     }
     /// Arguments of the `list_directory_with_sizes` tool (List Directory with Sizes).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -200,25 +149,13 @@ pub mod types {
             ListDirectoryWithSizesInputSortBy::Name
         }
     }
-    /// Structured output of the `list_directory_with_sizes` tool (List Directory with Sizes).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(deny_unknown_fields)]
-    pub struct ListDirectoryWithSizesOutput {
-        pub content: ::std::string::String,
-    }
     /// Arguments of the `move_file` tool (Move File).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct MoveFileInput {
         pub destination: ::std::string::String,
         pub source: ::std::string::String,
     }
-    /// Structured output of the `move_file` tool (Move File).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(deny_unknown_fields)]
-    pub struct MoveFileOutput {
-        pub content: ::std::string::String,
-    }
-    /// Arguments of the `read_file` tool (Read File (Deprecated)).
+    /// One type for the identical schemas of the tools `read_file` and `read_text_file`.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct ReadFileInput {
         /// If provided, returns only the first N lines of the file
@@ -229,13 +166,13 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub tail: ::std::option::Option<f64>,
     }
-    /// Structured output of the `read_file` tool (Read File (Deprecated)).
+    /// One type for the identical schemas of the tools `read_file`, `read_text_file`, `read_multiple_files`, `write_file`, `edit_file`, `create_directory`, `list_directory`, `list_directory_with_sizes`, `directory_tree`, `move_file`, `search_files`, `get_file_info` and `list_allowed_directories`.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
     pub struct ReadFileOutput {
         pub content: ::std::string::String,
     }
-    /// Arguments of the `read_media_file` tool (Read Media File).
+    /// One type for the identical schemas of the tools `read_media_file`, `create_directory`, `list_directory` and `get_file_info`.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct ReadMediaFileInput {
         pub path: ::std::string::String,
@@ -389,29 +326,6 @@ pub mod types {
         /// Array of file paths to read. Each path must be a string pointing to a valid file within allowed directories.
         pub paths: ::std::vec::Vec<::std::string::String>,
     }
-    /// Structured output of the `read_multiple_files` tool (Read Multiple Files).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(deny_unknown_fields)]
-    pub struct ReadMultipleFilesOutput {
-        pub content: ::std::string::String,
-    }
-    /// Arguments of the `read_text_file` tool (Read Text File).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct ReadTextFileInput {
-        /// If provided, returns only the first N lines of the file
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub head: ::std::option::Option<f64>,
-        pub path: ::std::string::String,
-        /// If provided, returns only the last N lines of the file
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub tail: ::std::option::Option<f64>,
-    }
-    /// Structured output of the `read_text_file` tool (Read Text File).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(deny_unknown_fields)]
-    pub struct ReadTextFileOutput {
-        pub content: ::std::string::String,
-    }
     /// Arguments of the `search_files` tool (Search Files).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct SearchFilesInput {
@@ -424,23 +338,11 @@ pub mod types {
         pub path: ::std::string::String,
         pub pattern: ::std::string::String,
     }
-    /// Structured output of the `search_files` tool (Search Files).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(deny_unknown_fields)]
-    pub struct SearchFilesOutput {
-        pub content: ::std::string::String,
-    }
     /// Arguments of the `write_file` tool (Write File).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct WriteFileInput {
         pub content: ::std::string::String,
         pub path: ::std::string::String,
-    }
-    /// Structured output of the `write_file` tool (Write File).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(deny_unknown_fields)]
-    pub struct WriteFileOutput {
-        pub content: ::std::string::String,
     }
     /// Generation of default values for serde.
     pub mod defaults {
@@ -486,6 +388,38 @@ pub mod types {
             ::core::default::Default::default()
         }
     }
+    /// Arguments of the `read_text_file` tool: the shared type [`ReadFileInput`].
+    pub type ReadTextFileInput = ReadFileInput;
+    /// Structured output of the `read_text_file` tool: the shared type [`ReadFileOutput`].
+    pub type ReadTextFileOutput = ReadFileOutput;
+    /// Structured output of the `read_multiple_files` tool: the shared type [`ReadFileOutput`].
+    pub type ReadMultipleFilesOutput = ReadFileOutput;
+    /// Structured output of the `write_file` tool: the shared type [`ReadFileOutput`].
+    pub type WriteFileOutput = ReadFileOutput;
+    /// Structured output of the `edit_file` tool: the shared type [`ReadFileOutput`].
+    pub type EditFileOutput = ReadFileOutput;
+    /// Arguments of the `create_directory` tool: the shared type [`ReadMediaFileInput`].
+    pub type CreateDirectoryInput = ReadMediaFileInput;
+    /// Structured output of the `create_directory` tool: the shared type [`ReadFileOutput`].
+    pub type CreateDirectoryOutput = ReadFileOutput;
+    /// Arguments of the `list_directory` tool: the shared type [`ReadMediaFileInput`].
+    pub type ListDirectoryInput = ReadMediaFileInput;
+    /// Structured output of the `list_directory` tool: the shared type [`ReadFileOutput`].
+    pub type ListDirectoryOutput = ReadFileOutput;
+    /// Structured output of the `list_directory_with_sizes` tool: the shared type [`ReadFileOutput`].
+    pub type ListDirectoryWithSizesOutput = ReadFileOutput;
+    /// Structured output of the `directory_tree` tool: the shared type [`ReadFileOutput`].
+    pub type DirectoryTreeOutput = ReadFileOutput;
+    /// Structured output of the `move_file` tool: the shared type [`ReadFileOutput`].
+    pub type MoveFileOutput = ReadFileOutput;
+    /// Structured output of the `search_files` tool: the shared type [`ReadFileOutput`].
+    pub type SearchFilesOutput = ReadFileOutput;
+    /// Arguments of the `get_file_info` tool: the shared type [`ReadMediaFileInput`].
+    pub type GetFileInfoInput = ReadMediaFileInput;
+    /// Structured output of the `get_file_info` tool: the shared type [`ReadFileOutput`].
+    pub type GetFileInfoOutput = ReadFileOutput;
+    /// Structured output of the `list_allowed_directories` tool: the shared type [`ReadFileOutput`].
+    pub type ListAllowedDirectoriesOutput = ReadFileOutput;
 }
 /// The description's `info`, `instructions` and protocol versions.
 pub mod info {

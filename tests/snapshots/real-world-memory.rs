@@ -122,7 +122,7 @@ pub mod types {
         #[serde(rename = "entityNames")]
         pub entity_names: ::std::vec::Vec<::std::string::String>,
     }
-    /// Structured output of the `delete_entities` tool (Delete Entities).
+    /// One type for the identical schemas of the tools `delete_entities`, `delete_observations` and `delete_relations`.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
     pub struct DeleteEntitiesOutput {
@@ -143,38 +143,17 @@ pub mod types {
         /// An array of observations to delete
         pub observations: ::std::vec::Vec<::std::string::String>,
     }
-    /// Structured output of the `delete_observations` tool (Delete Observations).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(deny_unknown_fields)]
-    pub struct DeleteObservationsOutput {
-        pub message: ::std::string::String,
-        pub success: bool,
-    }
     /// Arguments of the `delete_relations` tool (Delete Relations).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct DeleteRelationsInput {
         /// An array of relations to delete
         pub relations: ::std::vec::Vec<CreateRelationsInputRelationsItem>,
     }
-    /// Structured output of the `delete_relations` tool (Delete Relations).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(deny_unknown_fields)]
-    pub struct DeleteRelationsOutput {
-        pub message: ::std::string::String,
-        pub success: bool,
-    }
     /// Arguments of the `open_nodes` tool (Open Nodes).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct OpenNodesInput {
         /// An array of entity names to retrieve
         pub names: ::std::vec::Vec<::std::string::String>,
-    }
-    /// Structured output of the `open_nodes` tool (Open Nodes).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(deny_unknown_fields)]
-    pub struct OpenNodesOutput {
-        pub entities: ::std::vec::Vec<CreateEntitiesOutputEntitiesItem>,
-        pub relations: ::std::vec::Vec<CreateRelationsOutputRelationsItem>,
     }
     /// Arguments of the `read_graph` tool (Read Graph).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
@@ -205,7 +184,7 @@ pub mod types {
             Self(value)
         }
     }
-    /// Structured output of the `read_graph` tool (Read Graph).
+    /// One type for the identical schemas of the tools `read_graph`, `search_nodes` and `open_nodes`.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
     pub struct ReadGraphOutput {
@@ -217,13 +196,6 @@ pub mod types {
     pub struct SearchNodesInput {
         /// The search query to match against entity names, types, and observation content
         pub query: ::std::string::String,
-    }
-    /// Structured output of the `search_nodes` tool (Search Nodes).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(deny_unknown_fields)]
-    pub struct SearchNodesOutput {
-        pub entities: ::std::vec::Vec<CreateEntitiesOutputEntitiesItem>,
-        pub relations: ::std::vec::Vec<CreateRelationsOutputRelationsItem>,
     }
     /// Error types.
     pub mod error {
@@ -263,6 +235,14 @@ pub mod types {
             ::core::default::Default::default()
         }
     }
+    /// Structured output of the `delete_observations` tool: the shared type [`DeleteEntitiesOutput`].
+    pub type DeleteObservationsOutput = DeleteEntitiesOutput;
+    /// Structured output of the `delete_relations` tool: the shared type [`DeleteEntitiesOutput`].
+    pub type DeleteRelationsOutput = DeleteEntitiesOutput;
+    /// Structured output of the `search_nodes` tool: the shared type [`ReadGraphOutput`].
+    pub type SearchNodesOutput = ReadGraphOutput;
+    /// Structured output of the `open_nodes` tool: the shared type [`ReadGraphOutput`].
+    pub type OpenNodesOutput = ReadGraphOutput;
 }
 /// The description's `info`, `instructions` and protocol versions.
 pub mod info {

@@ -181,3 +181,61 @@ fn usage_and_io_errors_exit_two() {
     ]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn own_types_flags_put_the_users_types_in_the_code() {
+    let issues = repo("examples/own-types/issues.mcpdesc.json");
+    let issues = issues.to_str().unwrap();
+    let (code, out, err) = run(&[
+        "generate",
+        issues,
+        "--replace",
+        "#/components/schemas/Issue=crate::model::Issue",
+        "--replace",
+        "IssueState=crate::model::State",
+        "--format-type",
+        "uuid=::uuid::Uuid",
+        "--format-type",
+        "date-time=::chrono::DateTime<::chrono::Utc>",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    assert!(
+        out.contains("pub issues: ::std::vec::Vec<crate::model::Issue>,"),
+        "{out}"
+    );
+    assert!(out.contains("pub id: ::uuid::Uuid,"), "{out}");
+    assert!(!out.contains("pub struct Issue "), "{out}");
+    // A path relative to a module is refused; a replacement nothing uses is a warning.
+    let (code, _, err) = run(&["generate", issues, "--replace", "Issue=super::Issue"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("relative to a module"), "{err}");
+    let (code, _, err) = run(&["generate", issues, "--replace", "Nothing=crate::X"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("replacement-unused"), "{err}");
+    let (code, _, err) = run(&["generate", issues, "--replace", "Issue"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn validate_and_init_warn_about_a_component_ref_inside_a_schema() {
+    let nested = case("expected-warning/component-ref-inside-schema.json");
+    let (code, out, err) = run(&["validate", nested.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("component-reference-inside-schema"), "{out}");
+    assert!(
+        out.contains("/tools/0/inputSchema/properties/address/$componentRef"),
+        "{out}"
+    );
+    let dir = std::env::temp_dir().join(format!("mcpdesc-cli-nested-ref-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (code, _, err) = run(&[
+        "init",
+        dir.to_str().unwrap(),
+        "--description",
+        nested.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("component-reference-inside-schema"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

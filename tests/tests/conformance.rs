@@ -68,6 +68,13 @@ const CASES: &[Case] = &[
         &[(COMPLETION_EXAMPLES, "/prompts/0/completionExamples")],
     ),
     case(
+        "expected-warning/component-ref-inside-schema.json",
+        &[(
+            COMPONENTS_REFERENCES,
+            "/tools/0/inputSchema/properties/address/$componentRef",
+        )],
+    ),
+    case(
         "expected-warning/deprecated-client-requirement.json",
         &[(CLIENT_REQUIREMENTS, "/tools/0/clientRequirements/sampling")],
     ),

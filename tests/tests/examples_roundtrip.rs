@@ -8,6 +8,11 @@
 
 mod support;
 
+/// The own types of `examples/own-types`, which the `own-types-replaced` snapshot names
+/// (`crate::model::Issue`, `crate::model::State`).
+#[path = "../../examples/own-types/src/model.rs"]
+mod model;
+
 include!("../generated/examples_roundtrip.rs");
 
 /// The right implementation of the notebook fixture, which the example tests of the

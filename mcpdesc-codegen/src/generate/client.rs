@@ -229,7 +229,7 @@ fn task_method(
     method: syn::Ident,
     spec: TokenStream,
 ) -> TokenStream {
-    let input = format_ident!("{}", tool.input.type_name);
+    let input = tool.input.rust_type(quote!(types));
     let name = &tool.name;
     let plain = &tool.names.method_name;
     let doc = format!(
@@ -238,15 +238,15 @@ fn task_method(
     let deprecated = deprecated(tool.deprecated, "tool");
     let (output, call) = match &tool.output {
         Some(output) => {
-            let output = format_ident!("{}", output.type_name);
-            (quote!(types::#output), quote!(call_tool_output_as_task))
+            let output = output.rust_type(quote!(types));
+            (quote!(#output), quote!(call_tool_output_as_task))
         }
         None => (quote!(#rt::ToolResult), quote!(call_tool_as_task)),
     };
     quote! {
         #[doc = #doc]
         #deprecated
-        pub async fn #method(&self, input: types::#input) -> #rt::CallResult<#rt::client::TypedTask<#output>> {
+        pub async fn #method(&self, input: #input) -> #rt::CallResult<#rt::client::TypedTask<#output>> {
             self.inner.#call(#spec, input).await
         }
     }
@@ -255,7 +255,7 @@ fn task_method(
 /// `{method}` (and `{method}_with_content` for a tool with an `outputSchema`).
 fn tool_methods(rt: &TokenStream, tool: &ToolIr, spec: TokenStream) -> TokenStream {
     let method = format_ident!("{}", tool.names.method_name);
-    let input = format_ident!("{}", tool.input.type_name);
+    let input = tool.input.rust_type(quote!(types));
     let name = &tool.name;
     let docs = method_doc(
         trait_doc(tool),
@@ -265,7 +265,7 @@ fn tool_methods(rt: &TokenStream, tool: &ToolIr, spec: TokenStream) -> TokenStre
     let deprecated = deprecated(tool.deprecated, "tool");
     match &tool.output {
         Some(output) => {
-            let output = format_ident!("{}", output.type_name);
+            let output = output.rust_type(quote!(types));
             let with_content = format_ident!("{}", tool.names.content_method);
             let content_doc = format!(
                 "Calls the tool `{name}`: the typed output with the content blocks and the result `_meta`."
@@ -273,13 +273,13 @@ fn tool_methods(rt: &TokenStream, tool: &ToolIr, spec: TokenStream) -> TokenStre
             quote! {
                 #(#[doc = #docs])*
                 #deprecated
-                pub async fn #method(&self, input: types::#input) -> #rt::CallResult<types::#output> {
+                pub async fn #method(&self, input: #input) -> #rt::CallResult<#output> {
                     self.inner.call_tool_output(#spec, input).await
                 }
 
                 #[doc = #content_doc]
                 #deprecated
-                pub async fn #with_content(&self, input: types::#input) -> #rt::CallResult<#rt::Typed<types::#output>> {
+                pub async fn #with_content(&self, input: #input) -> #rt::CallResult<#rt::Typed<#output>> {
                     self.inner.call_tool_typed(#spec, input).await
                 }
             }
@@ -287,7 +287,7 @@ fn tool_methods(rt: &TokenStream, tool: &ToolIr, spec: TokenStream) -> TokenStre
         None => quote! {
             #(#[doc = #docs])*
             #deprecated
-            pub async fn #method(&self, input: types::#input) -> #rt::CallResult<#rt::ToolResult> {
+            pub async fn #method(&self, input: #input) -> #rt::CallResult<#rt::ToolResult> {
                 self.inner.call_tool(#spec, input).await
             }
         },

@@ -201,7 +201,7 @@ fn emit_mock(rt: &TokenStream, ir: &ModuleIr) -> TokenStream {
 /// ```
 fn emit_tool_examples(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
     let module = format_ident!("{}", tool.module);
-    let input_ty = format_ident!("{}", tool.input.type_name);
+    let input_ty = tool.input.rust_type(quote!(super::super::types));
     let doc = format!("Examples of the `{}` tool.", tool.name);
     let examples = tool.examples.iter().map(|e| {
         let name = &e.name;
@@ -219,17 +219,14 @@ fn emit_tool_examples(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
         quote!(#rt::testing::InteractionExample { name: #name, pointer: #pointer, input: #input, steps: #steps, result: #result })
     });
     let output_ty = match &tool.output {
-        Some(o) => {
-            let o = format_ident!("{}", o.type_name);
-            quote!(super::super::types::#o)
-        }
+        Some(o) => o.rust_type(quote!(super::super::types)),
         None => quote!(#rt::testing::NoOutput),
     };
     quote! {
         #[doc = #doc]
         pub mod #module {
             /// The tool's examples, with typed accessors (see `mcpdesc::testing::ToolExamples`).
-            pub const ALL: #rt::testing::ToolExamples<super::super::types::#input_ty, #output_ty> =
+            pub const ALL: #rt::testing::ToolExamples<#input_ty, #output_ty> =
                 #rt::testing::ToolExamples::new(&super::super::tools::#module::SPEC, &[#(#examples),*], &[#(#interactions),*]);
         }
     }
@@ -241,19 +238,19 @@ fn emit_impl(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
     let trait_name = format_ident!("{}", tool.names.trait_name);
     let method = format_ident!("{}", tool.names.method_name);
     let module = format_ident!("{}", tool.module);
-    let input = format_ident!("{}", tool.input.type_name);
+    let input = tool.input.rust_type(quote!(types));
     match &tool.output {
         Some(output) => {
-            let output = format_ident!("{}", output.type_name);
+            let output = output.rust_type(quote!(types));
             let with_content = format_ident!("{}", tool.names.content_method);
             quote! {
                 #[allow(deprecated)]
                 impl #trait_name for ExampleServer {
-                    fn #method(&self, input: types::#input, cx: #rt::Context) -> impl #rt::ToolFuture<types::#output> {
+                    fn #method(&self, input: #input, cx: #rt::Context) -> impl #rt::ToolFuture<#output> {
                         #rt::__private::output(self.#with_content(input, cx))
                     }
 
-                    fn #with_content(&self, input: types::#input, cx: #rt::Context) -> impl #rt::ToolFuture<#rt::Typed<types::#output>> {
+                    fn #with_content(&self, input: #input, cx: #rt::Context) -> impl #rt::ToolFuture<#rt::Typed<#output>> {
                         self.book.respond_typed(tools::#module::NAME, input, cx)
                     }
                 }
@@ -262,7 +259,7 @@ fn emit_impl(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
         None => quote! {
             #[allow(deprecated)]
             impl #trait_name for ExampleServer {
-                fn #method(&self, input: types::#input, cx: #rt::Context) -> impl #rt::ToolFuture<#rt::ToolResult> {
+                fn #method(&self, input: #input, cx: #rt::Context) -> impl #rt::ToolFuture<#rt::ToolResult> {
                     self.book.respond_input(tools::#module::NAME, input, cx)
                 }
             }

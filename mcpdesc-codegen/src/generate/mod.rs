@@ -30,6 +30,7 @@ pub mod ir;
 pub mod isolate;
 pub mod literals;
 pub mod naming;
+pub mod own_checks;
 pub mod prepare;
 pub mod primitive_examples;
 pub mod primitive_server;
@@ -186,6 +187,10 @@ fn check_settings(settings: &Settings) -> Result<(), GenerateError> {
             )));
         }
     }
+    settings
+        .own_types()
+        .check()
+        .map_err(GenerateError::Settings)?;
     for (name, patch) in settings.patches() {
         if let Some(new) = patch.new_name() {
             syn::parse_str::<syn::Ident>(new).map_err(|e| {

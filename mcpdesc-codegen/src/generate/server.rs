@@ -261,7 +261,7 @@ pub(crate) fn trait_doc(tool: &ToolIr) -> Vec<String> {
 fn emit_trait(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
     let trait_name = format_ident!("{}", tool.names.trait_name);
     let method = format_ident!("{}", tool.names.method_name);
-    let input = format_ident!("{}", tool.input.type_name);
+    let input = tool.input.rust_type(quote!(types));
     let docs = trait_doc(tool);
     let deprecated = tool
         .deprecated
@@ -269,7 +269,7 @@ fn emit_trait(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
     let name = &tool.name;
     match &tool.output {
         Some(output) => {
-            let output = format_ident!("{}", output.type_name);
+            let output = output.rust_type(quote!(types));
             let with_content = format_ident!("{}", tool.names.content_method);
             let method_doc = format!("Handles `tools/call` for `{name}`: the output becomes `structuredContent` and a text block of its JSON.");
             quote! {
@@ -278,10 +278,10 @@ fn emit_trait(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
                 #[allow(dead_code)]
                 pub trait #trait_name: Send + Sync {
                     #[doc = #method_doc]
-                    fn #method(&self, input: types::#input, cx: #rt::Context) -> impl #rt::ToolFuture<types::#output>;
+                    fn #method(&self, input: #input, cx: #rt::Context) -> impl #rt::ToolFuture<#output>;
 
                     /// What the router calls; override it to add content blocks (`Typed::with_content`).
-                    fn #with_content(&self, input: types::#input, cx: #rt::Context) -> impl #rt::ToolFuture<#rt::Typed<types::#output>> {
+                    fn #with_content(&self, input: #input, cx: #rt::Context) -> impl #rt::ToolFuture<#rt::Typed<#output>> {
                         #rt::__private::typed(self.#method(input, cx))
                     }
                 }
@@ -296,7 +296,7 @@ fn emit_trait(rt: &TokenStream, tool: &ToolIr) -> TokenStream {
                 #[allow(dead_code)]
                 pub trait #trait_name: Send + Sync {
                     #[doc = #method_doc]
-                    fn #method(&self, input: types::#input, cx: #rt::Context) -> impl #rt::ToolFuture<#rt::ToolResult>;
+                    fn #method(&self, input: #input, cx: #rt::Context) -> impl #rt::ToolFuture<#rt::ToolResult>;
                 }
             }
         }

@@ -4,6 +4,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::ir::{ModuleIr, Role, TypeSource};
+use super::prepare;
 use super::typespace::{self, Unit};
 use crate::settings::Settings;
 use mcpdesc_description::diagnostic::Diagnostic;
@@ -78,14 +79,16 @@ pub fn emit(
 ) -> TokenStream {
     let units: Vec<Unit> = ir
         .prepared_mut()
-        .map(|(pointer, prepared)| Unit {
-            pointer,
-            prepared: prepared.clone(),
+        .map(|(pointer, prepared)| {
+            let mut prepared = prepared.clone();
+            prepare::strip_marks(&mut prepared);
+            Unit { pointer, prepared }
         })
         .collect();
     let placeholders = ir.type_names.placeholders().clone();
     let built = typespace::build(
         settings,
+        &ir.own.definitions.clone(),
         units,
         placeholders,
         &mut ir.type_names,
@@ -111,10 +114,12 @@ pub fn emit(
     });
     let aliases = aliases(ir);
     let primitive_types = super::primitive_server::emit_types(ir, settings);
+    let own_checks = super::own_checks::emit(&ir.own.checks, &ir.source);
     quote! {
         #[doc = " Input and output types of the tools, generated from their JSON Schemas, and the arguments of the prompts and variables of the resource templates."]
         pub mod types {
             #(#allows)*
+            #own_checks
             #typify_items
             #aliases
             #primitive_types
@@ -308,7 +313,8 @@ fn is_option_deserialize_with(attr: &syn::Attribute) -> bool {
         )
 }
 
-/// One type alias per tool schema that is a shared component schema.
+/// One type alias per tool schema whose type is a shared one (a component several
+/// tools use, or identical schemas), unless the shared type has the alias's name.
 ///
 /// ```text
 /// /// Arguments of the `search` tool: the shared component type [`Query`].
@@ -324,12 +330,19 @@ fn aliases(ir: &ModuleIr) -> TokenStream {
                 continue;
             };
             let shared = &ir.shared[k];
+            if schema.type_name == shared.type_name || schema.replaced.is_some() {
+                continue;
+            }
             let what = match role {
                 Role::Input => "Arguments of",
                 Role::Output => "Structured output of",
             };
+            let kind = match shared.component {
+                Some(_) => "shared component type",
+                None => "shared type",
+            };
             let doc = format!(
-                " {what} the `{}` tool: the shared component type [`{}`].",
+                " {what} the `{}` tool: the {kind} [`{}`].",
                 tool.name, shared.type_name
             );
             let alias = format_ident!("{}", schema.type_name);

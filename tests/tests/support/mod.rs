@@ -40,6 +40,20 @@ pub struct Entry {
     /// The test server expression (`Settings::test_server`), for the entries whose
     /// example tests run against an implementation.
     pub test_server: Option<String>,
+    /// Whether the entry is generated with the own types of `examples/own-types`
+    /// ([`own_types`]): its code names `crate::model::{Issue, State}`, `uuid` and `chrono`.
+    pub own_types: bool,
+}
+
+/// The settings `examples/own-types/build.rs` generates its module with: the `Issue`
+/// component and the `IssueState` enum are `crate::model`'s, `uuid` and `date-time`
+/// formats are `uuid::Uuid` and `chrono::DateTime<Utc>`.
+pub fn own_types(settings: Settings) -> Settings {
+    settings
+        .replace_type("#/components/schemas/Issue", "crate::model::Issue")
+        .replace_type("IssueState", "crate::model::State")
+        .format_type("uuid", "::uuid::Uuid")
+        .format_type("date-time", "::chrono::DateTime<::chrono::Utc>")
 }
 
 impl Entry {
@@ -51,12 +65,16 @@ impl Entry {
             version,
             side: Side::Both,
             test_server: None,
+            own_types: false,
         }
     }
 
     /// The settings the snapshot is generated with.
     pub fn settings(&self) -> Settings {
         let mut settings = Settings::new().side(self.side);
+        if self.own_types {
+            settings = own_types(settings);
+        }
         if let Some(expr) = &self.test_server {
             settings = settings.test_server(expr.clone());
         }
@@ -115,6 +133,7 @@ pub fn in_repo_corpus() -> Vec<Entry> {
         version: None,
         side: Side::Both,
         test_server: None,
+        own_types: false,
     }];
     for (name, file) in [
         ("generator-constructs", "constructs"),
@@ -133,6 +152,19 @@ pub fn in_repo_corpus() -> Vec<Entry> {
             version: None,
             side: Side::Both,
             test_server: None,
+            own_types: false,
+        });
+    }
+    // The tracker of `examples/own-types`: identical schemas as one type, then the
+    // crate's own types in place of generated ones.
+    for (name, own_types) in [("own-types", false), ("own-types-replaced", true)] {
+        out.push(Entry {
+            name: name.into(),
+            path: root.join("../examples/own-types/issues.mcpdesc.json"),
+            version: None,
+            side: Side::Both,
+            test_server: None,
+            own_types,
         });
     }
     // Generated with a test server: the example tests run against the notebook's right
@@ -143,6 +175,7 @@ pub fn in_repo_corpus() -> Vec<Entry> {
         version: None,
         side: Side::Both,
         test_server: Some("crate::notebook_right::Server::new()".into()),
+        own_types: false,
     });
     // Client-only modules: no handler trait, nothing to implement.
     for (name, path) in [
@@ -155,6 +188,7 @@ pub fn in_repo_corpus() -> Vec<Entry> {
             version: None,
             side: Side::Client,
             test_server: None,
+            own_types: false,
         });
     }
     fixture_entries(&in_repo_cases(), &["expected-valid"], "case", &mut out);
@@ -178,6 +212,7 @@ pub fn shared_corpus(conformance: &Path) -> Vec<Entry> {
             version: None,
             side: Side::Both,
             test_server: None,
+            own_types: false,
         });
     }
     fixture_entries(

@@ -7,14 +7,14 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::module::{patched, ModuleIr, ServerIr};
-use super::share::{share_definitions, share_inline};
+use super::share::rounds::share_types;
 use super::tool::{
     ExampleIr, InteractionExampleIr, Role, SchemaIr, SharedSchemaIr, ToolIr, TypeSource,
 };
 use super::variants::{handler_groups, same_variant_types, Same};
-use super::{elicitation, security};
+use super::{elicitation, replace, security};
 use crate::generate::naming::{self, NameAllocator, ToolNames};
-use crate::generate::prepare::{self, Options, PreparedSchema};
+use crate::generate::prepare::{self, Options};
 use crate::generate::primitives;
 use crate::settings::Settings;
 use mcpdesc_description::description::Description;
@@ -64,6 +64,7 @@ pub fn build(
         format_types: settings.uses_format_types(),
         defaults: true,
         output: false,
+        own: settings.own_types(),
     };
     let mut names = names;
     let (mut shared, shared_index) = shared_schemas(
@@ -94,7 +95,8 @@ pub fn build(
         tools.push(tool);
     }
     deprecate_handler_groups(&mut tools);
-    share_types(&mut shared, &mut tools, &mut types);
+    share_types(&mut shared, &mut tools, &mut types, settings);
+    let own = replace::resolve(&mut shared, &mut tools, settings, diagnostics);
 
     // A handler group's elicitations are equal (see `handler_groups`): its head's
     // serve the whole group, under the handler's names.
@@ -120,6 +122,7 @@ pub fn build(
         primitives,
         security,
         elicitations,
+        own,
     })
 }
 
@@ -256,7 +259,7 @@ fn shared_schemas(
     resolution: Option<&Resolution>,
     selected: &[view::Selected<'_>],
     uses: &ComponentUses,
-    options: Options,
+    options: Options<'_>,
     settings: &Settings,
     types: &mut NameAllocator,
     diagnostics: &mut Vec<Diagnostic>,
@@ -296,11 +299,12 @@ fn shared_schemas(
             shared_index.insert(*user, shared.len());
         }
         shared.push(SharedSchemaIr {
-            component: component.clone(),
+            component: Some(component.clone()),
             pointer: target.clone(),
             original,
             type_name: patched(settings, &typify_name),
             prepared,
+            replaced: None,
         });
     }
     (shared, shared_index)
@@ -313,7 +317,7 @@ struct ToolBuilder<'a> {
     selected: &'a [view::Selected<'a>],
     resolution: Option<&'a Resolution>,
     settings: &'a Settings,
-    options: Options,
+    options: Options<'a>,
     groups: &'a [Option<usize>],
     shared_index: &'a BTreeMap<(usize, Role), usize>,
     same: &'a BTreeMap<(usize, Role), Same>,
@@ -450,6 +454,7 @@ impl ToolBuilder<'_> {
             component,
             type_name,
             source,
+            replaced: None,
         }
     }
 }
@@ -503,22 +508,6 @@ fn deprecate_handler_groups(tools: &mut [ToolIr]) {
             tools[head].deprecated = all;
         }
     }
-}
-
-/// Shares identical definitions and inline schemas across every prepared schema: the
-/// shared component types' and each tool's own ones.
-fn share_types(shared: &mut [SharedSchemaIr], tools: &mut [ToolIr], types: &mut NameAllocator) {
-    let mut prepared: Vec<&mut PreparedSchema> =
-        shared.iter_mut().map(|s| &mut s.prepared).collect();
-    for t in tools {
-        for schema in std::iter::once(&mut t.input).chain(t.output.as_mut()) {
-            if let TypeSource::Own(p) = &mut schema.source {
-                prepared.push(p);
-            }
-        }
-    }
-    share_definitions(&mut prepared, types);
-    share_inline(&mut prepared, types);
 }
 
 /// The server's own data: its info, instructions, capabilities, security declaration

@@ -113,7 +113,7 @@ impl<'a> Owner<'a> {
 pub fn build(
     tools: &[ToolIr],
     primitives: &PrimitivesIr,
-    options: Options,
+    options: Options<'_>,
     types: &mut NameAllocator,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<ElicitationIr> {
@@ -206,7 +206,7 @@ fn form_ir(
     k: usize,
     name: &str,
     schema: &Value,
-    options: Options,
+    options: Options<'_>,
     types: &mut NameAllocator,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> FormIr {

@@ -16,6 +16,8 @@
 pub mod build;
 pub mod elicitation;
 mod module;
+pub mod own;
+pub mod replace;
 pub mod security;
 pub mod share;
 mod tool;
@@ -25,7 +27,6 @@ pub use build::build;
 pub use elicitation::ElicitationIr;
 pub use module::{ModuleIr, ServerIr};
 pub use security::SecurityIr;
-pub use share::{share_definitions, share_inline};
 pub use tool::{
     ExampleIr, InteractionExampleIr, Role, SchemaIr, SharedSchemaIr, ToolIr, TypeSource,
 };

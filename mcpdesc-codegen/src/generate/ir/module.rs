@@ -2,6 +2,7 @@
 //! elicitations, and the type names they end up with.
 
 use super::elicitation::ElicitationIr;
+use super::own::OwnIr;
 use super::security::SecurityIr;
 use super::tool::{Role, SharedSchemaIr, ToolIr, TypeSource};
 use crate::generate::naming::NameAllocator;
@@ -33,6 +34,8 @@ pub struct ModuleIr {
     /// The Elicitation Declarations of the tools, prompts, resources and resource
     /// templates (typed elicitations, `elicitations.rs`).
     pub elicitations: Vec<ElicitationIr>,
+    /// The user's own types: replaced definitions and their compile-time checks.
+    pub own: OwnIr,
 }
 
 /// Server-level metadata, for `info` constants and `ServerInfo`.
@@ -61,15 +64,18 @@ pub struct ServerIr {
 }
 
 impl ModuleIr {
-    /// Every prepared schema (shared ones first), for the type emitter.
+    /// Every prepared schema that is generated (shared ones first; not those the
+    /// user's types replace), for the type emitter.
     pub fn prepared_mut(&mut self) -> impl Iterator<Item = (Pointer, &mut PreparedSchema)> {
         let shared = self
             .shared
             .iter_mut()
+            .filter(|s| s.replaced.is_none())
             .map(|s| (s.pointer.clone(), &mut s.prepared));
         let own = self.tools.iter_mut().flat_map(|t| {
             std::iter::once(&mut t.input)
                 .chain(t.output.as_mut())
+                .filter(|s| s.replaced.is_none())
                 .filter_map(|s| match &mut s.source {
                     TypeSource::Own(p) => Some((s.pointer.clone(), p)),
                     TypeSource::Shared(_) | TypeSource::Variant(_) => None,

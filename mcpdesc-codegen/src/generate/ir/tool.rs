@@ -1,6 +1,7 @@
 //! The IR of one tool declaration: names, scope, schemas (original and prepared) and
 //! examples.
 
+use proc_macro2::TokenStream;
 use serde_json::Value;
 
 use crate::generate::naming::ToolNames;
@@ -101,26 +102,52 @@ pub struct SchemaIr {
     pub type_name: String,
     /// Where its type comes from.
     pub source: TypeSource,
+    /// The user's Rust type in place of the generated one
+    /// ([`crate::settings::Settings::replace_type`], or an `x-rust-type` at the
+    /// schema's root): the generated code names it instead of `types::{type_name}`.
+    pub replaced: Option<String>,
+}
+
+impl SchemaIr {
+    /// The Rust type code names for this schema: the user's replacement, or
+    /// `{types}::{type_name}` where `types` is the path of the `types` module from the
+    /// place of use (`types`, `super::super::types`).
+    pub fn rust_type(&self, types: TokenStream) -> TokenStream {
+        match self
+            .replaced
+            .as_deref()
+            .and_then(|p| syn::parse_str::<syn::TypePath>(p).ok())
+        {
+            Some(path) => quote::quote!(#path),
+            None => {
+                let name = quote::format_ident!("{}", self.type_name);
+                quote::quote!(#types::#name)
+            }
+        }
+    }
 }
 
 /// How a tool schema gets its Rust type.
+// One per tool schema, built once: the size of the largest variant costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum TypeSource {
     /// Its own typify definition.
     Own(PreparedSchema),
-    /// An alias of the shared component type `shared[i]`.
+    /// An alias of the shared type `shared[i]`.
     Shared(usize),
     /// The type of the same role of the earlier variant `tools[i]` of the same tool,
     /// whose schema is identical: one type, no alias.
     Variant(usize),
 }
 
-/// A component schema used by several tool schemas: one type, and an alias per use.
+/// A schema several tool schemas have as their whole schema (a component they use, or
+/// identical schemas, see the `share` module): one type, and an alias per use.
 #[derive(Debug, Clone)]
 pub struct SharedSchemaIr {
-    /// The component name.
-    pub component: String,
-    /// `/components/schemas/<name>`.
+    /// The component name, when it is a component schema.
+    pub component: Option<String>,
+    /// `/components/schemas/<name>`, or the first tool schema's pointer.
     pub pointer: Pointer,
     /// The component schema, untouched.
     pub original: Value,
@@ -128,6 +155,8 @@ pub struct SharedSchemaIr {
     pub type_name: String,
     /// typify's copy.
     pub prepared: PreparedSchema,
+    /// The user's Rust type in place of this one (then not generated).
+    pub replaced: Option<String>,
 }
 
 /// One Tool Example.

@@ -24,6 +24,7 @@
 
 mod assertions;
 mod keywords;
+pub mod own;
 mod prepared;
 mod preparer;
 mod shapes;
@@ -37,7 +38,10 @@ use serde_json::Value;
 use super::naming::NameAllocator;
 use mcpdesc_description::diagnostic::Diagnostic;
 use mcpdesc_description::pointer::Pointer;
-pub use prepared::{schema_doc, strip_defaults, Options, PreparedSchema};
+use prepared::title_of;
+pub use prepared::{
+    schema_doc, strip_defaults, strip_marks, Options, OwnUse, PreparedSchema, TITLE_MARK,
+};
 use preparer::Preparer;
 
 /// Prepares `schema`, whose use site is `at` (such as `/tools/2/inputSchema`), as the
@@ -48,7 +52,7 @@ pub fn prepare(
     at: &Pointer,
     root_name: &str,
     doc: Option<&str>,
-    options: Options,
+    options: Options<'_>,
     names: &mut NameAllocator,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> PreparedSchema {
@@ -63,10 +67,16 @@ pub fn prepare(
         root_id: None,
         targets: BTreeMap::new(),
         queue: VecDeque::new(),
+        own_uses: Vec::new(),
+        root_rust_type: None,
     };
     p.index(schema, &Pointer::root());
     let mut root = p.schema(schema, &Pointer::root());
     set_doc(&mut root, doc);
+    let title = schema.as_object().and_then(title_of);
+    if let (Some(map), Some(title)) = (root.as_object_mut(), title) {
+        map.insert(TITLE_MARK.into(), Value::String(title));
+    }
     let mut defs = Vec::new();
     let mut def_pointers = Vec::new();
     while let Some((rel, name)) = p.queue.pop_front() {
@@ -80,6 +90,9 @@ pub fn prepare(
         root,
         defs,
         def_pointers,
+        own_doc: schema_doc(schema),
+        rust_type: p.root_rust_type.take(),
+        own_uses: std::mem::take(&mut p.own_uses),
     };
     p.break_alias_cycles(&mut prepared);
     prepared

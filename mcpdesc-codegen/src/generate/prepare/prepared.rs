@@ -5,6 +5,25 @@ use serde_json::{Map, Value};
 
 use mcpdesc_description::pointer::Pointer;
 
+use crate::own_types::OwnTypes;
+
+/// The mark the preparation leaves on every schema object with a `title` (the title,
+/// trimmed): sharing (`ir::share`) names a type shared by identical schemas after it;
+/// [`strip_marks`] removes the marks before typify runs.
+pub const TITLE_MARK: &str = "x-mcpdesc-title";
+
+/// One place where a Rust type of the user's stands in a prepared schema: a mapped
+/// `format` or an honoured `x-rust-type`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnUse {
+    /// The Rust type (`::uuid::Uuid`).
+    pub path: String,
+    /// What put it there, in words (``format `uuid` ``, `` `x-rust-type` ``).
+    pub what: String,
+    /// Where, in the description.
+    pub pointer: Pointer,
+}
+
 /// A schema ready for typify: its root and the definitions it references.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PreparedSchema {
@@ -18,6 +37,15 @@ pub struct PreparedSchema {
     /// Where each definition of `defs` is in the original schema, relative to its root
     /// (for diagnostics).
     pub def_pointers: Vec<Pointer>,
+    /// The root's own documentation (its title and description), which the root of
+    /// typify's copy replaces with the caller's; what the root would be documented
+    /// with as a part of another schema (sharing compares it so).
+    pub own_doc: Option<String>,
+    /// The Rust type an honoured `x-rust-type` at the root names: the whole schema is
+    /// that type.
+    pub rust_type: Option<String>,
+    /// The user's types standing in this schema (mapped formats, `x-rust-type`).
+    pub own_uses: Vec<OwnUse>,
 }
 
 impl PreparedSchema {
@@ -39,6 +67,9 @@ impl PreparedSchema {
             root: Value::Object(root),
             defs: Vec::new(),
             def_pointers: Vec::new(),
+            own_doc: self.own_doc.clone(),
+            rust_type: None,
+            own_uses: Vec::new(),
         }
     }
 }
@@ -79,6 +110,18 @@ pub fn strip_defaults(prepared: &mut PreparedSchema) {
     }
 }
 
+/// Removes the [`TITLE_MARK`]s of a prepared schema (typify would see them as
+/// extensions, and its conversion table compares extensions).
+pub fn strip_marks(prepared: &mut PreparedSchema) {
+    for schema in
+        std::iter::once(&mut prepared.root).chain(prepared.defs.iter_mut().map(|(_, s)| s))
+    {
+        visit_prepared(schema, &mut |m| {
+            m.remove(TITLE_MARK);
+        });
+    }
+}
+
 /// Calls `f` on every schema object of a *prepared* schema (whose keywords are the
 /// normalized set this module writes).
 fn visit_prepared(schema: &mut Value, f: &mut impl FnMut(&mut Map<String, Value>)) {
@@ -86,7 +129,7 @@ fn visit_prepared(schema: &mut Value, f: &mut impl FnMut(&mut Map<String, Value>
         return;
     };
     f(map);
-    for keyword in ["items", "additionalItems", "additionalProperties"] {
+    for keyword in ["items", "additionalItems", "additionalProperties", "not"] {
         match map.get_mut(keyword) {
             Some(Value::Array(list)) => list.iter_mut().for_each(|s| visit_prepared(s, f)),
             Some(s) => visit_prepared(s, f),
@@ -107,7 +150,7 @@ fn visit_prepared(schema: &mut Value, f: &mut impl FnMut(&mut Map<String, Value>
 
 /// Options of one preparation.
 #[derive(Debug, Clone, Copy)]
-pub struct Options {
+pub struct Options<'a> {
     /// Keep `format` and `pattern` (format-specific types).
     pub format_types: bool,
     /// Keep `default` values (a retry without them is the first fallback when typify
@@ -118,6 +161,17 @@ pub struct Options {
     /// have to build with `NonZeroU64::new(x).unwrap()`; the router checks every
     /// structured output against the original schema anyway.
     pub output: bool,
+    /// The format types and the crates declared for `x-rust-type`.
+    pub own: &'a OwnTypes,
+}
+
+/// The trimmed, non-empty `title` of a schema object.
+pub(super) fn title_of(map: &Map<String, Value>) -> Option<String> {
+    map.get("title")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_owned)
 }
 
 /// A schema's own documentation: its title and description, joined by a blank line as

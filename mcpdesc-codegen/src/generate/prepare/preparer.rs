@@ -7,7 +7,8 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use serde_json::{Map, Value};
 
 use super::keywords::{def_candidate, for_each_child, ANNOTATIONS};
-use super::prepared::{doc_of, Options, PreparedSchema};
+use super::own::{self, Verdict, RUST_TYPE};
+use super::prepared::{doc_of, title_of, Options, OwnUse, PreparedSchema, TITLE_MARK};
 use super::shapes::{alias_targets, default_problem, fixed_length, is_tuple, supported_not};
 use crate::generate::naming::NameAllocator;
 use mcpdesc_description::diagnostic::{Diagnostic, Severity};
@@ -21,7 +22,7 @@ pub(super) struct Preparer<'a> {
     pub(super) original: &'a Value,
     pub(super) at: &'a Pointer,
     pub(super) root_name: &'a str,
-    pub(super) options: Options,
+    pub(super) options: Options<'a>,
     pub(super) names: &'a mut NameAllocator,
     pub(super) diagnostics: &'a mut Vec<Diagnostic>,
     /// Subschemas (below the root) that declare `$id`: they start a new resource, and
@@ -33,6 +34,10 @@ pub(super) struct Preparer<'a> {
     pub(super) targets: BTreeMap<Pointer, String>,
     /// Targets still to transform.
     pub(super) queue: VecDeque<(Pointer, String)>,
+    /// The user's types put in place so far (mapped formats, `x-rust-type`).
+    pub(super) own_uses: Vec<OwnUse>,
+    /// The Rust type of an honoured `x-rust-type` at the root.
+    pub(super) root_rust_type: Option<String>,
 }
 
 impl Preparer<'_> {
@@ -51,8 +56,13 @@ impl Preparer<'_> {
         for_each_child(map, rel, |child, child_rel| self.index(child, &child_rel));
     }
 
+    /// The description's pointer of the subschema at `rel`.
+    fn absolute(&self, rel: &Pointer) -> Pointer {
+        Pointer::parse(&format!("{}{}", self.at, rel)).unwrap_or_default()
+    }
+
     pub(super) fn warn(&mut self, rel: &Pointer, code: &'static str, message: String) {
-        let pointer = Pointer::parse(&format!("{}{}", self.at, rel)).unwrap_or_default();
+        let pointer = self.absolute(rel);
         self.diagnostics.push(Diagnostic::new(
             Severity::Warning,
             rules::CODEGEN,
@@ -110,12 +120,6 @@ impl Preparer<'_> {
 
     /// The first construct of `map` that typify cannot represent, as (keyword, reason).
     pub(super) fn unsupported(&self, map: &Map<String, Value>) -> Option<(&'static str, String)> {
-        if map.contains_key("$componentRef") {
-            return Some((
-                "$componentRef",
-                "a `$componentRef` inside a schema is not a component reference (MCP Description 0.9 §3.2: only a whole schema can be one; inside, use `$ref` to `$defs`, which identical schemas share as one type) and allows any value".into(),
-            ));
-        }
         for keyword in ["if", "then", "else"] {
             if map.contains_key(keyword) {
                 return Some((keyword, "`if`/`then`/`else` has no Rust type".into()));
@@ -216,20 +220,44 @@ impl Preparer<'_> {
     }
 
     pub(super) fn object(&mut self, map: &Map<String, Value>, rel: &Pointer) -> Value {
+        if map.contains_key("$componentRef") {
+            // Not a reference inside a schema: the validator warns about it
+            // (`component-reference-inside-schema`); the member allows any value.
+            let mut out = Map::new();
+            if let Some(doc) = doc_of(map) {
+                out.insert("description".into(), Value::String(doc));
+            }
+            return Value::Object(out);
+        }
+        if let Some(extension) = map.get(RUST_TYPE) {
+            if let Some(native) = self.rust_type(map, extension, rel) {
+                return native;
+            }
+        }
         if let Some((keyword, why)) = self.unsupported(map) {
             return self.degrade(map, rel, keyword, &why);
         }
         let reference = match map.get("$ref") {
             None => None,
-            Some(Value::String(r)) => match self.resolve(r, rel) {
-                Ok(name) => Some(name),
-                Err(why) => return self.degrade(map, rel, "$ref", &why),
-            },
+            Some(Value::String(r)) => {
+                if let Some(native) = self.reference_to_rust_type(map, r, rel) {
+                    return native;
+                }
+                match self.resolve(r, rel) {
+                    Ok(name) => Some(name),
+                    Err(why) => return self.degrade(map, rel, "$ref", &why),
+                }
+            }
             Some(_) => return self.degrade(map, rel, "$ref", "`$ref` is not a string"),
         };
 
         let mut out = Map::new();
         let keys = self.assertions(map, rel, &mut out);
+        if reference.is_none() {
+            if let Some((format, _)) = own::mapped_format(map, &out, self.options.own.formats()) {
+                return self.format_type(map, &out, format, rel);
+            }
+        }
         let default = if self.options.defaults {
             self.default_for(map, &out, &keys, rel)
         } else {
@@ -270,8 +298,144 @@ impl Preparer<'_> {
             if let Some(default) = default {
                 out.insert("default".into(), default);
             }
+            self.mark_title(map, rel, &mut out);
         }
         Value::Object(out)
+    }
+
+    /// Leaves the [`TITLE_MARK`] of a subschema below the root (the caller marks the
+    /// root).
+    fn mark_title(&self, map: &Map<String, Value>, rel: &Pointer, out: &mut Map<String, Value>) {
+        if rel.as_str().is_empty() {
+            return;
+        }
+        if let Some(title) = title_of(map) {
+            out.insert(TITLE_MARK.into(), Value::String(title));
+        }
+    }
+
+    /// The documentation of a subschema below the root, as a prepared map.
+    fn documented(&self, map: &Map<String, Value>, rel: &Pointer) -> Map<String, Value> {
+        let mut out = Map::new();
+        if !rel.as_str().is_empty() {
+            if let Some(doc) = doc_of(map) {
+                out.insert("description".into(), Value::String(doc));
+            }
+        }
+        out
+    }
+
+    /// A schema whose `format` the settings map: exactly `{type, format}` (and its
+    /// documentation), which typify's conversion table makes the user's type. A
+    /// `default` is not kept: the type is the user's, whose values the generator
+    /// cannot write.
+    fn format_type(
+        &mut self,
+        map: &Map<String, Value>,
+        out: &Map<String, Value>,
+        format: &str,
+        rel: &Pointer,
+    ) -> Value {
+        let mut node = self.documented(map, rel);
+        if let Some(kind) = out.get("type") {
+            node.insert("type".into(), kind.clone());
+        }
+        node.insert("format".into(), Value::String(format.to_owned()));
+        if let Some(path) = self.options.own.formats().get(format) {
+            self.own_uses.push(OwnUse {
+                path: path.clone(),
+                what: format!("format `{format}`"),
+                pointer: self.absolute(rel),
+            });
+        }
+        Value::Object(node)
+    }
+
+    /// The schema of an honoured `x-rust-type` (the extension alone, its parameters
+    /// prepared, and the documentation), or `None` with a warning when the settings
+    /// do not honour it (the schema is then prepared as usual, the extension dropped).
+    /// At the root, the whole schema is the type: noted, and prepared as usual.
+    fn rust_type(
+        &mut self,
+        map: &Map<String, Value>,
+        extension: &Value,
+        rel: &Pointer,
+    ) -> Option<Value> {
+        match own::evaluate(extension, self.options.own.crates()) {
+            Verdict::Ignored(why) => {
+                if let Some(why) = why {
+                    self.warn(&rel.key(RUST_TYPE), "x-rust-type-ignored", why);
+                }
+                None
+            }
+            Verdict::Honoured {
+                mut extension,
+                parameters,
+                path,
+            } => {
+                if parameters.is_empty() {
+                    self.own_uses.push(OwnUse {
+                        path: path.clone(),
+                        what: "`x-rust-type`".to_owned(),
+                        pointer: self.absolute(rel),
+                    });
+                }
+                if rel.as_str().is_empty() {
+                    if parameters.is_empty() {
+                        self.root_rust_type = Some(path);
+                    } else {
+                        self.warn(
+                            &rel.key(RUST_TYPE),
+                            "x-rust-type-ignored",
+                            "an `x-rust-type` with `parameters` cannot stand for a whole tool schema; the type is generated from the schema".to_owned(),
+                        );
+                    }
+                    return None;
+                }
+                let at = rel.key(RUST_TYPE).key("parameters");
+                let parameters: Vec<Value> = parameters
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| self.schema(p, &at.index(i)))
+                    .collect();
+                extension.insert("parameters".into(), Value::Array(parameters));
+                let mut node = self.documented(map, rel);
+                node.insert(RUST_TYPE.into(), Value::Object(extension));
+                Some(Value::Object(node))
+            }
+        }
+    }
+
+    /// A `$ref` (with annotations only) to a subschema with an honoured `x-rust-type`
+    /// is that type, written in place: typify would wrap a definition of it in a
+    /// newtype named after the definition.
+    fn reference_to_rust_type(
+        &mut self,
+        map: &Map<String, Value>,
+        reference: &str,
+        rel: &Pointer,
+    ) -> Option<Value> {
+        let target = self.target_of(reference, rel).ok()?;
+        if target.as_str().is_empty() {
+            return None;
+        }
+        let original = self.original;
+        let node = original.pointer(target.as_str())?.as_object()?;
+        let only_annotations = map
+            .keys()
+            .all(|k| k == "$ref" || ANNOTATIONS.contains(&k.as_str()));
+        if !only_annotations {
+            return None;
+        }
+        let verdict = own::evaluate(node.get(RUST_TYPE)?, self.options.own.crates());
+        if !matches!(verdict, Verdict::Honoured { .. }) {
+            return None;
+        }
+        let mut native = self.object(node, &target);
+        if let (Some(native), Some(doc)) = (native.as_object_mut(), doc_of(map)) {
+            native.insert("description".into(), Value::String(doc));
+        }
+        Some(native)
     }
 
     /// String enum values, with placeholders where typify's variant names would collide.
@@ -341,6 +505,21 @@ impl Preparer<'_> {
 
     /// Resolves a `$ref` found in the subschema at `rel` to a definition name.
     pub(super) fn resolve(&mut self, reference: &str, rel: &Pointer) -> Result<String, String> {
+        let target = self.target_of(reference, rel)?;
+        if target.as_str().is_empty() {
+            return Ok(self.root_name.to_owned());
+        }
+        if let Some(name) = self.targets.get(&target) {
+            return Ok(name.clone());
+        }
+        let name = self.names.claim(&def_candidate(self.root_name, &target));
+        self.targets.insert(target.clone(), name.clone());
+        self.queue.push_back((target, name.clone()));
+        Ok(name)
+    }
+
+    /// The subschema a `$ref` found at `rel` points at, relative to the root.
+    fn target_of(&self, reference: &str, rel: &Pointer) -> Result<Pointer, String> {
         // The resource the reference is relative to: the nearest subschema with `$id`.
         let mut base = Pointer::root();
         let mut cursor = Some(rel.clone());
@@ -377,16 +556,7 @@ impl Preparer<'_> {
                 "`$ref` {reference:?} points at nothing in this schema"
             ));
         }
-        if target.as_str().is_empty() {
-            return Ok(self.root_name.to_owned());
-        }
-        if let Some(name) = self.targets.get(&target) {
-            return Ok(name.clone());
-        }
-        let name = self.names.claim(&def_candidate(self.root_name, &target));
-        self.targets.insert(target.clone(), name.clone());
-        self.queue.push_back((target, name.clone()));
-        Ok(name)
+        Ok(target)
     }
 
     /// A definition that is only a `$ref` to itself, directly or through other such

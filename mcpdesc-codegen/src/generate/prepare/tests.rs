@@ -21,6 +21,7 @@ fn run(schema: Value) -> (PreparedSchema, Vec<Diagnostic>) {
             format_types: false,
             defaults: true,
             output: false,
+            own: &crate::own_types::OwnTypes::default(),
         },
         &mut names,
         &mut diags,
@@ -154,8 +155,15 @@ fn translates_2020_12_forms() {
         props["annotated"],
         json!({"$ref": "#/definitions/TInputS", "description": "only docs"})
     );
+    // The title documents the type (and is marked for naming a shared type).
     assert_eq!(
         props["titled"],
+        json!({"type": "object", "description": "Point", "x-mcpdesc-title": "Point"})
+    );
+    let mut stripped = p.clone();
+    strip_marks(&mut stripped);
+    assert_eq!(
+        stripped.root["properties"]["titled"],
         json!({"type": "object", "description": "Point"})
     );
 }

@@ -4,19 +4,21 @@
 
 use std::collections::BTreeMap;
 
-use schemars::schema::Schema;
+use schemars::schema::{InstanceType, Schema, SchemaObject};
 use serde_json::Value;
-use typify::{TypeDetails, TypeSpace, TypeSpacePatch, TypeSpaceSettings};
+use typify::{CrateVers, TypeDetails, TypeSpace, TypeSpacePatch, TypeSpaceSettings};
 
 use crate::generate::isolate;
 use crate::generate::prepare::PreparedSchema;
 use crate::settings::Settings;
 
 /// The typify settings for the generator's settings; `derived` renames types typify
-/// derives (from property names) whose names other generated items have.
+/// derives (from property names) whose names other generated items have; `replaced`
+/// are the definitions the user's types replace (name → Rust type).
 pub(super) fn typify_settings(
     settings: &Settings,
     derived: &BTreeMap<String, String>,
+    replaced: &BTreeMap<String, String>,
 ) -> TypeSpaceSettings {
     let mut ts = TypeSpaceSettings::default();
     // A BTreeMap serializes in key order, so generated values serialize
@@ -40,7 +42,38 @@ pub(super) fn typify_settings(
             ts.with_patch(name, TypeSpacePatch::default().with_rename(rename));
         }
     }
+    for (name, path) in replaced {
+        ts.with_replacement(name, path, std::iter::empty());
+    }
+    own_types(settings, &mut ts);
     ts
+}
+
+/// The format types (one conversion per instance type a formatted schema can have:
+/// the preparation writes such a schema as exactly `{type, format}`) and the crates
+/// declared for `x-rust-type` (the preparation keeps only the extensions they honour).
+fn own_types(settings: &Settings, ts: &mut TypeSpaceSettings) {
+    let own = settings.own_types();
+    for (format, path) in own.formats() {
+        for kind in [
+            InstanceType::String,
+            InstanceType::Integer,
+            InstanceType::Number,
+            InstanceType::Boolean,
+        ] {
+            let schema = SchemaObject {
+                instance_type: Some(kind.into()),
+                format: Some(format.clone()),
+                ..SchemaObject::default()
+            };
+            ts.with_conversion(schema, path, std::iter::empty());
+        }
+    }
+    for (name, version) in own.crates() {
+        if let Some(version) = CrateVers::parse(version) {
+            ts.with_crate(name, version, None);
+        }
+    }
 }
 
 /// Converts `defs` in one space and renders it (rendering can panic too, so a failure

@@ -57,6 +57,7 @@ pub struct Built {
 /// Passes repeat until no name is defined twice.
 pub fn build(
     settings: &Settings,
+    replaced: &BTreeMap<String, String>,
     mut units: Vec<Unit>,
     placeholders: Placeholders,
     names: &mut NameAllocator,
@@ -74,7 +75,7 @@ pub fn build(
     let mut pass_no = 0;
     loop {
         pass_no += 1;
-        let p = match run_pass(settings, &units, &placeholders, &derived) {
+        let p = match run_pass(settings, replaced, &units, &placeholders, &derived) {
             Ok(p) => p,
             Err(message) => return panicked(units, &message, diagnostics),
         };
@@ -111,17 +112,20 @@ pub fn build(
 /// it converts); `Err` holds the message of a panic that escaped the pass.
 fn run_pass(
     settings: &Settings,
+    replaced: &BTreeMap<String, String>,
     units: &[Unit],
     placeholders: &Placeholders,
     derived: &BTreeMap<String, String>,
 ) -> Result<pass::Pass, String> {
     let worker_settings = settings.clone();
+    let worker_replaced = replaced.clone();
     let worker_units = units.to_vec();
     let worker_placeholders = placeholders.clone();
     let worker_derived = derived.clone();
     isolate::run(move || {
         pass(
             worker_settings,
+            &worker_replaced,
             worker_units,
             &worker_placeholders,
             &worker_derived,

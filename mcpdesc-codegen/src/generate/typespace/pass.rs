@@ -29,11 +29,12 @@ pub(super) struct Pass {
 
 pub(super) fn pass(
     settings: Settings,
+    replaced: &BTreeMap<String, String>,
     mut units: Vec<Unit>,
     placeholders: &Placeholders,
     derived: &BTreeMap<String, String>,
 ) -> Pass {
-    let ts = typify_settings(&settings, derived);
+    let ts = typify_settings(&settings, derived, replaced);
     let mut diagnostics = Vec::new();
     // Fast path: the whole module converts at once (the usual case), so no unit needs
     // its trial conversion; typify runs once, not twice per schema.
@@ -124,7 +125,7 @@ pub(super) fn whole(
     // shorter name (`GetOutput` + property `input` → `GetOutputInput`) is then
     // converted after it, which shows as a duplicate instead of a silent reuse.
     defs.sort_by(|a, b| (a.0.len(), &a.0).cmp(&(b.0.len(), &b.0)));
-    // A definition shared by several schemas (`ir::share_definitions`) is in each
+    // A definition shared by several schemas (`ir::share`) is in each
     // of their units, identical: it is converted once.
     defs.dedup();
     convert(ts, &defs)

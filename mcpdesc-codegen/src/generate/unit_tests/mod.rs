@@ -2,7 +2,8 @@
 //! descriptions, settings, determinism and the server items here; types from schemas
 //! (shared components, `$defs` collisions, degraded constructs, fallbacks) in
 //! `schemas`, protocol-scoped variants and views in `variants`, prompts, resources
-//! and templates in `primitives`.
+//! and templates in `primitives`, one type per shape and the user's own types in
+//! `own_types`.
 
 use serde_json::{json, Value};
 
@@ -10,6 +11,7 @@ use super::{generate, GenerateError};
 use crate::settings::{Settings, TypePatch};
 use mcpdesc_description::{Description, Limits};
 
+mod own_types;
 mod primitives;
 mod schemas;
 mod variants;

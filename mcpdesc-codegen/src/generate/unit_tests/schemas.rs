@@ -191,7 +191,19 @@ fn a_nested_component_ref_is_not_a_reference_and_says_so() {
             "p": {"$componentRef": "#/components/schemas/P"}}}}]),
         Some(json!({"schemas": {"P": {"type": "string"}}})),
     );
-    let out = generate(&desc, &Settings::default()).unwrap();
-    let at: Vec<&str> = out.diagnostics.iter().map(|d| d.pointer.as_str()).collect();
+    // The description says so (`mcpdesc validate` too); generation does not repeat it.
+    let at: Vec<&str> = desc
+        .diagnostics
+        .iter()
+        .map(|d| d.pointer.as_str())
+        .collect();
     assert_eq!(at, ["/tools/0/inputSchema/properties/p/$componentRef"]);
+    let out = generate(&desc, &Settings::default()).unwrap();
+    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+    assert!(
+        out.code
+            .contains("pub p: ::std::option::Option<::serde_json::Value>"),
+        "{}",
+        out.code
+    );
 }

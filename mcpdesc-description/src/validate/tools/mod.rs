@@ -8,6 +8,7 @@
 mod examples;
 mod interaction;
 mod keywords;
+mod nested_refs;
 mod portable;
 mod schema;
 

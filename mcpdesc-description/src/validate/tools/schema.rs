@@ -8,6 +8,7 @@ use jsonschema::Validator;
 use serde_json::Value;
 
 use super::keywords::misspelled_keywords;
+use super::nested_refs::component_refs_inside;
 use crate::pointer::Pointer;
 use crate::protocol::{ProtocolVersion, VersionSet};
 use crate::rules;
@@ -88,6 +89,7 @@ pub fn check(
     }
     root_shape(cx, &at, which, schema, scope);
     misspelled_keywords(cx, &at, schema);
+    component_refs_inside(cx, &at, schema);
     if !scope.intersect(VersionSet::before(V2025_11_25)).is_empty() {
         legacy_shape(cx, &at, schema, scope);
     }
