@@ -50,6 +50,8 @@
 //!   Idle sessions close after [`DEFAULT_SESSION_IDLE_TIMEOUT`] (5 minutes); after
 //!   [`DEFAULT_HIBERNATE_AFTER`] (5 s) of idleness a session hibernates (see
 //!   [`HttpServer::hibernate_after`]).
+//! - **Rate limit**: none; [`HttpServer::rate_limit`] (feature `rate-limit`) sets a
+//!   per-client limit answered with `429` and `Retry-After` (see `RateLimit`).
 //! - **Responses**: SSE streams (`text/event-stream`); [`HttpServer::json_response`]
 //!   prefers plain JSON where rmcp allows it (stateless mode only).
 //!
@@ -105,7 +107,10 @@ mod hibernate;
 mod listener;
 mod observe;
 mod origin;
+mod peer;
 mod probe;
+#[cfg(feature = "rate-limit")]
+mod rate_limit;
 pub(crate) mod reading;
 mod restore;
 pub(crate) mod security;
@@ -121,6 +126,8 @@ pub use listener::{
     ConnectionLimits, HttpListener, DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
     DEFAULT_MAX_HEADER_BYTES,
 };
+#[cfg(feature = "rate-limit")]
+pub use rate_limit::{RateLimit, RateLimitClient};
 pub use server::{serve_http, HttpServer};
 pub use service::McpHttpService;
 pub use sessions::{

@@ -59,6 +59,8 @@ pub struct HttpServer<H = McpServer> {
     /// every session (rmcp's token is its child).
     shutdown: CancellationToken,
     drain: Drain,
+    #[cfg(feature = "rate-limit")]
+    rate_limit: Option<super::rate_limit::RateLimit>,
 }
 
 impl<H> std::fmt::Debug for HttpServer<H> {
@@ -126,6 +128,8 @@ impl<H: ServerHandler> HttpServer<H> {
                 .with_max_request_body_bytes(DEFAULT_MAX_REQUEST_BODY_BYTES),
             security: None,
             gate: GateSettings::default(),
+            #[cfg(feature = "rate-limit")]
+            rate_limit: None,
         }
     }
 
@@ -267,6 +271,16 @@ impl<H: ServerHandler> HttpServer<H> {
     /// [`DEFAULT_SESSION_IDLE_TIMEOUT`] (5 minutes, rmcp's).
     pub fn session_idle_timeout(mut self, idle: Option<Duration>) -> Self {
         self.idle_timeout = idle;
+        self
+    }
+
+    /// Limits each client's requests to the MCP endpoint (feature `rate-limit`;
+    /// default: no limit): over the limit, `429 Too Many Requests` with
+    /// `Retry-After`. See [`RateLimit`](super::rate_limit::RateLimit) for who a
+    /// client is and what counts.
+    #[cfg(feature = "rate-limit")]
+    pub fn rate_limit(mut self, limit: super::rate_limit::RateLimit) -> Self {
+        self.rate_limit = Some(limit);
         self
     }
 
@@ -441,6 +455,11 @@ impl<H: ServerHandler> HttpServer<H> {
             origins: origin::Origins::new(self.origins),
             sessions,
             drain: self.drain,
+            #[cfg(feature = "rate-limit")]
+            rate_limit: self
+                .rate_limit
+                .as_ref()
+                .map(|limit| Arc::new(super::rate_limit::Limiter::new(limit))),
         };
         let service = McpHttpService { app: Arc::new(app) };
         Ok((service, gate))
