@@ -17,6 +17,7 @@ HTTP options:
                       behind a load balancer can answer any request)
   --allowed-origin O  allow browser requests from origin O (scheme://host[:port]);
                       repeatable; by default a request with an Origin header gets 403
+                      unless the origin is a loopback one (http://localhost:PORT...)
   --allowed-host H    answer requests whose Host is H (name or name:port; repeatable;
                       default: loopback names only), e.g. a public name behind a proxy
   --max-sessions N    at most N open sessions (default 10000); past it 503

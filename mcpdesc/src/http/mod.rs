@@ -42,6 +42,12 @@
 //! - **Hosts**: loopback only (`localhost`, `127.0.0.1`, `::1`, any port): a request
 //!   whose `Host` header names another host gets `403 Forbidden`. A deployment behind
 //!   a load balancer or on a public name sets [`HttpServer::allowed_hosts`].
+//! - **Origins**: a request with an `Origin` header (a browser's) gets `403` unless
+//!   the origin is allowed ([`HttpServer::allowed_origins`]). A local server, bound
+//!   to a loopback address (or, not binding itself, answering loopback hosts only),
+//!   also allows every loopback origin (`http://localhost:PORT`,
+//!   `http://127.0.0.1:PORT`, `http://[::1]:PORT`): DNS rebinding comes from foreign
+//!   names, and local tools such as the MCP Inspector send these.
 //! - **Body limit**: [`DEFAULT_MAX_REQUEST_BODY_BYTES`] (4 MiB); a larger request
 //!   gets `413 Payload Too Large` naming the limit.
 //! - **Sessions**: stateful (rmcp's `legacy_session_mode`): `initialize` opens a

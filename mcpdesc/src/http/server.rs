@@ -214,8 +214,12 @@ impl<H: ServerHandler> HttpServer<H> {
     /// The browser origins (`scheme://host[:port]`) allowed to call the server. A
     /// request whose `Origin` is present and not in the list gets `403 Forbidden`
     /// before anything else; a CORS preflight from a listed origin gets `204` with
-    /// the CORS headers, without authentication. The default allows no origin:
-    /// clients that send no `Origin` (every non-browser client) are unaffected.
+    /// the CORS headers, without authentication. Clients that send no `Origin`
+    /// (every non-browser client) are unaffected. By default a local server allows
+    /// loopback origins (`http://localhost:PORT`, `http://127.0.0.1:PORT`,
+    /// `http://[::1]:PORT`, any port) and no other; a server bound to another
+    /// address, or answering other hosts ([`HttpServer::allowed_hosts`]), allows
+    /// only the origins listed here (see the module docs, "Defaults").
     pub fn allowed_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.origins = origins.into_iter().map(Into::into).collect();
         self
@@ -402,6 +406,14 @@ impl<H: ServerHandler> HttpServer<H> {
             .config
             .with_cancellation_token(self.shutdown.child_token());
         let limit = config.max_request_body_bytes;
+        // A local server accepts loopback origins (see `origin.rs`).
+        let local = match bound {
+            Some(addr) => addr.ip().is_loopback(),
+            None => {
+                let hosts = &config.allowed_hosts;
+                !hosts.is_empty() && hosts.iter().all(|h| origin::is_loopback_host(h))
+            }
+        };
         let gate = match self.security {
             Some(router) => Gate::new(router, self.gate, bound)
                 .map_err(Error::Security)?
@@ -452,7 +464,7 @@ impl<H: ServerHandler> HttpServer<H> {
             },
             limit,
             gate: gate.clone(),
-            origins: origin::Origins::new(self.origins),
+            origins: origin::Origins::new(self.origins).with_loopback(local),
             sessions,
             drain: self.drain,
             #[cfg(feature = "rate-limit")]
