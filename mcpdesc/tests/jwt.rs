@@ -332,8 +332,31 @@ async fn an_unreachable_jwks_is_503_not_a_verdict() {
     let url = format!("http://{}/jwks.json", listener.local_addr().unwrap());
     drop(listener);
     let addr = serve(JwtAuthenticator::from_jwks_url(url, ISSUER)).await;
-    let reply = Client::bearer(addr, &k.rsa.sign(&claims(addr, json!({}))))
-        .initialize()
-        .await;
-    assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE, "{reply:?}");
+    for _ in 0..2 {
+        let reply = Client::bearer(addr, &k.rsa.sign(&claims(addr, json!({}))))
+            .initialize()
+            .await;
+        assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE, "{reply:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_failing_jwks_is_not_fetched_for_every_request() {
+    let k = keys();
+    let jwks = JwksServer::start("not a key set".into()).await;
+    let interval = Duration::from_millis(400);
+    let addr =
+        serve(JwtAuthenticator::from_jwks_url(&jwks.url, ISSUER).refetch_interval(interval)).await;
+    for _ in 0..3 {
+        let reply = Client::bearer(addr, &k.rsa.sign(&claims(addr, json!({}))))
+            .initialize()
+            .await;
+        assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE, "{reply:?}");
+    }
+    assert_eq!(jwks.fetches(), 1, "one fetch per refetch interval");
+    // The provider recovers; after the interval the next token fetches the set.
+    jwks.publish(key_set(&[&k.rsa]));
+    tokio::time::sleep(interval + Duration::from_millis(100)).await;
+    accepted(addr, &k.rsa.sign(&claims(addr, json!({})))).await;
+    assert_eq!(jwks.fetches(), 2);
 }

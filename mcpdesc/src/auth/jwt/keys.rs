@@ -6,7 +6,8 @@
 //! at most once per refetch interval: a stream of tokens with made-up key ids cannot
 //! make the server hammer the identity provider. One fetch runs at a time; requests
 //! arriving meanwhile wait for it. When a fetch fails, the previous set (if any) stays
-//! in use.
+//! in use; with no set yet, the requests of the next refetch interval get the same
+//! failure without a new fetch.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -54,6 +55,9 @@ struct Cache {
     keys: Option<Arc<JwkSet>>,
     fetched_at: Option<Instant>,
     attempted_at: Option<Instant>,
+    /// Why the last fetch failed, while no set was ever fetched: repeated to the
+    /// requests of the refetch interval instead of fetching for each.
+    failure: Option<FetchError>,
 }
 
 impl RemoteKeys {
@@ -88,6 +92,12 @@ impl RemoteKeys {
             Some(keys) if fresh => return Ok(keys.clone()),
             // A stale set: refresh it, unless a fetch was tried very recently.
             Some(keys) if !self.may_fetch(&cache) => return Ok(keys.clone()),
+            // No set yet and the last fetch just failed: do not hammer the provider.
+            None if !self.may_fetch(&cache) => {
+                if let Some(failure) = &cache.failure {
+                    return Err(failure.clone());
+                }
+            }
             _ => {}
         }
         self.fetch_into(&mut cache).await
@@ -119,10 +129,17 @@ impl RemoteKeys {
                 let keys = Arc::new(keys);
                 cache.keys = Some(keys.clone());
                 cache.fetched_at = Some(Instant::now());
+                cache.failure = None;
                 Ok(keys)
             }
             // Keep serving the keys we had: the provider may be down for a moment.
-            Err(e) => cache.keys.clone().ok_or(e),
+            Err(e) => match &cache.keys {
+                Some(keys) => Ok(keys.clone()),
+                None => {
+                    cache.failure = Some(e.clone());
+                    Err(e)
+                }
+            },
         }
     }
 
