@@ -135,6 +135,7 @@ page!(Frontends, "../../docs/frontends.md");
 page!(GeneratedCode, "../../docs/generated-code.md");
 page!(Library, "../../docs/library.md");
 page!(Migrate, "../../docs/migrate.md");
+page!(Operations, "../../docs/operations.md");
 page!(Pull, "../../docs/pull.md");
 page!(Security, "../../docs/security.md");
 page!(Serving, "../../docs/serving.md");

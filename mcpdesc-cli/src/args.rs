@@ -140,6 +140,18 @@ pub enum Command {
         /// first streamable-http transport of each protocol version).
         #[arg(long = "transport", value_name = "URL", requires = "http")]
         transport: Option<String>,
+        /// Enforce the description's security with JWT bearer tokens verified against
+        /// the JSON Web Key Set at URL (RS256, ES256, EdDSA; fetched when first needed,
+        /// cached, refetched for an unknown `kid`); needs --http and --issuer.
+        #[arg(long = "jwks", value_name = "URL", requires_all = ["http", "issuer"], conflicts_with = "tokens")]
+        jwks: Option<String>,
+        /// The issuer (`iss`) whose tokens --jwks accepts.
+        #[arg(long = "issuer", value_name = "ISS", requires = "jwks")]
+        issuer: Option<String>,
+        /// The audience (`aud`) a token must name (default: the URL served,
+        /// http://ADDR/mcp, which the Protected Resource Metadata names as `resource`).
+        #[arg(long = "audience", value_name = "AUD", requires = "jwks")]
+        audience: Option<String>,
     },
     /// Check a live MCP server (a command on stdio, or a URL) against its description:
     /// listings always, examples and generated inputs only when selected.

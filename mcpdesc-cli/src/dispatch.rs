@@ -12,6 +12,7 @@ use crate::docs::docs;
 use crate::exit::{EXIT_OK, EXIT_USAGE};
 use crate::generate::generate;
 use crate::migrate::migrate;
+use crate::serve_mock::MockJwt;
 use crate::serve_mock_command::{serve_mock, MockSecurity};
 use crate::validate::validate;
 use crate::{check, init, pull};
@@ -63,17 +64,28 @@ where
             http,
             tokens,
             transport,
-        } => serve_mock(
-            &file,
-            protocol_version,
-            &selections,
-            http.as_deref(),
-            &MockSecurity {
-                tokens: &tokens,
-                transport: transport.as_deref(),
-            },
-            err,
-        ),
+            jwks,
+            issuer,
+            audience,
+        } => {
+            let jwt = jwks.zip(issuer).map(|(jwks, issuer)| MockJwt {
+                jwks,
+                issuer,
+                audience,
+            });
+            serve_mock(
+                &file,
+                protocol_version,
+                &selections,
+                http.as_deref(),
+                &MockSecurity {
+                    tokens: &tokens,
+                    transport: transport.as_deref(),
+                    jwt: jwt.as_ref(),
+                },
+                err,
+            )
+        }
         Command::Check(args) => check::run(&args, out, err),
         Command::Init {
             dir,

@@ -49,7 +49,7 @@
 //!   start, crashed, hung past the timeout, wrote garbage; an invalid result) or for
 //!   usage errors.
 //!
-//! `mcpdesc serve-mock FILE [--protocol-version V] [--select TARGET=EXAMPLE]... [--http ADDR [--token TOKEN:SCOPE,SCOPE]... [--transport URL]]`
+//! `mcpdesc serve-mock FILE [--protocol-version V] [--select TARGET=EXAMPLE]... [--http ADDR [--token TOKEN:SCOPE,SCOPE]... [--jwks URL --issuer ISS [--audience AUD]] [--transport URL]]`
 //! - serves the description as a **mock** MCP server on stdin/stdout until the client
 //!   ends the session (see [`mod@serve_mock`] for the replay policy); it never runs a live
 //!   tool and does not predict live behaviour;

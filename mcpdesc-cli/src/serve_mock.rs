@@ -25,8 +25,10 @@
 //! password of HTTP Basic credentials). The HTTP answers are the runtime's (see
 //! `mcpdesc::auth`): 401 with challenges, 403 `insufficient_scope`, Protected
 //! Resource Metadata at `/.well-known/oauth-protected-resource/mcp` whose `resource`
-//! is the URL served. Without `--token` nothing is enforced (a note says so), and
-//! stdio never enforces.
+//! is the URL served. Instead of `--token`, `--jwks URL --issuer ISS [--audience AUD]`
+//! enforces it with real JWT bearer tokens ([`with_jwt`]; the audience defaults to the
+//! URL served, the metadata's `resource`). Without either nothing is enforced (a note
+//! says so), and stdio never enforces.
 //!
 //! # Decisions
 //! - Without `--protocol-version` the server speaks every root protocol version and
@@ -378,6 +380,31 @@ pub fn with_tokens(router: Router, tokens: &[MockToken]) -> Router {
             )
         });
     router.authenticator(table)
+}
+
+/// `serve-mock --jwks URL --issuer ISS [--audience AUD]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MockJwt {
+    /// The JWKS URL.
+    pub jwks: String,
+    /// The issuer (`iss`) accepted.
+    pub issuer: String,
+    /// The audience (`aud`) required; none: the URL served (the Protected Resource
+    /// Metadata's `resource`).
+    pub audience: Option<String>,
+}
+
+/// The mock `router` enforcing the description's security with JWT bearer tokens
+/// of `jwt.issuer`, verified against the JWKS at `jwt.jwks`
+/// ([`mcpdesc::auth::jwt::JwtAuthenticator`]); the audience is `jwt.audience`, else
+/// the URL each request reached (the Protected Resource Metadata's `resource`).
+pub fn with_jwt(router: Router, jwt: &MockJwt) -> Router {
+    let mut authenticator =
+        mcpdesc::auth::jwt::JwtAuthenticator::from_jwks_url(&jwt.jwks, &jwt.issuer);
+    if let Some(audience) = &jwt.audience {
+        authenticator = authenticator.audience([audience.as_str()]);
+    }
+    router.authenticator(authenticator)
 }
 
 /// Parses a `--select` value (the syntax of [`mcpdesc::mock::Selection`]:

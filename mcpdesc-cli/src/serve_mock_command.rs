@@ -16,6 +16,9 @@ pub struct MockSecurity<'a> {
     pub tokens: &'a [mock::MockToken],
     /// `--transport`: the `url` of the description's HTTP transport served.
     pub transport: Option<&'a str>,
+    /// `--jwks`, `--issuer`, `--audience`: JWT bearer tokens verified against a
+    /// JWKS instead of static tokens.
+    pub jwt: Option<&'a mock::MockJwt>,
 }
 
 /// `mcpdesc serve-mock`: validates the description, then serves its mock on stdio,
@@ -45,27 +48,36 @@ pub fn serve_mock(
         }
     };
     let declares = router.declares_requirements();
-    let router = match (tokens.is_empty(), declares) {
-        (false, true) => mock::with_tokens(router, tokens),
-        (false, false) => {
+    let credentials = !tokens.is_empty() || security.jwt.is_some();
+    let router = match (credentials, declares) {
+        (true, true) => match security.jwt {
+            Some(jwt) => mock::with_jwt(router, jwt),
+            None => mock::with_tokens(router, tokens),
+        },
+        (true, false) => {
+            let given = if security.jwt.is_some() {
+                "--jwks"
+            } else {
+                "--token"
+            };
             let _ = writeln!(
                 err,
-                "warning: --token given, but {} declares no security requirement: nothing is enforced",
+                "warning: {given} given, but {} declares no security requirement: nothing is enforced",
                 desc.name
             );
             router
         }
-        (true, true) if http.is_some() => {
+        (false, true) if http.is_some() => {
             let _ = writeln!(
                 err,
-                "note: {} declares security requirements; the mock does not enforce them without --token TOKEN:SCOPE,SCOPE",
+                "note: {} declares security requirements; the mock does not enforce them without --token TOKEN:SCOPE,SCOPE or --jwks URL --issuer ISS",
                 desc.name
             );
             router
         }
-        (true, _) => router,
+        (false, _) => router,
     };
-    let enforcing = !tokens.is_empty() && declares;
+    let enforcing = credentials && declares;
     let outcome = match http {
         Some(addr) => mock::serve_http(router, addr, security.transport, |url| {
             let _ = writeln!(
@@ -74,10 +86,18 @@ pub fn serve_mock(
                 desc.name
             );
             if enforcing {
+                let with = match security.jwt {
+                    Some(jwt) => format!(
+                        "JWT bearer tokens of {} (keys: {}; audience: {})",
+                        jwt.issuer,
+                        jwt.jwks,
+                        jwt.audience.as_deref().unwrap_or(url)
+                    ),
+                    None => format!("{} static token(s)", tokens.len()),
+                };
                 let _ = writeln!(
                     err,
-                    "mcpdesc: enforcing the description's security with {} static token(s); Protected Resource Metadata at {}",
-                    tokens.len(),
+                    "mcpdesc: enforcing the description's security with {with}; Protected Resource Metadata at {}",
                     mcpdesc::auth::metadata::metadata_url(url).unwrap_or_default()
                 );
             }

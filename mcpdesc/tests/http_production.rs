@@ -112,11 +112,42 @@ async fn a_foreign_origin_gets_403_and_an_allowed_one_gets_cors() {
     assert!(exposed.contains("mcp-session-id") && exposed.contains("www-authenticate"));
     assert!(header(&preflight, "access-control-allow-methods").contains("POST"));
 
-    // By default no origin is allowed; a request without one still passes.
+    // A request without an origin still passes.
+    assert_eq!(Client::new(addr).initialize().await.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_loopback_server_allows_loopback_origins_by_default() {
     let (addr, _server) = start(HttpServer::new(router())).await;
+    for origin in [
+        "http://localhost:3000",
+        "http://127.0.0.1:6274",
+        "http://[::1]:8080",
+    ] {
+        let mut browser = Client::new(addr).header("origin", origin);
+        let reply = browser.initialize().await;
+        assert_eq!(reply.status, StatusCode::OK, "{origin}: {reply:?}");
+        assert_eq!(header(&reply, "access-control-allow-origin"), origin);
+    }
+    // Any other origin still needs `allowed_origins`.
+    for origin in ["http://evil.example", "http://localhost.evil.example:3000"] {
+        let mut evil = Client::new(addr).header("origin", origin);
+        assert_eq!(
+            evil.initialize().await.status,
+            StatusCode::FORBIDDEN,
+            "{origin}"
+        );
+    }
+    assert_eq!(Client::new(addr).initialize().await.status, StatusCode::OK);
+
+    // A server bound to every address is not local: no origin by default.
+    let bound = HttpServer::new(router()).bind("0.0.0.0:0").await.unwrap();
+    let addr = SocketAddr::from(([127, 0, 0, 1], bound.local_addr().port()));
+    tokio::spawn(bound.clone().run());
     let mut browser = Client::new(addr).header("origin", "http://localhost:3000");
     assert_eq!(browser.initialize().await.status, StatusCode::FORBIDDEN);
     assert_eq!(Client::new(addr).initialize().await.status, StatusCode::OK);
+    bound.shutdown_token().cancel();
 }
 
 #[tokio::test]

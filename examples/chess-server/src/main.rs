@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use mcpdesc::http::{HttpListener, HttpServer};
+use mcpdesc::http::{HttpListener, HttpServer, RateLimit};
 
 const USAGE: &str = "usage: chess-server [--http ADDR [HTTP OPTIONS]] [--think-ms N]
   (no option)         serve MCP on stdin/stdout
@@ -17,6 +17,7 @@ HTTP options:
                       behind a load balancer can answer any request)
   --allowed-origin O  allow browser requests from origin O (scheme://host[:port]);
                       repeatable; by default a request with an Origin header gets 403
+                      unless the origin is a loopback one (http://localhost:PORT...)
   --allowed-host H    answer requests whose Host is H (name or name:port; repeatable;
                       default: loopback names only), e.g. a public name behind a proxy
   --max-sessions N    at most N open sessions (default 10000); past it 503
@@ -25,6 +26,9 @@ HTTP options:
                       0: never) and is restored by its next request
   --grace-s N         on SIGTERM or Ctrl-C, let requests in flight finish for up to
                       N seconds (default 30), then exit 0
+  --rate-limit N      at most N requests per second per client (the principal when
+                      authenticated, else the IP address; bursts of N); past it 429
+                      with Retry-After (default: no limit)
 Logs: RUST_LOG (default `warn`; `mcpdesc=info` gives one event per MCP request).";
 
 /// The command line.
@@ -38,6 +42,8 @@ struct Options {
     /// `None`: sessions never hibernate.
     hibernate_after: Option<Duration>,
     grace: Duration,
+    /// Requests per second per client; `None`: no limit.
+    rate_limit: Option<u32>,
 }
 
 fn number<T: std::str::FromStr>(
@@ -60,6 +66,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
         max_sessions: mcpdesc::http::DEFAULT_MAX_SESSIONS,
         hibernate_after: Some(mcpdesc::http::DEFAULT_HIBERNATE_AFTER),
         grace: Duration::from_secs(30),
+        rate_limit: None,
     };
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -79,6 +86,10 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
                 let seconds: u64 = number("--hibernate-after-s", &mut args)?;
                 options.hibernate_after = (seconds > 0).then(|| Duration::from_secs(seconds));
             }
+            "--rate-limit" => match number("--rate-limit", &mut args)? {
+                0 => return Err("--rate-limit needs a number above 0".into()),
+                n => options.rate_limit = Some(n),
+            },
             "--grace-s" => options.grace = Duration::from_secs(number("--grace-s", &mut args)?),
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument `{other}`")),
@@ -125,6 +136,9 @@ async fn serve_http(
     let mut server = HttpServer::new(router);
     if !options.allowed_hosts.is_empty() {
         server = server.allowed_hosts(options.allowed_hosts.clone());
+    }
+    if let Some(limit) = options.rate_limit.and_then(RateLimit::per_second) {
+        server = server.rate_limit(limit);
     }
     let server = server
         .stateless(options.stateless)

@@ -12,7 +12,6 @@ pub mod contract {
     mcpdesc::include_generated!("conformance");
 }
 
-use std::net::{SocketAddr, ToSocketAddrs};
 use std::time::Duration;
 
 use contract::types::{
@@ -40,28 +39,11 @@ pub const WAV: &str = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAA
 #[derive(Debug, Default, Clone, Copy)]
 pub struct ConformanceServer;
 
-/// The streamable HTTP server of [`router`] for `addr` (`host:port`), and the address
-/// it will bind. Browser origins of that address on loopback
-/// (`http://127.0.0.1:PORT`, `http://localhost:PORT`) are allowed: the suite's
-/// `dns-rebinding-protection` scenario sends such an `Origin` and expects an answer,
-/// while `HttpServer` allows no origin by default. Origins name the port, so a port
-/// of 0 is first resolved to a free one.
-pub fn http_server(addr: &str) -> std::io::Result<(mcpdesc::http::HttpServer, SocketAddr)> {
-    let mut addr: SocketAddr = addr
-        .to_socket_addrs()?
-        .next()
-        .ok_or_else(|| std::io::Error::other(format!("`{addr}` names no address")))?;
-    if addr.port() == 0 {
-        // The kernel's free port; released here and bound again by the server.
-        addr.set_port(std::net::TcpListener::bind(addr)?.local_addr()?.port());
-    }
-    let port = addr.port();
-    let server = mcpdesc::http::HttpServer::new(router()).allowed_origins([
-        format!("http://127.0.0.1:{port}"),
-        format!("http://localhost:{port}"),
-        format!("http://{addr}"),
-    ]);
-    Ok((server, addr))
+/// The streamable HTTP server of [`router`], with the runtime's default settings.
+/// Bound to a loopback address it accepts loopback browser origins, which the
+/// suite's `dns-rebinding-protection` scenario sends, and refuses any other.
+pub fn http_server() -> mcpdesc::http::HttpServer {
+    mcpdesc::http::HttpServer::new(router())
 }
 
 /// The router of [`ConformanceServer`].

@@ -20,9 +20,9 @@ async fn main() {
         }
     }
     let outcome = async {
-        let (server, addr) = conformance_server::http_server(&addr)
-            .map_err(|e| mcpdesc::Error::Http(e.to_string()))?;
-        let server = server.bind(addr).await?;
+        let server = conformance_server::http_server()
+            .bind(addr.as_str())
+            .await?;
         // Tests and scripts read the address from this line.
         eprintln!("conformance-server: serving MCP at {}", server.url());
         server.run().await

@@ -1,7 +1,7 @@
 //! The official MCP conformance suite (`@modelcontextprotocol/conformance`
 //! 0.2.0-alpha.12) against this server over streamable HTTP: the active server
-//! scenarios, and the pending `json-schema-2020-12` and `server-sse-polling`. Any
-//! failed check (or warning) fails the test.
+//! scenarios, and the pending `json-schema-2020-12` and `server-sse-polling`, with
+//! the runtime's default HTTP settings. Any failed check (or warning) fails the test.
 //!
 //! The suite and the Node.js 22 it needs are pinned in `tests/conformance-suite/`
 //! (`npm ci` there, as `.ci/setup.d/30-conformance.sh` does); without them the test
@@ -109,8 +109,10 @@ fn every_server_scenario_passes() {
         return;
     };
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let (server, addr) = conformance_server::http_server("127.0.0.1:0").unwrap();
-    let server = runtime.block_on(server.bind(addr)).unwrap();
+    // The runtime's default HTTP settings: no allowed origin is configured.
+    let server = runtime
+        .block_on(conformance_server::http_server().bind("127.0.0.1:0"))
+        .unwrap();
     let url = server.url();
     let shutdown = server.shutdown_token();
     runtime.spawn(server.run());

@@ -13,7 +13,8 @@
 //!   (subject, scopes, claims) or an [`AuthError`]. Generated code has a typed
 //!   `Authenticator` trait with one method per scheme, which the generated `Server`
 //!   requires like a tool trait; [`StaticTokens`] is a fixed table for tests and
-//!   `mcpdesc serve-mock --token`.
+//!   `mcpdesc serve-mock --token`. With the feature `jwt`, `jwt::JwtAuthenticator`
+//!   verifies JWT access tokens against the issuer's JWKS (the `jwt` module).
 //! - The [`Router`](crate::server::router::Router) holds the description's security
 //!   ([`Router::security`], generated code passes it) and
 //!   the authenticator ([`Router::authenticator`]), or
@@ -138,6 +139,8 @@
 pub(crate) mod authenticator;
 pub(crate) mod credential;
 pub(crate) mod declaration;
+#[cfg(feature = "jwt")]
+pub mod jwt;
 pub(crate) mod policy;
 pub(crate) mod principal;
 pub(crate) mod requirement;

@@ -17,6 +17,7 @@ use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use super::peer::PeerAddr;
 use crate::protocol::error::Error;
 
 /// The default header read timeout: 10 s.
@@ -147,8 +148,8 @@ impl HttpListener {
                 accepted = self.listener.accept() => accepted,
                 () = &mut stop => break,
             };
-            let stream = match accepted {
-                Ok((stream, _)) => without_nagle(stream),
+            let (stream, peer) = match accepted {
+                Ok((stream, peer)) => (without_nagle(stream), PeerAddr(peer)),
                 Err(e) => {
                     // Out of file descriptors and the like: wait, do not spin.
                     tracing::warn!(error = %e, "mcpdesc: accepting an HTTP connection failed");
@@ -161,13 +162,15 @@ impl HttpListener {
             let limits = self.limits.clone();
             connections.spawn(async move {
                 let _permit = permit;
-                let hyper_service = hyper::service::service_fn(move |request| {
-                    let mut service = service.clone();
-                    async move {
-                        futures::future::poll_fn(|cx| service.poll_ready(cx)).await?;
-                        service.call(request).await
-                    }
-                });
+                let hyper_service =
+                    hyper::service::service_fn(move |mut request: Request<Incoming>| {
+                        request.extensions_mut().insert(peer);
+                        let mut service = service.clone();
+                        async move {
+                            futures::future::poll_fn(|cx| service.poll_ready(cx)).await?;
+                            service.call(request).await
+                        }
+                    });
                 let mut builder = hyper::server::conn::http1::Builder::new();
                 builder
                     .timer(TokioTimer::new())

@@ -42,6 +42,12 @@
 //! - **Hosts**: loopback only (`localhost`, `127.0.0.1`, `::1`, any port): a request
 //!   whose `Host` header names another host gets `403 Forbidden`. A deployment behind
 //!   a load balancer or on a public name sets [`HttpServer::allowed_hosts`].
+//! - **Origins**: a request with an `Origin` header (a browser's) gets `403` unless
+//!   the origin is allowed ([`HttpServer::allowed_origins`]). A local server, bound
+//!   to a loopback address (or, not binding itself, answering loopback hosts only),
+//!   also allows every loopback origin (`http://localhost:PORT`,
+//!   `http://127.0.0.1:PORT`, `http://[::1]:PORT`): DNS rebinding comes from foreign
+//!   names, and local tools such as the MCP Inspector send these.
 //! - **Body limit**: [`DEFAULT_MAX_REQUEST_BODY_BYTES`] (4 MiB); a larger request
 //!   gets `413 Payload Too Large` naming the limit.
 //! - **Sessions**: stateful (rmcp's `legacy_session_mode`): `initialize` opens a
@@ -50,6 +56,8 @@
 //!   Idle sessions close after [`DEFAULT_SESSION_IDLE_TIMEOUT`] (5 minutes); after
 //!   [`DEFAULT_HIBERNATE_AFTER`] (5 s) of idleness a session hibernates (see
 //!   [`HttpServer::hibernate_after`]).
+//! - **Rate limit**: none; [`HttpServer::rate_limit`] (feature `rate-limit`) sets a
+//!   per-client limit answered with `429` and `Retry-After` (see `RateLimit`).
 //! - **Responses**: SSE streams (`text/event-stream`); [`HttpServer::json_response`]
 //!   prefers plain JSON where rmcp allows it (stateless mode only).
 //!
@@ -105,7 +113,10 @@ mod hibernate;
 mod listener;
 mod observe;
 mod origin;
+mod peer;
 mod probe;
+#[cfg(feature = "rate-limit")]
+mod rate_limit;
 pub(crate) mod reading;
 mod restore;
 pub(crate) mod security;
@@ -121,6 +132,8 @@ pub use listener::{
     ConnectionLimits, HttpListener, DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
     DEFAULT_MAX_HEADER_BYTES,
 };
+#[cfg(feature = "rate-limit")]
+pub use rate_limit::{RateLimit, RateLimitClient};
 pub use server::{serve_http, HttpServer};
 pub use service::McpHttpService;
 pub use sessions::{

@@ -7,6 +7,15 @@
 //! authentication; every other answer to an allowed origin carries
 //! `Access-Control-Allow-Origin` (that origin, never `*`) and exposes the headers a
 //! browser client needs to read.
+//!
+//! A local server also accepts loopback origins (`http://localhost:PORT`,
+//! `http://127.0.0.1:PORT`, `http://[::1]:PORT`, any port, `https` too) without
+//! being told: a DNS rebinding attack comes from a page whose origin is a *foreign*
+//! name that resolves to a loopback address, never from a loopback origin, and
+//! local tools (the MCP Inspector, the official conformance suite) send one. A
+//! server is local when it is bound to a loopback address, or, when it does not
+//! bind itself (`into_service`, `into_router`), when every host it answers is a
+//! loopback name (the default `allowed_hosts`).
 
 use http::header::{self, HeaderMap, HeaderValue};
 use http::{Response, StatusCode};
@@ -28,6 +37,8 @@ const MAX_AGE: &str = "600";
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Origins {
     allowed: Vec<String>,
+    /// Whether loopback origins are allowed too (a local server).
+    loopback: bool,
 }
 
 /// What the `Origin` header of a request says.
@@ -46,7 +57,16 @@ impl Origins {
         let mut allowed: Vec<String> = origins.into_iter().map(|o| normalize(&o)).collect();
         allowed.sort();
         allowed.dedup();
-        Origins { allowed }
+        Origins {
+            allowed,
+            loopback: false,
+        }
+    }
+
+    /// The same set, plus every loopback origin when `loopback`.
+    pub(crate) fn with_loopback(mut self, loopback: bool) -> Origins {
+        self.loopback = loopback;
+        self
     }
 
     /// The verdict on `headers`' `Origin`.
@@ -54,9 +74,11 @@ impl Origins {
         let Some(value) = headers.get(header::ORIGIN) else {
             return OriginCheck::Absent;
         };
-        let allowed = value
-            .to_str()
-            .is_ok_and(|origin| self.allowed.binary_search(&normalize(origin)).is_ok());
+        let allowed = value.to_str().is_ok_and(|origin| {
+            let origin = normalize(origin);
+            self.allowed.binary_search(&origin).is_ok()
+                || (self.loopback && is_loopback_origin(&origin))
+        });
         if allowed {
             OriginCheck::Allowed(value.clone())
         } else {
@@ -77,6 +99,37 @@ fn normalize(origin: &str) -> String {
         }
     }
     origin
+}
+
+/// Whether the normalized `origin` is `http(s)://` and a loopback host, any port.
+fn is_loopback_origin(origin: &str) -> bool {
+    let Some(authority) = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"))
+    else {
+        return false;
+    };
+    !authority.contains(['/', '@', '?', '#']) && is_loopback_host(authority)
+}
+
+/// Whether `host` (a name or address, with or without a port; IPv6 in brackets
+/// when a port follows) is `localhost` or a loopback address.
+pub(crate) fn is_loopback_host(host: &str) -> bool {
+    let host = host.trim();
+    let name = match host.strip_prefix('[') {
+        // `[::1]` or `[::1]:8080`.
+        Some(rest) => match rest.split_once(']') {
+            Some((inside, port)) if port.is_empty() || port.starts_with(':') => inside,
+            _ => return false,
+        },
+        // A bare IPv6 address has several colons; a name or IPv4 address at most one.
+        None if host.matches(':').count() > 1 => host,
+        None => host.split(':').next().unwrap_or(host),
+    };
+    name.eq_ignore_ascii_case("localhost")
+        || name
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 /// `403 Forbidden` for a foreign origin.
@@ -143,6 +196,67 @@ mod tests {
             origins.check(&HeaderMap::new()),
             OriginCheck::Absent
         ));
+    }
+
+    #[test]
+    fn a_local_server_allows_loopback_origins_only() {
+        let local = Origins::new(["https://app.example.com".to_owned()]).with_loopback(true);
+        for origin in [
+            "http://localhost:6274",
+            "http://LOCALHOST",
+            "http://127.0.0.1:3000",
+            "http://127.1.2.3:3000",
+            "https://[::1]:8443",
+            "https://app.example.com",
+        ] {
+            assert!(
+                matches!(local.check(&with_origin(origin)), OriginCheck::Allowed(_)),
+                "{origin}"
+            );
+        }
+        for origin in [
+            "http://evil.example",
+            "http://localhost.evil.example",
+            "http://127.0.0.1.evil.example:80",
+            "http://10.0.0.1:3000",
+            "file://localhost",
+            "null",
+            "http://[::2]:80",
+        ] {
+            assert!(
+                matches!(local.check(&with_origin(origin)), OriginCheck::Refused),
+                "{origin}"
+            );
+        }
+        let public = Origins::new(Vec::<String>::new());
+        assert!(matches!(
+            public.check(&with_origin("http://localhost:6274")),
+            OriginCheck::Refused
+        ));
+    }
+
+    #[test]
+    fn loopback_hosts() {
+        for host in [
+            "localhost",
+            "localhost:80",
+            "127.0.0.1",
+            "::1",
+            "[::1]",
+            "[::1]:3000",
+        ] {
+            assert!(is_loopback_host(host), "{host}");
+        }
+        for host in [
+            "example.com",
+            "0.0.0.0",
+            "[::1",
+            "[::1]x",
+            "192.168.0.1:80",
+            "",
+        ] {
+            assert!(!is_loopback_host(host), "{host}");
+        }
     }
 
     #[test]

@@ -59,6 +59,8 @@ pub struct HttpServer<H = McpServer> {
     /// every session (rmcp's token is its child).
     shutdown: CancellationToken,
     drain: Drain,
+    #[cfg(feature = "rate-limit")]
+    rate_limit: Option<super::rate_limit::RateLimit>,
 }
 
 impl<H> std::fmt::Debug for HttpServer<H> {
@@ -126,6 +128,8 @@ impl<H: ServerHandler> HttpServer<H> {
                 .with_max_request_body_bytes(DEFAULT_MAX_REQUEST_BODY_BYTES),
             security: None,
             gate: GateSettings::default(),
+            #[cfg(feature = "rate-limit")]
+            rate_limit: None,
         }
     }
 
@@ -210,8 +214,12 @@ impl<H: ServerHandler> HttpServer<H> {
     /// The browser origins (`scheme://host[:port]`) allowed to call the server. A
     /// request whose `Origin` is present and not in the list gets `403 Forbidden`
     /// before anything else; a CORS preflight from a listed origin gets `204` with
-    /// the CORS headers, without authentication. The default allows no origin:
-    /// clients that send no `Origin` (every non-browser client) are unaffected.
+    /// the CORS headers, without authentication. Clients that send no `Origin`
+    /// (every non-browser client) are unaffected. By default a local server allows
+    /// loopback origins (`http://localhost:PORT`, `http://127.0.0.1:PORT`,
+    /// `http://[::1]:PORT`, any port) and no other; a server bound to another
+    /// address, or answering other hosts ([`HttpServer::allowed_hosts`]), allows
+    /// only the origins listed here (see the module docs, "Defaults").
     pub fn allowed_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.origins = origins.into_iter().map(Into::into).collect();
         self
@@ -267,6 +275,16 @@ impl<H: ServerHandler> HttpServer<H> {
     /// [`DEFAULT_SESSION_IDLE_TIMEOUT`] (5 minutes, rmcp's).
     pub fn session_idle_timeout(mut self, idle: Option<Duration>) -> Self {
         self.idle_timeout = idle;
+        self
+    }
+
+    /// Limits each client's requests to the MCP endpoint (feature `rate-limit`;
+    /// default: no limit): over the limit, `429 Too Many Requests` with
+    /// `Retry-After`. See [`RateLimit`](super::rate_limit::RateLimit) for who a
+    /// client is and what counts.
+    #[cfg(feature = "rate-limit")]
+    pub fn rate_limit(mut self, limit: super::rate_limit::RateLimit) -> Self {
+        self.rate_limit = Some(limit);
         self
     }
 
@@ -388,6 +406,14 @@ impl<H: ServerHandler> HttpServer<H> {
             .config
             .with_cancellation_token(self.shutdown.child_token());
         let limit = config.max_request_body_bytes;
+        // A local server accepts loopback origins (see `origin.rs`).
+        let local = match bound {
+            Some(addr) => addr.ip().is_loopback(),
+            None => {
+                let hosts = &config.allowed_hosts;
+                !hosts.is_empty() && hosts.iter().all(|h| origin::is_loopback_host(h))
+            }
+        };
         let gate = match self.security {
             Some(router) => Gate::new(router, self.gate, bound)
                 .map_err(Error::Security)?
@@ -438,9 +464,14 @@ impl<H: ServerHandler> HttpServer<H> {
             },
             limit,
             gate: gate.clone(),
-            origins: origin::Origins::new(self.origins),
+            origins: origin::Origins::new(self.origins).with_loopback(local),
             sessions,
             drain: self.drain,
+            #[cfg(feature = "rate-limit")]
+            rate_limit: self
+                .rate_limit
+                .as_ref()
+                .map(|limit| Arc::new(super::rate_limit::Limiter::new(limit))),
         };
         let service = McpHttpService { app: Arc::new(app) };
         Ok((service, gate))

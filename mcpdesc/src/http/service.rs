@@ -1,6 +1,6 @@
 //! The MCP endpoint as a tower service ([`McpHttpService`]): everything one
 //! endpoint does, in order: the `Origin` check and CORS, the drain, the security
-//! gate, the body limit, the session cap, rmcp's streamable HTTP, the `tools/list`
+//! gate, the rate limit, the body limit, the session cap, rmcp's streamable HTTP, the `tools/list`
 //! write-back, and the request's `tracing` event.
 
 use std::convert::Infallible;
@@ -21,6 +21,8 @@ use super::drain::{Drain, Tracked};
 use super::observe::{observe, Observation, Outcome};
 use super::origin::{self, OriginCheck, Origins};
 use super::probe::Probe;
+#[cfg(feature = "rate-limit")]
+use super::rate_limit::Limiter;
 use super::reading::Reading;
 use super::restore::{initialize_request, restore_in_response, tools_list_request};
 use super::security::gate::Gate;
@@ -115,6 +117,9 @@ pub(crate) struct App {
     /// The session bounds (stateful mode).
     pub(crate) sessions: Option<Arc<Sessions>>,
     pub(crate) drain: Drain,
+    /// The per-client rate limit, when set.
+    #[cfg(feature = "rate-limit")]
+    pub(crate) rate_limit: Option<Arc<Limiter>>,
 }
 
 impl App {
@@ -184,6 +189,12 @@ impl App {
             },
             None => None,
         };
+        #[cfg(feature = "rate-limit")]
+        if let Some(limiter) = &self.rate_limit {
+            if let Err(refused) = limiter.check(&parts, security.as_ref()) {
+                return refuse(&observation, *refused);
+            }
+        }
         let body = match read_body(&parts.headers, body, self.limit).await {
             Ok(body) => body,
             Err(response) => return refuse(&observation, response),
