@@ -479,13 +479,16 @@ pub(crate) fn shape(example: &Value) -> bool {
     Compare::of_example(example) == Some(Compare::Shape)
 }
 
+/// A comparison of an example's result (first) with the server's (second).
+type Differences<'a> = Box<dyn Fn(&Value, &Value) -> Vec<String> + 'a>;
+
 /// The comparison `example` chooses for results of `method`: `exact`, or the shape
 /// one.
 fn compared<'a>(
     example: &Value,
     method: &'a str,
     exact: &'a dyn Fn(&Value, &Value) -> Vec<String>,
-) -> Box<dyn Fn(&Value, &Value) -> Vec<String> + 'a> {
+) -> Differences<'a> {
     if shape(example) {
         Box::new(move |w, r| results::shape_differences(method, w, r))
     } else {
