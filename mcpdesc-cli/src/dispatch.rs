@@ -119,6 +119,7 @@ where
             url,
             output,
             timeout,
+            protocol_version,
         } => {
             let server = match (url, command.is_empty()) {
                 (Some(url), _) => pull::Server::Url(url),
@@ -132,7 +133,11 @@ where
                 }
             };
             let timeout = std::time::Duration::from_secs(timeout);
-            pull::pull(&server, output.as_deref(), timeout, out, err)
+            let options = pull::PullOptions {
+                timeout,
+                protocol_version,
+            };
+            pull::pull(&server, output.as_deref(), &options, out, err)
         }
         Command::Migrate {
             input,
