@@ -17,8 +17,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::change::Change;
-use super::rules::Level;
+use super::rules::{Level, Rule};
 
 /// How far a version moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -83,16 +82,16 @@ impl VersionBump {
     }
 }
 
-/// The bump `changes` need (see the module docs).
-pub(super) fn needed(changes: &[Change]) -> Bump {
-    changes
-        .iter()
-        .map(|c| match c.rule.client {
+/// The bump changes of these rules need (see the module docs).
+pub(super) fn needed<'a>(rules: impl IntoIterator<Item = &'a Rule>) -> Bump {
+    rules
+        .into_iter()
+        .map(|rule| match rule.client {
             Level::Breaking => Bump::Major,
             Level::Compatible
                 if ["added", "widened", "loosened"]
                     .iter()
-                    .any(|word| c.rule.id.contains(word)) =>
+                    .any(|word| rule.id.contains(word)) =>
             {
                 Bump::Minor
             }

@@ -103,7 +103,7 @@ pub fn diff(old: &Description, new: &Description) -> Result<Report, DiffError> {
     };
     let (old_version, new_version) = (info_version(&old), info_version(&new));
     let version = VersionBump {
-        needed: bump::needed(&changes),
+        needed: bump::needed(changes.iter().map(|c| c.rule)),
         made: bump::made(&old_version, &new_version),
         old: old_version,
         new: new_version,
