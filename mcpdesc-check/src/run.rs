@@ -68,6 +68,7 @@ pub async fn check(desc: &Description, session: &Session, config: &Config) -> Re
         .await;
     checker.tool_examples(&expected.tools, &listed).await;
     checker.generated(&expected.tools, &listed).await;
+    checker.generated_prompts(&expected.prompts, &listed).await;
     if !checker.dead && !session.is_alive() {
         checker.server_gone("after the last request");
     }

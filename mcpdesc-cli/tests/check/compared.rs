@@ -124,3 +124,68 @@ fn shape_examples_compare_by_shape_and_cache_hints_are_compared() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Selected prompts get generated `prompts/get` requests: valid ones (the required
+/// `eco`, sometimes `color`) and ones without `eco`; a server that answers the latter
+/// gets a warning. The served copy's prompt takes `eco` as optional and has an
+/// example without arguments, which the mock answers.
+///
+/// (`chess.mcpdesc.json`'s `opening_study` has the arguments `eco`, required, and
+/// `color`.)
+#[test]
+fn prompts_get_generated_requests() {
+    let dir = tempdir("prompts");
+    let chess = crate::support::chess();
+    let (code, report) = check_mock(
+        &chess,
+        &["--generate", "opening_study", "--cases", "4"],
+        &chess,
+    );
+    assert_eq!(code, 0, "{report:#}");
+    let calls: Vec<&Value> = report["calls"].as_array().unwrap().iter().collect();
+    assert_eq!(calls.len(), 4, "{report:#}");
+    for (i, call) in calls.iter().enumerate() {
+        assert_eq!(call["method"], "prompts/get");
+        let has_eco = call["params"]["arguments"].get("eco").is_some();
+        assert_eq!(has_eco, i % 2 == 0, "{call:#}");
+    }
+    // Both copies without `color`, so that the request without `eco` has no argument.
+    let eco_only = |prompt: &mut Value| {
+        prompt["arguments"].as_array_mut().unwrap().truncate(1);
+        let members = prompt.as_object_mut().unwrap();
+        members.shift_remove("completionExamples");
+        members.shift_remove("examples");
+    };
+    let strict = crate::support::drifted(&dir, "strict-prompt", |d| eco_only(&mut d["prompts"][0]));
+    let lax = crate::support::drifted(&dir, "lax-prompt", |d| {
+        let prompt = &mut d["prompts"][0];
+        eco_only(prompt);
+        prompt["arguments"][0]["required"] = json!(false);
+        prompt["examples"]["bare"] = json!({
+            "arguments": {},
+            "result": {"messages": [{"role": "user", "content": {"type": "text", "text": "Study any opening."}}]}
+        });
+    });
+    let (_, report) = check_mock(
+        &strict,
+        &["--generate", "opening_study", "--cases", "2"],
+        &lax,
+    );
+    let accepted: Vec<&Value> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["kind"] == "prompt-arguments-accepted")
+        .collect();
+    assert_eq!(accepted.len(), 1, "{report:#}");
+    assert_eq!(accepted[0]["severity"], "warning");
+    assert_eq!(accepted[0]["primitive"], "prompt");
+    assert!(
+        accepted[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("the required argument `eco` was left out"),
+        "{report:#}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
