@@ -2,6 +2,9 @@
 
 use std::time::Duration;
 
+use mcpdesc_description::Description;
+
+use crate::expected::{described_versions, Expected};
 use crate::select::Selection;
 
 /// The request timeout a [`Config`] gets by default.
@@ -34,5 +37,31 @@ impl Default for Config {
             strict: false,
             call_timeout: DEFAULT_CALL_TIMEOUT,
         }
+    }
+}
+
+impl Config {
+    /// The selection items that name nothing in any version `desc` describes, each
+    /// with its option (`--examples`, `--generate`): a typo that would call nothing
+    /// and pass as green. `mcpdesc check` refuses to run with one (exit 2). An item
+    /// that names something of another version than the negotiated one is reported
+    /// by the check instead (`selection-unknown`, skipped).
+    pub fn unknown_selections(&self, desc: &Description) -> Vec<(&'static str, String)> {
+        let versions: Vec<Expected> = described_versions(desc)
+            .into_iter()
+            .map(|v| Expected::of(desc, v))
+            .collect();
+        let known =
+            |name: &str, example: Option<&str>| versions.iter().any(|e| e.knows(name, example));
+        let mut unknown = Vec::new();
+        for (option, selection) in [
+            ("--examples", &self.examples),
+            ("--generate", &self.generate),
+        ] {
+            for item in selection.unknown(&known) {
+                unknown.push((option, item.to_owned()));
+            }
+        }
+        unknown
     }
 }

@@ -66,6 +66,27 @@ impl Declared {
     }
 }
 
+impl Expected {
+    /// Whether a selection item names something of this version: a declaration of
+    /// that id or `name` (`example` `None`), or one of its examples, interaction
+    /// examples or completion examples.
+    pub fn knows(&self, name: &str, example: Option<&str>) -> bool {
+        self.tools
+            .iter()
+            .chain(&self.prompts)
+            .chain(&self.resources)
+            .chain(&self.templates)
+            .filter(|d| d.id == name || d.text("name") == Some(name))
+            .any(|d| {
+                example.is_none_or(|e| {
+                    ["examples", "interactionExamples", "completionExamples"]
+                        .iter()
+                        .any(|member| d.examples(member).iter().any(|(n, _)| *n == e))
+                })
+            })
+    }
+}
+
 /// Every declaration of a description served in one protocol version.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Expected {

@@ -18,6 +18,7 @@
 
 use std::sync::Arc;
 
+use mcpdesc::implementation::Compare;
 use mcpdesc::testing::ScriptedClient;
 use mcpdesc::ProtocolVersion;
 use mcpdesc_description::Description;
@@ -89,7 +90,8 @@ impl Checker<'_> {
         }
         let want = example.get("result");
         let same: Vec<Value> = want.into_iter().cloned().collect();
-        self.tool_outcome(tool, name, &input, answer, want, &same);
+        let shape = Compare::of_example(example) == Some(Compare::Shape);
+        self.tool_outcome(tool, name, &input, answer, want, &same, shape);
     }
 
     /// The input-required rounds of MCP 2026-07-28: calls until a result that is not

@@ -24,8 +24,14 @@
 //!   [`Config::cases`] inputs from its `inputSchema` (see [`generate`]), seeded by
 //!   [`Config::seed`]: a valid one must not get a JSON-RPC error
 //!   (`valid-input-rejected`), an invalid one must get `isError` or -32602
-//!   (`invalid-input-accepted`, `invalid-input-error`), results keep the result
-//!   rules; a schema the generator cannot serve is a `skipped` finding;
+//!   (`invalid-input-accepted`, `invalid-input-error`; the wrong values include those
+//!   a lax parser coerces, `"7"` for an integer, `"yes"` for a boolean, and the
+//!   message names the argument and the value), results keep the result rules; a
+//!   tool none of whose valid inputs succeeded is a `success-never-exercised`
+//!   warning; a schema the generator cannot serve is a `skipped` finding; selected
+//!   prompts get generated `prompts/get` requests (`generated_prompts.rs`: results keep
+//!   the prompt result rules, a request without a required argument that succeeds is
+//!   a `prompt-arguments-accepted` warning);
 //! - every call must answer within [`Config::call_timeout`] (`no-answer`) and the
 //!   server must stay alive (`server-exited`, after which nothing more is sent); a call
 //!   refused with HTTP 401 is `unauthorized`, with 403 `forbidden`;
@@ -41,6 +47,7 @@ pub mod expected;
 pub mod finding;
 pub mod generate;
 mod generated;
+mod generated_prompts;
 mod interaction;
 pub mod listing;
 mod replay;

@@ -2,6 +2,7 @@
 //! template and completion examples, each result checked against the result rules and
 //! compared with the example's (a warning, a failure under `--strict`).
 
+use mcpdesc::implementation::Compare;
 use mcpdesc::testing::canonical;
 use serde_json::{json, Value};
 
@@ -91,12 +92,21 @@ impl Checker<'_> {
         let same = same_request(tool, "examples", example, &|e| {
             e.get("input").cloned().unwrap_or_else(|| json!({}))
         });
-        self.tool_outcome(tool, name, &input, answer, example.get("result"), &same);
+        self.tool_outcome(
+            tool,
+            name,
+            &input,
+            answer,
+            example.get("result"),
+            &same,
+            shape(example),
+        );
     }
 
     /// The findings of a replayed Tool Example or interaction example of `tool`: the
     /// result rules, then the differences from `want` (none when the result matches
     /// one of `same`, the results of the examples with the same request).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn tool_outcome(
         &mut self,
         tool: &Declared,
@@ -105,6 +115,7 @@ impl Checker<'_> {
         answer: Answer,
         want: Option<&Value>,
         same: &[Value],
+        shape: bool,
     ) {
         let at = |f: Finding| f.with_example(name);
         let declaration = Value::Object(tool.declaration.clone());
@@ -124,7 +135,11 @@ impl Checker<'_> {
                 if let Some(want) = want {
                     let version = self.version;
                     let diffs = unless_any(want, same, &result, &|w, r| {
-                        results::tool_differences(w, r, version)
+                        if shape {
+                            results::shape_differences("tools/call", w, r)
+                        } else {
+                            results::tool_differences(w, r, version)
+                        }
                     });
                     if !diffs.is_empty() {
                         let severity = self.example_severity();
@@ -196,8 +211,14 @@ impl Checker<'_> {
                     e.get("arguments").cloned().unwrap_or_else(|| json!({}))
                 });
                 let own = example.get("result").cloned().unwrap_or(Value::Null);
-                let diffs =
-                    |result: &Value| unless_any(&own, &same, result, &results::prompt_differences);
+                let diffs = |result: &Value| {
+                    unless_any(
+                        &own,
+                        &same,
+                        result,
+                        &compared(&example, "prompts/get", &results::prompt_differences),
+                    )
+                };
                 self.request_outcome(
                     Primitive::Prompt,
                     &prompt.id,
@@ -267,7 +288,12 @@ impl Checker<'_> {
                     });
                     let own = example.get("result").cloned().unwrap_or(Value::Null);
                     let diffs = |result: &Value| {
-                        unless_any(&own, &same, result, &results::resource_differences)
+                        unless_any(
+                            &own,
+                            &same,
+                            result,
+                            &compared(&example, "resources/read", &results::resource_differences),
+                        )
                     };
                     self.request_outcome(
                         primitive,
@@ -334,8 +360,18 @@ impl Checker<'_> {
                 json!([e.get("argument"), e.get("context")])
             });
             let own = example.get("result").cloned().unwrap_or(Value::Null);
-            let diffs =
-                |result: &Value| unless_any(&own, &same, result, &results::completion_differences);
+            let diffs = |result: &Value| {
+                unless_any(
+                    &own,
+                    &same,
+                    result,
+                    &compared(
+                        &example,
+                        "completion/complete",
+                        &results::completion_differences,
+                    ),
+                )
+            };
             self.request_outcome(
                 primitive,
                 &declared.id,
@@ -437,6 +473,29 @@ fn same_request(
 /// The differences between `actual` and `own` (an example's result), or none when
 /// `actual` matches one of `alternatives` (the results of the examples with the same
 /// request).
+/// Whether `example` asks for a shape comparison (`"x-mcpdesc-compare": "shape"`),
+/// as the generated tests honour it.
+pub(crate) fn shape(example: &Value) -> bool {
+    Compare::of_example(example) == Some(Compare::Shape)
+}
+
+/// A comparison of an example's result (first) with the server's (second).
+type Differences<'a> = Box<dyn Fn(&Value, &Value) -> Vec<String> + 'a>;
+
+/// The comparison `example` chooses for results of `method`: `exact`, or the shape
+/// one.
+fn compared<'a>(
+    example: &Value,
+    method: &'a str,
+    exact: &'a dyn Fn(&Value, &Value) -> Vec<String>,
+) -> Differences<'a> {
+    if shape(example) {
+        Box::new(move |w, r| results::shape_differences(method, w, r))
+    } else {
+        Box::new(exact)
+    }
+}
+
 fn unless_any(
     own: &Value,
     alternatives: &[Value],

@@ -1,6 +1,7 @@
 //! The rules a result must keep (failures when broken), and the comparison of a result
 //! with an example's (differences are warnings: examples are illustrative).
 
+use mcpdesc::implementation::{first_difference, Compare};
 use mcpdesc::testing::canonical;
 use mcpdesc::{Content, ProtocolVersion};
 use serde_json::Value;
@@ -203,9 +204,11 @@ pub fn prompt_differences(expected: &Value, actual: &Value) -> Vec<String> {
     )
 }
 
-/// The differences between a `resources/read` result and an example's `contents`.
+/// The differences between a `resources/read` result and an example's: its cache
+/// hints ([`cache_hint_differences`]) and its `contents`.
 pub fn resource_differences(expected: &Value, actual: &Value) -> Vec<String> {
-    list_differences(
+    let mut diffs = cache_hint_differences(expected, actual, true);
+    diffs.extend(list_differences(
         expected.get("contents"),
         actual.get("contents"),
         "contents",
@@ -216,7 +219,66 @@ pub fn resource_differences(expected: &Value, actual: &Value) -> Vec<String> {
             }
             e
         },
-    )
+    ));
+    diffs
+}
+
+/// The 2026-07-28 cache hints of a `resources/read` result that differ from the
+/// example's: `ttlMs` and `cacheScope` (which `validate` requires in a completed read
+/// example of that version), each compared when the example states it; by value, or
+/// with `exact` false (a shape comparison) by presence only.
+pub fn cache_hint_differences(expected: &Value, actual: &Value, exact: bool) -> Vec<String> {
+    let mut diffs = Vec::new();
+    for key in ["ttlMs", "cacheScope"] {
+        let Some(want) = expected.get(key) else {
+            continue;
+        };
+        match actual.get(key) {
+            None => diffs.push(format!("{key}: expected {want}, got (absent)")),
+            Some(got) if exact && got != want => {
+                diffs.push(format!("{key}: expected {want}, got {got}"))
+            }
+            Some(_) => {}
+        }
+    }
+    diffs
+}
+
+/// The differences between the shapes of two results of `method`, for an example that
+/// states `"x-mcpdesc-compare": "shape"` (its text is illustrative: a clock, a
+/// generated id), as the generated tests compare them
+/// ([`mcpdesc::implementation::Compare::shape`]): a tool's `isError`, content kinds and
+/// whether there is `structuredContent`; a prompt's roles and content kinds; a read's
+/// URIs, MIME types, text or blob, and whether the cache hints are there; the number of
+/// completion values. A tool's `structuredContent` is still checked against its
+/// `outputSchema` by the result rules.
+pub fn shape_differences(method: &str, expected: &Value, actual: &Value) -> Vec<String> {
+    let (Some(want), Some(got)) = (
+        Compare::shape(method, expected),
+        Compare::shape(method, actual),
+    ) else {
+        return Vec::new();
+    };
+    let show = |v: &Option<Value>| v.as_ref().map_or("(absent)".to_owned(), Value::to_string);
+    let mut diffs: Vec<String> = first_difference(&want, &got)
+        .map(|d| {
+            format!(
+                "the shape (x-mcpdesc-compare: shape) differs at {}: expected {}, got {}",
+                if d.pointer.is_empty() {
+                    "/"
+                } else {
+                    &d.pointer
+                },
+                show(&d.expected),
+                show(&d.actual)
+            )
+        })
+        .into_iter()
+        .collect();
+    if method == "resources/read" {
+        diffs.extend(cache_hint_differences(expected, actual, false));
+    }
+    diffs
 }
 
 /// The differences between a `completion/complete` result and an example's

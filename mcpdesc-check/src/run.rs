@@ -68,6 +68,7 @@ pub async fn check(desc: &Description, session: &Session, config: &Config) -> Re
         .await;
     checker.tool_examples(&expected.tools, &listed).await;
     checker.generated(&expected.tools, &listed).await;
+    checker.generated_prompts(&expected.prompts, &listed).await;
     if !checker.dead && !session.is_alive() {
         checker.server_gone("after the last request");
     }
@@ -184,25 +185,7 @@ impl Checker<'_> {
     /// Selections that name nothing the description declares are reported, so that a
     /// typo does not pass as "nothing to call".
     pub(crate) fn unknown_selections(&mut self, expected: &Expected) {
-        let all = || {
-            expected
-                .tools
-                .iter()
-                .chain(&expected.prompts)
-                .chain(&expected.resources)
-                .chain(&expected.templates)
-        };
-        let known = |name: &str, example: Option<&str>| {
-            all()
-                .filter(|d| d.id == name || d.text("name") == Some(name))
-                .any(|d| {
-                    example.is_none_or(|e| {
-                        ["examples", "interactionExamples", "completionExamples"]
-                            .iter()
-                            .any(|member| d.examples(member).iter().any(|(n, _)| *n == e))
-                    })
-                })
-        };
+        let known = |name: &str, example: Option<&str>| expected.knows(name, example);
         for (option, selection) in [
             ("--examples", &self.config.examples),
             ("--generate", &self.config.generate),

@@ -109,6 +109,10 @@ pub enum Command {
         #[arg(long, value_name = "SECONDS", default_value_t = pull::DEFAULT_TIMEOUT_SECONDS,
               value_parser = clap::value_parser!(u64).range(1..=3600))]
         timeout: u64,
+        /// Offer only this MCP protocol version (default: every version the client
+        /// speaks, so the server's newest); the description is of that version.
+        #[arg(long, value_name = "V", value_parser = parse_protocol_version)]
+        protocol_version: Option<ProtocolVersion>,
     },
     /// Serve a description as a mock MCP server (stdio, or HTTP with --http) that replays its example results
     /// (a mock for clients' tests, never a prediction of live behaviour).

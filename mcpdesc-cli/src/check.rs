@@ -11,7 +11,9 @@
 //! - compares the listings, replays the `--examples` selected, calls the `--generate`
 //!   selected tools with `--cases` generated inputs (default 20, seed `--seed`, default
 //!   0); SEL is a comma-separated list of tool (prompt, resource, template) names,
-//!   `NAME/EXAMPLE`, `read-only` or `all`. By default nothing is called;
+//!   `NAME/EXAMPLE`, `read-only` or `all`. By default nothing is called; an item
+//!   that names nothing the description declares in any version exits 2 before
+//!   connecting;
 //! - offers the versions the description declares (or only `--protocol-version V`);
 //! - `--timeout` bounds the connection and each request (default 30 s);
 //! - `human`: one diagnostic per finding (`failure[kind]: tool `x`, example `e`: ...`),
@@ -179,6 +181,20 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         strict: args.strict,
         call_timeout: timeout,
     };
+    // A selection item that names nothing of any version is a typo that would call
+    // nothing and pass: the check does not run.
+    let unknown = config.unknown_selections(&desc);
+    if !unknown.is_empty() {
+        let items: Vec<String> = unknown
+            .iter()
+            .map(|(option, item)| format!("{option} names `{item}`"))
+            .collect();
+        return fail(format!(
+            "{}, which {} does not declare in any protocol version (names: tools, prompts, resource URIs or names, templates; NAME/EXAMPLE for an example); nothing checked",
+            items.join(", "),
+            desc.name
+        ));
+    }
     // The capabilities the selected interaction examples and tools need, no more.
     let capabilities =
         mcpdesc_check::client_capabilities(&desc, &config.examples, &config.generate);

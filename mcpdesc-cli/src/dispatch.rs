@@ -131,6 +131,7 @@ where
             url,
             output,
             timeout,
+            protocol_version,
         } => {
             let server = match (url, command.is_empty()) {
                 (Some(url), _) => pull::Server::Url(url),
@@ -144,7 +145,11 @@ where
                 }
             };
             let timeout = std::time::Duration::from_secs(timeout);
-            pull::pull(&server, output.as_deref(), timeout, out, err)
+            let options = pull::PullOptions {
+                timeout,
+                protocol_version,
+            };
+            pull::pull(&server, output.as_deref(), &options, out, err)
         }
         Command::Migrate {
             input,

@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! mcpdesc pull (-- COMMAND [ARGS...] | --url URL) [-o OUT] [--timeout SECONDS]
+//!              [--protocol-version V]
 //! ```
 //!
 //! The MCP side is the runtime's client ([`mcpdesc::client`]): a spawned server runs in
@@ -21,6 +22,13 @@
 //!   server did not start, crashed, hung (each step is bounded by `--timeout`, default
 //!   30 s), wrote garbage, refused the handshake, or broke a listing; or the result
 //!   would not be valid (its diagnostics are printed, nothing is written).
+//! - `--protocol-version V` offers only V: a server that also speaks an older version
+//!   than its newest is described as a client of V sees it (`protocolVersions: [V]`);
+//!   a server that does not speak V fails the handshake (exit 2). Without it the
+//!   client offers every version it speaks and the server's newest is described.
+//!   Several versions are not pulled into one description: each pull is one
+//!   session, and a description of several versions is written by hand from them
+//!   (`protocolVersions` per declaration).
 //! - a listing answered with a JSON-RPC error (a capability declared but its method
 //!   refused) is a warning, and the description has none of that kind.
 
@@ -61,14 +69,25 @@ pub struct Observation {
     pub refused: Vec<(&'static str, String)>,
 }
 
+/// How `pull` connects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PullOptions {
+    /// The bound of each step (handshake, each listing request).
+    pub timeout: Duration,
+    /// The only protocol version offered (`--protocol-version`); `None` offers every
+    /// version the client speaks.
+    pub protocol_version: Option<ProtocolVersion>,
+}
+
 /// `mcpdesc pull`: the description to OUT (or stdout), everything else to `err`.
 pub fn pull(
     server: &Server,
     output: Option<&Path>,
-    timeout: Duration,
+    options: &PullOptions,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
+    let timeout = options.timeout;
     let format = match output {
         None => Format::Json,
         Some(path) => match Format::from_path(path) {
@@ -95,7 +114,7 @@ pub fn pull(
         }
     };
     let observation = runtime.block_on(async {
-        let session = connect(server, timeout).await?;
+        let session = connect(server, timeout, options.protocol_version).await?;
         let observation = observe(&session).await;
         // Ended in every case; a spawned server that ignores its closed stdin is
         // terminated, then killed with its process group.
@@ -114,12 +133,23 @@ pub fn pull(
     write_description(&observation, output, format, out, err)
 }
 
-/// Connects with every step bounded by `timeout`.
-async fn connect(server: &Server, timeout: Duration) -> Result<Session, String> {
-    let options = Options::new()
+/// Connects with every step bounded by `timeout`, offering only `version` when given.
+async fn connect(
+    server: &Server,
+    timeout: Duration,
+    version: Option<ProtocolVersion>,
+) -> Result<Session, String> {
+    let mut options = Options::new()
         .connect_timeout(timeout)
         .request_timeout(timeout)
         .close_grace(CLOSE_GRACE);
+    if let Some(version) = version {
+        let runtime: mcpdesc::ProtocolVersion = version
+            .as_str()
+            .parse()
+            .map_err(|_| format!("the client does not speak MCP {}", version.as_str()))?;
+        options = options.protocol_versions(&[runtime]);
+    }
     let session = match server {
         Server::Command(argv) => {
             let (program, args) = argv
@@ -131,7 +161,20 @@ async fn connect(server: &Server, timeout: Duration) -> Result<Session, String> 
         }
         Server::Url(url) => options.http(url).await,
     };
-    session.map_err(|e| e.to_string())
+    let session = session.map_err(|e| e.to_string())?;
+    if let Some(version) = version {
+        // A server must answer with the offered version or fail the handshake; one
+        // that answers another is not described as if it spoke V.
+        if session.protocol_version().as_str() != version.as_str() {
+            let got = session.protocol_version().as_str().to_owned();
+            session.close().await;
+            return Err(format!(
+                "the server answered MCP {got} to an offer of only {}",
+                version.as_str()
+            ));
+        }
+    }
+    Ok(session)
 }
 
 /// Reads the handshake and every listing the server's capabilities declare (all pages;

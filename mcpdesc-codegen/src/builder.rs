@@ -236,6 +236,29 @@ impl Builder {
         self
     }
 
+    /// Whether every struct gets a builder holding the schema's defaults (on by
+    /// default); see [`Settings::builders`].
+    ///
+    /// ```no_run
+    /// mcpdesc_codegen::Builder::new("chess.mcpdesc.json").builders(false);
+    /// ```
+    pub fn builders(mut self, on: bool) -> Self {
+        self.settings = self.settings.builders(on);
+        self
+    }
+
+    /// Whether integer inputs bounded below by 1 or more are `NonZero*` types (off by
+    /// default: plain integers, the bound checked at run time); see
+    /// [`Settings::non_zero_integers`].
+    ///
+    /// ```no_run
+    /// mcpdesc_codegen::Builder::new("chess.mcpdesc.json").non_zero_integers(true);
+    /// ```
+    pub fn non_zero_integers(mut self, on: bool) -> Self {
+        self.settings = self.settings.non_zero_integers(on);
+        self
+    }
+
     /// Puts the Rust type `path` in place of a generated type (`"Issue"`) or of a
     /// component schema's type (`"#/components/schemas/Issue"`) everywhere it appears;
     /// see [`Settings::replace_type`].

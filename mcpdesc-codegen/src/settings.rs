@@ -35,6 +35,8 @@ pub struct Settings {
     protocol_version: Option<ProtocolVersion>,
     tests: bool,
     format_types: bool,
+    non_zero: bool,
+    builders: bool,
     side: Side,
     test_server: Option<String>,
     own_types: OwnTypes,
@@ -121,6 +123,8 @@ impl Default for Settings {
             protocol_version: None,
             tests: true,
             format_types: false,
+            non_zero: false,
+            builders: true,
             side: Side::Server,
             test_server: None,
             own_types: OwnTypes::default(),
@@ -185,6 +189,40 @@ impl Settings {
     pub fn format_types(mut self, on: bool) -> Self {
         self.format_types = on;
         self
+    }
+
+    /// Whether an integer input with a lower bound of 1 or more becomes a
+    /// `std::num::NonZero*` type (typify's choice), which a caller must build with
+    /// `NonZeroU64::new(x)`. Off (the default), it is a plain integer (`u64`, `i64`):
+    /// the bound is still checked at run time against the original schema (the router
+    /// validates every input; a client's call with a value below it is refused with
+    /// -32602). Outputs never get `NonZero*` types.
+    pub fn non_zero_integers(mut self, on: bool) -> Self {
+        self.non_zero = on;
+        self
+    }
+
+    /// Whether every generated struct gets a builder (typify's `builder` option, on by
+    /// default): `Type::builder()` returns a `types::builder::Type` whose `Default`
+    /// holds the schema's defaults, with one setter per field, and `Type::try_from`
+    /// of it checks that every required field was set. So an input with many optional
+    /// or defaulted arguments is written with the ones that matter:
+    /// `AnalyzeGameInput::builder().pgn("1. e4").try_into()?`. Off, no `builder`
+    /// module is generated (less code to compile).
+    pub fn builders(mut self, on: bool) -> Self {
+        self.builders = on;
+        self
+    }
+
+    /// Whether structs get builders ([`Settings::builders`]).
+    pub fn uses_builders(&self) -> bool {
+        self.builders
+    }
+
+    /// Whether inputs bounded below by 1 or more get `NonZero*` types
+    /// ([`Settings::non_zero_integers`]).
+    pub fn uses_non_zero_integers(&self) -> bool {
+        self.non_zero
     }
 
     /// Which side is generated: [`Side::Server`] by default (a server crate then needs
@@ -425,6 +463,7 @@ mod tests {
         assert_eq!(s.selected_protocol_version(), None);
         assert!(s.emits_tests());
         assert!(!s.uses_format_types());
+        assert!(!s.uses_non_zero_integers() && s.uses_builders());
         assert_eq!(s.test_server_expr(), None);
     }
 

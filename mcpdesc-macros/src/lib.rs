@@ -51,6 +51,8 @@ use syn::{braced, bracketed, Ident, LitBool, LitStr, Token};
 ///     tests = false,                     // no unit tests from the Tool Examples
 ///     test_server = "crate::Chess::new()", // the example tests call this implementation
 ///     format_types = false,              // `format`/`pattern` stay `String` (default)
+///     non_zero_integers = false,         // `minimum: 1` inputs stay `u64` (default)
+///     builders = true,                   // `T::builder()` for every struct (default)
 ///     replace = {                        // the user's types in place of generated ones
 ///         Issue = crate::model::Issue,
 ///         "#/components/schemas/Player" = crate::model::Player,
@@ -83,6 +85,10 @@ use syn::{braced, bracketed, Ident, LitBool, LitStr, Token};
 ///   is not a Rust expression is a compile error on the literal.
 /// - `format_types` (bool, default `false`): whether `format` and `pattern` produce
 ///   format-specific types (`chrono`, `uuid`, `regress` then become dependencies).
+/// - `non_zero_integers` (bool, default `false`): whether an integer input bounded
+///   below by 1 or more is a `NonZero*` type; see `Settings::non_zero_integers`.
+/// - `builders` (bool, default `true`): whether every struct gets a builder that holds
+///   the schema's defaults; see `Settings::builders`.
 /// - `replace` (braces of `Key = path`): puts the user's type in place of a generated
 ///   type (`Issue`) or of a component schema's type (`"#/components/schemas/Issue"`,
 ///   written as a string); see `Settings::replace_type`.
@@ -207,6 +213,10 @@ impl Parse for MacroInput {
                     settings = settings.test_server(lit.value());
                 }
                 "format_types" => settings = settings.format_types(input.parse::<LitBool>()?.value),
+                "builders" => settings = settings.builders(input.parse::<LitBool>()?.value),
+                "non_zero_integers" => {
+                    settings = settings.non_zero_integers(input.parse::<LitBool>()?.value)
+                }
                 "replace" => {
                     for (key, path) in parse_type_map(input)? {
                         settings = settings.replace_type(key, path);
@@ -231,8 +241,8 @@ impl Parse for MacroInput {
                         key.span(),
                         format!(
                             "unknown key `{name}`; expected path, protocol_version, derives, \
-                             patch, side, tests, test_server, format_types, replace, formats, \
-                             crates or crate"
+                             patch, side, tests, test_server, format_types, non_zero_integers, \
+                             builders, replace, formats, crates or crate"
                         ),
                     ))
                 }

@@ -17,7 +17,7 @@ impl api::PlaceOrder for Shop {
         _cx: mcpdesc::Context,
     ) -> Result<PlaceOrderOutput, mcpdesc::ToolError> {
         let customer: String = input.customer;
-        let quantity: u64 = input.quantity.get();
+        let quantity: u64 = input.quantity;
         let note: Option<String> = input.note;
         let address: Option<serde_json::Value> = input.address;
         let _ = (customer, note, address);
@@ -32,7 +32,7 @@ fn main() {
     let _router = api::router(Shop);
     let _input = PlaceOrderInput {
         customer: "ada".into(),
-        quantity: std::num::NonZeroU64::MIN,
+        quantity: 1,
         note: None,
         address: None,
     };

@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -25,6 +29,11 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub author: ::std::option::Option<::std::string::String>,
         pub title: FindBookInputTitle,
+    }
+    impl FindBookInput {
+        pub fn builder() -> builder::FindBookInput {
+            Default::default()
+        }
     }
     /// `FindBookInputTitle`
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
@@ -88,25 +97,248 @@ pub mod types {
         pub shelf: ::std::string::String,
         pub title: ::std::string::String,
     }
+    impl FindBookOutput {
+        pub fn builder() -> builder::FindBookOutput {
+            Default::default()
+        }
+    }
     /// Arguments of the `lend_book` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
     pub struct LendBookInput {
-        #[serde(default = "defaults::default_nzu64::<::std::num::NonZeroU64, 14>")]
-        pub days: ::std::num::NonZeroU64,
+        #[serde(default = "defaults::default_u64::<i64, 14>")]
+        pub days: i64,
         pub reader: ::std::string::String,
         pub title: ::std::string::String,
     }
+    impl LendBookInput {
+        pub fn builder() -> builder::LendBookInput {
+            Default::default()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct FindBookInput {
+            author: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+            title: ::std::result::Result<
+                super::FindBookInputTitle,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for FindBookInput {
+            fn default() -> Self {
+                Self {
+                    author: Ok(Default::default()),
+                    title: Err("no value supplied for title".to_string()),
+                }
+            }
+        }
+        impl FindBookInput {
+            pub fn author<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.author = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for author: {e}")
+                    });
+                self
+            }
+            pub fn title<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::FindBookInputTitle>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.title = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for title: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<FindBookInput> for super::FindBookInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: FindBookInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    author: value.author?,
+                    title: value.title?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::FindBookInput> for FindBookInput {
+            fn from(value: super::FindBookInput) -> Self {
+                Self {
+                    author: Ok(value.author),
+                    title: Ok(value.title),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct FindBookOutput {
+            copies: ::std::result::Result<u64, ::std::string::String>,
+            shelf: ::std::result::Result<::std::string::String, ::std::string::String>,
+            title: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for FindBookOutput {
+            fn default() -> Self {
+                Self {
+                    copies: Err("no value supplied for copies".to_string()),
+                    shelf: Err("no value supplied for shelf".to_string()),
+                    title: Err("no value supplied for title".to_string()),
+                }
+            }
+        }
+        impl FindBookOutput {
+            pub fn copies<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.copies = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for copies: {e}")
+                    });
+                self
+            }
+            pub fn shelf<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.shelf = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for shelf: {e}")
+                    });
+                self
+            }
+            pub fn title<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.title = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for title: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<FindBookOutput> for super::FindBookOutput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: FindBookOutput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    copies: value.copies?,
+                    shelf: value.shelf?,
+                    title: value.title?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::FindBookOutput> for FindBookOutput {
+            fn from(value: super::FindBookOutput) -> Self {
+                Self {
+                    copies: Ok(value.copies),
+                    shelf: Ok(value.shelf),
+                    title: Ok(value.title),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct LendBookInput {
+            days: ::std::result::Result<i64, ::std::string::String>,
+            reader: ::std::result::Result<::std::string::String, ::std::string::String>,
+            title: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for LendBookInput {
+            fn default() -> Self {
+                Self {
+                    days: Ok(super::defaults::default_u64::<i64, 14>()),
+                    reader: Err("no value supplied for reader".to_string()),
+                    title: Err("no value supplied for title".to_string()),
+                }
+            }
+        }
+        impl LendBookInput {
+            pub fn days<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<i64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.days = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for days: {e}")
+                    });
+                self
+            }
+            pub fn reader<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.reader = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for reader: {e}")
+                    });
+                self
+            }
+            pub fn title<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.title = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for title: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<LendBookInput> for super::LendBookInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: LendBookInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    days: value.days?,
+                    reader: value.reader?,
+                    title: value.title?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::LendBookInput> for LendBookInput {
+            fn from(value: super::LendBookInput) -> Self {
+                Self {
+                    days: Ok(value.days),
+                    reader: Ok(value.reader),
+                    title: Ok(value.title),
+                }
+            }
+        }
+    }
     /// Generation of default values for serde.
     pub mod defaults {
-        pub(super) fn default_nzu64<T, const V: u64>() -> T
+        pub(super) fn default_u64<T, const V: u64>() -> T
         where
-            T: ::std::convert::TryFrom<::std::num::NonZeroU64>,
-            <T as ::std::convert::TryFrom<
-                ::std::num::NonZeroU64,
-            >>::Error: ::std::fmt::Debug,
+            T: ::std::convert::TryFrom<u64>,
+            <T as ::std::convert::TryFrom<u64>>::Error: ::std::fmt::Debug,
         {
-            T::try_from(::std::num::NonZeroU64::try_from(V).unwrap()).unwrap()
+            T::try_from(V).unwrap()
         }
     }
     /// Error types.

@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -22,6 +26,36 @@ pub mod types {
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(deny_unknown_fields)]
     pub struct SummarizeShelfInput {}
+    impl SummarizeShelfInput {
+        pub fn builder() -> builder::SummarizeShelfInput {
+            Default::default()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct SummarizeShelfInput {}
+        impl ::std::default::Default for SummarizeShelfInput {
+            fn default() -> Self {
+                Self {}
+            }
+        }
+        impl SummarizeShelfInput {}
+        impl ::std::convert::TryFrom<SummarizeShelfInput>
+        for super::SummarizeShelfInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                _value: SummarizeShelfInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {})
+            }
+        }
+        impl ::std::convert::From<super::SummarizeShelfInput> for SummarizeShelfInput {
+            fn from(_value: super::SummarizeShelfInput) -> Self {
+                Self {}
+            }
+        }
+    }
     /// Error types.
     pub mod error {
         /// Error from a `TryFrom` or `FromStr` implementation.

@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -22,11 +26,21 @@ pub mod types {
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(deny_unknown_fields)]
     pub struct CountBooksInput {}
+    impl CountBooksInput {
+        pub fn builder() -> builder::CountBooksInput {
+            Default::default()
+        }
+    }
     /// Structured output of the `count_books` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
     pub struct CountBooksOutput {
         pub count: i64,
+    }
+    impl CountBooksOutput {
+        pub fn builder() -> builder::CountBooksOutput {
+            Default::default()
+        }
     }
     /// Arguments of the `remove_book` tool in MCP 2025-11-25, 2026-07-28.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -34,16 +48,209 @@ pub mod types {
     pub struct RemoveBookInput {
         pub title: ::std::string::String,
     }
+    impl RemoveBookInput {
+        pub fn builder() -> builder::RemoveBookInput {
+            Default::default()
+        }
+    }
     /// Structured output of the `remove_book` tool in MCP 2025-11-25, 2026-07-28.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
     pub struct RemoveBookOutput {
         pub removed: bool,
     }
+    impl RemoveBookOutput {
+        pub fn builder() -> builder::RemoveBookOutput {
+            Default::default()
+        }
+    }
     /// Form content of the `confirm_removal` elicitation of the `remove_book` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct RemoveBookV20251125ConfirmRemovalElicitation {
         pub confirm: bool,
+    }
+    impl RemoveBookV20251125ConfirmRemovalElicitation {
+        pub fn builder() -> builder::RemoveBookV20251125ConfirmRemovalElicitation {
+            Default::default()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct CountBooksInput {}
+        impl ::std::default::Default for CountBooksInput {
+            fn default() -> Self {
+                Self {}
+            }
+        }
+        impl CountBooksInput {}
+        impl ::std::convert::TryFrom<CountBooksInput> for super::CountBooksInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                _value: CountBooksInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {})
+            }
+        }
+        impl ::std::convert::From<super::CountBooksInput> for CountBooksInput {
+            fn from(_value: super::CountBooksInput) -> Self {
+                Self {}
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct CountBooksOutput {
+            count: ::std::result::Result<i64, ::std::string::String>,
+        }
+        impl ::std::default::Default for CountBooksOutput {
+            fn default() -> Self {
+                Self {
+                    count: Err("no value supplied for count".to_string()),
+                }
+            }
+        }
+        impl CountBooksOutput {
+            pub fn count<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<i64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.count = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for count: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<CountBooksOutput> for super::CountBooksOutput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: CountBooksOutput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { count: value.count? })
+            }
+        }
+        impl ::std::convert::From<super::CountBooksOutput> for CountBooksOutput {
+            fn from(value: super::CountBooksOutput) -> Self {
+                Self { count: Ok(value.count) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct RemoveBookInput {
+            title: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for RemoveBookInput {
+            fn default() -> Self {
+                Self {
+                    title: Err("no value supplied for title".to_string()),
+                }
+            }
+        }
+        impl RemoveBookInput {
+            pub fn title<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.title = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for title: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<RemoveBookInput> for super::RemoveBookInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: RemoveBookInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { title: value.title? })
+            }
+        }
+        impl ::std::convert::From<super::RemoveBookInput> for RemoveBookInput {
+            fn from(value: super::RemoveBookInput) -> Self {
+                Self { title: Ok(value.title) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct RemoveBookOutput {
+            removed: ::std::result::Result<bool, ::std::string::String>,
+        }
+        impl ::std::default::Default for RemoveBookOutput {
+            fn default() -> Self {
+                Self {
+                    removed: Err("no value supplied for removed".to_string()),
+                }
+            }
+        }
+        impl RemoveBookOutput {
+            pub fn removed<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<bool>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.removed = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for removed: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<RemoveBookOutput> for super::RemoveBookOutput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: RemoveBookOutput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { removed: value.removed? })
+            }
+        }
+        impl ::std::convert::From<super::RemoveBookOutput> for RemoveBookOutput {
+            fn from(value: super::RemoveBookOutput) -> Self {
+                Self { removed: Ok(value.removed) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct RemoveBookV20251125ConfirmRemovalElicitation {
+            confirm: ::std::result::Result<bool, ::std::string::String>,
+        }
+        impl ::std::default::Default for RemoveBookV20251125ConfirmRemovalElicitation {
+            fn default() -> Self {
+                Self {
+                    confirm: Err("no value supplied for confirm".to_string()),
+                }
+            }
+        }
+        impl RemoveBookV20251125ConfirmRemovalElicitation {
+            pub fn confirm<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<bool>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.confirm = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for confirm: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<RemoveBookV20251125ConfirmRemovalElicitation>
+        for super::RemoveBookV20251125ConfirmRemovalElicitation {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: RemoveBookV20251125ConfirmRemovalElicitation,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { confirm: value.confirm? })
+            }
+        }
+        impl ::std::convert::From<super::RemoveBookV20251125ConfirmRemovalElicitation>
+        for RemoveBookV20251125ConfirmRemovalElicitation {
+            fn from(value: super::RemoveBookV20251125ConfirmRemovalElicitation) -> Self {
+                Self { confirm: Ok(value.confirm) }
+            }
+        }
     }
     /// Error types.
     pub mod error {

@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -23,17 +27,151 @@ pub mod types {
     pub struct RemoveBookConfirmRemovalElicitation {
         pub confirm: bool,
     }
+    impl RemoveBookConfirmRemovalElicitation {
+        pub fn builder() -> builder::RemoveBookConfirmRemovalElicitation {
+            Default::default()
+        }
+    }
     /// Arguments of the `remove_book` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
     pub struct RemoveBookInput {
         pub title: ::std::string::String,
     }
+    impl RemoveBookInput {
+        pub fn builder() -> builder::RemoveBookInput {
+            Default::default()
+        }
+    }
     /// Structured output of the `remove_book` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
     pub struct RemoveBookOutput {
         pub removed: bool,
+    }
+    impl RemoveBookOutput {
+        pub fn builder() -> builder::RemoveBookOutput {
+            Default::default()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct RemoveBookConfirmRemovalElicitation {
+            confirm: ::std::result::Result<bool, ::std::string::String>,
+        }
+        impl ::std::default::Default for RemoveBookConfirmRemovalElicitation {
+            fn default() -> Self {
+                Self {
+                    confirm: Err("no value supplied for confirm".to_string()),
+                }
+            }
+        }
+        impl RemoveBookConfirmRemovalElicitation {
+            pub fn confirm<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<bool>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.confirm = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for confirm: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<RemoveBookConfirmRemovalElicitation>
+        for super::RemoveBookConfirmRemovalElicitation {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: RemoveBookConfirmRemovalElicitation,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { confirm: value.confirm? })
+            }
+        }
+        impl ::std::convert::From<super::RemoveBookConfirmRemovalElicitation>
+        for RemoveBookConfirmRemovalElicitation {
+            fn from(value: super::RemoveBookConfirmRemovalElicitation) -> Self {
+                Self { confirm: Ok(value.confirm) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct RemoveBookInput {
+            title: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for RemoveBookInput {
+            fn default() -> Self {
+                Self {
+                    title: Err("no value supplied for title".to_string()),
+                }
+            }
+        }
+        impl RemoveBookInput {
+            pub fn title<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.title = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for title: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<RemoveBookInput> for super::RemoveBookInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: RemoveBookInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { title: value.title? })
+            }
+        }
+        impl ::std::convert::From<super::RemoveBookInput> for RemoveBookInput {
+            fn from(value: super::RemoveBookInput) -> Self {
+                Self { title: Ok(value.title) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct RemoveBookOutput {
+            removed: ::std::result::Result<bool, ::std::string::String>,
+        }
+        impl ::std::default::Default for RemoveBookOutput {
+            fn default() -> Self {
+                Self {
+                    removed: Err("no value supplied for removed".to_string()),
+                }
+            }
+        }
+        impl RemoveBookOutput {
+            pub fn removed<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<bool>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.removed = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for removed: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<RemoveBookOutput> for super::RemoveBookOutput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: RemoveBookOutput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { removed: value.removed? })
+            }
+        }
+        impl ::std::convert::From<super::RemoveBookOutput> for RemoveBookOutput {
+            fn from(value: super::RemoveBookOutput) -> Self {
+                Self { removed: Ok(value.removed) }
+            }
+        }
     }
     /// Error types.
     pub mod error {

@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -22,9 +26,14 @@ pub mod types {
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
     pub struct FindBookInput {
-        #[serde(default = "defaults::default_nzu64::<::std::num::NonZeroU64, 3>")]
-        pub limit: ::std::num::NonZeroU64,
+        #[serde(default = "defaults::default_u64::<i64, 3>")]
+        pub limit: i64,
         pub title: FindBookInputTitle,
+    }
+    impl FindBookInput {
+        pub fn builder() -> builder::FindBookInput {
+            Default::default()
+        }
     }
     /// `FindBookInputTitle`
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
@@ -80,16 +89,78 @@ pub mod types {
                 })
         }
     }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct FindBookInput {
+            limit: ::std::result::Result<i64, ::std::string::String>,
+            title: ::std::result::Result<
+                super::FindBookInputTitle,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for FindBookInput {
+            fn default() -> Self {
+                Self {
+                    limit: Ok(super::defaults::default_u64::<i64, 3>()),
+                    title: Err("no value supplied for title".to_string()),
+                }
+            }
+        }
+        impl FindBookInput {
+            pub fn limit<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<i64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.limit = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for limit: {e}")
+                    });
+                self
+            }
+            pub fn title<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::FindBookInputTitle>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.title = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for title: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<FindBookInput> for super::FindBookInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: FindBookInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    limit: value.limit?,
+                    title: value.title?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::FindBookInput> for FindBookInput {
+            fn from(value: super::FindBookInput) -> Self {
+                Self {
+                    limit: Ok(value.limit),
+                    title: Ok(value.title),
+                }
+            }
+        }
+    }
     /// Generation of default values for serde.
     pub mod defaults {
-        pub(super) fn default_nzu64<T, const V: u64>() -> T
+        pub(super) fn default_u64<T, const V: u64>() -> T
         where
-            T: ::std::convert::TryFrom<::std::num::NonZeroU64>,
-            <T as ::std::convert::TryFrom<
-                ::std::num::NonZeroU64,
-            >>::Error: ::std::fmt::Debug,
+            T: ::std::convert::TryFrom<u64>,
+            <T as ::std::convert::TryFrom<u64>>::Error: ::std::fmt::Debug,
         {
-            T::try_from(::std::num::NonZeroU64::try_from(V).unwrap()).unwrap()
+            T::try_from(V).unwrap()
         }
     }
     /// Error types.

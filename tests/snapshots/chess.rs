@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -23,9 +27,14 @@ pub mod types {
     pub struct AnalyzeGameInput {
         /// Analysis depth in half-moves
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub depth: ::std::option::Option<::std::num::NonZeroU64>,
+        pub depth: ::std::option::Option<i64>,
         /// Game in Portable Game Notation (PGN) format
         pub pgn: ::std::string::String,
+    }
+    impl AnalyzeGameInput {
+        pub fn builder() -> builder::AnalyzeGameInput {
+            Default::default()
+        }
     }
     /// Structured output of the `analyze_game` tool (Analyze Chess Game) in MCP 2025-06-18, 2025-11-25.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
@@ -39,6 +48,11 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub evaluation: ::std::option::Option<f64>,
     }
+    impl AnalyzeGameOutput {
+        pub fn builder() -> builder::AnalyzeGameOutput {
+            Default::default()
+        }
+    }
     /// `AnalyzeGameOutputBlundersItem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     pub struct AnalyzeGameOutputBlundersItem {
@@ -49,6 +63,11 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub move_number: ::std::option::Option<i64>,
     }
+    impl AnalyzeGameOutputBlundersItem {
+        pub fn builder() -> builder::AnalyzeGameOutputBlundersItem {
+            Default::default()
+        }
+    }
     /// Arguments of the `get_player_rating` tool (Get Player Rating).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct GetPlayerRatingInput {
@@ -57,6 +76,11 @@ pub mod types {
         /// Type of rating to retrieve
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub rating_type: ::std::option::Option<GetPlayerRatingInputRatingType>,
+    }
+    impl GetPlayerRatingInput {
+        pub fn builder() -> builder::GetPlayerRatingInput {
+            Default::default()
+        }
     }
     /// Type of rating to retrieve
     #[derive(
@@ -130,6 +154,11 @@ pub mod types {
 Record this unusual result*/
         pub record: bool,
     }
+    impl RecordGameResultConfirmUnusualElicitation {
+        pub fn builder() -> builder::RecordGameResultConfirmUnusualElicitation {
+            Default::default()
+        }
+    }
     /// Arguments of the `record_game_result` tool (Record Game Result).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct RecordGameResultInput {
@@ -145,6 +174,11 @@ Record this unusual result*/
         pub time_control: ::std::option::Option<::std::string::String>,
         /// White player identifier
         pub white_player_id: ::std::string::String,
+    }
+    impl RecordGameResultInput {
+        pub fn builder() -> builder::RecordGameResultInput {
+            Default::default()
+        }
     }
     /// Game result in standard notation
     #[derive(
@@ -203,6 +237,480 @@ Record this unusual result*/
             value: ::std::string::String,
         ) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct AnalyzeGameInput {
+            depth: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
+            pgn: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for AnalyzeGameInput {
+            fn default() -> Self {
+                Self {
+                    depth: Ok(Default::default()),
+                    pgn: Err("no value supplied for pgn".to_string()),
+                }
+            }
+        }
+        impl AnalyzeGameInput {
+            pub fn depth<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<i64>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.depth = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for depth: {e}")
+                    });
+                self
+            }
+            pub fn pgn<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.pgn = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for pgn: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<AnalyzeGameInput> for super::AnalyzeGameInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: AnalyzeGameInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    depth: value.depth?,
+                    pgn: value.pgn?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::AnalyzeGameInput> for AnalyzeGameInput {
+            fn from(value: super::AnalyzeGameInput) -> Self {
+                Self {
+                    depth: Ok(value.depth),
+                    pgn: Ok(value.pgn),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct AnalyzeGameOutput {
+            best_move: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+            blunders: ::std::result::Result<
+                ::std::vec::Vec<super::AnalyzeGameOutputBlundersItem>,
+                ::std::string::String,
+            >,
+            evaluation: ::std::result::Result<
+                ::std::option::Option<f64>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for AnalyzeGameOutput {
+            fn default() -> Self {
+                Self {
+                    best_move: Ok(Default::default()),
+                    blunders: Ok(Default::default()),
+                    evaluation: Ok(Default::default()),
+                }
+            }
+        }
+        impl AnalyzeGameOutput {
+            pub fn best_move<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.best_move = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for best_move: {e}")
+                    });
+                self
+            }
+            pub fn blunders<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<super::AnalyzeGameOutputBlundersItem>,
+                >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.blunders = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for blunders: {e}")
+                    });
+                self
+            }
+            pub fn evaluation<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<f64>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.evaluation = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for evaluation: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<AnalyzeGameOutput> for super::AnalyzeGameOutput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: AnalyzeGameOutput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    best_move: value.best_move?,
+                    blunders: value.blunders?,
+                    evaluation: value.evaluation?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::AnalyzeGameOutput> for AnalyzeGameOutput {
+            fn from(value: super::AnalyzeGameOutput) -> Self {
+                Self {
+                    best_move: Ok(value.best_move),
+                    blunders: Ok(value.blunders),
+                    evaluation: Ok(value.evaluation),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct AnalyzeGameOutputBlundersItem {
+            evaluation_loss: ::std::result::Result<
+                ::std::option::Option<f64>,
+                ::std::string::String,
+            >,
+            move_: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+            move_number: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for AnalyzeGameOutputBlundersItem {
+            fn default() -> Self {
+                Self {
+                    evaluation_loss: Ok(Default::default()),
+                    move_: Ok(Default::default()),
+                    move_number: Ok(Default::default()),
+                }
+            }
+        }
+        impl AnalyzeGameOutputBlundersItem {
+            pub fn evaluation_loss<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<f64>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.evaluation_loss = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for evaluation_loss: {e}"
+                        )
+                    });
+                self
+            }
+            pub fn move_<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.move_ = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for move_: {e}")
+                    });
+                self
+            }
+            pub fn move_number<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<i64>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.move_number = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for move_number: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<AnalyzeGameOutputBlundersItem>
+        for super::AnalyzeGameOutputBlundersItem {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: AnalyzeGameOutputBlundersItem,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    evaluation_loss: value.evaluation_loss?,
+                    move_: value.move_?,
+                    move_number: value.move_number?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::AnalyzeGameOutputBlundersItem>
+        for AnalyzeGameOutputBlundersItem {
+            fn from(value: super::AnalyzeGameOutputBlundersItem) -> Self {
+                Self {
+                    evaluation_loss: Ok(value.evaluation_loss),
+                    move_: Ok(value.move_),
+                    move_number: Ok(value.move_number),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct GetPlayerRatingInput {
+            player_id: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+            rating_type: ::std::result::Result<
+                ::std::option::Option<super::GetPlayerRatingInputRatingType>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for GetPlayerRatingInput {
+            fn default() -> Self {
+                Self {
+                    player_id: Err("no value supplied for player_id".to_string()),
+                    rating_type: Ok(Default::default()),
+                }
+            }
+        }
+        impl GetPlayerRatingInput {
+            pub fn player_id<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.player_id = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for player_id: {e}")
+                    });
+                self
+            }
+            pub fn rating_type<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<super::GetPlayerRatingInputRatingType>,
+                >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.rating_type = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for rating_type: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<GetPlayerRatingInput>
+        for super::GetPlayerRatingInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: GetPlayerRatingInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    player_id: value.player_id?,
+                    rating_type: value.rating_type?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::GetPlayerRatingInput> for GetPlayerRatingInput {
+            fn from(value: super::GetPlayerRatingInput) -> Self {
+                Self {
+                    player_id: Ok(value.player_id),
+                    rating_type: Ok(value.rating_type),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct RecordGameResultConfirmUnusualElicitation {
+            record: ::std::result::Result<bool, ::std::string::String>,
+        }
+        impl ::std::default::Default for RecordGameResultConfirmUnusualElicitation {
+            fn default() -> Self {
+                Self {
+                    record: Err("no value supplied for record".to_string()),
+                }
+            }
+        }
+        impl RecordGameResultConfirmUnusualElicitation {
+            pub fn record<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<bool>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.record = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for record: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<RecordGameResultConfirmUnusualElicitation>
+        for super::RecordGameResultConfirmUnusualElicitation {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: RecordGameResultConfirmUnusualElicitation,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { record: value.record? })
+            }
+        }
+        impl ::std::convert::From<super::RecordGameResultConfirmUnusualElicitation>
+        for RecordGameResultConfirmUnusualElicitation {
+            fn from(value: super::RecordGameResultConfirmUnusualElicitation) -> Self {
+                Self { record: Ok(value.record) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct RecordGameResultInput {
+            black_player_id: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+            pgn: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+            result: ::std::result::Result<
+                super::RecordGameResultInputResult,
+                ::std::string::String,
+            >,
+            time_control: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+            white_player_id: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for RecordGameResultInput {
+            fn default() -> Self {
+                Self {
+                    black_player_id: Err(
+                        "no value supplied for black_player_id".to_string(),
+                    ),
+                    pgn: Ok(Default::default()),
+                    result: Err("no value supplied for result".to_string()),
+                    time_control: Ok(Default::default()),
+                    white_player_id: Err(
+                        "no value supplied for white_player_id".to_string(),
+                    ),
+                }
+            }
+        }
+        impl RecordGameResultInput {
+            pub fn black_player_id<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.black_player_id = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for black_player_id: {e}"
+                        )
+                    });
+                self
+            }
+            pub fn pgn<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.pgn = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for pgn: {e}")
+                    });
+                self
+            }
+            pub fn result<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::RecordGameResultInputResult>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.result = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for result: {e}")
+                    });
+                self
+            }
+            pub fn time_control<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.time_control = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for time_control: {e}")
+                    });
+                self
+            }
+            pub fn white_player_id<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.white_player_id = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for white_player_id: {e}"
+                        )
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<RecordGameResultInput>
+        for super::RecordGameResultInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: RecordGameResultInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    black_player_id: value.black_player_id?,
+                    pgn: value.pgn?,
+                    result: value.result?,
+                    time_control: value.time_control?,
+                    white_player_id: value.white_player_id?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::RecordGameResultInput>
+        for RecordGameResultInput {
+            fn from(value: super::RecordGameResultInput) -> Self {
+                Self {
+                    black_player_id: Ok(value.black_player_id),
+                    pgn: Ok(value.pgn),
+                    result: Ok(value.result),
+                    time_control: Ok(value.time_control),
+                    white_player_id: Ok(value.white_player_id),
+                }
+            }
         }
     }
     /// Error types.

@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -23,6 +27,11 @@ pub mod types {
     pub struct AssignIssueChooseAssigneeElicitation {
         /// Assignee
         pub assignee: AssignIssueChooseAssigneeElicitationAssignee,
+    }
+    impl AssignIssueChooseAssigneeElicitation {
+        pub fn builder() -> builder::AssignIssueChooseAssigneeElicitation {
+            Default::default()
+        }
     }
     /// Assignee
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
@@ -95,6 +104,11 @@ pub mod types {
             }
         }
     }
+    impl AssignIssueChooseLabelsElicitation {
+        pub fn builder() -> builder::AssignIssueChooseLabelsElicitation {
+            Default::default()
+        }
+    }
     /// `AssignIssueChooseLabelsElicitationLabelsItem`
     #[derive(
         ::serde::Deserialize,
@@ -156,6 +170,146 @@ pub mod types {
     #[serde(deny_unknown_fields)]
     pub struct AssignIssueInput {
         pub issue: i64,
+    }
+    impl AssignIssueInput {
+        pub fn builder() -> builder::AssignIssueInput {
+            Default::default()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct AssignIssueChooseAssigneeElicitation {
+            assignee: ::std::result::Result<
+                super::AssignIssueChooseAssigneeElicitationAssignee,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for AssignIssueChooseAssigneeElicitation {
+            fn default() -> Self {
+                Self {
+                    assignee: Err("no value supplied for assignee".to_string()),
+                }
+            }
+        }
+        impl AssignIssueChooseAssigneeElicitation {
+            pub fn assignee<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                    super::AssignIssueChooseAssigneeElicitationAssignee,
+                >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.assignee = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for assignee: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<AssignIssueChooseAssigneeElicitation>
+        for super::AssignIssueChooseAssigneeElicitation {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: AssignIssueChooseAssigneeElicitation,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { assignee: value.assignee? })
+            }
+        }
+        impl ::std::convert::From<super::AssignIssueChooseAssigneeElicitation>
+        for AssignIssueChooseAssigneeElicitation {
+            fn from(value: super::AssignIssueChooseAssigneeElicitation) -> Self {
+                Self {
+                    assignee: Ok(value.assignee),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct AssignIssueChooseLabelsElicitation {
+            labels: ::std::result::Result<
+                ::std::vec::Vec<super::AssignIssueChooseLabelsElicitationLabelsItem>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for AssignIssueChooseLabelsElicitation {
+            fn default() -> Self {
+                Self {
+                    labels: Ok(
+                        super::defaults::assign_issue_choose_labels_elicitation_labels(),
+                    ),
+                }
+            }
+        }
+        impl AssignIssueChooseLabelsElicitation {
+            pub fn labels<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<super::AssignIssueChooseLabelsElicitationLabelsItem>,
+                >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.labels = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for labels: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<AssignIssueChooseLabelsElicitation>
+        for super::AssignIssueChooseLabelsElicitation {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: AssignIssueChooseLabelsElicitation,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { labels: value.labels? })
+            }
+        }
+        impl ::std::convert::From<super::AssignIssueChooseLabelsElicitation>
+        for AssignIssueChooseLabelsElicitation {
+            fn from(value: super::AssignIssueChooseLabelsElicitation) -> Self {
+                Self { labels: Ok(value.labels) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct AssignIssueInput {
+            issue: ::std::result::Result<i64, ::std::string::String>,
+        }
+        impl ::std::default::Default for AssignIssueInput {
+            fn default() -> Self {
+                Self {
+                    issue: Err("no value supplied for issue".to_string()),
+                }
+            }
+        }
+        impl AssignIssueInput {
+            pub fn issue<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<i64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.issue = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for issue: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<AssignIssueInput> for super::AssignIssueInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: AssignIssueInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { issue: value.issue? })
+            }
+        }
+        impl ::std::convert::From<super::AssignIssueInput> for AssignIssueInput {
+            fn from(value: super::AssignIssueInput) -> Self {
+                Self { issue: Ok(value.issue) }
+            }
+        }
     }
     /// Generation of default values for serde.
     pub mod defaults {

@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -24,10 +28,82 @@ pub mod types {
     pub struct SearchInput {
         pub query: ::std::string::String,
     }
+    impl SearchInput {
+        pub fn builder() -> builder::SearchInput {
+            Default::default()
+        }
+    }
     /// Arguments of the `status` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(deny_unknown_fields)]
     pub struct StatusInput {}
+    impl StatusInput {
+        pub fn builder() -> builder::StatusInput {
+            Default::default()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct SearchInput {
+            query: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for SearchInput {
+            fn default() -> Self {
+                Self {
+                    query: Err("no value supplied for query".to_string()),
+                }
+            }
+        }
+        impl SearchInput {
+            pub fn query<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.query = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for query: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<SearchInput> for super::SearchInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: SearchInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { query: value.query? })
+            }
+        }
+        impl ::std::convert::From<super::SearchInput> for SearchInput {
+            fn from(value: super::SearchInput) -> Self {
+                Self { query: Ok(value.query) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct StatusInput {}
+        impl ::std::default::Default for StatusInput {
+            fn default() -> Self {
+                Self {}
+            }
+        }
+        impl StatusInput {}
+        impl ::std::convert::TryFrom<StatusInput> for super::StatusInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                _value: StatusInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {})
+            }
+        }
+        impl ::std::convert::From<super::StatusInput> for StatusInput {
+            fn from(_value: super::StatusInput) -> Self {
+                Self {}
+            }
+        }
+    }
     /// Error types.
     pub mod error {
         /// Error from a `TryFrom` or `FromStr` implementation.

@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -22,10 +26,20 @@ pub mod types {
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(deny_unknown_fields)]
     pub struct CurrentTimeInput {}
+    impl CurrentTimeInput {
+        pub fn builder() -> builder::CurrentTimeInput {
+            Default::default()
+        }
+    }
     /// Arguments of the `quota_limited_search` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct QuotaLimitedSearchInput {
         pub query: ::std::string::String,
+    }
+    impl QuotaLimitedSearchInput {
+        pub fn builder() -> builder::QuotaLimitedSearchInput {
+            Default::default()
+        }
     }
     /// Arguments of the `weather` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -33,11 +47,165 @@ pub mod types {
     pub struct WeatherInput {
         pub city: ::std::string::String,
     }
+    impl WeatherInput {
+        pub fn builder() -> builder::WeatherInput {
+            Default::default()
+        }
+    }
     /// Structured output of the `weather` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
     pub struct WeatherOutput {
         pub temperature: f64,
+    }
+    impl WeatherOutput {
+        pub fn builder() -> builder::WeatherOutput {
+            Default::default()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct CurrentTimeInput {}
+        impl ::std::default::Default for CurrentTimeInput {
+            fn default() -> Self {
+                Self {}
+            }
+        }
+        impl CurrentTimeInput {}
+        impl ::std::convert::TryFrom<CurrentTimeInput> for super::CurrentTimeInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                _value: CurrentTimeInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {})
+            }
+        }
+        impl ::std::convert::From<super::CurrentTimeInput> for CurrentTimeInput {
+            fn from(_value: super::CurrentTimeInput) -> Self {
+                Self {}
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct QuotaLimitedSearchInput {
+            query: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for QuotaLimitedSearchInput {
+            fn default() -> Self {
+                Self {
+                    query: Err("no value supplied for query".to_string()),
+                }
+            }
+        }
+        impl QuotaLimitedSearchInput {
+            pub fn query<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.query = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for query: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<QuotaLimitedSearchInput>
+        for super::QuotaLimitedSearchInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: QuotaLimitedSearchInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { query: value.query? })
+            }
+        }
+        impl ::std::convert::From<super::QuotaLimitedSearchInput>
+        for QuotaLimitedSearchInput {
+            fn from(value: super::QuotaLimitedSearchInput) -> Self {
+                Self { query: Ok(value.query) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct WeatherInput {
+            city: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for WeatherInput {
+            fn default() -> Self {
+                Self {
+                    city: Err("no value supplied for city".to_string()),
+                }
+            }
+        }
+        impl WeatherInput {
+            pub fn city<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.city = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for city: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<WeatherInput> for super::WeatherInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: WeatherInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { city: value.city? })
+            }
+        }
+        impl ::std::convert::From<super::WeatherInput> for WeatherInput {
+            fn from(value: super::WeatherInput) -> Self {
+                Self { city: Ok(value.city) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct WeatherOutput {
+            temperature: ::std::result::Result<f64, ::std::string::String>,
+        }
+        impl ::std::default::Default for WeatherOutput {
+            fn default() -> Self {
+                Self {
+                    temperature: Err("no value supplied for temperature".to_string()),
+                }
+            }
+        }
+        impl WeatherOutput {
+            pub fn temperature<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<f64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.temperature = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for temperature: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<WeatherOutput> for super::WeatherOutput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: WeatherOutput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    temperature: value.temperature?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::WeatherOutput> for WeatherOutput {
+            fn from(value: super::WeatherOutput) -> Self {
+                Self {
+                    temperature: Ok(value.temperature),
+                }
+            }
+        }
     }
     /// Error types.
     pub mod error {

@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -24,16 +28,154 @@ pub mod types {
     pub struct PrepareReleaseInput {
         pub version: ::std::string::String,
     }
+    impl PrepareReleaseInput {
+        pub fn builder() -> builder::PrepareReleaseInput {
+            Default::default()
+        }
+    }
     /// Structured output of the `prepare_release` tool in MCP 2025-11-25, 2026-07-28.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
     pub struct PrepareReleaseOutput {
         pub status: ::std::string::String,
     }
+    impl PrepareReleaseOutput {
+        pub fn builder() -> builder::PrepareReleaseOutput {
+            Default::default()
+        }
+    }
     /// Form content of the `confirm` elicitation of the `prepare_release` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct PrepareReleaseV20251125ConfirmElicitation {
         pub approved: bool,
+    }
+    impl PrepareReleaseV20251125ConfirmElicitation {
+        pub fn builder() -> builder::PrepareReleaseV20251125ConfirmElicitation {
+            Default::default()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct PrepareReleaseInput {
+            version: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for PrepareReleaseInput {
+            fn default() -> Self {
+                Self {
+                    version: Err("no value supplied for version".to_string()),
+                }
+            }
+        }
+        impl PrepareReleaseInput {
+            pub fn version<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.version = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for version: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<PrepareReleaseInput>
+        for super::PrepareReleaseInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: PrepareReleaseInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { version: value.version? })
+            }
+        }
+        impl ::std::convert::From<super::PrepareReleaseInput> for PrepareReleaseInput {
+            fn from(value: super::PrepareReleaseInput) -> Self {
+                Self { version: Ok(value.version) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct PrepareReleaseOutput {
+            status: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for PrepareReleaseOutput {
+            fn default() -> Self {
+                Self {
+                    status: Err("no value supplied for status".to_string()),
+                }
+            }
+        }
+        impl PrepareReleaseOutput {
+            pub fn status<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.status = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for status: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<PrepareReleaseOutput>
+        for super::PrepareReleaseOutput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: PrepareReleaseOutput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { status: value.status? })
+            }
+        }
+        impl ::std::convert::From<super::PrepareReleaseOutput> for PrepareReleaseOutput {
+            fn from(value: super::PrepareReleaseOutput) -> Self {
+                Self { status: Ok(value.status) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct PrepareReleaseV20251125ConfirmElicitation {
+            approved: ::std::result::Result<bool, ::std::string::String>,
+        }
+        impl ::std::default::Default for PrepareReleaseV20251125ConfirmElicitation {
+            fn default() -> Self {
+                Self {
+                    approved: Err("no value supplied for approved".to_string()),
+                }
+            }
+        }
+        impl PrepareReleaseV20251125ConfirmElicitation {
+            pub fn approved<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<bool>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.approved = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for approved: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<PrepareReleaseV20251125ConfirmElicitation>
+        for super::PrepareReleaseV20251125ConfirmElicitation {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: PrepareReleaseV20251125ConfirmElicitation,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { approved: value.approved? })
+            }
+        }
+        impl ::std::convert::From<super::PrepareReleaseV20251125ConfirmElicitation>
+        for PrepareReleaseV20251125ConfirmElicitation {
+            fn from(value: super::PrepareReleaseV20251125ConfirmElicitation) -> Self {
+                Self {
+                    approved: Ok(value.approved),
+                }
+            }
+        }
     }
     /// Error types.
     pub mod error {

@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -27,10 +31,108 @@ pub mod types {
         )]
         pub continue_: ::std::option::Option<bool>,
     }
+    impl SearchConfirmSearchElicitation {
+        pub fn builder() -> builder::SearchConfirmSearchElicitation {
+            Default::default()
+        }
+    }
     /// Arguments of the `search` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct SearchInput {
         pub query: ::std::string::String,
+    }
+    impl SearchInput {
+        pub fn builder() -> builder::SearchInput {
+            Default::default()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct SearchConfirmSearchElicitation {
+            continue_: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for SearchConfirmSearchElicitation {
+            fn default() -> Self {
+                Self {
+                    continue_: Ok(Default::default()),
+                }
+            }
+        }
+        impl SearchConfirmSearchElicitation {
+            pub fn continue_<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<bool>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.continue_ = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for continue_: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<SearchConfirmSearchElicitation>
+        for super::SearchConfirmSearchElicitation {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: SearchConfirmSearchElicitation,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    continue_: value.continue_?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::SearchConfirmSearchElicitation>
+        for SearchConfirmSearchElicitation {
+            fn from(value: super::SearchConfirmSearchElicitation) -> Self {
+                Self {
+                    continue_: Ok(value.continue_),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct SearchInput {
+            query: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for SearchInput {
+            fn default() -> Self {
+                Self {
+                    query: Err("no value supplied for query".to_string()),
+                }
+            }
+        }
+        impl SearchInput {
+            pub fn query<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.query = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for query: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<SearchInput> for super::SearchInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: SearchInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { query: value.query? })
+            }
+        }
+        impl ::std::convert::From<super::SearchInput> for SearchInput {
+            fn from(value: super::SearchInput) -> Self {
+                Self { query: Ok(value.query) }
+            }
+        }
     }
     /// Error types.
     pub mod error {

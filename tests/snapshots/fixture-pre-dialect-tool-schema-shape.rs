@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -22,6 +26,54 @@ pub mod types {
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct LegacyNumericInputInput {
         pub value: f64,
+    }
+    impl LegacyNumericInputInput {
+        pub fn builder() -> builder::LegacyNumericInputInput {
+            Default::default()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct LegacyNumericInputInput {
+            value: ::std::result::Result<f64, ::std::string::String>,
+        }
+        impl ::std::default::Default for LegacyNumericInputInput {
+            fn default() -> Self {
+                Self {
+                    value: Err("no value supplied for value".to_string()),
+                }
+            }
+        }
+        impl LegacyNumericInputInput {
+            pub fn value<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<f64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.value = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for value: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<LegacyNumericInputInput>
+        for super::LegacyNumericInputInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: LegacyNumericInputInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { value: value.value? })
+            }
+        }
+        impl ::std::convert::From<super::LegacyNumericInputInput>
+        for LegacyNumericInputInput {
+            fn from(value: super::LegacyNumericInputInput) -> Self {
+                Self { value: Ok(value.value) }
+            }
+        }
     }
     /// Error types.
     pub mod error {

@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -22,6 +26,35 @@ pub mod types {
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(deny_unknown_fields)]
     pub struct RunJobInput {}
+    impl RunJobInput {
+        pub fn builder() -> builder::RunJobInput {
+            Default::default()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct RunJobInput {}
+        impl ::std::default::Default for RunJobInput {
+            fn default() -> Self {
+                Self {}
+            }
+        }
+        impl RunJobInput {}
+        impl ::std::convert::TryFrom<RunJobInput> for super::RunJobInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                _value: RunJobInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {})
+            }
+        }
+        impl ::std::convert::From<super::RunJobInput> for RunJobInput {
+            fn from(_value: super::RunJobInput) -> Self {
+                Self {}
+            }
+        }
+    }
     /// Error types.
     pub mod error {
         /// Error from a `TryFrom` or `FromStr` implementation.

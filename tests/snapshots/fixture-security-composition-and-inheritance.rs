@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -22,22 +26,163 @@ pub mod types {
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(deny_unknown_fields)]
     pub struct AnonymousOnlyInput {}
+    impl AnonymousOnlyInput {
+        pub fn builder() -> builder::AnonymousOnlyInput {
+            Default::default()
+        }
+    }
     /// Arguments of the `anonymous_or_openid` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(deny_unknown_fields)]
     pub struct AnonymousOrOpenidInput {}
+    impl AnonymousOrOpenidInput {
+        pub fn builder() -> builder::AnonymousOrOpenidInput {
+            Default::default()
+        }
+    }
     /// Arguments of the `cleared_requirement` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(deny_unknown_fields)]
     pub struct ClearedRequirementInput {}
+    impl ClearedRequirementInput {
+        pub fn builder() -> builder::ClearedRequirementInput {
+            Default::default()
+        }
+    }
     /// Arguments of the `combined_primitive_override` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(deny_unknown_fields)]
     pub struct CombinedPrimitiveOverrideInput {}
+    impl CombinedPrimitiveOverrideInput {
+        pub fn builder() -> builder::CombinedPrimitiveOverrideInput {
+            Default::default()
+        }
+    }
     /// Arguments of the `inherited_transport_requirement` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(deny_unknown_fields)]
     pub struct InheritedTransportRequirementInput {}
+    impl InheritedTransportRequirementInput {
+        pub fn builder() -> builder::InheritedTransportRequirementInput {
+            Default::default()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct AnonymousOnlyInput {}
+        impl ::std::default::Default for AnonymousOnlyInput {
+            fn default() -> Self {
+                Self {}
+            }
+        }
+        impl AnonymousOnlyInput {}
+        impl ::std::convert::TryFrom<AnonymousOnlyInput> for super::AnonymousOnlyInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                _value: AnonymousOnlyInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {})
+            }
+        }
+        impl ::std::convert::From<super::AnonymousOnlyInput> for AnonymousOnlyInput {
+            fn from(_value: super::AnonymousOnlyInput) -> Self {
+                Self {}
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct AnonymousOrOpenidInput {}
+        impl ::std::default::Default for AnonymousOrOpenidInput {
+            fn default() -> Self {
+                Self {}
+            }
+        }
+        impl AnonymousOrOpenidInput {}
+        impl ::std::convert::TryFrom<AnonymousOrOpenidInput>
+        for super::AnonymousOrOpenidInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                _value: AnonymousOrOpenidInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {})
+            }
+        }
+        impl ::std::convert::From<super::AnonymousOrOpenidInput>
+        for AnonymousOrOpenidInput {
+            fn from(_value: super::AnonymousOrOpenidInput) -> Self {
+                Self {}
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct ClearedRequirementInput {}
+        impl ::std::default::Default for ClearedRequirementInput {
+            fn default() -> Self {
+                Self {}
+            }
+        }
+        impl ClearedRequirementInput {}
+        impl ::std::convert::TryFrom<ClearedRequirementInput>
+        for super::ClearedRequirementInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                _value: ClearedRequirementInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {})
+            }
+        }
+        impl ::std::convert::From<super::ClearedRequirementInput>
+        for ClearedRequirementInput {
+            fn from(_value: super::ClearedRequirementInput) -> Self {
+                Self {}
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct CombinedPrimitiveOverrideInput {}
+        impl ::std::default::Default for CombinedPrimitiveOverrideInput {
+            fn default() -> Self {
+                Self {}
+            }
+        }
+        impl CombinedPrimitiveOverrideInput {}
+        impl ::std::convert::TryFrom<CombinedPrimitiveOverrideInput>
+        for super::CombinedPrimitiveOverrideInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                _value: CombinedPrimitiveOverrideInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {})
+            }
+        }
+        impl ::std::convert::From<super::CombinedPrimitiveOverrideInput>
+        for CombinedPrimitiveOverrideInput {
+            fn from(_value: super::CombinedPrimitiveOverrideInput) -> Self {
+                Self {}
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct InheritedTransportRequirementInput {}
+        impl ::std::default::Default for InheritedTransportRequirementInput {
+            fn default() -> Self {
+                Self {}
+            }
+        }
+        impl InheritedTransportRequirementInput {}
+        impl ::std::convert::TryFrom<InheritedTransportRequirementInput>
+        for super::InheritedTransportRequirementInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                _value: InheritedTransportRequirementInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {})
+            }
+        }
+        impl ::std::convert::From<super::InheritedTransportRequirementInput>
+        for InheritedTransportRequirementInput {
+            fn from(_value: super::InheritedTransportRequirementInput) -> Self {
+                Self {}
+            }
+        }
+    }
     /// Error types.
     pub mod error {
         /// Error from a `TryFrom` or `FromStr` implementation.

@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -23,6 +27,52 @@ pub mod types {
     #[serde(deny_unknown_fields)]
     pub struct SearchDocsInput {
         pub query: ::std::string::String,
+    }
+    impl SearchDocsInput {
+        pub fn builder() -> builder::SearchDocsInput {
+            Default::default()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct SearchDocsInput {
+            query: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for SearchDocsInput {
+            fn default() -> Self {
+                Self {
+                    query: Err("no value supplied for query".to_string()),
+                }
+            }
+        }
+        impl SearchDocsInput {
+            pub fn query<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.query = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for query: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<SearchDocsInput> for super::SearchDocsInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: SearchDocsInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { query: value.query? })
+            }
+        }
+        impl ::std::convert::From<super::SearchDocsInput> for SearchDocsInput {
+            fn from(value: super::SearchDocsInput) -> Self {
+                Self { query: Ok(value.query) }
+            }
+        }
     }
     /// Error types.
     pub mod error {

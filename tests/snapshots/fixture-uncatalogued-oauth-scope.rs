@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -22,6 +26,35 @@ pub mod types {
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(deny_unknown_fields)]
     pub struct AdminReportInput {}
+    impl AdminReportInput {
+        pub fn builder() -> builder::AdminReportInput {
+            Default::default()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct AdminReportInput {}
+        impl ::std::default::Default for AdminReportInput {
+            fn default() -> Self {
+                Self {}
+            }
+        }
+        impl AdminReportInput {}
+        impl ::std::convert::TryFrom<AdminReportInput> for super::AdminReportInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                _value: AdminReportInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {})
+            }
+        }
+        impl ::std::convert::From<super::AdminReportInput> for AdminReportInput {
+            fn from(_value: super::AdminReportInput) -> Self {
+                Self {}
+            }
+        }
+    }
     /// Error types.
     pub mod error {
         /// Error from a `TryFrom` or `FromStr` implementation.

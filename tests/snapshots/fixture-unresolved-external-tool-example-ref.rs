@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -22,6 +26,59 @@ pub mod types {
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct LookupInput {
         pub identifier: ::serde_json::Value,
+    }
+    impl LookupInput {
+        pub fn builder() -> builder::LookupInput {
+            Default::default()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct LookupInput {
+            identifier: ::std::result::Result<
+                ::serde_json::Value,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for LookupInput {
+            fn default() -> Self {
+                Self {
+                    identifier: Err("no value supplied for identifier".to_string()),
+                }
+            }
+        }
+        impl LookupInput {
+            pub fn identifier<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::serde_json::Value>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.identifier = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for identifier: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<LookupInput> for super::LookupInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: LookupInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    identifier: value.identifier?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::LookupInput> for LookupInput {
+            fn from(value: super::LookupInput) -> Self {
+                Self {
+                    identifier: Ok(value.identifier),
+                }
+            }
+        }
     }
     /// Error types.
     pub mod error {

@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -44,6 +48,11 @@ pub mod types {
         pub patterned: ::std::option::Option<::serde_json::Value>,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub remote: ::std::option::Option<::serde_json::Value>,
+    }
+    impl DegradeInput {
+        pub fn builder() -> builder::DegradeInput {
+            Default::default()
+        }
     }
     /// `DegradeInputChoice`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -160,6 +169,11 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub city: ::std::option::Option<::std::string::String>,
     }
+    impl MeteoU5929u6c17Input {
+        pub fn builder() -> builder::MeteoU5929u6c17Input {
+            Default::default()
+        }
+    }
     /// Arguments of the `nullable` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct NullableInput {
@@ -170,6 +184,11 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub plain: ::std::option::Option<::std::string::String>,
         pub x: ::std::option::Option<::std::string::String>,
+    }
+    impl NullableInput {
+        pub fn builder() -> builder::NullableInput {
+            Default::default()
+        }
     }
     /// `NullableInputE`
     #[derive(
@@ -232,17 +251,32 @@ pub mod types {
         pub o: ::std::option::Option<NullableOutputO>,
         pub x: ::std::option::Option<::std::string::String>,
     }
+    impl NullableOutput {
+        pub fn builder() -> builder::NullableOutput {
+            Default::default()
+        }
+    }
     /// `NullableOutputO`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     pub struct NullableOutputO {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub a: ::std::option::Option<::std::string::String>,
     }
+    impl NullableOutputO {
+        pub fn builder() -> builder::NullableOutputO {
+            Default::default()
+        }
+    }
     /// Arguments of the `plot-3d` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     pub struct Plot3dInput {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub at: ::std::option::Option<Plot3dInputPoint>,
+    }
+    impl Plot3dInput {
+        pub fn builder() -> builder::Plot3dInput {
+            Default::default()
+        }
     }
     /// `Plot3dInputPoint`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
@@ -254,6 +288,11 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub z: ::std::option::Option<f64>,
     }
+    impl Plot3dInputPoint {
+        pub fn builder() -> builder::Plot3dInputPoint {
+            Default::default()
+        }
+    }
     /// Arguments of the `plot` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct PlotInput {
@@ -264,6 +303,11 @@ pub mod types {
         pub pair: ::std::option::Option<(::std::string::String, f64)>,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub style: ::std::option::Option<PlotInputStyle>,
+    }
+    impl PlotInput {
+        pub fn builder() -> builder::PlotInput {
+            Default::default()
+        }
     }
     /// `PlotInputColor`
     #[derive(
@@ -377,6 +421,11 @@ pub mod types {
         pub x: f64,
         pub y: f64,
     }
+    impl PlotInputPoint {
+        pub fn builder() -> builder::PlotInputPoint {
+            Default::default()
+        }
+    }
     /// `PlotInputStyle`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(deny_unknown_fields)]
@@ -384,11 +433,21 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub color: ::std::option::Option<PlotInputColor>,
     }
+    impl PlotInputStyle {
+        pub fn builder() -> builder::PlotInputStyle {
+            Default::default()
+        }
+    }
     /// Structured output of the `plot` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     pub struct PlotOutput {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub tree: ::std::option::Option<PlotOutputNode>,
+    }
+    impl PlotOutput {
+        pub fn builder() -> builder::PlotOutput {
+            Default::default()
+        }
     }
     /// `PlotOutputNode`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -396,6 +455,11 @@ pub mod types {
         #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub children: ::std::vec::Vec<PlotOutputNode>,
         pub label: ::std::string::String,
+    }
+    impl PlotOutputNode {
+        pub fn builder() -> builder::PlotOutputNode {
+            Default::default()
+        }
     }
     /**The `Query` component schema (`#/components/schemas/Query`), shared by the tools `search` and `search.count`.
 
@@ -406,8 +470,13 @@ A search query shared by two tools.*/
     #[serde(deny_unknown_fields)]
     pub struct Query {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::num::NonZeroU64>,
+        pub limit: ::std::option::Option<u64>,
         pub text: ::std::string::String,
+    }
+    impl Query {
+        pub fn builder() -> builder::Query {
+            Default::default()
+        }
     }
     /// Arguments of the `3d-view` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
@@ -442,6 +511,1002 @@ A search query shared by two tools.*/
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(deny_unknown_fields)]
     pub struct TypeInput {}
+    impl TypeInput {
+        pub fn builder() -> builder::TypeInput {
+            Default::default()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct DegradeInput {
+            anchored: ::std::result::Result<
+                ::std::option::Option<::serde_json::Value>,
+                ::std::string::String,
+            >,
+            anything: ::std::result::Result<
+                ::std::option::Option<::serde_json::Value>,
+                ::std::string::String,
+            >,
+            choice: ::std::result::Result<
+                ::std::option::Option<super::DegradeInputChoice>,
+                ::std::string::String,
+            >,
+            conditional: ::std::result::Result<
+                ::std::option::Option<::serde_json::Value>,
+                ::std::string::String,
+            >,
+            dependent: ::std::result::Result<
+                ::std::option::Option<::serde_json::Value>,
+                ::std::string::String,
+            >,
+            excluded: ::std::result::Result<
+                ::std::option::Option<super::DegradeInputExcluded>,
+                ::std::string::String,
+            >,
+            negated: ::std::result::Result<
+                ::std::option::Option<::serde_json::Value>,
+                ::std::string::String,
+            >,
+            never: ::std::result::Result<
+                ::std::option::Option<::serde_json::Value>,
+                ::std::string::String,
+            >,
+            nullable: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+            open_tuple: ::std::result::Result<
+                ::std::option::Option<::serde_json::Value>,
+                ::std::string::String,
+            >,
+            patterned: ::std::result::Result<
+                ::std::option::Option<::serde_json::Value>,
+                ::std::string::String,
+            >,
+            remote: ::std::result::Result<
+                ::std::option::Option<::serde_json::Value>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for DegradeInput {
+            fn default() -> Self {
+                Self {
+                    anchored: Ok(Default::default()),
+                    anything: Ok(Default::default()),
+                    choice: Ok(Default::default()),
+                    conditional: Ok(Default::default()),
+                    dependent: Ok(Default::default()),
+                    excluded: Ok(Default::default()),
+                    negated: Ok(Default::default()),
+                    never: Ok(Default::default()),
+                    nullable: Err("no value supplied for nullable".to_string()),
+                    open_tuple: Ok(Default::default()),
+                    patterned: Ok(Default::default()),
+                    remote: Ok(Default::default()),
+                }
+            }
+        }
+        impl DegradeInput {
+            pub fn anchored<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::serde_json::Value>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.anchored = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for anchored: {e}")
+                    });
+                self
+            }
+            pub fn anything<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::serde_json::Value>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.anything = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for anything: {e}")
+                    });
+                self
+            }
+            pub fn choice<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<super::DegradeInputChoice>,
+                >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.choice = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for choice: {e}")
+                    });
+                self
+            }
+            pub fn conditional<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::serde_json::Value>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.conditional = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for conditional: {e}")
+                    });
+                self
+            }
+            pub fn dependent<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::serde_json::Value>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.dependent = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for dependent: {e}")
+                    });
+                self
+            }
+            pub fn excluded<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<super::DegradeInputExcluded>,
+                >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.excluded = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for excluded: {e}")
+                    });
+                self
+            }
+            pub fn negated<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::serde_json::Value>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.negated = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for negated: {e}")
+                    });
+                self
+            }
+            pub fn never<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::serde_json::Value>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.never = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for never: {e}")
+                    });
+                self
+            }
+            pub fn nullable<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.nullable = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for nullable: {e}")
+                    });
+                self
+            }
+            pub fn open_tuple<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::serde_json::Value>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.open_tuple = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for open_tuple: {e}")
+                    });
+                self
+            }
+            pub fn patterned<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::serde_json::Value>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.patterned = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for patterned: {e}")
+                    });
+                self
+            }
+            pub fn remote<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::serde_json::Value>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.remote = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for remote: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<DegradeInput> for super::DegradeInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: DegradeInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    anchored: value.anchored?,
+                    anything: value.anything?,
+                    choice: value.choice?,
+                    conditional: value.conditional?,
+                    dependent: value.dependent?,
+                    excluded: value.excluded?,
+                    negated: value.negated?,
+                    never: value.never?,
+                    nullable: value.nullable?,
+                    open_tuple: value.open_tuple?,
+                    patterned: value.patterned?,
+                    remote: value.remote?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::DegradeInput> for DegradeInput {
+            fn from(value: super::DegradeInput) -> Self {
+                Self {
+                    anchored: Ok(value.anchored),
+                    anything: Ok(value.anything),
+                    choice: Ok(value.choice),
+                    conditional: Ok(value.conditional),
+                    dependent: Ok(value.dependent),
+                    excluded: Ok(value.excluded),
+                    negated: Ok(value.negated),
+                    never: Ok(value.never),
+                    nullable: Ok(value.nullable),
+                    open_tuple: Ok(value.open_tuple),
+                    patterned: Ok(value.patterned),
+                    remote: Ok(value.remote),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct MeteoU5929u6c17Input {
+            city: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for MeteoU5929u6c17Input {
+            fn default() -> Self {
+                Self {
+                    city: Ok(Default::default()),
+                }
+            }
+        }
+        impl MeteoU5929u6c17Input {
+            pub fn city<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.city = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for city: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<MeteoU5929u6c17Input>
+        for super::MeteoU5929u6c17Input {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: MeteoU5929u6c17Input,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { city: value.city? })
+            }
+        }
+        impl ::std::convert::From<super::MeteoU5929u6c17Input> for MeteoU5929u6c17Input {
+            fn from(value: super::MeteoU5929u6c17Input) -> Self {
+                Self { city: Ok(value.city) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct NullableInput {
+            d: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+            e: ::std::result::Result<
+                ::std::option::Option<super::NullableInputE>,
+                ::std::string::String,
+            >,
+            n: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            plain: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+            x: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for NullableInput {
+            fn default() -> Self {
+                Self {
+                    d: Ok(super::defaults::nullable_input_d()),
+                    e: Err("no value supplied for e".to_string()),
+                    n: Err("no value supplied for n".to_string()),
+                    plain: Ok(Default::default()),
+                    x: Err("no value supplied for x".to_string()),
+                }
+            }
+        }
+        impl NullableInput {
+            pub fn d<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.d = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for d: {e}"));
+                self
+            }
+            pub fn e<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<super::NullableInputE>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.e = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for e: {e}"));
+                self
+            }
+            pub fn n<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<i64>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.n = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for n: {e}"));
+                self
+            }
+            pub fn plain<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.plain = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for plain: {e}")
+                    });
+                self
+            }
+            pub fn x<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.x = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for x: {e}"));
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<NullableInput> for super::NullableInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: NullableInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    d: value.d?,
+                    e: value.e?,
+                    n: value.n?,
+                    plain: value.plain?,
+                    x: value.x?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::NullableInput> for NullableInput {
+            fn from(value: super::NullableInput) -> Self {
+                Self {
+                    d: Ok(value.d),
+                    e: Ok(value.e),
+                    n: Ok(value.n),
+                    plain: Ok(value.plain),
+                    x: Ok(value.x),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct NullableOutput {
+            o: ::std::result::Result<
+                ::std::option::Option<super::NullableOutputO>,
+                ::std::string::String,
+            >,
+            x: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for NullableOutput {
+            fn default() -> Self {
+                Self {
+                    o: Err("no value supplied for o".to_string()),
+                    x: Err("no value supplied for x".to_string()),
+                }
+            }
+        }
+        impl NullableOutput {
+            pub fn o<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<super::NullableOutputO>,
+                >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.o = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for o: {e}"));
+                self
+            }
+            pub fn x<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.x = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for x: {e}"));
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<NullableOutput> for super::NullableOutput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: NullableOutput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { o: value.o?, x: value.x? })
+            }
+        }
+        impl ::std::convert::From<super::NullableOutput> for NullableOutput {
+            fn from(value: super::NullableOutput) -> Self {
+                Self {
+                    o: Ok(value.o),
+                    x: Ok(value.x),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct NullableOutputO {
+            a: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for NullableOutputO {
+            fn default() -> Self {
+                Self { a: Ok(Default::default()) }
+            }
+        }
+        impl NullableOutputO {
+            pub fn a<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.a = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for a: {e}"));
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<NullableOutputO> for super::NullableOutputO {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: NullableOutputO,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { a: value.a? })
+            }
+        }
+        impl ::std::convert::From<super::NullableOutputO> for NullableOutputO {
+            fn from(value: super::NullableOutputO) -> Self {
+                Self { a: Ok(value.a) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct Plot3dInput {
+            at: ::std::result::Result<
+                ::std::option::Option<super::Plot3dInputPoint>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for Plot3dInput {
+            fn default() -> Self {
+                Self { at: Ok(Default::default()) }
+            }
+        }
+        impl Plot3dInput {
+            pub fn at<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<super::Plot3dInputPoint>,
+                >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.at = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for at: {e}"));
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<Plot3dInput> for super::Plot3dInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: Plot3dInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { at: value.at? })
+            }
+        }
+        impl ::std::convert::From<super::Plot3dInput> for Plot3dInput {
+            fn from(value: super::Plot3dInput) -> Self {
+                Self { at: Ok(value.at) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct Plot3dInputPoint {
+            x: ::std::result::Result<::std::option::Option<f64>, ::std::string::String>,
+            y: ::std::result::Result<::std::option::Option<f64>, ::std::string::String>,
+            z: ::std::result::Result<::std::option::Option<f64>, ::std::string::String>,
+        }
+        impl ::std::default::Default for Plot3dInputPoint {
+            fn default() -> Self {
+                Self {
+                    x: Ok(Default::default()),
+                    y: Ok(Default::default()),
+                    z: Ok(Default::default()),
+                }
+            }
+        }
+        impl Plot3dInputPoint {
+            pub fn x<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<f64>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.x = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for x: {e}"));
+                self
+            }
+            pub fn y<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<f64>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.y = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for y: {e}"));
+                self
+            }
+            pub fn z<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<f64>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.z = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for z: {e}"));
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<Plot3dInputPoint> for super::Plot3dInputPoint {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: Plot3dInputPoint,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    x: value.x?,
+                    y: value.y?,
+                    z: value.z?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::Plot3dInputPoint> for Plot3dInputPoint {
+            fn from(value: super::Plot3dInputPoint) -> Self {
+                Self {
+                    x: Ok(value.x),
+                    y: Ok(value.y),
+                    z: Ok(value.z),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct PlotInput {
+            at: ::std::result::Result<super::PlotInputPoint, ::std::string::String>,
+            mode: ::std::result::Result<
+                ::std::option::Option<super::PlotInputMode>,
+                ::std::string::String,
+            >,
+            pair: ::std::result::Result<
+                ::std::option::Option<(::std::string::String, f64)>,
+                ::std::string::String,
+            >,
+            style: ::std::result::Result<
+                ::std::option::Option<super::PlotInputStyle>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for PlotInput {
+            fn default() -> Self {
+                Self {
+                    at: Err("no value supplied for at".to_string()),
+                    mode: Ok(Default::default()),
+                    pair: Ok(Default::default()),
+                    style: Ok(Default::default()),
+                }
+            }
+        }
+        impl PlotInput {
+            pub fn at<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::PlotInputPoint>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.at = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for at: {e}"));
+                self
+            }
+            pub fn mode<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<super::PlotInputMode>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.mode = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for mode: {e}")
+                    });
+                self
+            }
+            pub fn pair<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<(::std::string::String, f64)>,
+                >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.pair = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for pair: {e}")
+                    });
+                self
+            }
+            pub fn style<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<super::PlotInputStyle>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.style = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for style: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<PlotInput> for super::PlotInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: PlotInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    at: value.at?,
+                    mode: value.mode?,
+                    pair: value.pair?,
+                    style: value.style?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::PlotInput> for PlotInput {
+            fn from(value: super::PlotInput) -> Self {
+                Self {
+                    at: Ok(value.at),
+                    mode: Ok(value.mode),
+                    pair: Ok(value.pair),
+                    style: Ok(value.style),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct PlotInputPoint {
+            x: ::std::result::Result<f64, ::std::string::String>,
+            y: ::std::result::Result<f64, ::std::string::String>,
+        }
+        impl ::std::default::Default for PlotInputPoint {
+            fn default() -> Self {
+                Self {
+                    x: Err("no value supplied for x".to_string()),
+                    y: Err("no value supplied for y".to_string()),
+                }
+            }
+        }
+        impl PlotInputPoint {
+            pub fn x<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<f64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.x = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for x: {e}"));
+                self
+            }
+            pub fn y<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<f64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.y = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for y: {e}"));
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<PlotInputPoint> for super::PlotInputPoint {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: PlotInputPoint,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { x: value.x?, y: value.y? })
+            }
+        }
+        impl ::std::convert::From<super::PlotInputPoint> for PlotInputPoint {
+            fn from(value: super::PlotInputPoint) -> Self {
+                Self {
+                    x: Ok(value.x),
+                    y: Ok(value.y),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct PlotInputStyle {
+            color: ::std::result::Result<
+                ::std::option::Option<super::PlotInputColor>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for PlotInputStyle {
+            fn default() -> Self {
+                Self {
+                    color: Ok(Default::default()),
+                }
+            }
+        }
+        impl PlotInputStyle {
+            pub fn color<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<super::PlotInputColor>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.color = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for color: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<PlotInputStyle> for super::PlotInputStyle {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: PlotInputStyle,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { color: value.color? })
+            }
+        }
+        impl ::std::convert::From<super::PlotInputStyle> for PlotInputStyle {
+            fn from(value: super::PlotInputStyle) -> Self {
+                Self { color: Ok(value.color) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct PlotOutput {
+            tree: ::std::result::Result<
+                ::std::option::Option<super::PlotOutputNode>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for PlotOutput {
+            fn default() -> Self {
+                Self {
+                    tree: Ok(Default::default()),
+                }
+            }
+        }
+        impl PlotOutput {
+            pub fn tree<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<super::PlotOutputNode>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.tree = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for tree: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<PlotOutput> for super::PlotOutput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: PlotOutput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { tree: value.tree? })
+            }
+        }
+        impl ::std::convert::From<super::PlotOutput> for PlotOutput {
+            fn from(value: super::PlotOutput) -> Self {
+                Self { tree: Ok(value.tree) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct PlotOutputNode {
+            children: ::std::result::Result<
+                ::std::vec::Vec<super::PlotOutputNode>,
+                ::std::string::String,
+            >,
+            label: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for PlotOutputNode {
+            fn default() -> Self {
+                Self {
+                    children: Ok(Default::default()),
+                    label: Err("no value supplied for label".to_string()),
+                }
+            }
+        }
+        impl PlotOutputNode {
+            pub fn children<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::PlotOutputNode>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.children = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for children: {e}")
+                    });
+                self
+            }
+            pub fn label<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.label = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for label: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<PlotOutputNode> for super::PlotOutputNode {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: PlotOutputNode,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    children: value.children?,
+                    label: value.label?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::PlotOutputNode> for PlotOutputNode {
+            fn from(value: super::PlotOutputNode) -> Self {
+                Self {
+                    children: Ok(value.children),
+                    label: Ok(value.label),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct Query {
+            limit: ::std::result::Result<
+                ::std::option::Option<u64>,
+                ::std::string::String,
+            >,
+            text: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for Query {
+            fn default() -> Self {
+                Self {
+                    limit: Ok(Default::default()),
+                    text: Err("no value supplied for text".to_string()),
+                }
+            }
+        }
+        impl Query {
+            pub fn limit<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<u64>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.limit = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for limit: {e}")
+                    });
+                self
+            }
+            pub fn text<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.text = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for text: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<Query> for super::Query {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: Query,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    limit: value.limit?,
+                    text: value.text?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::Query> for Query {
+            fn from(value: super::Query) -> Self {
+                Self {
+                    limit: Ok(value.limit),
+                    text: Ok(value.text),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct TypeInput {}
+        impl ::std::default::Default for TypeInput {
+            fn default() -> Self {
+                Self {}
+            }
+        }
+        impl TypeInput {}
+        impl ::std::convert::TryFrom<TypeInput> for super::TypeInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                _value: TypeInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {})
+            }
+        }
+        impl ::std::convert::From<super::TypeInput> for TypeInput {
+            fn from(_value: super::TypeInput) -> Self {
+                Self {}
+            }
+        }
+    }
     /// Generation of default values for serde.
     pub mod defaults {
         pub(super) fn nullable_input_d() -> ::std::option::Option<

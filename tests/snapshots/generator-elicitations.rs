@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -23,11 +27,21 @@ pub mod types {
     pub struct NoteTemplateConfirmReadElicitation {
         pub confirm: bool,
     }
+    impl NoteTemplateConfirmReadElicitation {
+        pub fn builder() -> builder::NoteTemplateConfirmReadElicitation {
+            Default::default()
+        }
+    }
     /// Form content of the `confirm` elicitation of the `prompts` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     pub struct Prompts2ConfirmElicitation {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub ok: ::std::option::Option<bool>,
+    }
+    impl Prompts2ConfirmElicitation {
+        pub fn builder() -> builder::Prompts2ConfirmElicitation {
+            Default::default()
+        }
     }
     /// Arguments of the `prompts` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
@@ -63,18 +77,33 @@ pub mod types {
     pub struct ReviewConfirmElicitation {
         pub confirm: bool,
     }
+    impl ReviewConfirmElicitation {
+        pub fn builder() -> builder::ReviewConfirmElicitation {
+            Default::default()
+        }
+    }
     /// Arguments of the `review` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct ReviewInput {
         pub game: ::std::string::String,
     }
+    impl ReviewInput {
+        pub fn builder() -> builder::ReviewInput {
+            Default::default()
+        }
+    }
     /// Form content of the `confirm` elicitation of the `review` prompt.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct ReviewPromptConfirmElicitation {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub depth: ::std::option::Option<::std::num::NonZeroU64>,
+        pub depth: ::std::option::Option<i64>,
         /// Side
         pub side: ReviewPromptConfirmElicitationSide,
+    }
+    impl ReviewPromptConfirmElicitation {
+        pub fn builder() -> builder::ReviewPromptConfirmElicitation {
+            Default::default()
+        }
     }
     /// Side
     #[derive(
@@ -137,6 +166,11 @@ pub mod types {
     pub struct SecretResourceUnlockElicitation {
         pub passphrase: SecretResourceUnlockElicitationPassphrase,
     }
+    impl SecretResourceUnlockElicitation {
+        pub fn builder() -> builder::SecretResourceUnlockElicitation {
+            Default::default()
+        }
+    }
     /// `SecretResourceUnlockElicitationPassphrase`
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
@@ -191,6 +225,281 @@ pub mod types {
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
                 })
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct NoteTemplateConfirmReadElicitation {
+            confirm: ::std::result::Result<bool, ::std::string::String>,
+        }
+        impl ::std::default::Default for NoteTemplateConfirmReadElicitation {
+            fn default() -> Self {
+                Self {
+                    confirm: Err("no value supplied for confirm".to_string()),
+                }
+            }
+        }
+        impl NoteTemplateConfirmReadElicitation {
+            pub fn confirm<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<bool>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.confirm = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for confirm: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<NoteTemplateConfirmReadElicitation>
+        for super::NoteTemplateConfirmReadElicitation {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: NoteTemplateConfirmReadElicitation,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { confirm: value.confirm? })
+            }
+        }
+        impl ::std::convert::From<super::NoteTemplateConfirmReadElicitation>
+        for NoteTemplateConfirmReadElicitation {
+            fn from(value: super::NoteTemplateConfirmReadElicitation) -> Self {
+                Self { confirm: Ok(value.confirm) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct Prompts2ConfirmElicitation {
+            ok: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for Prompts2ConfirmElicitation {
+            fn default() -> Self {
+                Self { ok: Ok(Default::default()) }
+            }
+        }
+        impl Prompts2ConfirmElicitation {
+            pub fn ok<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<bool>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.ok = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for ok: {e}"));
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<Prompts2ConfirmElicitation>
+        for super::Prompts2ConfirmElicitation {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: Prompts2ConfirmElicitation,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { ok: value.ok? })
+            }
+        }
+        impl ::std::convert::From<super::Prompts2ConfirmElicitation>
+        for Prompts2ConfirmElicitation {
+            fn from(value: super::Prompts2ConfirmElicitation) -> Self {
+                Self { ok: Ok(value.ok) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct ReviewConfirmElicitation {
+            confirm: ::std::result::Result<bool, ::std::string::String>,
+        }
+        impl ::std::default::Default for ReviewConfirmElicitation {
+            fn default() -> Self {
+                Self {
+                    confirm: Err("no value supplied for confirm".to_string()),
+                }
+            }
+        }
+        impl ReviewConfirmElicitation {
+            pub fn confirm<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<bool>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.confirm = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for confirm: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<ReviewConfirmElicitation>
+        for super::ReviewConfirmElicitation {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: ReviewConfirmElicitation,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { confirm: value.confirm? })
+            }
+        }
+        impl ::std::convert::From<super::ReviewConfirmElicitation>
+        for ReviewConfirmElicitation {
+            fn from(value: super::ReviewConfirmElicitation) -> Self {
+                Self { confirm: Ok(value.confirm) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct ReviewInput {
+            game: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for ReviewInput {
+            fn default() -> Self {
+                Self {
+                    game: Err("no value supplied for game".to_string()),
+                }
+            }
+        }
+        impl ReviewInput {
+            pub fn game<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.game = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for game: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<ReviewInput> for super::ReviewInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: ReviewInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { game: value.game? })
+            }
+        }
+        impl ::std::convert::From<super::ReviewInput> for ReviewInput {
+            fn from(value: super::ReviewInput) -> Self {
+                Self { game: Ok(value.game) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct ReviewPromptConfirmElicitation {
+            depth: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
+            side: ::std::result::Result<
+                super::ReviewPromptConfirmElicitationSide,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for ReviewPromptConfirmElicitation {
+            fn default() -> Self {
+                Self {
+                    depth: Ok(Default::default()),
+                    side: Err("no value supplied for side".to_string()),
+                }
+            }
+        }
+        impl ReviewPromptConfirmElicitation {
+            pub fn depth<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<i64>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.depth = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for depth: {e}")
+                    });
+                self
+            }
+            pub fn side<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::ReviewPromptConfirmElicitationSide>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.side = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for side: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<ReviewPromptConfirmElicitation>
+        for super::ReviewPromptConfirmElicitation {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: ReviewPromptConfirmElicitation,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    depth: value.depth?,
+                    side: value.side?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::ReviewPromptConfirmElicitation>
+        for ReviewPromptConfirmElicitation {
+            fn from(value: super::ReviewPromptConfirmElicitation) -> Self {
+                Self {
+                    depth: Ok(value.depth),
+                    side: Ok(value.side),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct SecretResourceUnlockElicitation {
+            passphrase: ::std::result::Result<
+                super::SecretResourceUnlockElicitationPassphrase,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for SecretResourceUnlockElicitation {
+            fn default() -> Self {
+                Self {
+                    passphrase: Err("no value supplied for passphrase".to_string()),
+                }
+            }
+        }
+        impl SecretResourceUnlockElicitation {
+            pub fn passphrase<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                    super::SecretResourceUnlockElicitationPassphrase,
+                >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.passphrase = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for passphrase: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<SecretResourceUnlockElicitation>
+        for super::SecretResourceUnlockElicitation {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: SecretResourceUnlockElicitation,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    passphrase: value.passphrase?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::SecretResourceUnlockElicitation>
+        for SecretResourceUnlockElicitation {
+            fn from(value: super::SecretResourceUnlockElicitation) -> Self {
+                Self {
+                    passphrase: Ok(value.passphrase),
+                }
+            }
         }
     }
     /// Error types.

@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -25,26 +29,257 @@ pub mod types {
         pub a: i64,
         pub b: i64,
     }
+    impl AddInput {
+        pub fn builder() -> builder::AddInput {
+            Default::default()
+        }
+    }
     /// Structured output of the `add` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
     pub struct AddOutput {
         pub sum: i64,
     }
+    impl AddOutput {
+        pub fn builder() -> builder::AddOutput {
+            Default::default()
+        }
+    }
     /// Form content of the `confirm_deletion` elicitation of the `delete_note` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct DeleteNoteConfirmDeletionElicitation {
         pub confirm: bool,
+    }
+    impl DeleteNoteConfirmDeletionElicitation {
+        pub fn builder() -> builder::DeleteNoteConfirmDeletionElicitation {
+            Default::default()
+        }
     }
     /// Arguments of the `delete_note` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct DeleteNoteInput {
         pub id: ::std::string::String,
     }
+    impl DeleteNoteInput {
+        pub fn builder() -> builder::DeleteNoteInput {
+            Default::default()
+        }
+    }
     /// Arguments of the `greet` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct GreetInput {
         pub name: ::std::string::String,
+    }
+    impl GreetInput {
+        pub fn builder() -> builder::GreetInput {
+            Default::default()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct AddInput {
+            a: ::std::result::Result<i64, ::std::string::String>,
+            b: ::std::result::Result<i64, ::std::string::String>,
+        }
+        impl ::std::default::Default for AddInput {
+            fn default() -> Self {
+                Self {
+                    a: Err("no value supplied for a".to_string()),
+                    b: Err("no value supplied for b".to_string()),
+                }
+            }
+        }
+        impl AddInput {
+            pub fn a<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<i64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.a = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for a: {e}"));
+                self
+            }
+            pub fn b<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<i64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.b = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for b: {e}"));
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<AddInput> for super::AddInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: AddInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { a: value.a?, b: value.b? })
+            }
+        }
+        impl ::std::convert::From<super::AddInput> for AddInput {
+            fn from(value: super::AddInput) -> Self {
+                Self {
+                    a: Ok(value.a),
+                    b: Ok(value.b),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct AddOutput {
+            sum: ::std::result::Result<i64, ::std::string::String>,
+        }
+        impl ::std::default::Default for AddOutput {
+            fn default() -> Self {
+                Self {
+                    sum: Err("no value supplied for sum".to_string()),
+                }
+            }
+        }
+        impl AddOutput {
+            pub fn sum<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<i64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.sum = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for sum: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<AddOutput> for super::AddOutput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: AddOutput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { sum: value.sum? })
+            }
+        }
+        impl ::std::convert::From<super::AddOutput> for AddOutput {
+            fn from(value: super::AddOutput) -> Self {
+                Self { sum: Ok(value.sum) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct DeleteNoteConfirmDeletionElicitation {
+            confirm: ::std::result::Result<bool, ::std::string::String>,
+        }
+        impl ::std::default::Default for DeleteNoteConfirmDeletionElicitation {
+            fn default() -> Self {
+                Self {
+                    confirm: Err("no value supplied for confirm".to_string()),
+                }
+            }
+        }
+        impl DeleteNoteConfirmDeletionElicitation {
+            pub fn confirm<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<bool>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.confirm = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for confirm: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<DeleteNoteConfirmDeletionElicitation>
+        for super::DeleteNoteConfirmDeletionElicitation {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: DeleteNoteConfirmDeletionElicitation,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { confirm: value.confirm? })
+            }
+        }
+        impl ::std::convert::From<super::DeleteNoteConfirmDeletionElicitation>
+        for DeleteNoteConfirmDeletionElicitation {
+            fn from(value: super::DeleteNoteConfirmDeletionElicitation) -> Self {
+                Self { confirm: Ok(value.confirm) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct DeleteNoteInput {
+            id: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for DeleteNoteInput {
+            fn default() -> Self {
+                Self {
+                    id: Err("no value supplied for id".to_string()),
+                }
+            }
+        }
+        impl DeleteNoteInput {
+            pub fn id<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.id = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for id: {e}"));
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<DeleteNoteInput> for super::DeleteNoteInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: DeleteNoteInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { id: value.id? })
+            }
+        }
+        impl ::std::convert::From<super::DeleteNoteInput> for DeleteNoteInput {
+            fn from(value: super::DeleteNoteInput) -> Self {
+                Self { id: Ok(value.id) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct GreetInput {
+            name: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for GreetInput {
+            fn default() -> Self {
+                Self {
+                    name: Err("no value supplied for name".to_string()),
+                }
+            }
+        }
+        impl GreetInput {
+            pub fn name<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.name = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for name: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<GreetInput> for super::GreetInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: GreetInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { name: value.name? })
+            }
+        }
+        impl ::std::convert::From<super::GreetInput> for GreetInput {
+            fn from(value: super::GreetInput) -> Self {
+                Self { name: Ok(value.name) }
+            }
+        }
     }
     /// Error types.
     pub mod error {

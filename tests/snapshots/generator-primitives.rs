@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -22,6 +26,52 @@ pub mod types {
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct AnalyzeGameInput {
         pub pgn: ::std::string::String,
+    }
+    impl AnalyzeGameInput {
+        pub fn builder() -> builder::AnalyzeGameInput {
+            Default::default()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct AnalyzeGameInput {
+            pgn: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for AnalyzeGameInput {
+            fn default() -> Self {
+                Self {
+                    pgn: Err("no value supplied for pgn".to_string()),
+                }
+            }
+        }
+        impl AnalyzeGameInput {
+            pub fn pgn<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.pgn = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for pgn: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<AnalyzeGameInput> for super::AnalyzeGameInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: AnalyzeGameInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { pgn: value.pgn? })
+            }
+        }
+        impl ::std::convert::From<super::AnalyzeGameInput> for AnalyzeGameInput {
+            fn from(value: super::AnalyzeGameInput) -> Self {
+                Self { pgn: Ok(value.pgn) }
+            }
+        }
     }
     /// Error types.
     pub mod error {

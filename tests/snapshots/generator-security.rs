@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -24,10 +28,20 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub player: ::std::option::Option<::std::string::String>,
     }
+    impl ListGamesInput {
+        pub fn builder() -> builder::ListGamesInput {
+            Default::default()
+        }
+    }
     /// Arguments of the `record_game` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct RecordGameInput {
         pub pgn: ::std::string::String,
+    }
+    impl RecordGameInput {
+        pub fn builder() -> builder::RecordGameInput {
+            Default::default()
+        }
     }
     /// Arguments of the `server_status` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
@@ -56,6 +70,88 @@ pub mod types {
             value: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
         ) -> Self {
             Self(value)
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct ListGamesInput {
+            player: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for ListGamesInput {
+            fn default() -> Self {
+                Self {
+                    player: Ok(Default::default()),
+                }
+            }
+        }
+        impl ListGamesInput {
+            pub fn player<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.player = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for player: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<ListGamesInput> for super::ListGamesInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: ListGamesInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { player: value.player? })
+            }
+        }
+        impl ::std::convert::From<super::ListGamesInput> for ListGamesInput {
+            fn from(value: super::ListGamesInput) -> Self {
+                Self { player: Ok(value.player) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct RecordGameInput {
+            pgn: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for RecordGameInput {
+            fn default() -> Self {
+                Self {
+                    pgn: Err("no value supplied for pgn".to_string()),
+                }
+            }
+        }
+        impl RecordGameInput {
+            pub fn pgn<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.pgn = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for pgn: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<RecordGameInput> for super::RecordGameInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: RecordGameInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { pgn: value.pgn? })
+            }
+        }
+        impl ::std::convert::From<super::RecordGameInput> for RecordGameInput {
+            fn from(value: super::RecordGameInput) -> Self {
+                Self { pgn: Ok(value.pgn) }
+            }
         }
     }
     /// Error types.

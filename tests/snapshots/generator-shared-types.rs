@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -27,6 +31,11 @@ pub mod types {
         pub priority: ::std::option::Option<IssuePriority>,
         pub title: ::std::string::String,
     }
+    impl CreateIssueInput {
+        pub fn builder() -> builder::CreateIssueInput {
+            Default::default()
+        }
+    }
     /// Structured output of the `create_issue` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     pub struct CreateIssueOutput {
@@ -35,10 +44,20 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub priority: ::std::option::Option<IssuePriority>,
     }
+    impl CreateIssueOutput {
+        pub fn builder() -> builder::CreateIssueOutput {
+            Default::default()
+        }
+    }
     /// Arguments of the `get_issue` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct GetIssueInput {
         pub id: i64,
+    }
+    impl GetIssueInput {
+        pub fn builder() -> builder::GetIssueInput {
+            Default::default()
+        }
     }
     /// Structured output of the `get_issue` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
@@ -49,6 +68,11 @@ pub mod types {
         pub priority: ::std::option::Option<IssuePriority>,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub title: ::std::option::Option<::std::string::String>,
+    }
+    impl GetIssueOutput {
+        pub fn builder() -> builder::GetIssueOutput {
+            Default::default()
+        }
     }
     /// How urgent the issue is
     #[derive(
@@ -113,12 +137,406 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub q: ::std::option::Option<::std::string::String>,
     }
+    impl Query {
+        pub fn builder() -> builder::Query {
+            Default::default()
+        }
+    }
     /// `User`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct User {
         pub login: ::std::string::String,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub priority: ::std::option::Option<IssuePriority>,
+    }
+    impl User {
+        pub fn builder() -> builder::User {
+            Default::default()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct CreateIssueInput {
+            assignee: ::std::result::Result<
+                ::std::option::Option<super::User>,
+                ::std::string::String,
+            >,
+            priority: ::std::result::Result<
+                ::std::option::Option<super::IssuePriority>,
+                ::std::string::String,
+            >,
+            title: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for CreateIssueInput {
+            fn default() -> Self {
+                Self {
+                    assignee: Ok(Default::default()),
+                    priority: Ok(Default::default()),
+                    title: Err("no value supplied for title".to_string()),
+                }
+            }
+        }
+        impl CreateIssueInput {
+            pub fn assignee<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<super::User>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.assignee = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for assignee: {e}")
+                    });
+                self
+            }
+            pub fn priority<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<super::IssuePriority>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.priority = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for priority: {e}")
+                    });
+                self
+            }
+            pub fn title<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.title = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for title: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<CreateIssueInput> for super::CreateIssueInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: CreateIssueInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    assignee: value.assignee?,
+                    priority: value.priority?,
+                    title: value.title?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::CreateIssueInput> for CreateIssueInput {
+            fn from(value: super::CreateIssueInput) -> Self {
+                Self {
+                    assignee: Ok(value.assignee),
+                    priority: Ok(value.priority),
+                    title: Ok(value.title),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct CreateIssueOutput {
+            id: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
+            priority: ::std::result::Result<
+                ::std::option::Option<super::IssuePriority>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for CreateIssueOutput {
+            fn default() -> Self {
+                Self {
+                    id: Ok(Default::default()),
+                    priority: Ok(Default::default()),
+                }
+            }
+        }
+        impl CreateIssueOutput {
+            pub fn id<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<i64>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.id = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for id: {e}"));
+                self
+            }
+            pub fn priority<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<super::IssuePriority>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.priority = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for priority: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<CreateIssueOutput> for super::CreateIssueOutput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: CreateIssueOutput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    id: value.id?,
+                    priority: value.priority?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::CreateIssueOutput> for CreateIssueOutput {
+            fn from(value: super::CreateIssueOutput) -> Self {
+                Self {
+                    id: Ok(value.id),
+                    priority: Ok(value.priority),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct GetIssueInput {
+            id: ::std::result::Result<i64, ::std::string::String>,
+        }
+        impl ::std::default::Default for GetIssueInput {
+            fn default() -> Self {
+                Self {
+                    id: Err("no value supplied for id".to_string()),
+                }
+            }
+        }
+        impl GetIssueInput {
+            pub fn id<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<i64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.id = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for id: {e}"));
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<GetIssueInput> for super::GetIssueInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: GetIssueInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { id: value.id? })
+            }
+        }
+        impl ::std::convert::From<super::GetIssueInput> for GetIssueInput {
+            fn from(value: super::GetIssueInput) -> Self {
+                Self { id: Ok(value.id) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct GetIssueOutput {
+            author: ::std::result::Result<
+                ::std::option::Option<super::User>,
+                ::std::string::String,
+            >,
+            priority: ::std::result::Result<
+                ::std::option::Option<super::IssuePriority>,
+                ::std::string::String,
+            >,
+            title: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for GetIssueOutput {
+            fn default() -> Self {
+                Self {
+                    author: Ok(Default::default()),
+                    priority: Ok(Default::default()),
+                    title: Ok(Default::default()),
+                }
+            }
+        }
+        impl GetIssueOutput {
+            pub fn author<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<super::User>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.author = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for author: {e}")
+                    });
+                self
+            }
+            pub fn priority<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<super::IssuePriority>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.priority = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for priority: {e}")
+                    });
+                self
+            }
+            pub fn title<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.title = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for title: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<GetIssueOutput> for super::GetIssueOutput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: GetIssueOutput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    author: value.author?,
+                    priority: value.priority?,
+                    title: value.title?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::GetIssueOutput> for GetIssueOutput {
+            fn from(value: super::GetIssueOutput) -> Self {
+                Self {
+                    author: Ok(value.author),
+                    priority: Ok(value.priority),
+                    title: Ok(value.title),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct Query {
+            priority: ::std::result::Result<
+                ::std::option::Option<super::IssuePriority>,
+                ::std::string::String,
+            >,
+            q: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for Query {
+            fn default() -> Self {
+                Self {
+                    priority: Ok(Default::default()),
+                    q: Ok(Default::default()),
+                }
+            }
+        }
+        impl Query {
+            pub fn priority<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<super::IssuePriority>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.priority = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for priority: {e}")
+                    });
+                self
+            }
+            pub fn q<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.q = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for q: {e}"));
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<Query> for super::Query {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: Query,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    priority: value.priority?,
+                    q: value.q?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::Query> for Query {
+            fn from(value: super::Query) -> Self {
+                Self {
+                    priority: Ok(value.priority),
+                    q: Ok(value.q),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct User {
+            login: ::std::result::Result<::std::string::String, ::std::string::String>,
+            priority: ::std::result::Result<
+                ::std::option::Option<super::IssuePriority>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for User {
+            fn default() -> Self {
+                Self {
+                    login: Err("no value supplied for login".to_string()),
+                    priority: Ok(Default::default()),
+                }
+            }
+        }
+        impl User {
+            pub fn login<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.login = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for login: {e}")
+                    });
+                self
+            }
+            pub fn priority<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<super::IssuePriority>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.priority = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for priority: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<User> for super::User {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: User,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    login: value.login?,
+                    priority: value.priority?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::User> for User {
+            fn from(value: super::User) -> Self {
+                Self {
+                    login: Ok(value.login),
+                    priority: Ok(value.priority),
+                }
+            }
+        }
     }
     /// Error types.
     pub mod error {

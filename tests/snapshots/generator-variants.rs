@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -23,21 +27,41 @@ pub mod types {
     pub struct AnalyzeGameOutput {
         pub evaluation: f64,
     }
+    impl AnalyzeGameOutput {
+        pub fn builder() -> builder::AnalyzeGameOutput {
+            Default::default()
+        }
+    }
     /// One type for the identical schemas of the tools `analyze_game` and `export_game`.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct AnalyzeGameV20250618Input {
         pub pgn: ::std::string::String,
     }
+    impl AnalyzeGameV20250618Input {
+        pub fn builder() -> builder::AnalyzeGameV20250618Input {
+            Default::default()
+        }
+    }
     /// Arguments of the `analyze_game` tool (Analyze Chess Game) in MCP 2025-11-25.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct AnalyzeGameV20251125Input {
-        pub depth: ::std::num::NonZeroU64,
+        pub depth: i64,
         pub pgn: ::std::string::String,
+    }
+    impl AnalyzeGameV20251125Input {
+        pub fn builder() -> builder::AnalyzeGameV20251125Input {
+            Default::default()
+        }
     }
     /// Arguments of the `export_game` tool in MCP 2025-06-18, 2025-11-25.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct ExportGameInput {
         pub game: ::std::string::String,
+    }
+    impl ExportGameInput {
+        pub fn builder() -> builder::ExportGameInput {
+            Default::default()
+        }
     }
     /// Arguments of the `ping` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
@@ -73,6 +97,235 @@ pub mod types {
     pub struct ResetBoardInput {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub board: ::std::option::Option<::std::string::String>,
+    }
+    impl ResetBoardInput {
+        pub fn builder() -> builder::ResetBoardInput {
+            Default::default()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct AnalyzeGameOutput {
+            evaluation: ::std::result::Result<f64, ::std::string::String>,
+        }
+        impl ::std::default::Default for AnalyzeGameOutput {
+            fn default() -> Self {
+                Self {
+                    evaluation: Err("no value supplied for evaluation".to_string()),
+                }
+            }
+        }
+        impl AnalyzeGameOutput {
+            pub fn evaluation<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<f64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.evaluation = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for evaluation: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<AnalyzeGameOutput> for super::AnalyzeGameOutput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: AnalyzeGameOutput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    evaluation: value.evaluation?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::AnalyzeGameOutput> for AnalyzeGameOutput {
+            fn from(value: super::AnalyzeGameOutput) -> Self {
+                Self {
+                    evaluation: Ok(value.evaluation),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct AnalyzeGameV20250618Input {
+            pgn: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for AnalyzeGameV20250618Input {
+            fn default() -> Self {
+                Self {
+                    pgn: Err("no value supplied for pgn".to_string()),
+                }
+            }
+        }
+        impl AnalyzeGameV20250618Input {
+            pub fn pgn<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.pgn = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for pgn: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<AnalyzeGameV20250618Input>
+        for super::AnalyzeGameV20250618Input {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: AnalyzeGameV20250618Input,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { pgn: value.pgn? })
+            }
+        }
+        impl ::std::convert::From<super::AnalyzeGameV20250618Input>
+        for AnalyzeGameV20250618Input {
+            fn from(value: super::AnalyzeGameV20250618Input) -> Self {
+                Self { pgn: Ok(value.pgn) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct AnalyzeGameV20251125Input {
+            depth: ::std::result::Result<i64, ::std::string::String>,
+            pgn: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for AnalyzeGameV20251125Input {
+            fn default() -> Self {
+                Self {
+                    depth: Err("no value supplied for depth".to_string()),
+                    pgn: Err("no value supplied for pgn".to_string()),
+                }
+            }
+        }
+        impl AnalyzeGameV20251125Input {
+            pub fn depth<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<i64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.depth = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for depth: {e}")
+                    });
+                self
+            }
+            pub fn pgn<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.pgn = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for pgn: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<AnalyzeGameV20251125Input>
+        for super::AnalyzeGameV20251125Input {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: AnalyzeGameV20251125Input,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    depth: value.depth?,
+                    pgn: value.pgn?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::AnalyzeGameV20251125Input>
+        for AnalyzeGameV20251125Input {
+            fn from(value: super::AnalyzeGameV20251125Input) -> Self {
+                Self {
+                    depth: Ok(value.depth),
+                    pgn: Ok(value.pgn),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct ExportGameInput {
+            game: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for ExportGameInput {
+            fn default() -> Self {
+                Self {
+                    game: Err("no value supplied for game".to_string()),
+                }
+            }
+        }
+        impl ExportGameInput {
+            pub fn game<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.game = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for game: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<ExportGameInput> for super::ExportGameInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: ExportGameInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { game: value.game? })
+            }
+        }
+        impl ::std::convert::From<super::ExportGameInput> for ExportGameInput {
+            fn from(value: super::ExportGameInput) -> Self {
+                Self { game: Ok(value.game) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct ResetBoardInput {
+            board: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for ResetBoardInput {
+            fn default() -> Self {
+                Self {
+                    board: Ok(Default::default()),
+                }
+            }
+        }
+        impl ResetBoardInput {
+            pub fn board<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.board = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for board: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<ResetBoardInput> for super::ResetBoardInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: ResetBoardInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { board: value.board? })
+            }
+        }
+        impl ::std::convert::From<super::ResetBoardInput> for ResetBoardInput {
+            fn from(value: super::ResetBoardInput) -> Self {
+                Self { board: Ok(value.board) }
+            }
+        }
     }
     /// Error types.
     pub mod error {

@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -24,6 +28,11 @@ pub mod types {
         pub target_timezone: ::std::string::String,
         pub time: ::std::string::String,
     }
+    impl ConvertTimeInput {
+        pub fn builder() -> builder::ConvertTimeInput {
+            Default::default()
+        }
+    }
     /// Structured output of the `convert_time` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct ConvertTimeOutput {
@@ -31,15 +40,30 @@ pub mod types {
         pub target: TimeResult,
         pub time_difference: ::std::string::String,
     }
+    impl ConvertTimeOutput {
+        pub fn builder() -> builder::ConvertTimeOutput {
+            Default::default()
+        }
+    }
     /// Arguments of the `get_current_time` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct GetCurrentTimeInput {
         pub timezone: ::std::string::String,
     }
+    impl GetCurrentTimeInput {
+        pub fn builder() -> builder::GetCurrentTimeInput {
+            Default::default()
+        }
+    }
     /// Arguments of the `get_issue` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct GetIssueInput {
         pub id: ::std::string::String,
+    }
+    impl GetIssueInput {
+        pub fn builder() -> builder::GetIssueInput {
+            Default::default()
+        }
     }
     /**The `Issue` component schema (`#/components/schemas/Issue`), shared by the tools `get_issue`, `update_issue`, `list_issues` and `search_issues`.
 
@@ -55,6 +79,11 @@ An issue of the tracker.*/
         pub labels: ::std::vec::Vec<::std::string::String>,
         pub state: IssueState,
         pub title: IssueTitle,
+    }
+    impl Issue {
+        pub fn builder() -> builder::Issue {
+            Default::default()
+        }
     }
     /// Whether the issue is open.
     #[derive(
@@ -173,6 +202,11 @@ An issue of the tracker.*/
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub state: ::std::option::Option<IssueState>,
     }
+    impl ListIssuesInput {
+        pub fn builder() -> builder::ListIssuesInput {
+            Default::default()
+        }
+    }
     /// Structured output of the `list_issues` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct ListIssuesOutput {
@@ -181,15 +215,30 @@ An issue of the tracker.*/
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub next: ::std::option::Option<::std::string::String>,
     }
+    impl ListIssuesOutput {
+        pub fn builder() -> builder::ListIssuesOutput {
+            Default::default()
+        }
+    }
     /// Arguments of the `search_issues` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct SearchIssuesInput {
         pub query: ::std::string::String,
     }
+    impl SearchIssuesInput {
+        pub fn builder() -> builder::SearchIssuesInput {
+            Default::default()
+        }
+    }
     /// Structured output of the `search_issues` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct SearchIssuesOutput {
         pub items: ::std::vec::Vec<Issue>,
+    }
+    impl SearchIssuesOutput {
+        pub fn builder() -> builder::SearchIssuesOutput {
+            Default::default()
+        }
     }
     /**One type for the identical schemas of the tools `get_current_time` and `convert_time`.
 
@@ -203,11 +252,21 @@ TimeResult*/
         /// Timezone
         pub timezone: ::std::string::String,
     }
+    impl TimeResult {
+        pub fn builder() -> builder::TimeResult {
+            Default::default()
+        }
+    }
     /// Arguments of the `update_issue` tool.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct UpdateIssueInput {
         pub change: UpdateIssueInputChange,
         pub id: ::std::string::String,
+    }
+    impl UpdateIssueInput {
+        pub fn builder() -> builder::UpdateIssueInput {
+            Default::default()
+        }
     }
     /// `UpdateIssueInputChange`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -217,6 +276,707 @@ TimeResult*/
         State { state: IssueState },
         #[serde(rename = "title")]
         Title { title: ::std::string::String },
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct ConvertTimeInput {
+            target_timezone: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+            time: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for ConvertTimeInput {
+            fn default() -> Self {
+                Self {
+                    target_timezone: Err(
+                        "no value supplied for target_timezone".to_string(),
+                    ),
+                    time: Err("no value supplied for time".to_string()),
+                }
+            }
+        }
+        impl ConvertTimeInput {
+            pub fn target_timezone<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.target_timezone = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for target_timezone: {e}"
+                        )
+                    });
+                self
+            }
+            pub fn time<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.time = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for time: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<ConvertTimeInput> for super::ConvertTimeInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: ConvertTimeInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    target_timezone: value.target_timezone?,
+                    time: value.time?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::ConvertTimeInput> for ConvertTimeInput {
+            fn from(value: super::ConvertTimeInput) -> Self {
+                Self {
+                    target_timezone: Ok(value.target_timezone),
+                    time: Ok(value.time),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct ConvertTimeOutput {
+            source: ::std::result::Result<super::TimeResult, ::std::string::String>,
+            target: ::std::result::Result<super::TimeResult, ::std::string::String>,
+            time_difference: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for ConvertTimeOutput {
+            fn default() -> Self {
+                Self {
+                    source: Err("no value supplied for source".to_string()),
+                    target: Err("no value supplied for target".to_string()),
+                    time_difference: Err(
+                        "no value supplied for time_difference".to_string(),
+                    ),
+                }
+            }
+        }
+        impl ConvertTimeOutput {
+            pub fn source<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::TimeResult>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.source = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for source: {e}")
+                    });
+                self
+            }
+            pub fn target<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::TimeResult>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.target = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for target: {e}")
+                    });
+                self
+            }
+            pub fn time_difference<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.time_difference = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for time_difference: {e}"
+                        )
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<ConvertTimeOutput> for super::ConvertTimeOutput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: ConvertTimeOutput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    source: value.source?,
+                    target: value.target?,
+                    time_difference: value.time_difference?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::ConvertTimeOutput> for ConvertTimeOutput {
+            fn from(value: super::ConvertTimeOutput) -> Self {
+                Self {
+                    source: Ok(value.source),
+                    target: Ok(value.target),
+                    time_difference: Ok(value.time_difference),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct GetCurrentTimeInput {
+            timezone: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for GetCurrentTimeInput {
+            fn default() -> Self {
+                Self {
+                    timezone: Err("no value supplied for timezone".to_string()),
+                }
+            }
+        }
+        impl GetCurrentTimeInput {
+            pub fn timezone<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.timezone = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for timezone: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<GetCurrentTimeInput>
+        for super::GetCurrentTimeInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: GetCurrentTimeInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { timezone: value.timezone? })
+            }
+        }
+        impl ::std::convert::From<super::GetCurrentTimeInput> for GetCurrentTimeInput {
+            fn from(value: super::GetCurrentTimeInput) -> Self {
+                Self {
+                    timezone: Ok(value.timezone),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct GetIssueInput {
+            id: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for GetIssueInput {
+            fn default() -> Self {
+                Self {
+                    id: Err("no value supplied for id".to_string()),
+                }
+            }
+        }
+        impl GetIssueInput {
+            pub fn id<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.id = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for id: {e}"));
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<GetIssueInput> for super::GetIssueInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: GetIssueInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { id: value.id? })
+            }
+        }
+        impl ::std::convert::From<super::GetIssueInput> for GetIssueInput {
+            fn from(value: super::GetIssueInput) -> Self {
+                Self { id: Ok(value.id) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct Issue {
+            closed: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+            created: ::std::result::Result<::std::string::String, ::std::string::String>,
+            id: ::std::result::Result<::std::string::String, ::std::string::String>,
+            labels: ::std::result::Result<
+                ::std::vec::Vec<::std::string::String>,
+                ::std::string::String,
+            >,
+            state: ::std::result::Result<super::IssueState, ::std::string::String>,
+            title: ::std::result::Result<super::IssueTitle, ::std::string::String>,
+        }
+        impl ::std::default::Default for Issue {
+            fn default() -> Self {
+                Self {
+                    closed: Err("no value supplied for closed".to_string()),
+                    created: Err("no value supplied for created".to_string()),
+                    id: Err("no value supplied for id".to_string()),
+                    labels: Ok(Default::default()),
+                    state: Err("no value supplied for state".to_string()),
+                    title: Err("no value supplied for title".to_string()),
+                }
+            }
+        }
+        impl Issue {
+            pub fn closed<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.closed = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for closed: {e}")
+                    });
+                self
+            }
+            pub fn created<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.created = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for created: {e}")
+                    });
+                self
+            }
+            pub fn id<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.id = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for id: {e}"));
+                self
+            }
+            pub fn labels<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.labels = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for labels: {e}")
+                    });
+                self
+            }
+            pub fn state<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::IssueState>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.state = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for state: {e}")
+                    });
+                self
+            }
+            pub fn title<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::IssueTitle>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.title = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for title: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<Issue> for super::Issue {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: Issue,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    closed: value.closed?,
+                    created: value.created?,
+                    id: value.id?,
+                    labels: value.labels?,
+                    state: value.state?,
+                    title: value.title?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::Issue> for Issue {
+            fn from(value: super::Issue) -> Self {
+                Self {
+                    closed: Ok(value.closed),
+                    created: Ok(value.created),
+                    id: Ok(value.id),
+                    labels: Ok(value.labels),
+                    state: Ok(value.state),
+                    title: Ok(value.title),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct ListIssuesInput {
+            since: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+            state: ::std::result::Result<
+                ::std::option::Option<super::IssueState>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for ListIssuesInput {
+            fn default() -> Self {
+                Self {
+                    since: Ok(Default::default()),
+                    state: Ok(Default::default()),
+                }
+            }
+        }
+        impl ListIssuesInput {
+            pub fn since<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.since = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for since: {e}")
+                    });
+                self
+            }
+            pub fn state<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<super::IssueState>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.state = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for state: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<ListIssuesInput> for super::ListIssuesInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: ListIssuesInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    since: value.since?,
+                    state: value.state?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::ListIssuesInput> for ListIssuesInput {
+            fn from(value: super::ListIssuesInput) -> Self {
+                Self {
+                    since: Ok(value.since),
+                    state: Ok(value.state),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct ListIssuesOutput {
+            issues: ::std::result::Result<
+                ::std::vec::Vec<super::Issue>,
+                ::std::string::String,
+            >,
+            next: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for ListIssuesOutput {
+            fn default() -> Self {
+                Self {
+                    issues: Err("no value supplied for issues".to_string()),
+                    next: Ok(Default::default()),
+                }
+            }
+        }
+        impl ListIssuesOutput {
+            pub fn issues<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::Issue>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.issues = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for issues: {e}")
+                    });
+                self
+            }
+            pub fn next<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.next = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for next: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<ListIssuesOutput> for super::ListIssuesOutput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: ListIssuesOutput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    issues: value.issues?,
+                    next: value.next?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::ListIssuesOutput> for ListIssuesOutput {
+            fn from(value: super::ListIssuesOutput) -> Self {
+                Self {
+                    issues: Ok(value.issues),
+                    next: Ok(value.next),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct SearchIssuesInput {
+            query: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for SearchIssuesInput {
+            fn default() -> Self {
+                Self {
+                    query: Err("no value supplied for query".to_string()),
+                }
+            }
+        }
+        impl SearchIssuesInput {
+            pub fn query<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.query = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for query: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<SearchIssuesInput> for super::SearchIssuesInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: SearchIssuesInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { query: value.query? })
+            }
+        }
+        impl ::std::convert::From<super::SearchIssuesInput> for SearchIssuesInput {
+            fn from(value: super::SearchIssuesInput) -> Self {
+                Self { query: Ok(value.query) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct SearchIssuesOutput {
+            items: ::std::result::Result<
+                ::std::vec::Vec<super::Issue>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for SearchIssuesOutput {
+            fn default() -> Self {
+                Self {
+                    items: Err("no value supplied for items".to_string()),
+                }
+            }
+        }
+        impl SearchIssuesOutput {
+            pub fn items<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::Issue>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.items = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for items: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<SearchIssuesOutput> for super::SearchIssuesOutput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: SearchIssuesOutput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { items: value.items? })
+            }
+        }
+        impl ::std::convert::From<super::SearchIssuesOutput> for SearchIssuesOutput {
+            fn from(value: super::SearchIssuesOutput) -> Self {
+                Self { items: Ok(value.items) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct TimeResult {
+            datetime: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+            is_dst: ::std::result::Result<bool, ::std::string::String>,
+            timezone: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for TimeResult {
+            fn default() -> Self {
+                Self {
+                    datetime: Err("no value supplied for datetime".to_string()),
+                    is_dst: Err("no value supplied for is_dst".to_string()),
+                    timezone: Err("no value supplied for timezone".to_string()),
+                }
+            }
+        }
+        impl TimeResult {
+            pub fn datetime<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.datetime = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for datetime: {e}")
+                    });
+                self
+            }
+            pub fn is_dst<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<bool>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.is_dst = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for is_dst: {e}")
+                    });
+                self
+            }
+            pub fn timezone<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.timezone = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for timezone: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<TimeResult> for super::TimeResult {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: TimeResult,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    datetime: value.datetime?,
+                    is_dst: value.is_dst?,
+                    timezone: value.timezone?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::TimeResult> for TimeResult {
+            fn from(value: super::TimeResult) -> Self {
+                Self {
+                    datetime: Ok(value.datetime),
+                    is_dst: Ok(value.is_dst),
+                    timezone: Ok(value.timezone),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct UpdateIssueInput {
+            change: ::std::result::Result<
+                super::UpdateIssueInputChange,
+                ::std::string::String,
+            >,
+            id: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for UpdateIssueInput {
+            fn default() -> Self {
+                Self {
+                    change: Err("no value supplied for change".to_string()),
+                    id: Err("no value supplied for id".to_string()),
+                }
+            }
+        }
+        impl UpdateIssueInput {
+            pub fn change<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::UpdateIssueInputChange>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.change = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for change: {e}")
+                    });
+                self
+            }
+            pub fn id<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.id = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for id: {e}"));
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<UpdateIssueInput> for super::UpdateIssueInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: UpdateIssueInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    change: value.change?,
+                    id: value.id?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::UpdateIssueInput> for UpdateIssueInput {
+            fn from(value: super::UpdateIssueInput) -> Self {
+                Self {
+                    change: Ok(value.change),
+                    id: Ok(value.id),
+                }
+            }
+        }
     }
     /// Error types.
     pub mod error {

@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -24,6 +28,11 @@ pub mod types {
         /// Message to echo
         pub message: ::std::string::String,
     }
+    impl EchoInput {
+        pub fn builder() -> builder::EchoInput {
+            Default::default()
+        }
+    }
     /// Arguments of the `get-annotated-message` tool (Get Annotated Message Tool).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct GetAnnotatedMessageInput {
@@ -33,6 +42,11 @@ pub mod types {
         /// Type of message to demonstrate different annotation patterns
         #[serde(rename = "messageType")]
         pub message_type: GetAnnotatedMessageInputMessageType,
+    }
+    impl GetAnnotatedMessageInput {
+        pub fn builder() -> builder::GetAnnotatedMessageInput {
+            Default::default()
+        }
     }
     /// Type of message to demonstrate different annotation patterns
     #[derive(
@@ -137,6 +151,11 @@ pub mod types {
             }
         }
     }
+    impl GetResourceLinksInput {
+        pub fn builder() -> builder::GetResourceLinksInput {
+            Default::default()
+        }
+    }
     /// Arguments of the `get-resource-reference` tool (Get Resource Reference Tool).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct GetResourceReferenceInput {
@@ -158,6 +177,11 @@ pub mod types {
                 resource_id: defaults::get_resource_reference_input_resource_id(),
                 resource_type: defaults::get_resource_reference_input_resource_type(),
             }
+        }
+    }
+    impl GetResourceReferenceInput {
+        pub fn builder() -> builder::GetResourceReferenceInput {
+            Default::default()
         }
     }
     /// `GetResourceReferenceInputResourceType`
@@ -224,6 +248,11 @@ pub mod types {
     pub struct GetStructuredContentInput {
         /// Choose city
         pub location: GetStructuredContentInputLocation,
+    }
+    impl GetStructuredContentInput {
+        pub fn builder() -> builder::GetStructuredContentInput {
+            Default::default()
+        }
     }
     /// Choose city
     #[derive(
@@ -295,6 +324,11 @@ pub mod types {
         /// Temperature in celsius
         pub temperature: f64,
     }
+    impl GetStructuredContentOutput {
+        pub fn builder() -> builder::GetStructuredContentOutput {
+            Default::default()
+        }
+    }
     /// Arguments of the `get-sum` tool (Get Sum Tool).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct GetSumInput {
@@ -302,6 +336,11 @@ pub mod types {
         pub a: f64,
         /// Second number
         pub b: f64,
+    }
+    impl GetSumInput {
+        pub fn builder() -> builder::GetSumInput {
+            Default::default()
+        }
     }
     /// Arguments of the `get-tiny-image` tool (Get Tiny Image Tool).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
@@ -355,6 +394,11 @@ pub mod types {
                 name: defaults::gzip_file_as_resource_input_name(),
                 output_type: defaults::gzip_file_as_resource_input_output_type(),
             }
+        }
+    }
+    impl GzipFileAsResourceInput {
+        pub fn builder() -> builder::GzipFileAsResourceInput {
+            Default::default()
         }
     }
     /// How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object.
@@ -426,6 +470,11 @@ pub mod types {
         pub ambiguous: bool,
         /// The research topic to investigate
         pub topic: ::std::string::String,
+    }
+    impl SimulateResearchQueryInput {
+        pub fn builder() -> builder::SimulateResearchQueryInput {
+            Default::default()
+        }
     }
     /// Arguments of the `toggle-simulated-logging` tool (Toggle Simulated Logging).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
@@ -500,6 +549,602 @@ pub mod types {
             Self {
                 duration: defaults::trigger_long_running_operation_input_duration(),
                 steps: defaults::trigger_long_running_operation_input_steps(),
+            }
+        }
+    }
+    impl TriggerLongRunningOperationInput {
+        pub fn builder() -> builder::TriggerLongRunningOperationInput {
+            Default::default()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct EchoInput {
+            message: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for EchoInput {
+            fn default() -> Self {
+                Self {
+                    message: Err("no value supplied for message".to_string()),
+                }
+            }
+        }
+        impl EchoInput {
+            pub fn message<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.message = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for message: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<EchoInput> for super::EchoInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: EchoInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { message: value.message? })
+            }
+        }
+        impl ::std::convert::From<super::EchoInput> for EchoInput {
+            fn from(value: super::EchoInput) -> Self {
+                Self { message: Ok(value.message) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct GetAnnotatedMessageInput {
+            include_image: ::std::result::Result<bool, ::std::string::String>,
+            message_type: ::std::result::Result<
+                super::GetAnnotatedMessageInputMessageType,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for GetAnnotatedMessageInput {
+            fn default() -> Self {
+                Self {
+                    include_image: Ok(Default::default()),
+                    message_type: Err("no value supplied for message_type".to_string()),
+                }
+            }
+        }
+        impl GetAnnotatedMessageInput {
+            pub fn include_image<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<bool>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.include_image = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for include_image: {e}")
+                    });
+                self
+            }
+            pub fn message_type<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::GetAnnotatedMessageInputMessageType>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.message_type = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for message_type: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<GetAnnotatedMessageInput>
+        for super::GetAnnotatedMessageInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: GetAnnotatedMessageInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    include_image: value.include_image?,
+                    message_type: value.message_type?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::GetAnnotatedMessageInput>
+        for GetAnnotatedMessageInput {
+            fn from(value: super::GetAnnotatedMessageInput) -> Self {
+                Self {
+                    include_image: Ok(value.include_image),
+                    message_type: Ok(value.message_type),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct GetResourceLinksInput {
+            count: ::std::result::Result<f64, ::std::string::String>,
+        }
+        impl ::std::default::Default for GetResourceLinksInput {
+            fn default() -> Self {
+                Self {
+                    count: Ok(super::defaults::get_resource_links_input_count()),
+                }
+            }
+        }
+        impl GetResourceLinksInput {
+            pub fn count<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<f64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.count = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for count: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<GetResourceLinksInput>
+        for super::GetResourceLinksInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: GetResourceLinksInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { count: value.count? })
+            }
+        }
+        impl ::std::convert::From<super::GetResourceLinksInput>
+        for GetResourceLinksInput {
+            fn from(value: super::GetResourceLinksInput) -> Self {
+                Self { count: Ok(value.count) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct GetResourceReferenceInput {
+            resource_id: ::std::result::Result<f64, ::std::string::String>,
+            resource_type: ::std::result::Result<
+                super::GetResourceReferenceInputResourceType,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for GetResourceReferenceInput {
+            fn default() -> Self {
+                Self {
+                    resource_id: Ok(
+                        super::defaults::get_resource_reference_input_resource_id(),
+                    ),
+                    resource_type: Ok(
+                        super::defaults::get_resource_reference_input_resource_type(),
+                    ),
+                }
+            }
+        }
+        impl GetResourceReferenceInput {
+            pub fn resource_id<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<f64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.resource_id = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for resource_id: {e}")
+                    });
+                self
+            }
+            pub fn resource_type<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::GetResourceReferenceInputResourceType>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.resource_type = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for resource_type: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<GetResourceReferenceInput>
+        for super::GetResourceReferenceInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: GetResourceReferenceInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    resource_id: value.resource_id?,
+                    resource_type: value.resource_type?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::GetResourceReferenceInput>
+        for GetResourceReferenceInput {
+            fn from(value: super::GetResourceReferenceInput) -> Self {
+                Self {
+                    resource_id: Ok(value.resource_id),
+                    resource_type: Ok(value.resource_type),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct GetStructuredContentInput {
+            location: ::std::result::Result<
+                super::GetStructuredContentInputLocation,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for GetStructuredContentInput {
+            fn default() -> Self {
+                Self {
+                    location: Err("no value supplied for location".to_string()),
+                }
+            }
+        }
+        impl GetStructuredContentInput {
+            pub fn location<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::GetStructuredContentInputLocation>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.location = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for location: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<GetStructuredContentInput>
+        for super::GetStructuredContentInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: GetStructuredContentInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { location: value.location? })
+            }
+        }
+        impl ::std::convert::From<super::GetStructuredContentInput>
+        for GetStructuredContentInput {
+            fn from(value: super::GetStructuredContentInput) -> Self {
+                Self {
+                    location: Ok(value.location),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct GetStructuredContentOutput {
+            conditions: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+            humidity: ::std::result::Result<f64, ::std::string::String>,
+            temperature: ::std::result::Result<f64, ::std::string::String>,
+        }
+        impl ::std::default::Default for GetStructuredContentOutput {
+            fn default() -> Self {
+                Self {
+                    conditions: Err("no value supplied for conditions".to_string()),
+                    humidity: Err("no value supplied for humidity".to_string()),
+                    temperature: Err("no value supplied for temperature".to_string()),
+                }
+            }
+        }
+        impl GetStructuredContentOutput {
+            pub fn conditions<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.conditions = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for conditions: {e}")
+                    });
+                self
+            }
+            pub fn humidity<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<f64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.humidity = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for humidity: {e}")
+                    });
+                self
+            }
+            pub fn temperature<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<f64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.temperature = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for temperature: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<GetStructuredContentOutput>
+        for super::GetStructuredContentOutput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: GetStructuredContentOutput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    conditions: value.conditions?,
+                    humidity: value.humidity?,
+                    temperature: value.temperature?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::GetStructuredContentOutput>
+        for GetStructuredContentOutput {
+            fn from(value: super::GetStructuredContentOutput) -> Self {
+                Self {
+                    conditions: Ok(value.conditions),
+                    humidity: Ok(value.humidity),
+                    temperature: Ok(value.temperature),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct GetSumInput {
+            a: ::std::result::Result<f64, ::std::string::String>,
+            b: ::std::result::Result<f64, ::std::string::String>,
+        }
+        impl ::std::default::Default for GetSumInput {
+            fn default() -> Self {
+                Self {
+                    a: Err("no value supplied for a".to_string()),
+                    b: Err("no value supplied for b".to_string()),
+                }
+            }
+        }
+        impl GetSumInput {
+            pub fn a<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<f64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.a = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for a: {e}"));
+                self
+            }
+            pub fn b<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<f64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.b = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for b: {e}"));
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<GetSumInput> for super::GetSumInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: GetSumInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { a: value.a?, b: value.b? })
+            }
+        }
+        impl ::std::convert::From<super::GetSumInput> for GetSumInput {
+            fn from(value: super::GetSumInput) -> Self {
+                Self {
+                    a: Ok(value.a),
+                    b: Ok(value.b),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct GzipFileAsResourceInput {
+            data: ::std::result::Result<::std::string::String, ::std::string::String>,
+            name: ::std::result::Result<::std::string::String, ::std::string::String>,
+            output_type: ::std::result::Result<
+                super::GzipFileAsResourceInputOutputType,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for GzipFileAsResourceInput {
+            fn default() -> Self {
+                Self {
+                    data: Ok(super::defaults::gzip_file_as_resource_input_data()),
+                    name: Ok(super::defaults::gzip_file_as_resource_input_name()),
+                    output_type: Ok(
+                        super::defaults::gzip_file_as_resource_input_output_type(),
+                    ),
+                }
+            }
+        }
+        impl GzipFileAsResourceInput {
+            pub fn data<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.data = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for data: {e}")
+                    });
+                self
+            }
+            pub fn name<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.name = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for name: {e}")
+                    });
+                self
+            }
+            pub fn output_type<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::GzipFileAsResourceInputOutputType>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.output_type = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for output_type: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<GzipFileAsResourceInput>
+        for super::GzipFileAsResourceInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: GzipFileAsResourceInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    data: value.data?,
+                    name: value.name?,
+                    output_type: value.output_type?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::GzipFileAsResourceInput>
+        for GzipFileAsResourceInput {
+            fn from(value: super::GzipFileAsResourceInput) -> Self {
+                Self {
+                    data: Ok(value.data),
+                    name: Ok(value.name),
+                    output_type: Ok(value.output_type),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct SimulateResearchQueryInput {
+            ambiguous: ::std::result::Result<bool, ::std::string::String>,
+            topic: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for SimulateResearchQueryInput {
+            fn default() -> Self {
+                Self {
+                    ambiguous: Ok(Default::default()),
+                    topic: Err("no value supplied for topic".to_string()),
+                }
+            }
+        }
+        impl SimulateResearchQueryInput {
+            pub fn ambiguous<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<bool>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.ambiguous = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for ambiguous: {e}")
+                    });
+                self
+            }
+            pub fn topic<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.topic = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for topic: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<SimulateResearchQueryInput>
+        for super::SimulateResearchQueryInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: SimulateResearchQueryInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    ambiguous: value.ambiguous?,
+                    topic: value.topic?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::SimulateResearchQueryInput>
+        for SimulateResearchQueryInput {
+            fn from(value: super::SimulateResearchQueryInput) -> Self {
+                Self {
+                    ambiguous: Ok(value.ambiguous),
+                    topic: Ok(value.topic),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct TriggerLongRunningOperationInput {
+            duration: ::std::result::Result<f64, ::std::string::String>,
+            steps: ::std::result::Result<f64, ::std::string::String>,
+        }
+        impl ::std::default::Default for TriggerLongRunningOperationInput {
+            fn default() -> Self {
+                Self {
+                    duration: Ok(
+                        super::defaults::trigger_long_running_operation_input_duration(),
+                    ),
+                    steps: Ok(
+                        super::defaults::trigger_long_running_operation_input_steps(),
+                    ),
+                }
+            }
+        }
+        impl TriggerLongRunningOperationInput {
+            pub fn duration<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<f64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.duration = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for duration: {e}")
+                    });
+                self
+            }
+            pub fn steps<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<f64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.steps = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for steps: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<TriggerLongRunningOperationInput>
+        for super::TriggerLongRunningOperationInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: TriggerLongRunningOperationInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    duration: value.duration?,
+                    steps: value.steps?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::TriggerLongRunningOperationInput>
+        for TriggerLongRunningOperationInput {
+            fn from(value: super::TriggerLongRunningOperationInput) -> Self {
+                Self {
+                    duration: Ok(value.duration),
+                    steps: Ok(value.steps),
+                }
             }
         }
     }

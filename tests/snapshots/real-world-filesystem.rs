@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -29,6 +33,11 @@ pub mod types {
         pub exclude_patterns: ::std::vec::Vec<::std::string::String>,
         pub path: ::std::string::String,
     }
+    impl DirectoryTreeInput {
+        pub fn builder() -> builder::DirectoryTreeInput {
+            Default::default()
+        }
+    }
     /// Arguments of the `edit_file` tool (Edit File).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct EditFileInput {
@@ -37,6 +46,11 @@ pub mod types {
         pub dry_run: bool,
         pub edits: ::std::vec::Vec<EditFileInputEditsItem>,
         pub path: ::std::string::String,
+    }
+    impl EditFileInput {
+        pub fn builder() -> builder::EditFileInput {
+            Default::default()
+        }
     }
     /// `EditFileInputEditsItem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -47,6 +61,11 @@ pub mod types {
         /// Text to search for - must match exactly
         #[serde(rename = "oldText")]
         pub old_text: ::std::string::String,
+    }
+    impl EditFileInputEditsItem {
+        pub fn builder() -> builder::EditFileInputEditsItem {
+            Default::default()
+        }
     }
     /// Arguments of the `list_allowed_directories` tool (List Allowed Directories).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
@@ -87,6 +106,11 @@ pub mod types {
             default = "defaults::list_directory_with_sizes_input_sort_by"
         )]
         pub sort_by: ListDirectoryWithSizesInputSortBy,
+    }
+    impl ListDirectoryWithSizesInput {
+        pub fn builder() -> builder::ListDirectoryWithSizesInput {
+            Default::default()
+        }
     }
     /// Sort entries by name or size
     #[derive(
@@ -155,6 +179,11 @@ pub mod types {
         pub destination: ::std::string::String,
         pub source: ::std::string::String,
     }
+    impl MoveFileInput {
+        pub fn builder() -> builder::MoveFileInput {
+            Default::default()
+        }
+    }
     /// One type for the identical schemas of the tools `read_file` and `read_text_file`.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct ReadFileInput {
@@ -166,22 +195,42 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub tail: ::std::option::Option<f64>,
     }
+    impl ReadFileInput {
+        pub fn builder() -> builder::ReadFileInput {
+            Default::default()
+        }
+    }
     /// One type for the identical schemas of the tools `read_file`, `read_text_file`, `read_multiple_files`, `write_file`, `edit_file`, `create_directory`, `list_directory`, `list_directory_with_sizes`, `directory_tree`, `move_file`, `search_files`, `get_file_info` and `list_allowed_directories`.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
     pub struct ReadFileOutput {
         pub content: ::std::string::String,
     }
+    impl ReadFileOutput {
+        pub fn builder() -> builder::ReadFileOutput {
+            Default::default()
+        }
+    }
     /// One type for the identical schemas of the tools `read_media_file`, `create_directory`, `list_directory` and `get_file_info`.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct ReadMediaFileInput {
         pub path: ::std::string::String,
+    }
+    impl ReadMediaFileInput {
+        pub fn builder() -> builder::ReadMediaFileInput {
+            Default::default()
+        }
     }
     /// Structured output of the `read_media_file` tool (Read Media File).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
     pub struct ReadMediaFileOutput {
         pub content: ::std::vec::Vec<ReadMediaFileOutputContentItem>,
+    }
+    impl ReadMediaFileOutput {
+        pub fn builder() -> builder::ReadMediaFileOutput {
+            Default::default()
+        }
     }
     /// `ReadMediaFileOutputContentItem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -268,6 +317,11 @@ pub mod types {
         pub mime_type: ::std::option::Option<::std::string::String>,
         pub uri: ::std::string::String,
     }
+    impl ReadMediaFileOutputContentItemVariant1Resource {
+        pub fn builder() -> builder::ReadMediaFileOutputContentItemVariant1Resource {
+            Default::default()
+        }
+    }
     /// `ReadMediaFileOutputContentItemVariant1Type`
     #[derive(
         ::serde::Deserialize,
@@ -326,6 +380,11 @@ pub mod types {
         /// Array of file paths to read. Each path must be a string pointing to a valid file within allowed directories.
         pub paths: ::std::vec::Vec<::std::string::String>,
     }
+    impl ReadMultipleFilesInput {
+        pub fn builder() -> builder::ReadMultipleFilesInput {
+            Default::default()
+        }
+    }
     /// Arguments of the `search_files` tool (Search Files).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct SearchFilesInput {
@@ -338,11 +397,819 @@ pub mod types {
         pub path: ::std::string::String,
         pub pattern: ::std::string::String,
     }
+    impl SearchFilesInput {
+        pub fn builder() -> builder::SearchFilesInput {
+            Default::default()
+        }
+    }
     /// Arguments of the `write_file` tool (Write File).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct WriteFileInput {
         pub content: ::std::string::String,
         pub path: ::std::string::String,
+    }
+    impl WriteFileInput {
+        pub fn builder() -> builder::WriteFileInput {
+            Default::default()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct DirectoryTreeInput {
+            exclude_patterns: ::std::result::Result<
+                ::std::vec::Vec<::std::string::String>,
+                ::std::string::String,
+            >,
+            path: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for DirectoryTreeInput {
+            fn default() -> Self {
+                Self {
+                    exclude_patterns: Ok(Default::default()),
+                    path: Err("no value supplied for path".to_string()),
+                }
+            }
+        }
+        impl DirectoryTreeInput {
+            pub fn exclude_patterns<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.exclude_patterns = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for exclude_patterns: {e}"
+                        )
+                    });
+                self
+            }
+            pub fn path<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.path = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for path: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<DirectoryTreeInput> for super::DirectoryTreeInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: DirectoryTreeInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    exclude_patterns: value.exclude_patterns?,
+                    path: value.path?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::DirectoryTreeInput> for DirectoryTreeInput {
+            fn from(value: super::DirectoryTreeInput) -> Self {
+                Self {
+                    exclude_patterns: Ok(value.exclude_patterns),
+                    path: Ok(value.path),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct EditFileInput {
+            dry_run: ::std::result::Result<bool, ::std::string::String>,
+            edits: ::std::result::Result<
+                ::std::vec::Vec<super::EditFileInputEditsItem>,
+                ::std::string::String,
+            >,
+            path: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for EditFileInput {
+            fn default() -> Self {
+                Self {
+                    dry_run: Ok(Default::default()),
+                    edits: Err("no value supplied for edits".to_string()),
+                    path: Err("no value supplied for path".to_string()),
+                }
+            }
+        }
+        impl EditFileInput {
+            pub fn dry_run<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<bool>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.dry_run = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for dry_run: {e}")
+                    });
+                self
+            }
+            pub fn edits<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<super::EditFileInputEditsItem>,
+                >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.edits = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for edits: {e}")
+                    });
+                self
+            }
+            pub fn path<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.path = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for path: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<EditFileInput> for super::EditFileInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: EditFileInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    dry_run: value.dry_run?,
+                    edits: value.edits?,
+                    path: value.path?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::EditFileInput> for EditFileInput {
+            fn from(value: super::EditFileInput) -> Self {
+                Self {
+                    dry_run: Ok(value.dry_run),
+                    edits: Ok(value.edits),
+                    path: Ok(value.path),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct EditFileInputEditsItem {
+            new_text: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+            old_text: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for EditFileInputEditsItem {
+            fn default() -> Self {
+                Self {
+                    new_text: Err("no value supplied for new_text".to_string()),
+                    old_text: Err("no value supplied for old_text".to_string()),
+                }
+            }
+        }
+        impl EditFileInputEditsItem {
+            pub fn new_text<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.new_text = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for new_text: {e}")
+                    });
+                self
+            }
+            pub fn old_text<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.old_text = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for old_text: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<EditFileInputEditsItem>
+        for super::EditFileInputEditsItem {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: EditFileInputEditsItem,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    new_text: value.new_text?,
+                    old_text: value.old_text?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::EditFileInputEditsItem>
+        for EditFileInputEditsItem {
+            fn from(value: super::EditFileInputEditsItem) -> Self {
+                Self {
+                    new_text: Ok(value.new_text),
+                    old_text: Ok(value.old_text),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct ListDirectoryWithSizesInput {
+            path: ::std::result::Result<::std::string::String, ::std::string::String>,
+            sort_by: ::std::result::Result<
+                super::ListDirectoryWithSizesInputSortBy,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for ListDirectoryWithSizesInput {
+            fn default() -> Self {
+                Self {
+                    path: Err("no value supplied for path".to_string()),
+                    sort_by: Ok(
+                        super::defaults::list_directory_with_sizes_input_sort_by(),
+                    ),
+                }
+            }
+        }
+        impl ListDirectoryWithSizesInput {
+            pub fn path<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.path = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for path: {e}")
+                    });
+                self
+            }
+            pub fn sort_by<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::ListDirectoryWithSizesInputSortBy>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.sort_by = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for sort_by: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<ListDirectoryWithSizesInput>
+        for super::ListDirectoryWithSizesInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: ListDirectoryWithSizesInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    path: value.path?,
+                    sort_by: value.sort_by?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::ListDirectoryWithSizesInput>
+        for ListDirectoryWithSizesInput {
+            fn from(value: super::ListDirectoryWithSizesInput) -> Self {
+                Self {
+                    path: Ok(value.path),
+                    sort_by: Ok(value.sort_by),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct MoveFileInput {
+            destination: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+            source: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for MoveFileInput {
+            fn default() -> Self {
+                Self {
+                    destination: Err("no value supplied for destination".to_string()),
+                    source: Err("no value supplied for source".to_string()),
+                }
+            }
+        }
+        impl MoveFileInput {
+            pub fn destination<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.destination = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for destination: {e}")
+                    });
+                self
+            }
+            pub fn source<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.source = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for source: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<MoveFileInput> for super::MoveFileInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: MoveFileInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    destination: value.destination?,
+                    source: value.source?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::MoveFileInput> for MoveFileInput {
+            fn from(value: super::MoveFileInput) -> Self {
+                Self {
+                    destination: Ok(value.destination),
+                    source: Ok(value.source),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct ReadFileInput {
+            head: ::std::result::Result<
+                ::std::option::Option<f64>,
+                ::std::string::String,
+            >,
+            path: ::std::result::Result<::std::string::String, ::std::string::String>,
+            tail: ::std::result::Result<
+                ::std::option::Option<f64>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for ReadFileInput {
+            fn default() -> Self {
+                Self {
+                    head: Ok(Default::default()),
+                    path: Err("no value supplied for path".to_string()),
+                    tail: Ok(Default::default()),
+                }
+            }
+        }
+        impl ReadFileInput {
+            pub fn head<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<f64>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.head = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for head: {e}")
+                    });
+                self
+            }
+            pub fn path<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.path = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for path: {e}")
+                    });
+                self
+            }
+            pub fn tail<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<f64>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.tail = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for tail: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<ReadFileInput> for super::ReadFileInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: ReadFileInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    head: value.head?,
+                    path: value.path?,
+                    tail: value.tail?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::ReadFileInput> for ReadFileInput {
+            fn from(value: super::ReadFileInput) -> Self {
+                Self {
+                    head: Ok(value.head),
+                    path: Ok(value.path),
+                    tail: Ok(value.tail),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct ReadFileOutput {
+            content: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for ReadFileOutput {
+            fn default() -> Self {
+                Self {
+                    content: Err("no value supplied for content".to_string()),
+                }
+            }
+        }
+        impl ReadFileOutput {
+            pub fn content<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.content = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for content: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<ReadFileOutput> for super::ReadFileOutput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: ReadFileOutput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { content: value.content? })
+            }
+        }
+        impl ::std::convert::From<super::ReadFileOutput> for ReadFileOutput {
+            fn from(value: super::ReadFileOutput) -> Self {
+                Self { content: Ok(value.content) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct ReadMediaFileInput {
+            path: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for ReadMediaFileInput {
+            fn default() -> Self {
+                Self {
+                    path: Err("no value supplied for path".to_string()),
+                }
+            }
+        }
+        impl ReadMediaFileInput {
+            pub fn path<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.path = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for path: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<ReadMediaFileInput> for super::ReadMediaFileInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: ReadMediaFileInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { path: value.path? })
+            }
+        }
+        impl ::std::convert::From<super::ReadMediaFileInput> for ReadMediaFileInput {
+            fn from(value: super::ReadMediaFileInput) -> Self {
+                Self { path: Ok(value.path) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct ReadMediaFileOutput {
+            content: ::std::result::Result<
+                ::std::vec::Vec<super::ReadMediaFileOutputContentItem>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for ReadMediaFileOutput {
+            fn default() -> Self {
+                Self {
+                    content: Err("no value supplied for content".to_string()),
+                }
+            }
+        }
+        impl ReadMediaFileOutput {
+            pub fn content<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<super::ReadMediaFileOutputContentItem>,
+                >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.content = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for content: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<ReadMediaFileOutput>
+        for super::ReadMediaFileOutput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: ReadMediaFileOutput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { content: value.content? })
+            }
+        }
+        impl ::std::convert::From<super::ReadMediaFileOutput> for ReadMediaFileOutput {
+            fn from(value: super::ReadMediaFileOutput) -> Self {
+                Self { content: Ok(value.content) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct ReadMediaFileOutputContentItemVariant1Resource {
+            blob: ::std::result::Result<::std::string::String, ::std::string::String>,
+            mime_type: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+            uri: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for ReadMediaFileOutputContentItemVariant1Resource {
+            fn default() -> Self {
+                Self {
+                    blob: Err("no value supplied for blob".to_string()),
+                    mime_type: Ok(Default::default()),
+                    uri: Err("no value supplied for uri".to_string()),
+                }
+            }
+        }
+        impl ReadMediaFileOutputContentItemVariant1Resource {
+            pub fn blob<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.blob = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for blob: {e}")
+                    });
+                self
+            }
+            pub fn mime_type<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.mime_type = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for mime_type: {e}")
+                    });
+                self
+            }
+            pub fn uri<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.uri = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for uri: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<ReadMediaFileOutputContentItemVariant1Resource>
+        for super::ReadMediaFileOutputContentItemVariant1Resource {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: ReadMediaFileOutputContentItemVariant1Resource,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    blob: value.blob?,
+                    mime_type: value.mime_type?,
+                    uri: value.uri?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::ReadMediaFileOutputContentItemVariant1Resource>
+        for ReadMediaFileOutputContentItemVariant1Resource {
+            fn from(
+                value: super::ReadMediaFileOutputContentItemVariant1Resource,
+            ) -> Self {
+                Self {
+                    blob: Ok(value.blob),
+                    mime_type: Ok(value.mime_type),
+                    uri: Ok(value.uri),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct ReadMultipleFilesInput {
+            paths: ::std::result::Result<
+                ::std::vec::Vec<::std::string::String>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for ReadMultipleFilesInput {
+            fn default() -> Self {
+                Self {
+                    paths: Err("no value supplied for paths".to_string()),
+                }
+            }
+        }
+        impl ReadMultipleFilesInput {
+            pub fn paths<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.paths = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for paths: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<ReadMultipleFilesInput>
+        for super::ReadMultipleFilesInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: ReadMultipleFilesInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { paths: value.paths? })
+            }
+        }
+        impl ::std::convert::From<super::ReadMultipleFilesInput>
+        for ReadMultipleFilesInput {
+            fn from(value: super::ReadMultipleFilesInput) -> Self {
+                Self { paths: Ok(value.paths) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct SearchFilesInput {
+            exclude_patterns: ::std::result::Result<
+                ::std::vec::Vec<::std::string::String>,
+                ::std::string::String,
+            >,
+            path: ::std::result::Result<::std::string::String, ::std::string::String>,
+            pattern: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for SearchFilesInput {
+            fn default() -> Self {
+                Self {
+                    exclude_patterns: Ok(Default::default()),
+                    path: Err("no value supplied for path".to_string()),
+                    pattern: Err("no value supplied for pattern".to_string()),
+                }
+            }
+        }
+        impl SearchFilesInput {
+            pub fn exclude_patterns<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.exclude_patterns = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for exclude_patterns: {e}"
+                        )
+                    });
+                self
+            }
+            pub fn path<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.path = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for path: {e}")
+                    });
+                self
+            }
+            pub fn pattern<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.pattern = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for pattern: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<SearchFilesInput> for super::SearchFilesInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: SearchFilesInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    exclude_patterns: value.exclude_patterns?,
+                    path: value.path?,
+                    pattern: value.pattern?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::SearchFilesInput> for SearchFilesInput {
+            fn from(value: super::SearchFilesInput) -> Self {
+                Self {
+                    exclude_patterns: Ok(value.exclude_patterns),
+                    path: Ok(value.path),
+                    pattern: Ok(value.pattern),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct WriteFileInput {
+            content: ::std::result::Result<::std::string::String, ::std::string::String>,
+            path: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for WriteFileInput {
+            fn default() -> Self {
+                Self {
+                    content: Err("no value supplied for content".to_string()),
+                    path: Err("no value supplied for path".to_string()),
+                }
+            }
+        }
+        impl WriteFileInput {
+            pub fn content<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.content = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for content: {e}")
+                    });
+                self
+            }
+            pub fn path<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.path = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for path: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<WriteFileInput> for super::WriteFileInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: WriteFileInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    content: value.content?,
+                    path: value.path?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::WriteFileInput> for WriteFileInput {
+            fn from(value: super::WriteFileInput) -> Self {
+                Self {
+                    content: Ok(value.content),
+                    path: Ok(value.path),
+                }
+            }
+        }
     }
     /// Generation of default values for serde.
     pub mod defaults {

@@ -10,6 +10,10 @@ pub mod types {
     #![allow(missing_docs)]
     // typify writes some `Default` impls by hand
     #![allow(clippy::derivable_impls)]
+    // a builder's setter is named after its field, `is_dst` as any other
+    #![allow(clippy::wrong_self_convention)]
+    // a builder holds a `null` field's `()` like any other value
+    #![allow(clippy::unit_arg)]
     // enum variants are as large as the schemas make them
     #![allow(clippy::large_enum_variant)]
     // for crates that enable pedantic lints: the style is typify's
@@ -23,6 +27,11 @@ pub mod types {
     pub struct AddObservationsInput {
         pub observations: ::std::vec::Vec<AddObservationsInputObservationsItem>,
     }
+    impl AddObservationsInput {
+        pub fn builder() -> builder::AddObservationsInput {
+            Default::default()
+        }
+    }
     /// `AddObservationsInputObservationsItem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct AddObservationsInputObservationsItem {
@@ -32,11 +41,21 @@ pub mod types {
         #[serde(rename = "entityName")]
         pub entity_name: ::std::string::String,
     }
+    impl AddObservationsInputObservationsItem {
+        pub fn builder() -> builder::AddObservationsInputObservationsItem {
+            Default::default()
+        }
+    }
     /// Structured output of the `add_observations` tool (Add Observations).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
     pub struct AddObservationsOutput {
         pub results: ::std::vec::Vec<AddObservationsOutputResultsItem>,
+    }
+    impl AddObservationsOutput {
+        pub fn builder() -> builder::AddObservationsOutput {
+            Default::default()
+        }
     }
     /// `AddObservationsOutputResultsItem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -47,10 +66,20 @@ pub mod types {
         #[serde(rename = "entityName")]
         pub entity_name: ::std::string::String,
     }
+    impl AddObservationsOutputResultsItem {
+        pub fn builder() -> builder::AddObservationsOutputResultsItem {
+            Default::default()
+        }
+    }
     /// Arguments of the `create_entities` tool (Create Entities).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct CreateEntitiesInput {
         pub entities: ::std::vec::Vec<CreateEntitiesInputEntitiesItem>,
+    }
+    impl CreateEntitiesInput {
+        pub fn builder() -> builder::CreateEntitiesInput {
+            Default::default()
+        }
     }
     /// `CreateEntitiesInputEntitiesItem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -63,11 +92,21 @@ pub mod types {
         /// An array of observation contents associated with the entity
         pub observations: ::std::vec::Vec<::std::string::String>,
     }
+    impl CreateEntitiesInputEntitiesItem {
+        pub fn builder() -> builder::CreateEntitiesInputEntitiesItem {
+            Default::default()
+        }
+    }
     /// Structured output of the `create_entities` tool (Create Entities).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
     pub struct CreateEntitiesOutput {
         pub entities: ::std::vec::Vec<CreateEntitiesOutputEntitiesItem>,
+    }
+    impl CreateEntitiesOutput {
+        pub fn builder() -> builder::CreateEntitiesOutput {
+            Default::default()
+        }
     }
     /// `CreateEntitiesOutputEntitiesItem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -81,10 +120,20 @@ pub mod types {
         /// An array of observation contents associated with the entity
         pub observations: ::std::vec::Vec<::std::string::String>,
     }
+    impl CreateEntitiesOutputEntitiesItem {
+        pub fn builder() -> builder::CreateEntitiesOutputEntitiesItem {
+            Default::default()
+        }
+    }
     /// Arguments of the `create_relations` tool (Create Relations).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct CreateRelationsInput {
         pub relations: ::std::vec::Vec<CreateRelationsInputRelationsItem>,
+    }
+    impl CreateRelationsInput {
+        pub fn builder() -> builder::CreateRelationsInput {
+            Default::default()
+        }
     }
     /// `CreateRelationsInputRelationsItem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -97,11 +146,21 @@ pub mod types {
         /// The name of the entity where the relation ends
         pub to: ::std::string::String,
     }
+    impl CreateRelationsInputRelationsItem {
+        pub fn builder() -> builder::CreateRelationsInputRelationsItem {
+            Default::default()
+        }
+    }
     /// Structured output of the `create_relations` tool (Create Relations).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
     pub struct CreateRelationsOutput {
         pub relations: ::std::vec::Vec<CreateRelationsOutputRelationsItem>,
+    }
+    impl CreateRelationsOutput {
+        pub fn builder() -> builder::CreateRelationsOutput {
+            Default::default()
+        }
     }
     /// `CreateRelationsOutputRelationsItem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -115,12 +174,22 @@ pub mod types {
         /// The name of the entity where the relation ends
         pub to: ::std::string::String,
     }
+    impl CreateRelationsOutputRelationsItem {
+        pub fn builder() -> builder::CreateRelationsOutputRelationsItem {
+            Default::default()
+        }
+    }
     /// Arguments of the `delete_entities` tool (Delete Entities).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct DeleteEntitiesInput {
         /// An array of entity names to delete
         #[serde(rename = "entityNames")]
         pub entity_names: ::std::vec::Vec<::std::string::String>,
+    }
+    impl DeleteEntitiesInput {
+        pub fn builder() -> builder::DeleteEntitiesInput {
+            Default::default()
+        }
     }
     /// One type for the identical schemas of the tools `delete_entities`, `delete_observations` and `delete_relations`.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -129,10 +198,20 @@ pub mod types {
         pub message: ::std::string::String,
         pub success: bool,
     }
+    impl DeleteEntitiesOutput {
+        pub fn builder() -> builder::DeleteEntitiesOutput {
+            Default::default()
+        }
+    }
     /// Arguments of the `delete_observations` tool (Delete Observations).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct DeleteObservationsInput {
         pub deletions: ::std::vec::Vec<DeleteObservationsInputDeletionsItem>,
+    }
+    impl DeleteObservationsInput {
+        pub fn builder() -> builder::DeleteObservationsInput {
+            Default::default()
+        }
     }
     /// `DeleteObservationsInputDeletionsItem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -143,17 +222,32 @@ pub mod types {
         /// An array of observations to delete
         pub observations: ::std::vec::Vec<::std::string::String>,
     }
+    impl DeleteObservationsInputDeletionsItem {
+        pub fn builder() -> builder::DeleteObservationsInputDeletionsItem {
+            Default::default()
+        }
+    }
     /// Arguments of the `delete_relations` tool (Delete Relations).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct DeleteRelationsInput {
         /// An array of relations to delete
         pub relations: ::std::vec::Vec<CreateRelationsInputRelationsItem>,
     }
+    impl DeleteRelationsInput {
+        pub fn builder() -> builder::DeleteRelationsInput {
+            Default::default()
+        }
+    }
     /// Arguments of the `open_nodes` tool (Open Nodes).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct OpenNodesInput {
         /// An array of entity names to retrieve
         pub names: ::std::vec::Vec<::std::string::String>,
+    }
+    impl OpenNodesInput {
+        pub fn builder() -> builder::OpenNodesInput {
+            Default::default()
+        }
     }
     /// Arguments of the `read_graph` tool (Read Graph).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
@@ -191,11 +285,1179 @@ pub mod types {
         pub entities: ::std::vec::Vec<CreateEntitiesOutputEntitiesItem>,
         pub relations: ::std::vec::Vec<CreateRelationsOutputRelationsItem>,
     }
+    impl ReadGraphOutput {
+        pub fn builder() -> builder::ReadGraphOutput {
+            Default::default()
+        }
+    }
     /// Arguments of the `search_nodes` tool (Search Nodes).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct SearchNodesInput {
         /// The search query to match against entity names, types, and observation content
         pub query: ::std::string::String,
+    }
+    impl SearchNodesInput {
+        pub fn builder() -> builder::SearchNodesInput {
+            Default::default()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct AddObservationsInput {
+            observations: ::std::result::Result<
+                ::std::vec::Vec<super::AddObservationsInputObservationsItem>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for AddObservationsInput {
+            fn default() -> Self {
+                Self {
+                    observations: Err("no value supplied for observations".to_string()),
+                }
+            }
+        }
+        impl AddObservationsInput {
+            pub fn observations<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<super::AddObservationsInputObservationsItem>,
+                >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.observations = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for observations: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<AddObservationsInput>
+        for super::AddObservationsInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: AddObservationsInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    observations: value.observations?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::AddObservationsInput> for AddObservationsInput {
+            fn from(value: super::AddObservationsInput) -> Self {
+                Self {
+                    observations: Ok(value.observations),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct AddObservationsInputObservationsItem {
+            contents: ::std::result::Result<
+                ::std::vec::Vec<::std::string::String>,
+                ::std::string::String,
+            >,
+            entity_name: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for AddObservationsInputObservationsItem {
+            fn default() -> Self {
+                Self {
+                    contents: Err("no value supplied for contents".to_string()),
+                    entity_name: Err("no value supplied for entity_name".to_string()),
+                }
+            }
+        }
+        impl AddObservationsInputObservationsItem {
+            pub fn contents<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.contents = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for contents: {e}")
+                    });
+                self
+            }
+            pub fn entity_name<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.entity_name = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for entity_name: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<AddObservationsInputObservationsItem>
+        for super::AddObservationsInputObservationsItem {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: AddObservationsInputObservationsItem,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    contents: value.contents?,
+                    entity_name: value.entity_name?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::AddObservationsInputObservationsItem>
+        for AddObservationsInputObservationsItem {
+            fn from(value: super::AddObservationsInputObservationsItem) -> Self {
+                Self {
+                    contents: Ok(value.contents),
+                    entity_name: Ok(value.entity_name),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct AddObservationsOutput {
+            results: ::std::result::Result<
+                ::std::vec::Vec<super::AddObservationsOutputResultsItem>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for AddObservationsOutput {
+            fn default() -> Self {
+                Self {
+                    results: Err("no value supplied for results".to_string()),
+                }
+            }
+        }
+        impl AddObservationsOutput {
+            pub fn results<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<super::AddObservationsOutputResultsItem>,
+                >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.results = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for results: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<AddObservationsOutput>
+        for super::AddObservationsOutput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: AddObservationsOutput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { results: value.results? })
+            }
+        }
+        impl ::std::convert::From<super::AddObservationsOutput>
+        for AddObservationsOutput {
+            fn from(value: super::AddObservationsOutput) -> Self {
+                Self { results: Ok(value.results) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct AddObservationsOutputResultsItem {
+            added_observations: ::std::result::Result<
+                ::std::vec::Vec<::std::string::String>,
+                ::std::string::String,
+            >,
+            entity_name: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for AddObservationsOutputResultsItem {
+            fn default() -> Self {
+                Self {
+                    added_observations: Err(
+                        "no value supplied for added_observations".to_string(),
+                    ),
+                    entity_name: Err("no value supplied for entity_name".to_string()),
+                }
+            }
+        }
+        impl AddObservationsOutputResultsItem {
+            pub fn added_observations<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.added_observations = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!(
+                            "error converting supplied value for added_observations: {e}"
+                        )
+                    });
+                self
+            }
+            pub fn entity_name<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.entity_name = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for entity_name: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<AddObservationsOutputResultsItem>
+        for super::AddObservationsOutputResultsItem {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: AddObservationsOutputResultsItem,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    added_observations: value.added_observations?,
+                    entity_name: value.entity_name?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::AddObservationsOutputResultsItem>
+        for AddObservationsOutputResultsItem {
+            fn from(value: super::AddObservationsOutputResultsItem) -> Self {
+                Self {
+                    added_observations: Ok(value.added_observations),
+                    entity_name: Ok(value.entity_name),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct CreateEntitiesInput {
+            entities: ::std::result::Result<
+                ::std::vec::Vec<super::CreateEntitiesInputEntitiesItem>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for CreateEntitiesInput {
+            fn default() -> Self {
+                Self {
+                    entities: Err("no value supplied for entities".to_string()),
+                }
+            }
+        }
+        impl CreateEntitiesInput {
+            pub fn entities<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<super::CreateEntitiesInputEntitiesItem>,
+                >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.entities = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for entities: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<CreateEntitiesInput>
+        for super::CreateEntitiesInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: CreateEntitiesInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { entities: value.entities? })
+            }
+        }
+        impl ::std::convert::From<super::CreateEntitiesInput> for CreateEntitiesInput {
+            fn from(value: super::CreateEntitiesInput) -> Self {
+                Self {
+                    entities: Ok(value.entities),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct CreateEntitiesInputEntitiesItem {
+            entity_type: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+            name: ::std::result::Result<::std::string::String, ::std::string::String>,
+            observations: ::std::result::Result<
+                ::std::vec::Vec<::std::string::String>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for CreateEntitiesInputEntitiesItem {
+            fn default() -> Self {
+                Self {
+                    entity_type: Err("no value supplied for entity_type".to_string()),
+                    name: Err("no value supplied for name".to_string()),
+                    observations: Err("no value supplied for observations".to_string()),
+                }
+            }
+        }
+        impl CreateEntitiesInputEntitiesItem {
+            pub fn entity_type<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.entity_type = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for entity_type: {e}")
+                    });
+                self
+            }
+            pub fn name<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.name = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for name: {e}")
+                    });
+                self
+            }
+            pub fn observations<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.observations = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for observations: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<CreateEntitiesInputEntitiesItem>
+        for super::CreateEntitiesInputEntitiesItem {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: CreateEntitiesInputEntitiesItem,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    entity_type: value.entity_type?,
+                    name: value.name?,
+                    observations: value.observations?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::CreateEntitiesInputEntitiesItem>
+        for CreateEntitiesInputEntitiesItem {
+            fn from(value: super::CreateEntitiesInputEntitiesItem) -> Self {
+                Self {
+                    entity_type: Ok(value.entity_type),
+                    name: Ok(value.name),
+                    observations: Ok(value.observations),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct CreateEntitiesOutput {
+            entities: ::std::result::Result<
+                ::std::vec::Vec<super::CreateEntitiesOutputEntitiesItem>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for CreateEntitiesOutput {
+            fn default() -> Self {
+                Self {
+                    entities: Err("no value supplied for entities".to_string()),
+                }
+            }
+        }
+        impl CreateEntitiesOutput {
+            pub fn entities<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<super::CreateEntitiesOutputEntitiesItem>,
+                >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.entities = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for entities: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<CreateEntitiesOutput>
+        for super::CreateEntitiesOutput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: CreateEntitiesOutput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { entities: value.entities? })
+            }
+        }
+        impl ::std::convert::From<super::CreateEntitiesOutput> for CreateEntitiesOutput {
+            fn from(value: super::CreateEntitiesOutput) -> Self {
+                Self {
+                    entities: Ok(value.entities),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct CreateEntitiesOutputEntitiesItem {
+            entity_type: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+            name: ::std::result::Result<::std::string::String, ::std::string::String>,
+            observations: ::std::result::Result<
+                ::std::vec::Vec<::std::string::String>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for CreateEntitiesOutputEntitiesItem {
+            fn default() -> Self {
+                Self {
+                    entity_type: Err("no value supplied for entity_type".to_string()),
+                    name: Err("no value supplied for name".to_string()),
+                    observations: Err("no value supplied for observations".to_string()),
+                }
+            }
+        }
+        impl CreateEntitiesOutputEntitiesItem {
+            pub fn entity_type<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.entity_type = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for entity_type: {e}")
+                    });
+                self
+            }
+            pub fn name<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.name = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for name: {e}")
+                    });
+                self
+            }
+            pub fn observations<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.observations = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for observations: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<CreateEntitiesOutputEntitiesItem>
+        for super::CreateEntitiesOutputEntitiesItem {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: CreateEntitiesOutputEntitiesItem,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    entity_type: value.entity_type?,
+                    name: value.name?,
+                    observations: value.observations?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::CreateEntitiesOutputEntitiesItem>
+        for CreateEntitiesOutputEntitiesItem {
+            fn from(value: super::CreateEntitiesOutputEntitiesItem) -> Self {
+                Self {
+                    entity_type: Ok(value.entity_type),
+                    name: Ok(value.name),
+                    observations: Ok(value.observations),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct CreateRelationsInput {
+            relations: ::std::result::Result<
+                ::std::vec::Vec<super::CreateRelationsInputRelationsItem>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for CreateRelationsInput {
+            fn default() -> Self {
+                Self {
+                    relations: Err("no value supplied for relations".to_string()),
+                }
+            }
+        }
+        impl CreateRelationsInput {
+            pub fn relations<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<super::CreateRelationsInputRelationsItem>,
+                >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.relations = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for relations: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<CreateRelationsInput>
+        for super::CreateRelationsInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: CreateRelationsInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    relations: value.relations?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::CreateRelationsInput> for CreateRelationsInput {
+            fn from(value: super::CreateRelationsInput) -> Self {
+                Self {
+                    relations: Ok(value.relations),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct CreateRelationsInputRelationsItem {
+            from: ::std::result::Result<::std::string::String, ::std::string::String>,
+            relation_type: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+            to: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for CreateRelationsInputRelationsItem {
+            fn default() -> Self {
+                Self {
+                    from: Err("no value supplied for from".to_string()),
+                    relation_type: Err(
+                        "no value supplied for relation_type".to_string(),
+                    ),
+                    to: Err("no value supplied for to".to_string()),
+                }
+            }
+        }
+        impl CreateRelationsInputRelationsItem {
+            pub fn from<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.from = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for from: {e}")
+                    });
+                self
+            }
+            pub fn relation_type<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.relation_type = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for relation_type: {e}")
+                    });
+                self
+            }
+            pub fn to<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.to = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for to: {e}"));
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<CreateRelationsInputRelationsItem>
+        for super::CreateRelationsInputRelationsItem {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: CreateRelationsInputRelationsItem,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    from: value.from?,
+                    relation_type: value.relation_type?,
+                    to: value.to?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::CreateRelationsInputRelationsItem>
+        for CreateRelationsInputRelationsItem {
+            fn from(value: super::CreateRelationsInputRelationsItem) -> Self {
+                Self {
+                    from: Ok(value.from),
+                    relation_type: Ok(value.relation_type),
+                    to: Ok(value.to),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct CreateRelationsOutput {
+            relations: ::std::result::Result<
+                ::std::vec::Vec<super::CreateRelationsOutputRelationsItem>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for CreateRelationsOutput {
+            fn default() -> Self {
+                Self {
+                    relations: Err("no value supplied for relations".to_string()),
+                }
+            }
+        }
+        impl CreateRelationsOutput {
+            pub fn relations<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<super::CreateRelationsOutputRelationsItem>,
+                >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.relations = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for relations: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<CreateRelationsOutput>
+        for super::CreateRelationsOutput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: CreateRelationsOutput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    relations: value.relations?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::CreateRelationsOutput>
+        for CreateRelationsOutput {
+            fn from(value: super::CreateRelationsOutput) -> Self {
+                Self {
+                    relations: Ok(value.relations),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct CreateRelationsOutputRelationsItem {
+            from: ::std::result::Result<::std::string::String, ::std::string::String>,
+            relation_type: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+            to: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for CreateRelationsOutputRelationsItem {
+            fn default() -> Self {
+                Self {
+                    from: Err("no value supplied for from".to_string()),
+                    relation_type: Err(
+                        "no value supplied for relation_type".to_string(),
+                    ),
+                    to: Err("no value supplied for to".to_string()),
+                }
+            }
+        }
+        impl CreateRelationsOutputRelationsItem {
+            pub fn from<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.from = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for from: {e}")
+                    });
+                self
+            }
+            pub fn relation_type<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.relation_type = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for relation_type: {e}")
+                    });
+                self
+            }
+            pub fn to<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.to = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for to: {e}"));
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<CreateRelationsOutputRelationsItem>
+        for super::CreateRelationsOutputRelationsItem {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: CreateRelationsOutputRelationsItem,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    from: value.from?,
+                    relation_type: value.relation_type?,
+                    to: value.to?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::CreateRelationsOutputRelationsItem>
+        for CreateRelationsOutputRelationsItem {
+            fn from(value: super::CreateRelationsOutputRelationsItem) -> Self {
+                Self {
+                    from: Ok(value.from),
+                    relation_type: Ok(value.relation_type),
+                    to: Ok(value.to),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct DeleteEntitiesInput {
+            entity_names: ::std::result::Result<
+                ::std::vec::Vec<::std::string::String>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for DeleteEntitiesInput {
+            fn default() -> Self {
+                Self {
+                    entity_names: Err("no value supplied for entity_names".to_string()),
+                }
+            }
+        }
+        impl DeleteEntitiesInput {
+            pub fn entity_names<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.entity_names = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for entity_names: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<DeleteEntitiesInput>
+        for super::DeleteEntitiesInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: DeleteEntitiesInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    entity_names: value.entity_names?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::DeleteEntitiesInput> for DeleteEntitiesInput {
+            fn from(value: super::DeleteEntitiesInput) -> Self {
+                Self {
+                    entity_names: Ok(value.entity_names),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct DeleteEntitiesOutput {
+            message: ::std::result::Result<::std::string::String, ::std::string::String>,
+            success: ::std::result::Result<bool, ::std::string::String>,
+        }
+        impl ::std::default::Default for DeleteEntitiesOutput {
+            fn default() -> Self {
+                Self {
+                    message: Err("no value supplied for message".to_string()),
+                    success: Err("no value supplied for success".to_string()),
+                }
+            }
+        }
+        impl DeleteEntitiesOutput {
+            pub fn message<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.message = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for message: {e}")
+                    });
+                self
+            }
+            pub fn success<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<bool>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.success = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for success: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<DeleteEntitiesOutput>
+        for super::DeleteEntitiesOutput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: DeleteEntitiesOutput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    message: value.message?,
+                    success: value.success?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::DeleteEntitiesOutput> for DeleteEntitiesOutput {
+            fn from(value: super::DeleteEntitiesOutput) -> Self {
+                Self {
+                    message: Ok(value.message),
+                    success: Ok(value.success),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct DeleteObservationsInput {
+            deletions: ::std::result::Result<
+                ::std::vec::Vec<super::DeleteObservationsInputDeletionsItem>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for DeleteObservationsInput {
+            fn default() -> Self {
+                Self {
+                    deletions: Err("no value supplied for deletions".to_string()),
+                }
+            }
+        }
+        impl DeleteObservationsInput {
+            pub fn deletions<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<super::DeleteObservationsInputDeletionsItem>,
+                >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.deletions = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for deletions: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<DeleteObservationsInput>
+        for super::DeleteObservationsInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: DeleteObservationsInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    deletions: value.deletions?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::DeleteObservationsInput>
+        for DeleteObservationsInput {
+            fn from(value: super::DeleteObservationsInput) -> Self {
+                Self {
+                    deletions: Ok(value.deletions),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct DeleteObservationsInputDeletionsItem {
+            entity_name: ::std::result::Result<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+            observations: ::std::result::Result<
+                ::std::vec::Vec<::std::string::String>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for DeleteObservationsInputDeletionsItem {
+            fn default() -> Self {
+                Self {
+                    entity_name: Err("no value supplied for entity_name".to_string()),
+                    observations: Err("no value supplied for observations".to_string()),
+                }
+            }
+        }
+        impl DeleteObservationsInputDeletionsItem {
+            pub fn entity_name<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.entity_name = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for entity_name: {e}")
+                    });
+                self
+            }
+            pub fn observations<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.observations = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for observations: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<DeleteObservationsInputDeletionsItem>
+        for super::DeleteObservationsInputDeletionsItem {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: DeleteObservationsInputDeletionsItem,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    entity_name: value.entity_name?,
+                    observations: value.observations?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::DeleteObservationsInputDeletionsItem>
+        for DeleteObservationsInputDeletionsItem {
+            fn from(value: super::DeleteObservationsInputDeletionsItem) -> Self {
+                Self {
+                    entity_name: Ok(value.entity_name),
+                    observations: Ok(value.observations),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct DeleteRelationsInput {
+            relations: ::std::result::Result<
+                ::std::vec::Vec<super::CreateRelationsInputRelationsItem>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for DeleteRelationsInput {
+            fn default() -> Self {
+                Self {
+                    relations: Err("no value supplied for relations".to_string()),
+                }
+            }
+        }
+        impl DeleteRelationsInput {
+            pub fn relations<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<super::CreateRelationsInputRelationsItem>,
+                >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.relations = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for relations: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<DeleteRelationsInput>
+        for super::DeleteRelationsInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: DeleteRelationsInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    relations: value.relations?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::DeleteRelationsInput> for DeleteRelationsInput {
+            fn from(value: super::DeleteRelationsInput) -> Self {
+                Self {
+                    relations: Ok(value.relations),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct OpenNodesInput {
+            names: ::std::result::Result<
+                ::std::vec::Vec<::std::string::String>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for OpenNodesInput {
+            fn default() -> Self {
+                Self {
+                    names: Err("no value supplied for names".to_string()),
+                }
+            }
+        }
+        impl OpenNodesInput {
+            pub fn names<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.names = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for names: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<OpenNodesInput> for super::OpenNodesInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: OpenNodesInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { names: value.names? })
+            }
+        }
+        impl ::std::convert::From<super::OpenNodesInput> for OpenNodesInput {
+            fn from(value: super::OpenNodesInput) -> Self {
+                Self { names: Ok(value.names) }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct ReadGraphOutput {
+            entities: ::std::result::Result<
+                ::std::vec::Vec<super::CreateEntitiesOutputEntitiesItem>,
+                ::std::string::String,
+            >,
+            relations: ::std::result::Result<
+                ::std::vec::Vec<super::CreateRelationsOutputRelationsItem>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for ReadGraphOutput {
+            fn default() -> Self {
+                Self {
+                    entities: Err("no value supplied for entities".to_string()),
+                    relations: Err("no value supplied for relations".to_string()),
+                }
+            }
+        }
+        impl ReadGraphOutput {
+            pub fn entities<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<super::CreateEntitiesOutputEntitiesItem>,
+                >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.entities = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for entities: {e}")
+                    });
+                self
+            }
+            pub fn relations<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                    ::std::vec::Vec<super::CreateRelationsOutputRelationsItem>,
+                >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.relations = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for relations: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<ReadGraphOutput> for super::ReadGraphOutput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: ReadGraphOutput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    entities: value.entities?,
+                    relations: value.relations?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::ReadGraphOutput> for ReadGraphOutput {
+            fn from(value: super::ReadGraphOutput) -> Self {
+                Self {
+                    entities: Ok(value.entities),
+                    relations: Ok(value.relations),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct SearchNodesInput {
+            query: ::std::result::Result<::std::string::String, ::std::string::String>,
+        }
+        impl ::std::default::Default for SearchNodesInput {
+            fn default() -> Self {
+                Self {
+                    query: Err("no value supplied for query".to_string()),
+                }
+            }
+        }
+        impl SearchNodesInput {
+            pub fn query<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.query = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for query: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<SearchNodesInput> for super::SearchNodesInput {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: SearchNodesInput,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self { query: value.query? })
+            }
+        }
+        impl ::std::convert::From<super::SearchNodesInput> for SearchNodesInput {
+            fn from(value: super::SearchNodesInput) -> Self {
+                Self { query: Ok(value.query) }
+            }
+        }
     }
     /// Error types.
     pub mod error {

@@ -72,7 +72,7 @@ impl contract::ReviewPrompt for Reviews {
                 "Review {} for {} (depth {}).",
                 arguments.game,
                 form.side,
-                form.depth.map_or(1, |d| d.get())
+                form.depth.unwrap_or(1)
             ),
             Elicited::Decline | Elicited::Cancel => {
                 format!("Review {} for both sides.", arguments.game)

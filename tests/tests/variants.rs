@@ -229,7 +229,7 @@ impl generated::AnalyzeGameV20251125 for Board {
         _cx: mcpdesc::Context,
     ) -> Result<types::AnalyzeGameOutput, mcpdesc::ToolError> {
         Ok(types::AnalyzeGameOutput {
-            evaluation: input.depth.get() as f64,
+            evaluation: input.depth as f64,
         })
     }
 }

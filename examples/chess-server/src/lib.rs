@@ -84,7 +84,7 @@ impl contract::AnalyzeGame for ChessServer {
         let moves = chess::parse_pgn(&input.pgn).map_err(|e| ToolError::new(e.to_string()))?;
         let depth = input
             .depth
-            .map(|d| usize::try_from(d.get()).unwrap_or(usize::MAX));
+            .map(|d| usize::try_from(d).unwrap_or(usize::MAX));
         // Ply by ply: progress after each, a check for cancellation before each.
         let plies = depth.unwrap_or(moves.len()).min(moves.len());
         for ply in 1..=plies {

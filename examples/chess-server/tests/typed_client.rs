@@ -47,10 +47,10 @@ async fn chess_client() -> Client {
     Client::new(mcpdesc::client::stdio(command).await.unwrap())
 }
 
-fn analyze(pgn: &str, depth: Option<u64>) -> AnalyzeGameInput {
+fn analyze(pgn: &str, depth: Option<i64>) -> AnalyzeGameInput {
     AnalyzeGameInput {
         pgn: pgn.to_owned(),
-        depth: depth.and_then(std::num::NonZeroU64::new),
+        depth,
     }
 }
 

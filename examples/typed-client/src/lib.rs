@@ -34,7 +34,7 @@ pub async fn tour(client: &Client) -> Result<Vec<String>, CallError> {
     let analysis = client
         .analyze_game(AnalyzeGameInput {
             pgn: "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#".into(),
-            depth: std::num::NonZeroU64::new(4),
+            depth: Some(4),
         })
         .await?;
     lines.push(format!(
@@ -49,7 +49,7 @@ pub async fn tour(client: &Client) -> Result<Vec<String>, CallError> {
     match client
         .analyze_game_as_task(AnalyzeGameInput {
             pgn: "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#".into(),
-            depth: std::num::NonZeroU64::new(4),
+            depth: Some(4),
         })
         .await
     {
@@ -85,7 +85,7 @@ pub async fn tour(client: &Client) -> Result<Vec<String>, CallError> {
     match client
         .analyze_game(AnalyzeGameInput {
             pgn: "1. e4".into(),
-            depth: std::num::NonZeroU64::new(99),
+            depth: Some(99),
         })
         .await
     {

@@ -16,6 +16,14 @@ pub struct Case {
     pub valid: bool,
     /// For an invalid case, the constraint broken (`/depth: above maximum 40`).
     pub broken: Option<String>,
+    /// For an invalid case, the JSON Pointer of the argument changed (`/depth`), `/`
+    /// for the argument object itself.
+    pub argument: Option<String>,
+    /// For an invalid case, the value put there (`None` when a member was removed).
+    pub value: Option<Value>,
+    /// Whether the invalid value is one a lax parser would coerce into a valid one
+    /// (`"7"` for an integer, `"yes"` for a boolean, one item for an array).
+    pub coercible: bool,
 }
 
 /// Generates inputs for one schema.
@@ -23,6 +31,9 @@ pub struct Generator<'a> {
     pub(super) root: &'a Value,
     pub(super) validator: Validator,
     pub(super) rng: Rng,
+    /// The breaks already sent (`pointer: what`): each site is tried once before any
+    /// is tried again, so that every kind of wrong value is sent, not one at random.
+    pub(super) tried: Vec<String>,
 }
 
 impl std::fmt::Debug for Generator<'_> {
@@ -42,6 +53,7 @@ impl<'a> Generator<'a> {
             root,
             validator,
             rng,
+            tried: Vec::new(),
         })
     }
 
@@ -71,6 +83,9 @@ impl<'a> Generator<'a> {
                 input: valid,
                 valid: true,
                 broken: None,
+                argument: None,
+                value: None,
+                coercible: false,
             });
         }
         Ok(cases)

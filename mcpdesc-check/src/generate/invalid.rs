@@ -1,11 +1,46 @@
 //! Invalid inputs: a valid one with exactly one explicit constraint broken (a
-//! `required` member removed, another `type`, a bound crossed, a length past its
-//! limit, a value outside an `enum`, a member `additionalProperties: false` forbids).
+//! `required` member removed, another `type`, a value of another type that a lax
+//! parser would coerce (`lax.rs`), a bound crossed, a length past its limit, a string
+//! that breaks the `pattern`, a value outside an `enum`, a member
+//! `additionalProperties: false` forbids).
+//!
+//! Each case breaks a site not broken before while there is one (`Generator::tried`),
+//! so that the cases of a tool go through its arguments and every kind of wrong value,
+//! rather than drawing the same break again.
 
 use serde_json::{json, Value};
 
 use super::generator::{Case, Generator};
+use super::lax::coercible;
+use super::pattern::Pattern;
 use super::schema::{display_pointer, escape, required, resolve, uint, MAX_DEPTH};
+
+/// One way to break a valid input.
+struct Site {
+    /// Where (a JSON Pointer into the arguments).
+    pointer: String,
+    /// What is broken, for the report.
+    what: String,
+    /// The value put there; `None` removes the member.
+    replacement: Option<Value>,
+    /// Whether a lax parser would coerce the value into a valid one.
+    coercible: bool,
+}
+
+impl Site {
+    fn new(pointer: &str, what: impl Into<String>, replacement: Option<Value>) -> Self {
+        Site {
+            pointer: pointer.to_owned(),
+            what: what.into(),
+            replacement,
+            coercible: false,
+        }
+    }
+
+    fn key(&self) -> String {
+        format!("{}: {}", display_pointer(&self.pointer), self.what)
+    }
+}
 
 impl Generator<'_> {
     /// `valid` with one explicit constraint broken, or `None` when no constraint can
@@ -15,14 +50,29 @@ impl Generator<'_> {
         let mut refs = Vec::new();
         self.breaks(self.root, valid, "", 0, &mut refs, &mut sites);
         while !sites.is_empty() {
-            let (pointer, what, replacement) = sites.swap_remove(self.rng.below(sites.len()));
+            let fresh: Vec<usize> = (0..sites.len())
+                .filter(|i| !self.tried.contains(&sites[*i].key()))
+                .collect();
+            let index = if fresh.is_empty() {
+                self.rng.below(sites.len())
+            } else {
+                fresh[self.rng.below(fresh.len())]
+            };
+            let site = sites.swap_remove(index);
             let mut input = valid.clone();
-            apply(&mut input, &pointer, replacement);
+            apply(&mut input, &site.pointer, site.replacement.clone());
             if !self.accepts(&input) {
+                let broken = site.key();
+                if !self.tried.contains(&broken) {
+                    self.tried.push(broken.clone());
+                }
                 return Some(Case {
                     input,
                     valid: false,
-                    broken: Some(format!("{}: {what}", display_pointer(&pointer))),
+                    broken: Some(broken),
+                    argument: Some(display_pointer(&site.pointer)),
+                    value: site.replacement,
+                    coercible: site.coercible,
                 });
             }
         }
@@ -39,7 +89,7 @@ impl Generator<'_> {
         pointer: &str,
         depth: usize,
         refs: &mut Vec<String>,
-        sites: &mut Vec<(String, String, Option<Value>)>,
+        sites: &mut Vec<Site>,
     ) {
         let Value::Object(map) = schema else {
             return;
@@ -58,24 +108,29 @@ impl Generator<'_> {
         let at_root = pointer.is_empty();
         if !at_root {
             if let Some(t) = map.get("type") {
-                sites.push((
-                    pointer.to_owned(),
+                sites.push(Site::new(
+                    pointer,
                     format!("not of type {t}"),
                     Some(other_type(t)),
                 ));
+                for (what, replacement) in coercible(t, value) {
+                    let mut site = Site::new(pointer, what, Some(replacement));
+                    site.coercible = true;
+                    sites.push(site);
+                }
             }
             if let Some(Value::Array(values)) = map.get("enum") {
                 let outside = outside_of(values);
-                sites.push((
-                    pointer.to_owned(),
-                    "not one of the `enum` values".to_owned(),
+                sites.push(Site::new(
+                    pointer,
+                    "not one of the `enum` values",
                     Some(outside),
                 ));
             }
             if let Some(c) = map.get("const") {
-                sites.push((
-                    pointer.to_owned(),
-                    "not the `const` value".to_owned(),
+                sites.push(Site::new(
+                    pointer,
+                    "not the `const` value",
                     Some(outside_of(std::slice::from_ref(c))),
                 ));
             }
@@ -84,9 +139,9 @@ impl Generator<'_> {
             Value::Object(object) => {
                 for name in required(map) {
                     if object.contains_key(name) {
-                        sites.push((
-                            format!("{pointer}/{}", escape(name)),
-                            "a `required` member missing".to_owned(),
+                        sites.push(Site::new(
+                            &format!("{pointer}/{}", escape(name)),
+                            "a `required` member missing",
                             None,
                         ));
                     }
@@ -96,9 +151,9 @@ impl Generator<'_> {
                     while object.contains_key(&extra) {
                         extra.push('_');
                     }
-                    sites.push((
-                        format!("{pointer}/{extra}"),
-                        "a member `additionalProperties: false` forbids".to_owned(),
+                    sites.push(Site::new(
+                        &format!("{pointer}/{extra}"),
+                        "a member `additionalProperties: false` forbids",
                         Some(json!("unexpected")),
                     ));
                 }
@@ -114,16 +169,16 @@ impl Generator<'_> {
             Value::Array(items) => {
                 if let Some(min) = uint(map, "minItems").filter(|m| *m > 0) {
                     let shorter: Vec<Value> = items.iter().take(min - 1).cloned().collect();
-                    sites.push((
-                        pointer.to_owned(),
+                    sites.push(Site::new(
+                        pointer,
                         format!("fewer than `minItems` {min} items"),
                         Some(Value::Array(shorter)),
                     ));
                 }
                 if let (Some(max), Some(first)) = (uint(map, "maxItems"), items.first()) {
                     let longer = vec![first.clone(); max + 1];
-                    sites.push((
-                        pointer.to_owned(),
+                    sites.push(Site::new(
+                        pointer,
                         format!("more than `maxItems` {max} items"),
                         Some(Value::Array(longer)),
                     ));
@@ -157,8 +212,8 @@ impl Generator<'_> {
                             (false, false) => bound + delta,
                         };
                         let side = if below { "below" } else { "above" };
-                        sites.push((
-                            pointer.to_owned(),
+                        sites.push(Site::new(
+                            pointer,
                             format!("{side} `{key}` {bound}"),
                             Some(number(crossed)),
                         ));
@@ -168,18 +223,30 @@ impl Generator<'_> {
             Value::String(s) => {
                 if let Some(min) = uint(map, "minLength").filter(|m| *m > 0) {
                     let shorter: String = s.chars().take(min - 1).collect();
-                    sites.push((
-                        pointer.to_owned(),
+                    sites.push(Site::new(
+                        pointer,
                         format!("shorter than `minLength` {min}"),
                         Some(Value::String(shorter)),
                     ));
                 }
                 if let Some(max) = uint(map, "maxLength") {
-                    sites.push((
-                        pointer.to_owned(),
+                    sites.push(Site::new(
+                        pointer,
                         format!("longer than `maxLength` {max}"),
                         Some(Value::String("x".repeat(max + 1))),
                     ));
+                }
+                if let Some(pattern) = map.get("pattern").and_then(Value::as_str) {
+                    let breaking = Pattern::parse(pattern)
+                        .ok()
+                        .and_then(|p| p.breaking(s.chars().count()));
+                    if let Some(breaking) = breaking {
+                        sites.push(Site::new(
+                            pointer,
+                            format!("not matching the `pattern` `{pattern}`"),
+                            Some(Value::String(breaking)),
+                        ));
+                    }
                 }
             }
             _ => {}

@@ -5,13 +5,14 @@
 use jsonschema::{Draft, Validator};
 use serde_json::{Map, Value};
 
+use super::pattern::Pattern;
+
 /// A schema the generator cannot serve, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unsupported(pub String);
 
 /// Assertion keywords the generator does not implement.
 const UNSUPPORTED: &[&str] = &[
-    "pattern",
     "not",
     "allOf",
     "if",
@@ -69,6 +70,14 @@ pub(super) fn scan(
             "`{keyword}` at {} is not supported by the input generator",
             display_pointer(at)
         )));
+    }
+    if let Some(Value::String(pattern)) = map.get("pattern") {
+        Pattern::parse(pattern).map_err(|why| {
+            Unsupported(format!(
+                "{why} (at {}), so the input generator cannot serve it",
+                display_pointer(at)
+            ))
+        })?;
     }
     if let Some(Value::String(reference)) = map.get("$ref") {
         if trail.contains(reference) {

@@ -4,6 +4,7 @@
 use serde_json::{json, Map, Value};
 
 use super::generator::Generator;
+use super::pattern::Pattern;
 use super::schema::{
     has_assertions, integer_bounds, required, resolve, uint, Unsupported, MAX_DEPTH,
 };
@@ -96,7 +97,7 @@ impl Generator<'_> {
             "number" => Ok(self.number(map)),
             "boolean" => Ok(Value::Bool(self.rng.flip())),
             "null" => Ok(Value::Null),
-            _ => Ok(Value::String(self.string(map))),
+            _ => self.string(map).map(Value::String),
         }
     }
 
@@ -222,8 +223,17 @@ impl Generator<'_> {
         json!(inside)
     }
 
-    fn string(&mut self, map: &Map<String, Value>) -> String {
+    fn string(&mut self, map: &Map<String, Value>) -> Result<String, Unsupported> {
         let min = uint(map, "minLength").unwrap_or(0);
+        if let Some(pattern) = map.get("pattern").and_then(Value::as_str) {
+            let max = uint(map, "maxLength").unwrap_or(usize::MAX);
+            let parsed = Pattern::parse(pattern).map_err(Unsupported)?;
+            return parsed.sample(&mut self.rng, min, max).ok_or_else(|| {
+                Unsupported(format!(
+                    "no generated string of {min} to {max} characters matches the `pattern` `{pattern}`"
+                ))
+            });
+        }
         let max = uint(map, "maxLength").unwrap_or(min + 12).min(min + 12);
         if let Some(format) = map.get("format").and_then(Value::as_str) {
             let n = self.rng.below(1000);
@@ -242,11 +252,11 @@ impl Generator<'_> {
                 _ => None,
             };
             if let Some(s) = formatted.filter(|s| (min..=max.max(min)).contains(&s.len())) {
-                return s;
+                return Ok(s);
             }
         }
         let len = self.rng.between(min as i64, max as i64) as usize;
-        (0..len).map(|_| self.letter()).collect()
+        Ok((0..len).map(|_| self.letter()).collect())
     }
 
     fn word(&mut self) -> String {

@@ -8,15 +8,18 @@
 //! Files: `support.rs` (running `check`, the servers), `described.rs` (servers true to
 //! their description), `drifted.rs`, `report.rs` (the JSON report), `faulty.rs`
 //! (servers that crash, hang or write garbage; Ctrl-C), `http.rs`, `refused.rs` (usage
-//! errors, what cannot be generated or selected).
+//! errors, what cannot be generated or selected), `compared.rs` (shape examples, cache
+//! hints), `python.rs` (a lax server on the official Python SDK).
 
 #[path = "../../../tests/e2e/harness.rs"]
 mod harness;
 
+mod compared;
 mod described;
 mod drifted;
 mod faulty;
 mod http;
+mod python;
 mod refused;
 mod report;
 mod support;

@@ -53,8 +53,13 @@ fn the_json_report_has_its_documented_shape() {
     );
     assert_eq!(
         report["counts"],
-        json!({"failures": 1, "warnings": 0, "skipped": 0, "calls": 4})
+        json!({"failures": 1, "warnings": 1, "skipped": 0, "calls": 4})
     );
+    // The mock answers inputs no example shows with a tool error: the warning that
+    // the success path of the generated inputs was never exercised.
+    assert_eq!(report["findings"][1]["kind"], "success-never-exercised");
+    assert_eq!(report["findings"][1]["severity"], "warning");
+    assert_eq!(report["findings"][1]["tool"], "analyze_game");
     let calls = report["calls"].as_array().unwrap();
     assert_eq!(calls[0]["method"], "tools/call");
     assert_eq!(calls[0]["example"], "generated #1 (valid)");

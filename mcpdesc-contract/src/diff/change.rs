@@ -4,6 +4,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use super::bump::VersionBump;
 use super::rules::{Level, Perspective, Rule};
 use mcpdesc_description::protocol::VersionSet;
 
@@ -97,6 +98,8 @@ pub struct Report {
     pub common_versions: VersionSet,
     /// Every change, breaking first.
     pub changes: Vec<Change>,
+    /// The version bump the changes need and the one `info.version` made.
+    pub version: VersionBump,
 }
 
 /// Which changes make `mcpdesc diff` fail.
@@ -118,13 +121,17 @@ impl Report {
             .count()
     }
 
-    /// Whether a change at or above the `fail_on` threshold exists.
+    /// Whether a change at or above the `fail_on` threshold exists; under
+    /// [`FailOn::Warning`] an `info.version` that did not move as far as the changes
+    /// need ([`VersionBump::too_small`]) fails too.
     pub fn fails(&self, perspective: Perspective, fail_on: FailOn) -> bool {
-        self.changes.iter().any(|c| {
-            matches!(
-                (c.level(perspective), fail_on),
-                (Level::Breaking, _) | (Level::Warning, FailOn::Warning)
-            )
-        })
+        let version = fail_on == FailOn::Warning && self.version.too_small();
+        version
+            || self.changes.iter().any(|c| {
+                matches!(
+                    (c.level(perspective), fail_on),
+                    (Level::Breaking, _) | (Level::Warning, FailOn::Warning)
+                )
+            })
     }
 }

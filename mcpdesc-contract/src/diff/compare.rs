@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use super::bump::{self, VersionBump};
 use super::change::{Change, Report};
 use super::found::Found;
 use super::side::{DiffError, Side};
@@ -93,10 +94,25 @@ pub fn diff(old: &Description, new: &Description) -> Result<Report, DiffError> {
                 &b.message,
             ))
     });
+    let info_version = |side: &Side<'_>| {
+        side.doc
+            .pointer("/info/version")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let (old_version, new_version) = (info_version(&old), info_version(&new));
+    let version = VersionBump {
+        needed: bump::needed(changes.iter().map(|c| c.rule)),
+        made: bump::made(&old_version, &new_version),
+        old: old_version,
+        new: new_version,
+    };
     Ok(Report {
         old_name: old.desc.name.clone(),
         new_name: new.desc.name.clone(),
         common_versions: common,
         changes,
+        version,
     })
 }

@@ -14,10 +14,14 @@
 //!   → the same change found in several views is reported once, with its versions
 //! ```
 //!
+//! Every report states the version bump the changes need and whether `info.version`
+//! moved that far ([`bump`]).
+//!
 //! Comparing view by view is what makes protocol-scoped variants work: a tool that
 //! splits into two variants, or narrows its `protocolVersions`, is compared with what a
 //! client of each version saw before.
 
+pub mod bump;
 mod change;
 mod compare;
 mod document;
@@ -33,6 +37,7 @@ mod values;
 mod view;
 mod witness;
 
+pub use bump::{Bump, VersionBump};
 pub use change::{Change, FailOn, Location, Report, Subject};
 pub use compare::diff;
 pub use rules::{Level, Perspective, Rule};

@@ -9,6 +9,7 @@
 
 use serde_json::{json, Value};
 
+use super::bump::Bump;
 use super::change::{Change, FailOn, Location, Report};
 use super::rules::{Level, Perspective};
 use super::values::version_names;
@@ -68,6 +69,7 @@ pub(super) fn human(report: &Report, perspective: Perspective) -> String {
         }
         out.push('\n');
     }
+    out.push_str(&version_line(report));
     let (b, w, c) = (
         report.count(perspective, Level::Breaking),
         report.count(perspective, Level::Warning),
@@ -88,6 +90,32 @@ pub(super) fn human(report: &Report, perspective: Perspective) -> String {
         ));
     }
     out
+}
+
+/// What the report says of the version: the bump the changes need, what
+/// `info.version` did, and a warning (`info.version.bump-missing`) when too little.
+fn version_line(report: &Report) -> String {
+    let v = &report.version;
+    let moved = format!("info.version {:?} -> {:?}", v.old, v.new);
+    if v.too_small() {
+        format!(
+            "warning[info.version.bump-missing]: the changes need {}, but {moved} is {}\n\n",
+            v.needed_text(),
+            match v.made {
+                Some(Bump::None) | None => "no bump".to_owned(),
+                Some(made) => format!("only a {made} bump"),
+            }
+        )
+    } else {
+        let made = match v.made {
+            Some(made) => format!("a {made} bump"),
+            None => "not comparable as SemVer".to_owned(),
+        };
+        format!(
+            "version: the changes need {}; {moved} is {made}\n",
+            v.needed_text()
+        )
+    }
 }
 
 /// The JSON shape documented in `docs/diff.md`.
@@ -122,6 +150,16 @@ pub(super) fn json(report: &Report, perspective: Perspective, fail_on: FailOn) -
             "compatible": report.count(perspective, Level::Compatible),
         },
         "changes": changes,
+        "versionBump": {
+            "needed": report.version.needed,
+            "old": report.version.old,
+            "new": report.version.new,
+            "made": report.version.made,
+            "warning": report.version.too_small().then(|| format!(
+                "info.version.bump-missing: the changes need {}, but info.version went from {:?} to {:?}",
+                report.version.needed_text(), report.version.old, report.version.new
+            )),
+        },
     })
 }
 

@@ -134,7 +134,8 @@ rules! {
     TOOL_ANNOTATIONS_CHANGED = "tool.annotations.changed", C, C, "Another annotation changed (title, or a hint in the safer direction).";
     TOOL_TASK_SUPPORT_NARROWED = "tool.task-support.narrowed", B, C, "execution.taskSupport no longer allows a way of calling the tool (plain or task-augmented).";
     TOOL_TASK_SUPPORT_WIDENED = "tool.task-support.widened", C, B, "execution.taskSupport allows a new way of calling the tool.";
-    TOOL_METADATA_CHANGED = "tool.metadata.changed", C, C, "Descriptive members changed (title, description, icons, tags, examples, _meta, x-*).";
+    TOOL_METADATA_CHANGED = "tool.metadata.changed", C, C, "Descriptive members changed (icons, tags, examples, _meta, x-*; title and description have their own rule).";
+    TOOL_DESCRIPTION_CHANGED = "tool.description.changed", W, C, "A tool's description or title changed: a client that pinned this contract should review it (what a model is told about the tool changed; a rewritten description is how tool poisoning gets in).";
 
     INPUT_TYPE_NARROWED = "input.type.narrowed", B, C, "An input value accepts fewer JSON types.";
     INPUT_TYPE_WIDENED = "input.type.widened", C, B, "An input value accepts more JSON types.";
@@ -201,21 +202,24 @@ rules! {
     PROMPT_ARGUMENT_REMOVED = "prompt.argument.removed", W, C, "A prompt argument was removed (clients that send it may be refused or ignored).";
     PROMPT_ARGUMENT_BECAME_REQUIRED = "prompt.argument.became-required", B, C, "An optional prompt argument became required.";
     PROMPT_ARGUMENT_BECAME_OPTIONAL = "prompt.argument.became-optional", C, B, "A required prompt argument became optional.";
-    PROMPT_METADATA_CHANGED = "prompt.metadata.changed", C, C, "Descriptive members of a prompt or its arguments changed.";
+    PROMPT_METADATA_CHANGED = "prompt.metadata.changed", C, C, "Descriptive members of a prompt or its arguments changed (title and description have their own rule).";
+    PROMPT_DESCRIPTION_CHANGED = "prompt.description.changed", W, C, "The description or title of a prompt or of one of its arguments changed: a client that pinned this contract should review it.";
 
     RESOURCE_ADDED = "resource.added", C, B, "A resource was added.";
     RESOURCE_REMOVED = "resource.removed", B, C, "A resource was removed.";
     RESOURCE_URI_CHANGED = "resource.uri-changed", B, B, "A resource's URI changed (a removed and an added resource with the same name).";
     RESOURCE_DEPRECATED = "resource.deprecated", W, C, "A resource became deprecated.";
     RESOURCE_MIME_TYPE_CHANGED = "resource.mime-type.changed", W, W, "A resource's MIME type changed.";
-    RESOURCE_METADATA_CHANGED = "resource.metadata.changed", C, C, "Descriptive members of a resource changed.";
+    RESOURCE_METADATA_CHANGED = "resource.metadata.changed", C, C, "Descriptive members of a resource changed (title and description have their own rule).";
+    RESOURCE_DESCRIPTION_CHANGED = "resource.description.changed", W, C, "A resource's description or title changed: a client that pinned this contract should review it.";
 
     TEMPLATE_ADDED = "resource-template.added", C, B, "A resource template was added.";
     TEMPLATE_REMOVED = "resource-template.removed", B, C, "A resource template was removed.";
     TEMPLATE_URI_TEMPLATE_CHANGED = "resource-template.uri-template-changed", B, B, "A resource template's uriTemplate changed (a removed and an added template with the same name).";
     TEMPLATE_DEPRECATED = "resource-template.deprecated", W, C, "A resource template became deprecated.";
     TEMPLATE_MIME_TYPE_CHANGED = "resource-template.mime-type.changed", W, W, "A resource template's MIME type changed.";
-    TEMPLATE_METADATA_CHANGED = "resource-template.metadata.changed", C, C, "Descriptive members of a resource template changed.";
+    TEMPLATE_METADATA_CHANGED = "resource-template.metadata.changed", C, C, "Descriptive members of a resource template changed (title and description have their own rule).";
+    TEMPLATE_DESCRIPTION_CHANGED = "resource-template.description.changed", W, C, "A resource template's description or title changed: a client that pinned this contract should review it.";
 }
 
 /// The rule with `id`.

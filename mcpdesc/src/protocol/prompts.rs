@@ -119,9 +119,22 @@ pub struct PromptResult {
     /// Literal result `_meta`.
     #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
-    /// Other result members, sent as they are.
-    #[serde(flatten)]
+    /// Other result members, sent as they are (never `resultType`: read from the wire
+    /// it is dropped, written it comes from the version).
+    #[serde(flatten, deserialize_with = "without_wire_members")]
     pub extra: Map<String, Value>,
+}
+
+/// The other members of a result as read, without the wire-only `resultType` (MCP
+/// 2026-07-28): a typed client's result would otherwise show it in `extra`, and
+/// `to_wire` writes it from the version anyway.
+pub(crate) fn without_wire_members<'de, D>(deserializer: D) -> Result<Map<String, Value>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    let mut members = Map::<String, Value>::deserialize(deserializer)?;
+    members.remove("resultType");
+    Ok(members)
 }
 
 impl PromptResult {
@@ -294,7 +307,8 @@ mod tests {
             "_meta": {"k": 1}
         }))
         .unwrap();
-        assert!(result.extra.contains_key("resultType"));
+        // A wire detail, not one of the result's other members.
+        assert!(!result.extra.contains_key("resultType"), "{result:?}");
         let latest = result.to_wire(V2026_07_28);
         assert_eq!(latest["resultType"], "complete");
         assert_eq!(latest["messages"][0]["content"]["type"], "resource_link");

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::content::{Meta, ResourceContents, TextResourceContents};
-use super::prompts::insert_meta_and_extra;
+use super::prompts::{insert_meta_and_extra, without_wire_members};
 use super::version::ProtocolVersion;
 
 /// The static description of one resource, as generated code passes it to
@@ -133,8 +133,9 @@ pub struct ResourceResult {
     /// Literal result `_meta`.
     #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
-    /// Other result members, sent as they are.
-    #[serde(flatten)]
+    /// Other result members, sent as they are (never `resultType`, see
+    /// `PromptResult::extra`).
+    #[serde(flatten, deserialize_with = "without_wire_members")]
     pub extra: Map<String, Value>,
 }
 
@@ -284,6 +285,8 @@ mod tests {
                          {"uri": "x:///b", "blob": "AAEC"}]
         });
         let result: ResourceResult = serde_json::from_value(modern.clone()).unwrap();
+        // The wire-only `resultType` is not one of the result's other members.
+        assert!(result.extra.is_empty(), "{result:?}");
         assert_eq!(result.to_wire(V2026_07_28), modern);
         let legacy = json!({
             "contents": [{"uri": "x:///a", "text": "", "_meta": {"k": 1}}],

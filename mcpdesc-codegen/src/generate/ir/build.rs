@@ -64,6 +64,7 @@ pub fn build(
         format_types: settings.uses_format_types(),
         defaults: true,
         output: false,
+        non_zero: settings.uses_non_zero_integers(),
         own: settings.own_types(),
     };
     let mut names = names;

@@ -95,7 +95,9 @@ impl Preparer<'_> {
     }
 
     /// Numeric bounds (a draft-04 boolean `exclusiveMinimum` is not a number and is
-    /// dropped); an output's positive lower bound becomes `minimum: 0`.
+    /// dropped); a positive lower bound becomes `minimum: 0` (a plain integer, not a
+    /// `NonZero*`) for an output, and for an input unless `NonZero*` types are asked
+    /// for.
     fn numbers(&self, map: &Map<String, Value>, out: &mut Map<String, Value>) {
         for keyword in [
             "multipleOf",
@@ -110,7 +112,7 @@ impl Preparer<'_> {
                 }
             }
         }
-        if self.options.output {
+        if self.options.output || !self.options.non_zero {
             let positive = out
                 .get("minimum")
                 .and_then(Value::as_f64)

@@ -161,6 +161,11 @@ pub struct Options<'a> {
     /// have to build with `NonZeroU64::new(x).unwrap()`; the router checks every
     /// structured output against the original schema anyway.
     pub output: bool,
+    /// Inputs bounded below by 1 or more keep the bound for typify, which makes them
+    /// `NonZero*` ([`crate::settings::Settings::non_zero_integers`]); otherwise the
+    /// bound becomes `minimum: 0` for typify, as for outputs, and is checked at run
+    /// time against the original schema.
+    pub non_zero: bool,
     /// The format types and the crates declared for `x-rust-type`.
     pub own: &'a OwnTypes,
 }

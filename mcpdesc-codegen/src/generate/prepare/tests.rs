@@ -21,6 +21,7 @@ fn run(schema: Value) -> (PreparedSchema, Vec<Diagnostic>) {
             format_types: false,
             defaults: true,
             output: false,
+            non_zero: true,
             own: &crate::own_types::OwnTypes::default(),
         },
         &mut names,

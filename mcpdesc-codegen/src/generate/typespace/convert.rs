@@ -24,6 +24,8 @@ pub(super) fn typify_settings(
     // A BTreeMap serializes in key order, so generated values serialize
     // deterministically.
     ts.with_map_type("::std::collections::BTreeMap");
+    // Builders make schema defaults reachable without writing every field.
+    ts.with_struct_builder(settings.uses_builders());
     for derive in settings.extra_derives() {
         ts.with_derive(derive.clone());
     }

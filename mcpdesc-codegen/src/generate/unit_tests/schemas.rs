@@ -207,3 +207,22 @@ fn a_nested_component_ref_is_not_a_reference_and_says_so() {
         out.code
     );
 }
+
+#[test]
+fn positive_integer_inputs_are_plain_unless_non_zero_is_asked_for() {
+    let desc = description(
+        json!([{"name": "a", "inputSchema": {"type": "object",
+            "properties": {"n": {"type": "integer", "minimum": 1}, "m": {"type": "integer", "exclusiveMinimum": 0}},
+            "required": ["n", "m"]}}]),
+        None,
+    );
+    let plain = code(&desc, &Settings::default());
+    assert!(plain.contains("pub n: u64,"), "{plain}");
+    assert!(plain.contains("pub m: u64,"), "{plain}");
+    assert!(!plain.contains("NonZero"), "{plain}");
+    let non_zero = code(&desc, &Settings::default().non_zero_integers(true));
+    assert!(
+        non_zero.contains("pub n: ::std::num::NonZeroU64,"),
+        "{non_zero}"
+    );
+}

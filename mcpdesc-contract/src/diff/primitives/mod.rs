@@ -105,6 +105,8 @@ struct Kind {
     metadata: &'static Rule,
     /// Members with their own rules (the rest are descriptive).
     handled: &'static [&'static str],
+    /// A changed `description` or `title`.
+    described: &'static Rule,
     /// The kind's own member comparisons.
     members: fn(&Decl<'_>, &Decl<'_>, &mut Cache, &mut Vec<Found>),
 }
@@ -135,6 +137,7 @@ const KINDS: [Kind; 4] = [
         renamed: &rules::TOOL_RENAMED,
         deprecated: &rules::TOOL_DEPRECATED,
         metadata: &rules::TOOL_METADATA_CHANGED,
+        described: &rules::TOOL_DESCRIPTION_CHANGED,
         handled: &[
             "name",
             "inputSchema",
@@ -155,6 +158,7 @@ const KINDS: [Kind; 4] = [
         renamed: &rules::PROMPT_RENAMED,
         deprecated: &rules::PROMPT_DEPRECATED,
         metadata: &rules::PROMPT_METADATA_CHANGED,
+        described: &rules::PROMPT_DESCRIPTION_CHANGED,
         handled: &["name", "arguments"],
         members: prompt,
     },
@@ -169,6 +173,7 @@ const KINDS: [Kind; 4] = [
         renamed: &rules::RESOURCE_URI_CHANGED,
         deprecated: &rules::RESOURCE_DEPRECATED,
         metadata: &rules::RESOURCE_METADATA_CHANGED,
+        described: &rules::RESOURCE_DESCRIPTION_CHANGED,
         handled: &["uri", "mimeType"],
         members: resource,
     },
@@ -183,6 +188,7 @@ const KINDS: [Kind; 4] = [
         renamed: &rules::TEMPLATE_URI_TEMPLATE_CHANGED,
         deprecated: &rules::TEMPLATE_DEPRECATED,
         metadata: &rules::TEMPLATE_METADATA_CHANGED,
+        described: &rules::TEMPLATE_DESCRIPTION_CHANGED,
         handled: &["uriTemplate", "mimeType"],
         members: template,
     },
@@ -348,12 +354,22 @@ fn common(kind: &Kind, o: &Decl<'_>, n: &Decl<'_>, out: &mut Vec<Found>) {
             (Some(_), None) => "was removed",
             _ => "changed",
         };
+        // A rewritten description or title changes what a model is told: its own
+        // rule, a warning for clients that pinned the contract.
+        let (rule, review) = if key == "description" || key == "title" {
+            (
+                kind.described,
+                "; a client that pinned this contract should review it",
+            )
+        } else {
+            (kind.metadata, "")
+        };
         out.push(
             Found::new(
-                kind.metadata,
+                rule,
                 kind.subject,
                 n.id.clone(),
-                format!("{key} of {noun} {:?} {what}", n.id),
+                format!("{key} of {noun} {:?} {what}{review}", n.id),
             )
             .path(key.clone())
             .at(Some(member_or_self(o, key)), Some(member_or_self(n, key))),

@@ -63,21 +63,40 @@ pub(super) fn prompt(o: &Decl<'_>, n: &Decl<'_>, _: &mut Cache, out: &mut Vec<Fo
                         .at(Some(arg_at(o, *i)), Some(arg_at(n, *j))),
                     );
                 }
-                let mut a = a.clone();
-                let mut b = b.clone();
-                for v in [&mut a, &mut b] {
+                // The description and title (their own rule: what a model is told),
+                // then the other descriptive members.
+                let texts = |v: &Value| [v.get("description").cloned(), v.get("title").cloned()];
+                let rest = |v: &Value| {
+                    let mut v = v.clone();
                     if let Some(m) = v.as_object_mut() {
-                        m.shift_remove("required");
+                        for key in ["required", "description", "title"] {
+                            m.shift_remove(key);
+                        }
                     }
-                }
-                if !json_equal(&a, &b) {
+                    v
+                };
+                let changed = [
+                    (
+                        texts(a) != texts(b),
+                        &rules::PROMPT_DESCRIPTION_CHANGED,
+                        "the description or title",
+                        "; a client that pinned this contract should review it",
+                    ),
+                    (
+                        !json_equal(&rest(a), &rest(b)),
+                        &rules::PROMPT_METADATA_CHANGED,
+                        "the descriptive members",
+                        "",
+                    ),
+                ];
+                for (_, rule, what, review) in changed.into_iter().filter(|c| c.0) {
                     out.push(
                         Found::new(
-                            &rules::PROMPT_METADATA_CHANGED,
+                            rule,
                             Subject::Prompt,
                             n.id.clone(),
                             format!(
-                                "the description of argument {name:?} of prompt {:?} changed",
+                                "{what} of argument {name:?} of prompt {:?} changed{review}",
                                 n.id
                             ),
                         )

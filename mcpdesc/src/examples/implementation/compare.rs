@@ -41,6 +41,48 @@ impl Compare {
     }
 }
 
+impl Compare {
+    /// The comparison an example object chooses with [`Compare::EXTENSION`]
+    /// (`None` when it names no known value; absent is [`Compare::Exact`]).
+    ///
+    /// ```
+    /// use mcpdesc::implementation::Compare;
+    /// use serde_json::json;
+    /// assert_eq!(Compare::of_example(&json!({"x-mcpdesc-compare": "shape"})), Some(Compare::Shape));
+    /// assert_eq!(Compare::of_example(&json!({"input": {}})), Some(Compare::Exact));
+    /// ```
+    pub fn of_example(example: &Value) -> Option<Compare> {
+        match example.get(Compare::EXTENSION) {
+            None => Some(Compare::Exact),
+            Some(value) => value.as_str().and_then(Compare::parse),
+        }
+    }
+
+    /// What [`Compare::Shape`] keeps of a result of `method` (`tools/call`,
+    /// `prompts/get`, `resources/read`, `completion/complete`), without the wire-only
+    /// members; `None` for another method. Two results of the same shape compare
+    /// equal under [`Compare::Shape`] (a tool's `structuredContent` is further
+    /// checked against its `outputSchema`).
+    ///
+    /// ```
+    /// use mcpdesc::implementation::Compare;
+    /// use serde_json::json;
+    /// let at_noon = json!({"content": [{"type": "text", "text": "12:00"}]});
+    /// let at_one = json!({"content": [{"type": "text", "text": "13:00"}], "isError": false});
+    /// assert_eq!(Compare::shape("tools/call", &at_noon), Compare::shape("tools/call", &at_one));
+    /// ```
+    pub fn shape(method: &str, result: &Value) -> Option<Value> {
+        let result = without_wire_details(result, &Value::Null);
+        match method {
+            "tools/call" => Some(tool_shape(&result)),
+            "prompts/get" => Some(request_shape(Kind::Prompt, &result)),
+            "resources/read" => Some(request_shape(Kind::Resource, &result)),
+            "completion/complete" => Some(request_shape(Kind::Completion, &result)),
+            _ => None,
+        }
+    }
+}
+
 /// Who is checked, for messages: the example, its pointer, the version of the call.
 pub(super) struct Site<'a> {
     what: &'a str,
