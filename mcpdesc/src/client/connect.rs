@@ -19,7 +19,7 @@ pub async fn http(url: &str) -> Result<Session, ConnectError> {
 }
 
 /// Without the `client-http` feature: a call is one error naming the feature (no
-/// type meets [`ClientHttpFeature`](crate::client::ClientHttpFeature)), where a
+/// type meets `ClientHttpFeature`), where a
 /// missing function would only say "cannot find function `http`".
 ///
 /// Not an `async fn`: its future would carry `U`, and every use of it (the call, the
