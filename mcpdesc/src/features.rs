@@ -99,6 +99,6 @@ macro_rules! __mcpdesc_without_macros {
 )]
 pub trait ClientHttpFeature {
     /// Never called: no type implements the trait. It lets the stand-in functions be
-    /// written without a body that could run.
-    fn unreachable(self) -> std::convert::Infallible;
+    /// written without a body that could run (`url.unreachable()`).
+    fn unreachable<T>(self) -> T;
 }

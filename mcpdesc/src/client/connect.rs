@@ -29,7 +29,7 @@ pub async fn http(url: &str) -> Result<Session, ConnectError> {
 pub fn http<U: crate::features::ClientHttpFeature>(
     url: U,
 ) -> std::future::Ready<Result<Session, ConnectError>> {
-    match url.unreachable() {}
+    url.unreachable()
 }
 
 impl Options {
@@ -64,6 +64,6 @@ impl Options {
         self,
         url: U,
     ) -> std::future::Ready<Result<Session, ConnectError>> {
-        match url.unreachable() {}
+        url.unreachable()
     }
 }
