@@ -38,6 +38,10 @@ pub enum Command {
         /// Write the code to this file instead of stdout.
         #[arg(short, long, value_name = "OUT.rs")]
         output: Option<PathBuf>,
+        /// Write nothing: exit 0 when the `--output` file holds exactly what would be
+        /// generated, 1 when it differs or is missing (for CI, beside checked-in code).
+        #[arg(long, requires = "output")]
+        check: bool,
         /// Generate the Effective Protocol View of this MCP protocol version
         /// (default: every version, protocol-scoped variants side by side).
         #[arg(long, value_name = "V", value_parser = parse_protocol_version)]

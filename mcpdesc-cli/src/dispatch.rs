@@ -10,7 +10,7 @@ use crate::args::{Cli, Command, FailOnArg, PerspectiveArg};
 use crate::diff::diff;
 use crate::docs::docs;
 use crate::exit::{EXIT_OK, EXIT_USAGE};
-use crate::generate::generate;
+use crate::generate::{generate, Target};
 use crate::migrate::migrate;
 use crate::serve_mock::MockJwt;
 use crate::serve_mock_command::{serve_mock, MockSecurity};
@@ -42,6 +42,7 @@ where
         Command::Generate {
             file,
             output,
+            check,
             protocol_version,
             no_tests,
             test_server,
@@ -55,7 +56,12 @@ where
             if let Some(v) = protocol_version {
                 settings = settings.protocol_version(v);
             }
-            generate(&file, output.as_deref(), &settings, out, err)
+            let target = match (output.as_deref(), check) {
+                (Some(path), true) => Target::Check(path),
+                (Some(path), false) => Target::File(path),
+                (None, _) => Target::Stdout,
+            };
+            generate(&file, target, &settings, out, err)
         }
         Command::ServeMock {
             file,

@@ -13,7 +13,7 @@
 //!   `{"file", "valid", "mcpdesc", "diagnostics": [{"severity", "rule", "code", "pointer",
 //!   "line", "column", "message"}]}`.
 //!
-//! `mcpdesc generate FILE [-o OUT.rs] [--protocol-version V] [--no-tests]
+//! `mcpdesc generate FILE [-o OUT.rs [--check]] [--protocol-version V] [--no-tests]
 //! [--test-server EXPR] [--side server|client|both] [--replace KEY=PATH]...
 //! [--format-type FORMAT=PATH]... [--crate NAME=VERSION]...`
 //! - writes the generated Rust code to OUT (only when its content changed) or stdout;
@@ -25,7 +25,11 @@
 //! - a description with protocol-scoped variants generates one module serving each
 //!   version its own variant (a trait per variant), or with `--protocol-version` the
 //!   Effective Protocol View of that version;
-//! - usage and I/O errors exit 2.
+//! - usage and I/O errors exit 2;
+//! - `--check` (with `-o`) writes nothing: exit 0 when OUT holds byte for byte what
+//!   would be generated, 1 when it differs or is missing (the message names the first
+//!   differing line and says to re-run the command without `--check`), 2 on usage
+//!   errors and on an invalid description (the ahead-of-time front end's CI line).
 //!
 //! `mcpdesc migrate IN [-o OUT] [--to 0.8.0|0.9.0] [--protocol-version V]`
 //! - rewrites a 0.7.x (or 0.8.0) description as a valid 0.9.0 (or 0.8.0) one (see

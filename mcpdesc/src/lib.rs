@@ -87,7 +87,11 @@
 //! - the typed client (feature `client`): `client::Session`,
 //!   `client::TypedClient` (`new`, `session`, `validate_inputs`, `call_tool`,
 //!   `call_tool_output`, `call_tool_typed`, `get_prompt`, `read_resource`,
-//!   `read_resource_template`, `read_resource_template_uri`, `complete`), `CallError`;
+//!   `read_resource_template`, `read_resource_template_uri`, `complete`), `CallError`,
+//!   and `::mcpdesc::__private::requires_client!`, which wraps the generated `Client`
+//!   (one compile error naming the feature when it is off);
+//! - `::mcpdesc::__private::full_validation!`: one compile error naming the tool
+//!   schemas that need the `full-validation` feature when it is off;
 //! - the example support: [`testing`] (checks of Tool Examples and of prompt, resource,
 //!   template and completion examples, [`testing::RequestExample`],
 //!   [`testing::ScriptedClient`], the contract check) and [`mock`] ([`mock::ExampleBook`],
@@ -106,6 +110,7 @@ pub mod auth;
 #[cfg(feature = "client")]
 pub mod client;
 mod examples;
+mod features;
 #[cfg(feature = "http")]
 pub mod http;
 mod protocol;
@@ -182,35 +187,16 @@ macro_rules! include_generated {
     };
 }
 
-/// Expands to nothing: this build has the `full-validation` feature, which the listed
-/// tool schemas need (generated code invokes it; see `docs/generated-code.md`).
-#[cfg(feature = "full-validation")]
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __full_validation {
-    ($($need:literal),* $(,)?) => {};
-}
-
-/// A compile error naming the tool schemas that need the `full-validation` feature,
-/// which this build of `mcpdesc` lacks (generated code invokes it).
-#[cfg(not(feature = "full-validation"))]
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __full_validation {
-    ($($need:literal),* $(,)?) => {
-        ::core::compile_error!(::core::concat!(
-            "these tool schemas use keywords only the full JSON Schema validator checks; ",
-            "enable the `full-validation` feature of mcpdesc ",
-            "(mcpdesc = { ..., features = [\"full-validation\"] }):"
-            $(, "\n  ", $need)*
-        ));
-    };
-}
-
 /// Generates the code of an MCP Description in place, at compile time; the other front
 /// end is the `build.rs` helper `mcpdesc_codegen::Builder` with [`include_generated!`].
 #[cfg(feature = "macros")]
 pub use mcpdesc_macros::mcpdesc;
+
+/// Without the `macros` feature, `mcpdesc!` is one compile error naming the feature
+/// (not "cannot find macro").
+#[cfg(not(feature = "macros"))]
+#[doc(hidden)]
+pub use crate::__mcpdesc_without_macros as mcpdesc;
 
 /// Support for generated code; see the crate docs for the paths it may rely on.
 #[doc(hidden)]
@@ -226,6 +212,9 @@ pub mod __private {
     /// Generated code names the tool schemas only `jsonschema` checks (see
     /// [`full_validation!`](crate::__full_validation)).
     pub use crate::__full_validation as full_validation;
+    /// The generated typed `Client` is wrapped in it: its items with the `client`
+    /// feature, one compile error without (see [`requires_client!`](crate::__requires_client)).
+    pub use crate::__requires_client as requires_client;
     pub use crate::server::handlers::{
         boxed, completion_handler, full_validator_keyword, output, parse_arguments, parse_request,
         prompt_handler, resource_handler, template_handler, tool_output, tool_result, typed,

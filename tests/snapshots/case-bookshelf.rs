@@ -812,79 +812,6 @@ pub fn check_against_examples<S: Handlers>(
         examples,
     )
 }
-/// A typed client of `bookshelf`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
-///
-/// Each call is checked against the description before anything is sent (the
-/// negotiated protocol version must be in the item's scope, a tool's input must
-/// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
-/// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
-/// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// A tool with `outputSchema` answers its typed `structuredContent`, checked
-/// against the schema (`{tool}_with_content` adds the content blocks and
-/// `_meta`); a tool without answers the whole result (a tool error is
-/// `CallError::Tool`). Cloning is cheap; the clones share the session.
-#[derive(Debug, Clone)]
-#[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
-pub struct Client {
-    inner: ::mcpdesc::client::TypedClient,
-}
-#[allow(dead_code, deprecated)]
-#[allow(
-    rustdoc::broken_intra_doc_links,
-    rustdoc::private_intra_doc_links,
-    rustdoc::invalid_html_tags,
-    rustdoc::bare_urls,
-    rustdoc::invalid_rust_codeblocks
-)]
-impl Client {
-    /// A client over `session`, checking inputs against their `inputSchema`.
-    pub fn new(session: ::mcpdesc::client::Session) -> Self {
-        Client {
-            inner: ::mcpdesc::client::TypedClient::new(session),
-        }
-    }
-    /// The session (negotiated version, the server's handshake answer, raw
-    /// requests).
-    pub fn session(&self) -> &::mcpdesc::client::Session {
-        self.inner.session()
-    }
-    /// Whether inputs are checked against their `inputSchema` before sending
-    /// (on by default); off, the server sees whatever the input serializes to.
-    pub fn validate_inputs(self, on: bool) -> Self {
-        Client {
-            inner: self.inner.validate_inputs(on),
-        }
-    }
-    /// Find a book: Looks a book up by title.
-    ///
-    /// Calls the tool `find_book`.
-    ///
-    /// Annotations (advisory hints): read-only, closed world.
-    pub async fn find_book(
-        &self,
-        input: types::FindBookInput,
-    ) -> ::mcpdesc::CallResult<types::FindBookOutput> {
-        self.inner.call_tool_output(&tools::find_book::SPEC, input).await
-    }
-    /// Calls the tool `find_book`: the typed output with the content blocks and the result `_meta`.
-    pub async fn find_book_with_content(
-        &self,
-        input: types::FindBookInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::FindBookOutput>> {
-        self.inner.call_tool_typed(&tools::find_book::SPEC, input).await
-    }
-    /// Lends a copy to a reader.
-    ///
-    /// Calls the tool `lend_book`.
-    ///
-    /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent.
-    pub async fn lend_book(
-        &self,
-        input: types::LendBookInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::lend_book::SPEC, input).await
-    }
-}
 /// Tests generated from the description's examples.
 #[cfg(test)]
 mod example_tests {
@@ -903,5 +830,81 @@ mod example_tests {
     #[test]
     fn lend_book_example_two_weeks() {
         examples::lend_book::ALL.check_example(0usize);
+    }
+}
+
+::mcpdesc::__private::requires_client! {
+    /// A typed client of `bookshelf`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
+    ///
+    /// Each call is checked against the description before anything is sent (the
+    /// negotiated protocol version must be in the item's scope, a tool's input must
+    /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
+    /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
+    /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
+    /// A tool with `outputSchema` answers its typed `structuredContent`, checked
+    /// against the schema (`{tool}_with_content` adds the content blocks and
+    /// `_meta`); a tool without answers the whole result (a tool error is
+    /// `CallError::Tool`). Cloning is cheap; the clones share the session.
+    #[derive(Debug, Clone)]
+    #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
+    pub struct Client {
+        inner: ::mcpdesc::client::TypedClient,
+    }
+    #[allow(dead_code, deprecated)]
+    #[allow(
+        rustdoc::broken_intra_doc_links,
+        rustdoc::private_intra_doc_links,
+        rustdoc::invalid_html_tags,
+        rustdoc::bare_urls,
+        rustdoc::invalid_rust_codeblocks
+    )]
+    impl Client {
+        /// A client over `session`, checking inputs against their `inputSchema`.
+        pub fn new(session: ::mcpdesc::client::Session) -> Self {
+            Client {
+                inner: ::mcpdesc::client::TypedClient::new(session),
+            }
+        }
+        /// The session (negotiated version, the server's handshake answer, raw
+        /// requests).
+        pub fn session(&self) -> &::mcpdesc::client::Session {
+            self.inner.session()
+        }
+        /// Whether inputs are checked against their `inputSchema` before sending
+        /// (on by default); off, the server sees whatever the input serializes to.
+        pub fn validate_inputs(self, on: bool) -> Self {
+            Client {
+                inner: self.inner.validate_inputs(on),
+            }
+        }
+        /// Find a book: Looks a book up by title.
+        ///
+        /// Calls the tool `find_book`.
+        ///
+        /// Annotations (advisory hints): read-only, closed world.
+        pub async fn find_book(
+            &self,
+            input: types::FindBookInput,
+        ) -> ::mcpdesc::CallResult<types::FindBookOutput> {
+            self.inner.call_tool_output(&tools::find_book::SPEC, input).await
+        }
+        /// Calls the tool `find_book`: the typed output with the content blocks and the result `_meta`.
+        pub async fn find_book_with_content(
+            &self,
+            input: types::FindBookInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::FindBookOutput>> {
+            self.inner.call_tool_typed(&tools::find_book::SPEC, input).await
+        }
+        /// Lends a copy to a reader.
+        ///
+        /// Calls the tool `lend_book`.
+        ///
+        /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent.
+        pub async fn lend_book(
+            &self,
+            input: types::LendBookInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::lend_book::SPEC, input).await
+        }
     }
 }

@@ -1173,189 +1173,6 @@ pub mod resource_template_examples {
         );
     }
 }
-/// A typed client of `chess-server`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
-///
-/// Each call is checked against the description before anything is sent (the
-/// negotiated protocol version must be in the item's scope, a tool's input must
-/// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
-/// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
-/// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// A tool with `outputSchema` answers its typed `structuredContent`, checked
-/// against the schema (`{tool}_with_content` adds the content blocks and
-/// `_meta`); a tool without answers the whole result (a tool error is
-/// `CallError::Tool`). Cloning is cheap; the clones share the session.
-#[derive(Debug, Clone)]
-#[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
-pub struct Client {
-    inner: ::mcpdesc::client::TypedClient,
-}
-#[allow(dead_code, deprecated)]
-#[allow(
-    rustdoc::broken_intra_doc_links,
-    rustdoc::private_intra_doc_links,
-    rustdoc::invalid_html_tags,
-    rustdoc::bare_urls,
-    rustdoc::invalid_rust_codeblocks
-)]
-impl Client {
-    /// A client over `session`, checking inputs against their `inputSchema`.
-    pub fn new(session: ::mcpdesc::client::Session) -> Self {
-        Client {
-            inner: ::mcpdesc::client::TypedClient::new(session),
-        }
-    }
-    /// The session (negotiated version, the server's handshake answer, raw
-    /// requests).
-    pub fn session(&self) -> &::mcpdesc::client::Session {
-        self.inner.session()
-    }
-    /// Whether inputs are checked against their `inputSchema` before sending
-    /// (on by default); off, the server sees whatever the input serializes to.
-    pub fn validate_inputs(self, on: bool) -> Self {
-        Client {
-            inner: self.inner.validate_inputs(on),
-        }
-    }
-    /// Analyze Chess Game: Analyze a chess game from PGN notation and return evaluation scores
-    ///
-    /// Calls the tool `analyze_game`.
-    ///
-    /// One handler for the protocol-scoped variants of `analyze_game` for MCP 2025-06-18, 2025-11-25: their declarations differ only in what the router serves about them (description, annotations, execution...), not in this handler's types. Each variant keeps its own `tools::…::SPEC`, examples and example tests; the router serves each session the declaration of its version.
-    pub async fn analyze_game(
-        &self,
-        input: types::AnalyzeGameInput,
-    ) -> ::mcpdesc::CallResult<types::AnalyzeGameOutput> {
-        self.inner
-            .call_tool_output(
-                self
-                    .inner
-                    .variant(
-                        &[
-                            &tools::analyze_game_v20250618::SPEC,
-                            &tools::analyze_game_v20251125::SPEC,
-                        ],
-                    )?,
-                input,
-            )
-            .await
-    }
-    /// Calls the tool `analyze_game`: the typed output with the content blocks and the result `_meta`.
-    pub async fn analyze_game_with_content(
-        &self,
-        input: types::AnalyzeGameInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::AnalyzeGameOutput>> {
-        self.inner
-            .call_tool_typed(
-                self
-                    .inner
-                    .variant(
-                        &[
-                            &tools::analyze_game_v20250618::SPEC,
-                            &tools::analyze_game_v20251125::SPEC,
-                        ],
-                    )?,
-                input,
-            )
-            .await
-    }
-    /// Calls the tool `analyze_game` as a task (MCP 2025-11-25 `execution.taskSupport`): the task's handle, whose `status()` polls it, `cancel()` cancels it and `result()` waits for what `analyze_game` answers. A version whose declaration does not run it as a task, or a server without the `tasks` capability, is `CallError::NoTask` (nothing sent).
-    pub async fn analyze_game_as_task(
-        &self,
-        input: types::AnalyzeGameInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::client::TypedTask<types::AnalyzeGameOutput>> {
-        self.inner
-            .call_tool_output_as_task(
-                self
-                    .inner
-                    .variant(
-                        &[
-                            &tools::analyze_game_v20250618::SPEC,
-                            &tools::analyze_game_v20251125::SPEC,
-                        ],
-                    )?,
-                input,
-            )
-            .await
-    }
-    /// Get Player Rating: Get the current Elo rating and rating history for a chess player
-    ///
-    /// Calls the tool `get_player_rating`.
-    ///
-    /// Annotations (advisory hints): read-only, not destructive.
-    pub async fn get_player_rating(
-        &self,
-        input: types::GetPlayerRatingInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::get_player_rating::SPEC, input).await
-    }
-    /// Record Game Result: Record the result of a chess game and update player ratings
-    ///
-    /// Calls the tool `record_game_result`.
-    ///
-    /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent.
-    pub async fn record_game_result(
-        &self,
-        input: types::RecordGameResultInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::record_game_result::SPEC, input).await
-    }
-    /// Opening Study Plan: Ask for a study plan of an opening of the catalogue, for one side
-    ///
-    /// Gets the prompt `opening_study` (`prompts/get`).
-    pub async fn get_opening_study(
-        &self,
-        arguments: types::OpeningStudyArguments,
-    ) -> ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::CallError> {
-        self.inner.get_prompt(&prompts::opening_study::SPEC, arguments).await
-    }
-    /// Asks for completions of an argument of the prompt `opening_study` (`completion/complete`).
-    pub async fn complete_opening_study(
-        &self,
-        request: ::mcpdesc::CompletionRequest,
-    ) -> ::core::result::Result<::mcpdesc::CompletionResult, ::mcpdesc::CallError> {
-        self.inner
-            .complete(
-                &::mcpdesc::CompletionTarget::prompt(prompts::opening_study::NAME),
-                prompts::opening_study::SPEC.scope,
-                &request,
-            )
-            .await
-    }
-    /// Rating Pools: The rating pools, the time controls each covers (by estimated game minutes) and the starting rating of a new player
-    ///
-    /// Reads the resource `rating_pools` (`resources/read` of `chess://rating-pools`).
-    pub async fn read_rating_pools(
-        &self,
-    ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::CallError> {
-        self.inner.read_resource(&resources::rating_pools::SPEC).await
-    }
-    /// Opening: An opening of the server's catalogue by ECO code: its name and main line
-    ///
-    /// Reads the URI of the resource template `opening` (`chess://openings/{eco}`) for `variables`.
-    pub async fn read_opening(
-        &self,
-        variables: types::OpeningVariables,
-    ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::CallError> {
-        self.inner
-            .read_resource_template(&resource_templates::opening::SPEC, variables)
-            .await
-    }
-    /// Asks for completions of an argument of the resource template `opening` (`completion/complete`).
-    pub async fn complete_opening(
-        &self,
-        request: ::mcpdesc::CompletionRequest,
-    ) -> ::core::result::Result<::mcpdesc::CompletionResult, ::mcpdesc::CallError> {
-        self.inner
-            .complete(
-                &::mcpdesc::CompletionTarget::resource_template(
-                    resource_templates::opening::URI_TEMPLATE,
-                ),
-                resource_templates::opening::SPEC.scope,
-                &request,
-            )
-            .await
-    }
-}
 /// Tests generated from the description's examples.
 #[cfg(test)]
 mod example_tests {
@@ -1389,5 +1206,193 @@ mod example_tests {
     #[test]
     fn record_game_result_example_white_wins() {
         examples::record_game_result::ALL.check_example(0usize);
+    }
+}
+
+::mcpdesc::__private::requires_client! {
+    /// A typed client of `chess-server`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
+    ///
+    /// Each call is checked against the description before anything is sent (the
+    /// negotiated protocol version must be in the item's scope, a tool's input must
+    /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
+    /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
+    /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
+    /// A tool with `outputSchema` answers its typed `structuredContent`, checked
+    /// against the schema (`{tool}_with_content` adds the content blocks and
+    /// `_meta`); a tool without answers the whole result (a tool error is
+    /// `CallError::Tool`). Cloning is cheap; the clones share the session.
+    #[derive(Debug, Clone)]
+    #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
+    pub struct Client {
+        inner: ::mcpdesc::client::TypedClient,
+    }
+    #[allow(dead_code, deprecated)]
+    #[allow(
+        rustdoc::broken_intra_doc_links,
+        rustdoc::private_intra_doc_links,
+        rustdoc::invalid_html_tags,
+        rustdoc::bare_urls,
+        rustdoc::invalid_rust_codeblocks
+    )]
+    impl Client {
+        /// A client over `session`, checking inputs against their `inputSchema`.
+        pub fn new(session: ::mcpdesc::client::Session) -> Self {
+            Client {
+                inner: ::mcpdesc::client::TypedClient::new(session),
+            }
+        }
+        /// The session (negotiated version, the server's handshake answer, raw
+        /// requests).
+        pub fn session(&self) -> &::mcpdesc::client::Session {
+            self.inner.session()
+        }
+        /// Whether inputs are checked against their `inputSchema` before sending
+        /// (on by default); off, the server sees whatever the input serializes to.
+        pub fn validate_inputs(self, on: bool) -> Self {
+            Client {
+                inner: self.inner.validate_inputs(on),
+            }
+        }
+        /// Analyze Chess Game: Analyze a chess game from PGN notation and return evaluation scores
+        ///
+        /// Calls the tool `analyze_game`.
+        ///
+        /// One handler for the protocol-scoped variants of `analyze_game` for MCP 2025-06-18, 2025-11-25: their declarations differ only in what the router serves about them (description, annotations, execution...), not in this handler's types. Each variant keeps its own `tools::…::SPEC`, examples and example tests; the router serves each session the declaration of its version.
+        pub async fn analyze_game(
+            &self,
+            input: types::AnalyzeGameInput,
+        ) -> ::mcpdesc::CallResult<types::AnalyzeGameOutput> {
+            self.inner
+                .call_tool_output(
+                    self
+                        .inner
+                        .variant(
+                            &[
+                                &tools::analyze_game_v20250618::SPEC,
+                                &tools::analyze_game_v20251125::SPEC,
+                            ],
+                        )?,
+                    input,
+                )
+                .await
+        }
+        /// Calls the tool `analyze_game`: the typed output with the content blocks and the result `_meta`.
+        pub async fn analyze_game_with_content(
+            &self,
+            input: types::AnalyzeGameInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::AnalyzeGameOutput>> {
+            self.inner
+                .call_tool_typed(
+                    self
+                        .inner
+                        .variant(
+                            &[
+                                &tools::analyze_game_v20250618::SPEC,
+                                &tools::analyze_game_v20251125::SPEC,
+                            ],
+                        )?,
+                    input,
+                )
+                .await
+        }
+        /// Calls the tool `analyze_game` as a task (MCP 2025-11-25 `execution.taskSupport`): the task's handle, whose `status()` polls it, `cancel()` cancels it and `result()` waits for what `analyze_game` answers. A version whose declaration does not run it as a task, or a server without the `tasks` capability, is `CallError::NoTask` (nothing sent).
+        pub async fn analyze_game_as_task(
+            &self,
+            input: types::AnalyzeGameInput,
+        ) -> ::mcpdesc::CallResult<
+            ::mcpdesc::client::TypedTask<types::AnalyzeGameOutput>,
+        > {
+            self.inner
+                .call_tool_output_as_task(
+                    self
+                        .inner
+                        .variant(
+                            &[
+                                &tools::analyze_game_v20250618::SPEC,
+                                &tools::analyze_game_v20251125::SPEC,
+                            ],
+                        )?,
+                    input,
+                )
+                .await
+        }
+        /// Get Player Rating: Get the current Elo rating and rating history for a chess player
+        ///
+        /// Calls the tool `get_player_rating`.
+        ///
+        /// Annotations (advisory hints): read-only, not destructive.
+        pub async fn get_player_rating(
+            &self,
+            input: types::GetPlayerRatingInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::get_player_rating::SPEC, input).await
+        }
+        /// Record Game Result: Record the result of a chess game and update player ratings
+        ///
+        /// Calls the tool `record_game_result`.
+        ///
+        /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent.
+        pub async fn record_game_result(
+            &self,
+            input: types::RecordGameResultInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::record_game_result::SPEC, input).await
+        }
+        /// Opening Study Plan: Ask for a study plan of an opening of the catalogue, for one side
+        ///
+        /// Gets the prompt `opening_study` (`prompts/get`).
+        pub async fn get_opening_study(
+            &self,
+            arguments: types::OpeningStudyArguments,
+        ) -> ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::CallError> {
+            self.inner.get_prompt(&prompts::opening_study::SPEC, arguments).await
+        }
+        /// Asks for completions of an argument of the prompt `opening_study` (`completion/complete`).
+        pub async fn complete_opening_study(
+            &self,
+            request: ::mcpdesc::CompletionRequest,
+        ) -> ::core::result::Result<::mcpdesc::CompletionResult, ::mcpdesc::CallError> {
+            self.inner
+                .complete(
+                    &::mcpdesc::CompletionTarget::prompt(prompts::opening_study::NAME),
+                    prompts::opening_study::SPEC.scope,
+                    &request,
+                )
+                .await
+        }
+        /// Rating Pools: The rating pools, the time controls each covers (by estimated game minutes) and the starting rating of a new player
+        ///
+        /// Reads the resource `rating_pools` (`resources/read` of `chess://rating-pools`).
+        pub async fn read_rating_pools(
+            &self,
+        ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::CallError> {
+            self.inner.read_resource(&resources::rating_pools::SPEC).await
+        }
+        /// Opening: An opening of the server's catalogue by ECO code: its name and main line
+        ///
+        /// Reads the URI of the resource template `opening` (`chess://openings/{eco}`) for `variables`.
+        pub async fn read_opening(
+            &self,
+            variables: types::OpeningVariables,
+        ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::CallError> {
+            self.inner
+                .read_resource_template(&resource_templates::opening::SPEC, variables)
+                .await
+        }
+        /// Asks for completions of an argument of the resource template `opening` (`completion/complete`).
+        pub async fn complete_opening(
+            &self,
+            request: ::mcpdesc::CompletionRequest,
+        ) -> ::core::result::Result<::mcpdesc::CompletionResult, ::mcpdesc::CallError> {
+            self.inner
+                .complete(
+                    &::mcpdesc::CompletionTarget::resource_template(
+                        resource_templates::opening::URI_TEMPLATE,
+                    ),
+                    resource_templates::opening::SPEC.scope,
+                    &request,
+                )
+                .await
+        }
     }
 }

@@ -472,75 +472,6 @@ pub fn check_against_examples<S: Server>(
 ) -> ::core::result::Result<(), ::std::string::String> {
     ::mcpdesc::testing::check_against(&router(server), &examples::book(), examples)
 }
-/// A typed client of `prompt-example-fixture`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
-///
-/// Each call is checked against the description before anything is sent (the
-/// negotiated protocol version must be in the item's scope, a tool's input must
-/// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
-/// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
-/// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// A tool with `outputSchema` answers its typed `structuredContent`, checked
-/// against the schema (`{tool}_with_content` adds the content blocks and
-/// `_meta`); a tool without answers the whole result (a tool error is
-/// `CallError::Tool`). Cloning is cheap; the clones share the session.
-#[derive(Debug, Clone)]
-#[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
-pub struct Client {
-    inner: ::mcpdesc::client::TypedClient,
-}
-#[allow(dead_code, deprecated)]
-#[allow(
-    rustdoc::broken_intra_doc_links,
-    rustdoc::private_intra_doc_links,
-    rustdoc::invalid_html_tags,
-    rustdoc::bare_urls,
-    rustdoc::invalid_rust_codeblocks
-)]
-impl Client {
-    /// A client over `session`, checking inputs against their `inputSchema`.
-    pub fn new(session: ::mcpdesc::client::Session) -> Self {
-        Client {
-            inner: ::mcpdesc::client::TypedClient::new(session),
-        }
-    }
-    /// The session (negotiated version, the server's handshake answer, raw
-    /// requests).
-    pub fn session(&self) -> &::mcpdesc::client::Session {
-        self.inner.session()
-    }
-    /// Whether inputs are checked against their `inputSchema` before sending
-    /// (on by default); off, the server sees whatever the input serializes to.
-    pub fn validate_inputs(self, on: bool) -> Self {
-        Client {
-            inner: self.inner.validate_inputs(on),
-        }
-    }
-    /// Gets the prompt `greeting` (`prompts/get`).
-    ///
-    /// Protocol-scoped variant for MCP 2026-07-28: the router serves it to the sessions that negotiated one of these versions.
-    pub async fn get_greeting_v20260728(
-        &self,
-        arguments: types::GreetingV20260728Arguments,
-    ) -> ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::CallError> {
-        self.inner.get_prompt(&prompts::greeting_v20260728::SPEC, arguments).await
-    }
-    /// Gets the prompt `greeting` (`prompts/get`).
-    ///
-    /// Protocol-scoped variant for MCP 2025-11-25: the router serves it to the sessions that negotiated one of these versions.
-    pub async fn get_greeting_v20251125(
-        &self,
-        arguments: types::GreetingV20251125Arguments,
-    ) -> ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::CallError> {
-        self.inner.get_prompt(&prompts::greeting_v20251125::SPEC, arguments).await
-    }
-    /// Gets the prompt `city_briefing` (`prompts/get`).
-    pub async fn get_city_briefing(
-        &self,
-        arguments: types::CityBriefingArguments,
-    ) -> ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::CallError> {
-        self.inner.get_prompt(&prompts::city_briefing::SPEC, arguments).await
-    }
-}
 /// Tests generated from the description's examples.
 #[cfg(test)]
 mod example_tests {
@@ -610,5 +541,77 @@ mod example_tests {
                 &prompt_examples::city_briefing::ALL.examples[0usize],
             ),
         );
+    }
+}
+
+::mcpdesc::__private::requires_client! {
+    /// A typed client of `prompt-example-fixture`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
+    ///
+    /// Each call is checked against the description before anything is sent (the
+    /// negotiated protocol version must be in the item's scope, a tool's input must
+    /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
+    /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
+    /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
+    /// A tool with `outputSchema` answers its typed `structuredContent`, checked
+    /// against the schema (`{tool}_with_content` adds the content blocks and
+    /// `_meta`); a tool without answers the whole result (a tool error is
+    /// `CallError::Tool`). Cloning is cheap; the clones share the session.
+    #[derive(Debug, Clone)]
+    #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
+    pub struct Client {
+        inner: ::mcpdesc::client::TypedClient,
+    }
+    #[allow(dead_code, deprecated)]
+    #[allow(
+        rustdoc::broken_intra_doc_links,
+        rustdoc::private_intra_doc_links,
+        rustdoc::invalid_html_tags,
+        rustdoc::bare_urls,
+        rustdoc::invalid_rust_codeblocks
+    )]
+    impl Client {
+        /// A client over `session`, checking inputs against their `inputSchema`.
+        pub fn new(session: ::mcpdesc::client::Session) -> Self {
+            Client {
+                inner: ::mcpdesc::client::TypedClient::new(session),
+            }
+        }
+        /// The session (negotiated version, the server's handshake answer, raw
+        /// requests).
+        pub fn session(&self) -> &::mcpdesc::client::Session {
+            self.inner.session()
+        }
+        /// Whether inputs are checked against their `inputSchema` before sending
+        /// (on by default); off, the server sees whatever the input serializes to.
+        pub fn validate_inputs(self, on: bool) -> Self {
+            Client {
+                inner: self.inner.validate_inputs(on),
+            }
+        }
+        /// Gets the prompt `greeting` (`prompts/get`).
+        ///
+        /// Protocol-scoped variant for MCP 2026-07-28: the router serves it to the sessions that negotiated one of these versions.
+        pub async fn get_greeting_v20260728(
+            &self,
+            arguments: types::GreetingV20260728Arguments,
+        ) -> ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::CallError> {
+            self.inner.get_prompt(&prompts::greeting_v20260728::SPEC, arguments).await
+        }
+        /// Gets the prompt `greeting` (`prompts/get`).
+        ///
+        /// Protocol-scoped variant for MCP 2025-11-25: the router serves it to the sessions that negotiated one of these versions.
+        pub async fn get_greeting_v20251125(
+            &self,
+            arguments: types::GreetingV20251125Arguments,
+        ) -> ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::CallError> {
+            self.inner.get_prompt(&prompts::greeting_v20251125::SPEC, arguments).await
+        }
+        /// Gets the prompt `city_briefing` (`prompts/get`).
+        pub async fn get_city_briefing(
+            &self,
+            arguments: types::CityBriefingArguments,
+        ) -> ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::CallError> {
+            self.inner.get_prompt(&prompts::city_briefing::SPEC, arguments).await
+        }
     }
 }

@@ -365,89 +365,92 @@ pub fn check_against_examples<S: Server>(
 ) -> ::core::result::Result<(), ::std::string::String> {
     ::mcpdesc::testing::check_against(&router(server), &examples::book(), examples)
 }
-/// A typed client of `jobs`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
-///
-/// Each call is checked against the description before anything is sent (the
-/// negotiated protocol version must be in the item's scope, a tool's input must
-/// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
-/// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
-/// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// A tool with `outputSchema` answers its typed `structuredContent`, checked
-/// against the schema (`{tool}_with_content` adds the content blocks and
-/// `_meta`); a tool without answers the whole result (a tool error is
-/// `CallError::Tool`). Cloning is cheap; the clones share the session.
-#[derive(Debug, Clone)]
-#[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
-pub struct Client {
-    inner: ::mcpdesc::client::TypedClient,
-}
-#[allow(dead_code, deprecated)]
-#[allow(
-    rustdoc::broken_intra_doc_links,
-    rustdoc::private_intra_doc_links,
-    rustdoc::invalid_html_tags,
-    rustdoc::bare_urls,
-    rustdoc::invalid_rust_codeblocks
-)]
-impl Client {
-    /// A client over `session`, checking inputs against their `inputSchema`.
-    pub fn new(session: ::mcpdesc::client::Session) -> Self {
-        Client {
-            inner: ::mcpdesc::client::TypedClient::new(session),
-        }
-    }
-    /// The session (negotiated version, the server's handshake answer, raw
-    /// requests).
-    pub fn session(&self) -> &::mcpdesc::client::Session {
-        self.inner.session()
-    }
-    /// Whether inputs are checked against their `inputSchema` before sending
-    /// (on by default); off, the server sees whatever the input serializes to.
-    pub fn validate_inputs(self, on: bool) -> Self {
-        Client {
-            inner: self.inner.validate_inputs(on),
-        }
-    }
-    /// The `run_job` tool.
+
+::mcpdesc::__private::requires_client! {
+    /// A typed client of `jobs`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
     ///
-    /// Calls the tool `run_job`.
-    ///
-    /// One handler for the protocol-scoped variants of `run_job` for MCP 2025-11-25, 2026-07-28: their declarations differ only in what the router serves about them (description, annotations, execution...), not in this handler's types. Each variant keeps its own `tools::…::SPEC`, examples and example tests; the router serves each session the declaration of its version.
-    pub async fn run_job(
-        &self,
-        input: types::RunJobInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner
-            .call_tool(
-                self
-                    .inner
-                    .variant(
-                        &[
-                            &tools::run_job_v20251125::SPEC,
-                            &tools::run_job_v20260728::SPEC,
-                        ],
-                    )?,
-                input,
-            )
-            .await
+    /// Each call is checked against the description before anything is sent (the
+    /// negotiated protocol version must be in the item's scope, a tool's input must
+    /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
+    /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
+    /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
+    /// A tool with `outputSchema` answers its typed `structuredContent`, checked
+    /// against the schema (`{tool}_with_content` adds the content blocks and
+    /// `_meta`); a tool without answers the whole result (a tool error is
+    /// `CallError::Tool`). Cloning is cheap; the clones share the session.
+    #[derive(Debug, Clone)]
+    #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
+    pub struct Client {
+        inner: ::mcpdesc::client::TypedClient,
     }
-    /// Calls the tool `run_job` as a task (MCP 2025-11-25 `execution.taskSupport`): the task's handle, whose `status()` polls it, `cancel()` cancels it and `result()` waits for what `run_job` answers. A version whose declaration does not run it as a task, or a server without the `tasks` capability, is `CallError::NoTask` (nothing sent).
-    pub async fn run_job_as_task(
-        &self,
-        input: types::RunJobInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::client::TypedTask<::mcpdesc::ToolResult>> {
-        self.inner
-            .call_tool_as_task(
-                self
-                    .inner
-                    .variant(
-                        &[
-                            &tools::run_job_v20251125::SPEC,
-                            &tools::run_job_v20260728::SPEC,
-                        ],
-                    )?,
-                input,
-            )
-            .await
+    #[allow(dead_code, deprecated)]
+    #[allow(
+        rustdoc::broken_intra_doc_links,
+        rustdoc::private_intra_doc_links,
+        rustdoc::invalid_html_tags,
+        rustdoc::bare_urls,
+        rustdoc::invalid_rust_codeblocks
+    )]
+    impl Client {
+        /// A client over `session`, checking inputs against their `inputSchema`.
+        pub fn new(session: ::mcpdesc::client::Session) -> Self {
+            Client {
+                inner: ::mcpdesc::client::TypedClient::new(session),
+            }
+        }
+        /// The session (negotiated version, the server's handshake answer, raw
+        /// requests).
+        pub fn session(&self) -> &::mcpdesc::client::Session {
+            self.inner.session()
+        }
+        /// Whether inputs are checked against their `inputSchema` before sending
+        /// (on by default); off, the server sees whatever the input serializes to.
+        pub fn validate_inputs(self, on: bool) -> Self {
+            Client {
+                inner: self.inner.validate_inputs(on),
+            }
+        }
+        /// The `run_job` tool.
+        ///
+        /// Calls the tool `run_job`.
+        ///
+        /// One handler for the protocol-scoped variants of `run_job` for MCP 2025-11-25, 2026-07-28: their declarations differ only in what the router serves about them (description, annotations, execution...), not in this handler's types. Each variant keeps its own `tools::…::SPEC`, examples and example tests; the router serves each session the declaration of its version.
+        pub async fn run_job(
+            &self,
+            input: types::RunJobInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner
+                .call_tool(
+                    self
+                        .inner
+                        .variant(
+                            &[
+                                &tools::run_job_v20251125::SPEC,
+                                &tools::run_job_v20260728::SPEC,
+                            ],
+                        )?,
+                    input,
+                )
+                .await
+        }
+        /// Calls the tool `run_job` as a task (MCP 2025-11-25 `execution.taskSupport`): the task's handle, whose `status()` polls it, `cancel()` cancels it and `result()` waits for what `run_job` answers. A version whose declaration does not run it as a task, or a server without the `tasks` capability, is `CallError::NoTask` (nothing sent).
+        pub async fn run_job_as_task(
+            &self,
+            input: types::RunJobInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::client::TypedTask<::mcpdesc::ToolResult>> {
+            self.inner
+                .call_tool_as_task(
+                    self
+                        .inner
+                        .variant(
+                            &[
+                                &tools::run_job_v20251125::SPEC,
+                                &tools::run_job_v20260728::SPEC,
+                            ],
+                        )?,
+                    input,
+                )
+                .await
+        }
     }
 }

@@ -902,92 +902,97 @@ pub fn check_against_examples<S: Handlers>(
         examples,
     )
 }
-/// A typed client of `security-composition`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
-///
-/// Each call is checked against the description before anything is sent (the
-/// negotiated protocol version must be in the item's scope, a tool's input must
-/// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
-/// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
-/// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// A tool with `outputSchema` answers its typed `structuredContent`, checked
-/// against the schema (`{tool}_with_content` adds the content blocks and
-/// `_meta`); a tool without answers the whole result (a tool error is
-/// `CallError::Tool`). Cloning is cheap; the clones share the session.
-#[derive(Debug, Clone)]
-#[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
-pub struct Client {
-    inner: ::mcpdesc::client::TypedClient,
-}
-#[allow(dead_code, deprecated)]
-#[allow(
-    rustdoc::broken_intra_doc_links,
-    rustdoc::private_intra_doc_links,
-    rustdoc::invalid_html_tags,
-    rustdoc::bare_urls,
-    rustdoc::invalid_rust_codeblocks
-)]
-impl Client {
-    /// A client over `session`, checking inputs against their `inputSchema`.
-    pub fn new(session: ::mcpdesc::client::Session) -> Self {
-        Client {
-            inner: ::mcpdesc::client::TypedClient::new(session),
+
+::mcpdesc::__private::requires_client! {
+    /// A typed client of `security-composition`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
+    ///
+    /// Each call is checked against the description before anything is sent (the
+    /// negotiated protocol version must be in the item's scope, a tool's input must
+    /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
+    /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
+    /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
+    /// A tool with `outputSchema` answers its typed `structuredContent`, checked
+    /// against the schema (`{tool}_with_content` adds the content blocks and
+    /// `_meta`); a tool without answers the whole result (a tool error is
+    /// `CallError::Tool`). Cloning is cheap; the clones share the session.
+    #[derive(Debug, Clone)]
+    #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
+    pub struct Client {
+        inner: ::mcpdesc::client::TypedClient,
+    }
+    #[allow(dead_code, deprecated)]
+    #[allow(
+        rustdoc::broken_intra_doc_links,
+        rustdoc::private_intra_doc_links,
+        rustdoc::invalid_html_tags,
+        rustdoc::bare_urls,
+        rustdoc::invalid_rust_codeblocks
+    )]
+    impl Client {
+        /// A client over `session`, checking inputs against their `inputSchema`.
+        pub fn new(session: ::mcpdesc::client::Session) -> Self {
+            Client {
+                inner: ::mcpdesc::client::TypedClient::new(session),
+            }
         }
-    }
-    /// The session (negotiated version, the server's handshake answer, raw
-    /// requests).
-    pub fn session(&self) -> &::mcpdesc::client::Session {
-        self.inner.session()
-    }
-    /// Whether inputs are checked against their `inputSchema` before sending
-    /// (on by default); off, the server sees whatever the input serializes to.
-    pub fn validate_inputs(self, on: bool) -> Self {
-        Client {
-            inner: self.inner.validate_inputs(on),
+        /// The session (negotiated version, the server's handshake answer, raw
+        /// requests).
+        pub fn session(&self) -> &::mcpdesc::client::Session {
+            self.inner.session()
         }
-    }
-    /// The `inherited_transport_requirement` tool.
-    ///
-    /// Calls the tool `inherited_transport_requirement`.
-    pub async fn inherited_transport_requirement(
-        &self,
-        input: types::InheritedTransportRequirementInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::inherited_transport_requirement::SPEC, input).await
-    }
-    /// The `combined_primitive_override` tool.
-    ///
-    /// Calls the tool `combined_primitive_override`.
-    pub async fn combined_primitive_override(
-        &self,
-        input: types::CombinedPrimitiveOverrideInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::combined_primitive_override::SPEC, input).await
-    }
-    /// The `cleared_requirement` tool.
-    ///
-    /// Calls the tool `cleared_requirement`.
-    pub async fn cleared_requirement(
-        &self,
-        input: types::ClearedRequirementInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::cleared_requirement::SPEC, input).await
-    }
-    /// The `anonymous_only` tool.
-    ///
-    /// Calls the tool `anonymous_only`.
-    pub async fn anonymous_only(
-        &self,
-        input: types::AnonymousOnlyInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::anonymous_only::SPEC, input).await
-    }
-    /// The `anonymous_or_openid` tool.
-    ///
-    /// Calls the tool `anonymous_or_openid`.
-    pub async fn anonymous_or_openid(
-        &self,
-        input: types::AnonymousOrOpenidInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::anonymous_or_openid::SPEC, input).await
+        /// Whether inputs are checked against their `inputSchema` before sending
+        /// (on by default); off, the server sees whatever the input serializes to.
+        pub fn validate_inputs(self, on: bool) -> Self {
+            Client {
+                inner: self.inner.validate_inputs(on),
+            }
+        }
+        /// The `inherited_transport_requirement` tool.
+        ///
+        /// Calls the tool `inherited_transport_requirement`.
+        pub async fn inherited_transport_requirement(
+            &self,
+            input: types::InheritedTransportRequirementInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner
+                .call_tool(&tools::inherited_transport_requirement::SPEC, input)
+                .await
+        }
+        /// The `combined_primitive_override` tool.
+        ///
+        /// Calls the tool `combined_primitive_override`.
+        pub async fn combined_primitive_override(
+            &self,
+            input: types::CombinedPrimitiveOverrideInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::combined_primitive_override::SPEC, input).await
+        }
+        /// The `cleared_requirement` tool.
+        ///
+        /// Calls the tool `cleared_requirement`.
+        pub async fn cleared_requirement(
+            &self,
+            input: types::ClearedRequirementInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::cleared_requirement::SPEC, input).await
+        }
+        /// The `anonymous_only` tool.
+        ///
+        /// Calls the tool `anonymous_only`.
+        pub async fn anonymous_only(
+            &self,
+            input: types::AnonymousOnlyInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::anonymous_only::SPEC, input).await
+        }
+        /// The `anonymous_or_openid` tool.
+        ///
+        /// Calls the tool `anonymous_or_openid`.
+        pub async fn anonymous_or_openid(
+            &self,
+            input: types::AnonymousOrOpenidInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::anonymous_or_openid::SPEC, input).await
+        }
     }
 }

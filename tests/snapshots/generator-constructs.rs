@@ -2483,163 +2483,6 @@ pub fn check_against_examples<S: Server>(
 ) -> ::core::result::Result<(), ::std::string::String> {
     ::mcpdesc::testing::check_against(&router(server), &examples::book(), examples)
 }
-/// A typed client of `generator-constructs`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
-///
-/// Each call is checked against the description before anything is sent (the
-/// negotiated protocol version must be in the item's scope, a tool's input must
-/// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
-/// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
-/// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// A tool with `outputSchema` answers its typed `structuredContent`, checked
-/// against the schema (`{tool}_with_content` adds the content blocks and
-/// `_meta`); a tool without answers the whole result (a tool error is
-/// `CallError::Tool`). Cloning is cheap; the clones share the session.
-#[derive(Debug, Clone)]
-#[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
-pub struct Client {
-    inner: ::mcpdesc::client::TypedClient,
-}
-#[allow(dead_code, deprecated)]
-#[allow(
-    rustdoc::broken_intra_doc_links,
-    rustdoc::private_intra_doc_links,
-    rustdoc::invalid_html_tags,
-    rustdoc::bare_urls,
-    rustdoc::invalid_rust_codeblocks
-)]
-impl Client {
-    /// A client over `session`, checking inputs against their `inputSchema`.
-    pub fn new(session: ::mcpdesc::client::Session) -> Self {
-        Client {
-            inner: ::mcpdesc::client::TypedClient::new(session),
-        }
-    }
-    /// The session (negotiated version, the server's handshake answer, raw
-    /// requests).
-    pub fn session(&self) -> &::mcpdesc::client::Session {
-        self.inner.session()
-    }
-    /// Whether inputs are checked against their `inputSchema` before sending
-    /// (on by default); off, the server sees whatever the input serializes to.
-    pub fn validate_inputs(self, on: bool) -> Self {
-        Client {
-            inner: self.inner.validate_inputs(on),
-        }
-    }
-    /// The `search` tool.
-    ///
-    /// Calls the tool `search`.
-    pub async fn search(
-        &self,
-        input: types::SearchInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::search::SPEC, input).await
-    }
-    /// The `search.count` tool.
-    ///
-    /// Calls the tool `search.count`.
-    pub async fn search_count(
-        &self,
-        input: types::SearchCountInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::search_count::SPEC, input).await
-    }
-    /// Two tools with a `Point` definition each.
-    ///
-    /// Calls the tool `plot`.
-    pub async fn plot(
-        &self,
-        input: types::PlotInput,
-    ) -> ::mcpdesc::CallResult<types::PlotOutput> {
-        self.inner.call_tool_output(&tools::plot::SPEC, input).await
-    }
-    /// Calls the tool `plot`: the typed output with the content blocks and the result `_meta`.
-    pub async fn plot_with_content(
-        &self,
-        input: types::PlotInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::PlotOutput>> {
-        self.inner.call_tool_typed(&tools::plot::SPEC, input).await
-    }
-    /// The `plot-3d` tool.
-    ///
-    /// Calls the tool `plot-3d`.
-    pub async fn plot_3d(
-        &self,
-        input: types::Plot3dInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::plot_3d::SPEC, input).await
-    }
-    /// Constructs that become serde_json::Value, each with a warning.
-    ///
-    /// Calls the tool `degrade`.
-    pub async fn degrade(
-        &self,
-        input: types::DegradeInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::degrade::SPEC, input).await
-    }
-    /// The `type` tool.
-    ///
-    /// Calls the tool `type`.
-    pub async fn type_(
-        &self,
-        input: types::TypeInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::type_::SPEC, input).await
-    }
-    /// The `3d-view` tool.
-    ///
-    /// Calls the tool `3d-view`.
-    pub async fn tool_3d_view(
-        &self,
-        input: types::Tool3dViewInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::tool_3d_view::SPEC, input).await
-    }
-    /// The `météo/天気` tool.
-    ///
-    /// Calls the tool `météo/天気`.
-    pub async fn meteo_u5929_u6c17(
-        &self,
-        input: types::MeteoU5929u6c17Input,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::meteo_u5929_u6c17::SPEC, input).await
-    }
-    /// The `get_user` tool.
-    ///
-    /// Calls the tool `get_user`.
-    pub async fn get_user(
-        &self,
-        input: types::GetUserInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::get_user::SPEC, input).await
-    }
-    /// The `get-user` tool.
-    ///
-    /// Calls the tool `get-user`.
-    pub async fn get_user_2(
-        &self,
-        input: types::GetUser2Input,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::get_user_2::SPEC, input).await
-    }
-    /// Optional nullable properties: `null` round-trips as `null`.
-    ///
-    /// Calls the tool `nullable`.
-    pub async fn nullable(
-        &self,
-        input: types::NullableInput,
-    ) -> ::mcpdesc::CallResult<types::NullableOutput> {
-        self.inner.call_tool_output(&tools::nullable::SPEC, input).await
-    }
-    /// Calls the tool `nullable`: the typed output with the content blocks and the result `_meta`.
-    pub async fn nullable_with_content(
-        &self,
-        input: types::NullableInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::NullableOutput>> {
-        self.inner.call_tool_typed(&tools::nullable::SPEC, input).await
-    }
-}
 /// Tests generated from the description's examples.
 #[cfg(test)]
 mod example_tests {
@@ -2668,5 +2511,165 @@ mod example_tests {
     #[test]
     fn nullable_example_nulls() {
         examples::nullable::ALL.check_example_with_output(1usize);
+    }
+}
+
+::mcpdesc::__private::requires_client! {
+    /// A typed client of `generator-constructs`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
+    ///
+    /// Each call is checked against the description before anything is sent (the
+    /// negotiated protocol version must be in the item's scope, a tool's input must
+    /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
+    /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
+    /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
+    /// A tool with `outputSchema` answers its typed `structuredContent`, checked
+    /// against the schema (`{tool}_with_content` adds the content blocks and
+    /// `_meta`); a tool without answers the whole result (a tool error is
+    /// `CallError::Tool`). Cloning is cheap; the clones share the session.
+    #[derive(Debug, Clone)]
+    #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
+    pub struct Client {
+        inner: ::mcpdesc::client::TypedClient,
+    }
+    #[allow(dead_code, deprecated)]
+    #[allow(
+        rustdoc::broken_intra_doc_links,
+        rustdoc::private_intra_doc_links,
+        rustdoc::invalid_html_tags,
+        rustdoc::bare_urls,
+        rustdoc::invalid_rust_codeblocks
+    )]
+    impl Client {
+        /// A client over `session`, checking inputs against their `inputSchema`.
+        pub fn new(session: ::mcpdesc::client::Session) -> Self {
+            Client {
+                inner: ::mcpdesc::client::TypedClient::new(session),
+            }
+        }
+        /// The session (negotiated version, the server's handshake answer, raw
+        /// requests).
+        pub fn session(&self) -> &::mcpdesc::client::Session {
+            self.inner.session()
+        }
+        /// Whether inputs are checked against their `inputSchema` before sending
+        /// (on by default); off, the server sees whatever the input serializes to.
+        pub fn validate_inputs(self, on: bool) -> Self {
+            Client {
+                inner: self.inner.validate_inputs(on),
+            }
+        }
+        /// The `search` tool.
+        ///
+        /// Calls the tool `search`.
+        pub async fn search(
+            &self,
+            input: types::SearchInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::search::SPEC, input).await
+        }
+        /// The `search.count` tool.
+        ///
+        /// Calls the tool `search.count`.
+        pub async fn search_count(
+            &self,
+            input: types::SearchCountInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::search_count::SPEC, input).await
+        }
+        /// Two tools with a `Point` definition each.
+        ///
+        /// Calls the tool `plot`.
+        pub async fn plot(
+            &self,
+            input: types::PlotInput,
+        ) -> ::mcpdesc::CallResult<types::PlotOutput> {
+            self.inner.call_tool_output(&tools::plot::SPEC, input).await
+        }
+        /// Calls the tool `plot`: the typed output with the content blocks and the result `_meta`.
+        pub async fn plot_with_content(
+            &self,
+            input: types::PlotInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::PlotOutput>> {
+            self.inner.call_tool_typed(&tools::plot::SPEC, input).await
+        }
+        /// The `plot-3d` tool.
+        ///
+        /// Calls the tool `plot-3d`.
+        pub async fn plot_3d(
+            &self,
+            input: types::Plot3dInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::plot_3d::SPEC, input).await
+        }
+        /// Constructs that become serde_json::Value, each with a warning.
+        ///
+        /// Calls the tool `degrade`.
+        pub async fn degrade(
+            &self,
+            input: types::DegradeInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::degrade::SPEC, input).await
+        }
+        /// The `type` tool.
+        ///
+        /// Calls the tool `type`.
+        pub async fn type_(
+            &self,
+            input: types::TypeInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::type_::SPEC, input).await
+        }
+        /// The `3d-view` tool.
+        ///
+        /// Calls the tool `3d-view`.
+        pub async fn tool_3d_view(
+            &self,
+            input: types::Tool3dViewInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::tool_3d_view::SPEC, input).await
+        }
+        /// The `météo/天気` tool.
+        ///
+        /// Calls the tool `météo/天気`.
+        pub async fn meteo_u5929_u6c17(
+            &self,
+            input: types::MeteoU5929u6c17Input,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::meteo_u5929_u6c17::SPEC, input).await
+        }
+        /// The `get_user` tool.
+        ///
+        /// Calls the tool `get_user`.
+        pub async fn get_user(
+            &self,
+            input: types::GetUserInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::get_user::SPEC, input).await
+        }
+        /// The `get-user` tool.
+        ///
+        /// Calls the tool `get-user`.
+        pub async fn get_user_2(
+            &self,
+            input: types::GetUser2Input,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::get_user_2::SPEC, input).await
+        }
+        /// Optional nullable properties: `null` round-trips as `null`.
+        ///
+        /// Calls the tool `nullable`.
+        pub async fn nullable(
+            &self,
+            input: types::NullableInput,
+        ) -> ::mcpdesc::CallResult<types::NullableOutput> {
+            self.inner.call_tool_output(&tools::nullable::SPEC, input).await
+        }
+        /// Calls the tool `nullable`: the typed output with the content blocks and the result `_meta`.
+        pub async fn nullable_with_content(
+            &self,
+            input: types::NullableInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::NullableOutput>> {
+            self.inner.call_tool_typed(&tools::nullable::SPEC, input).await
+        }
     }
 }

@@ -1242,89 +1242,92 @@ pub fn check_against_examples<S: Server>(
 ) -> ::core::result::Result<(), ::std::string::String> {
     ::mcpdesc::testing::check_against(&router(server), &examples::book(), examples)
 }
-/// A typed client of `generator-elicitations`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
-///
-/// Each call is checked against the description before anything is sent (the
-/// negotiated protocol version must be in the item's scope, a tool's input must
-/// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
-/// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
-/// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// A tool with `outputSchema` answers its typed `structuredContent`, checked
-/// against the schema (`{tool}_with_content` adds the content blocks and
-/// `_meta`); a tool without answers the whole result (a tool error is
-/// `CallError::Tool`). Cloning is cheap; the clones share the session.
-#[derive(Debug, Clone)]
-#[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
-pub struct Client {
-    inner: ::mcpdesc::client::TypedClient,
-}
-#[allow(dead_code, deprecated)]
-#[allow(
-    rustdoc::broken_intra_doc_links,
-    rustdoc::private_intra_doc_links,
-    rustdoc::invalid_html_tags,
-    rustdoc::bare_urls,
-    rustdoc::invalid_rust_codeblocks
-)]
-impl Client {
-    /// A client over `session`, checking inputs against their `inputSchema`.
-    pub fn new(session: ::mcpdesc::client::Session) -> Self {
-        Client {
-            inner: ::mcpdesc::client::TypedClient::new(session),
+
+::mcpdesc::__private::requires_client! {
+    /// A typed client of `generator-elicitations`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
+    ///
+    /// Each call is checked against the description before anything is sent (the
+    /// negotiated protocol version must be in the item's scope, a tool's input must
+    /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
+    /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
+    /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
+    /// A tool with `outputSchema` answers its typed `structuredContent`, checked
+    /// against the schema (`{tool}_with_content` adds the content blocks and
+    /// `_meta`); a tool without answers the whole result (a tool error is
+    /// `CallError::Tool`). Cloning is cheap; the clones share the session.
+    #[derive(Debug, Clone)]
+    #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
+    pub struct Client {
+        inner: ::mcpdesc::client::TypedClient,
+    }
+    #[allow(dead_code, deprecated)]
+    #[allow(
+        rustdoc::broken_intra_doc_links,
+        rustdoc::private_intra_doc_links,
+        rustdoc::invalid_html_tags,
+        rustdoc::bare_urls,
+        rustdoc::invalid_rust_codeblocks
+    )]
+    impl Client {
+        /// A client over `session`, checking inputs against their `inputSchema`.
+        pub fn new(session: ::mcpdesc::client::Session) -> Self {
+            Client {
+                inner: ::mcpdesc::client::TypedClient::new(session),
+            }
         }
-    }
-    /// The session (negotiated version, the server's handshake answer, raw
-    /// requests).
-    pub fn session(&self) -> &::mcpdesc::client::Session {
-        self.inner.session()
-    }
-    /// Whether inputs are checked against their `inputSchema` before sending
-    /// (on by default); off, the server sees whatever the input serializes to.
-    pub fn validate_inputs(self, on: bool) -> Self {
-        Client {
-            inner: self.inner.validate_inputs(on),
+        /// The session (negotiated version, the server's handshake answer, raw
+        /// requests).
+        pub fn session(&self) -> &::mcpdesc::client::Session {
+            self.inner.session()
         }
-    }
-    /// Reviews a game once the user confirms.
-    ///
-    /// Calls the tool `review`.
-    pub async fn review(
-        &self,
-        input: types::ReviewInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::review::SPEC, input).await
-    }
-    /// A tool named like the prompts' module in `elicitations`: its own module is `prompts_2`.
-    ///
-    /// Calls the tool `prompts`.
-    pub async fn prompts_2(
-        &self,
-        input: types::Prompts2Input,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::prompts_2::SPEC, input).await
-    }
-    /// A review prompt for the side the user picks.
-    ///
-    /// Gets the prompt `review` (`prompts/get`).
-    pub async fn get_review(
-        &self,
-        arguments: types::ReviewArguments,
-    ) -> ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::CallError> {
-        self.inner.get_prompt(&prompts::review::SPEC, arguments).await
-    }
-    /// Reads the resource `secret` (`resources/read` of `notes://secret`).
-    pub async fn read_secret(
-        &self,
-    ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::CallError> {
-        self.inner.read_resource(&resources::secret::SPEC).await
-    }
-    /// Reads the URI of the resource template `note` (`notes://{id}`) for `variables`.
-    pub async fn read_note(
-        &self,
-        variables: types::NoteVariables,
-    ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::CallError> {
-        self.inner
-            .read_resource_template(&resource_templates::note::SPEC, variables)
-            .await
+        /// Whether inputs are checked against their `inputSchema` before sending
+        /// (on by default); off, the server sees whatever the input serializes to.
+        pub fn validate_inputs(self, on: bool) -> Self {
+            Client {
+                inner: self.inner.validate_inputs(on),
+            }
+        }
+        /// Reviews a game once the user confirms.
+        ///
+        /// Calls the tool `review`.
+        pub async fn review(
+            &self,
+            input: types::ReviewInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::review::SPEC, input).await
+        }
+        /// A tool named like the prompts' module in `elicitations`: its own module is `prompts_2`.
+        ///
+        /// Calls the tool `prompts`.
+        pub async fn prompts_2(
+            &self,
+            input: types::Prompts2Input,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::prompts_2::SPEC, input).await
+        }
+        /// A review prompt for the side the user picks.
+        ///
+        /// Gets the prompt `review` (`prompts/get`).
+        pub async fn get_review(
+            &self,
+            arguments: types::ReviewArguments,
+        ) -> ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::CallError> {
+            self.inner.get_prompt(&prompts::review::SPEC, arguments).await
+        }
+        /// Reads the resource `secret` (`resources/read` of `notes://secret`).
+        pub async fn read_secret(
+            &self,
+        ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::CallError> {
+            self.inner.read_resource(&resources::secret::SPEC).await
+        }
+        /// Reads the URI of the resource template `note` (`notes://{id}`) for `variables`.
+        pub async fn read_note(
+            &self,
+            variables: types::NoteVariables,
+        ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::CallError> {
+            self.inner
+                .read_resource_template(&resource_templates::note::SPEC, variables)
+                .await
+        }
     }
 }

@@ -603,144 +603,6 @@ pub mod resource_template_examples {
         );
     }
 }
-/// A typed client of `generator-primitives`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
-///
-/// Each call is checked against the description before anything is sent (the
-/// negotiated protocol version must be in the item's scope, a tool's input must
-/// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
-/// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
-/// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// A tool with `outputSchema` answers its typed `structuredContent`, checked
-/// against the schema (`{tool}_with_content` adds the content blocks and
-/// `_meta`); a tool without answers the whole result (a tool error is
-/// `CallError::Tool`). Cloning is cheap; the clones share the session.
-#[derive(Debug, Clone)]
-#[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
-pub struct Client {
-    inner: ::mcpdesc::client::TypedClient,
-}
-#[allow(dead_code, deprecated)]
-#[allow(
-    rustdoc::broken_intra_doc_links,
-    rustdoc::private_intra_doc_links,
-    rustdoc::invalid_html_tags,
-    rustdoc::bare_urls,
-    rustdoc::invalid_rust_codeblocks
-)]
-impl Client {
-    /// A client over `session`, checking inputs against their `inputSchema`.
-    pub fn new(session: ::mcpdesc::client::Session) -> Self {
-        Client {
-            inner: ::mcpdesc::client::TypedClient::new(session),
-        }
-    }
-    /// The session (negotiated version, the server's handshake answer, raw
-    /// requests).
-    pub fn session(&self) -> &::mcpdesc::client::Session {
-        self.inner.session()
-    }
-    /// Whether inputs are checked against their `inputSchema` before sending
-    /// (on by default); off, the server sees whatever the input serializes to.
-    pub fn validate_inputs(self, on: bool) -> Self {
-        Client {
-            inner: self.inner.validate_inputs(on),
-        }
-    }
-    /// The `analyze_game` tool.
-    ///
-    /// Calls the tool `analyze_game`.
-    pub async fn analyze_game(
-        &self,
-        input: types::AnalyzeGameInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::analyze_game::SPEC, input).await
-    }
-    /// Analyze Position: A positional analysis prompt (named like the tool).
-    ///
-    /// Gets the prompt `analyze_game` (`prompts/get`).
-    pub async fn get_analyze_game(
-        &self,
-        arguments: types::AnalyzeGameArguments,
-    ) -> ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::CallError> {
-        self.inner.get_prompt(&prompts::analyze_game::SPEC, arguments).await
-    }
-    /// Asks for completions of an argument of the prompt `analyze_game` (`completion/complete`).
-    pub async fn complete_analyze_game(
-        &self,
-        request: ::mcpdesc::CompletionRequest,
-    ) -> ::core::result::Result<::mcpdesc::CompletionResult, ::mcpdesc::CallError> {
-        self.inner
-            .complete(
-                &::mcpdesc::CompletionTarget::prompt(prompts::analyze_game::NAME),
-                prompts::analyze_game::SPEC.scope,
-                &request,
-            )
-            .await
-    }
-    /// Gets the prompt `greeting` (`prompts/get`).
-    #[deprecated(note = "the description marks this prompt as deprecated")]
-    pub async fn get_greeting(
-        &self,
-        arguments: types::GreetingArguments,
-    ) -> ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::CallError> {
-        self.inner.get_prompt(&prompts::greeting::SPEC, arguments).await
-    }
-    /// Classical Leaderboard
-    ///
-    /// Reads the resource `board` (`resources/read` of `chess://leaderboard/classical`).
-    pub async fn read_board(
-        &self,
-    ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::CallError> {
-        self.inner.read_resource(&resources::board::SPEC).await
-    }
-    /// Reads the resource `board` (`resources/read` of `chess://leaderboard/blitz`).
-    pub async fn read_board_2(
-        &self,
-    ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::CallError> {
-        self.inner.read_resource(&resources::board_2::SPEC).await
-    }
-    /// Reads the resource `rules` (`resources/read` of `chess://rules`).
-    pub async fn read_rules(
-        &self,
-    ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::CallError> {
-        self.inner.read_resource(&resources::rules::SPEC).await
-    }
-    /// Game Detail
-    ///
-    /// Reads the URI of the resource template `game_detail` (`chess://games/{game_id}`) for `variables`.
-    pub async fn read_game_detail(
-        &self,
-        variables: types::GameDetailVariables,
-    ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::CallError> {
-        self.inner
-            .read_resource_template(&resource_templates::game_detail::SPEC, variables)
-            .await
-    }
-    /// Asks for completions of an argument of the resource template `game_detail` (`completion/complete`).
-    pub async fn complete_game_detail(
-        &self,
-        request: ::mcpdesc::CompletionRequest,
-    ) -> ::core::result::Result<::mcpdesc::CompletionResult, ::mcpdesc::CallError> {
-        self.inner
-            .complete(
-                &::mcpdesc::CompletionTarget::resource_template(
-                    resource_templates::game_detail::URI_TEMPLATE,
-                ),
-                resource_templates::game_detail::SPEC.scope,
-                &request,
-            )
-            .await
-    }
-    /// Reads `uri`, a URI of the resource template `search` (`search://{+base}{?q,lang}`, beyond RFC 6570 level 1: the caller builds the URI).
-    pub async fn read_search(
-        &self,
-        uri: &str,
-    ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::CallError> {
-        self.inner
-            .read_resource_template_uri(&resource_templates::search::SPEC, uri)
-            .await
-    }
-}
 /// Tests generated from the description's examples.
 #[cfg(test)]
 mod example_tests {
@@ -749,5 +611,149 @@ mod example_tests {
     #[test]
     fn analyze_game_example_short() {
         examples::analyze_game::ALL.check_example(0usize);
+    }
+}
+
+::mcpdesc::__private::requires_client! {
+    /// A typed client of `generator-primitives`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
+    ///
+    /// Each call is checked against the description before anything is sent (the
+    /// negotiated protocol version must be in the item's scope, a tool's input must
+    /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
+    /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
+    /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
+    /// A tool with `outputSchema` answers its typed `structuredContent`, checked
+    /// against the schema (`{tool}_with_content` adds the content blocks and
+    /// `_meta`); a tool without answers the whole result (a tool error is
+    /// `CallError::Tool`). Cloning is cheap; the clones share the session.
+    #[derive(Debug, Clone)]
+    #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
+    pub struct Client {
+        inner: ::mcpdesc::client::TypedClient,
+    }
+    #[allow(dead_code, deprecated)]
+    #[allow(
+        rustdoc::broken_intra_doc_links,
+        rustdoc::private_intra_doc_links,
+        rustdoc::invalid_html_tags,
+        rustdoc::bare_urls,
+        rustdoc::invalid_rust_codeblocks
+    )]
+    impl Client {
+        /// A client over `session`, checking inputs against their `inputSchema`.
+        pub fn new(session: ::mcpdesc::client::Session) -> Self {
+            Client {
+                inner: ::mcpdesc::client::TypedClient::new(session),
+            }
+        }
+        /// The session (negotiated version, the server's handshake answer, raw
+        /// requests).
+        pub fn session(&self) -> &::mcpdesc::client::Session {
+            self.inner.session()
+        }
+        /// Whether inputs are checked against their `inputSchema` before sending
+        /// (on by default); off, the server sees whatever the input serializes to.
+        pub fn validate_inputs(self, on: bool) -> Self {
+            Client {
+                inner: self.inner.validate_inputs(on),
+            }
+        }
+        /// The `analyze_game` tool.
+        ///
+        /// Calls the tool `analyze_game`.
+        pub async fn analyze_game(
+            &self,
+            input: types::AnalyzeGameInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::analyze_game::SPEC, input).await
+        }
+        /// Analyze Position: A positional analysis prompt (named like the tool).
+        ///
+        /// Gets the prompt `analyze_game` (`prompts/get`).
+        pub async fn get_analyze_game(
+            &self,
+            arguments: types::AnalyzeGameArguments,
+        ) -> ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::CallError> {
+            self.inner.get_prompt(&prompts::analyze_game::SPEC, arguments).await
+        }
+        /// Asks for completions of an argument of the prompt `analyze_game` (`completion/complete`).
+        pub async fn complete_analyze_game(
+            &self,
+            request: ::mcpdesc::CompletionRequest,
+        ) -> ::core::result::Result<::mcpdesc::CompletionResult, ::mcpdesc::CallError> {
+            self.inner
+                .complete(
+                    &::mcpdesc::CompletionTarget::prompt(prompts::analyze_game::NAME),
+                    prompts::analyze_game::SPEC.scope,
+                    &request,
+                )
+                .await
+        }
+        /// Gets the prompt `greeting` (`prompts/get`).
+        #[deprecated(note = "the description marks this prompt as deprecated")]
+        pub async fn get_greeting(
+            &self,
+            arguments: types::GreetingArguments,
+        ) -> ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::CallError> {
+            self.inner.get_prompt(&prompts::greeting::SPEC, arguments).await
+        }
+        /// Classical Leaderboard
+        ///
+        /// Reads the resource `board` (`resources/read` of `chess://leaderboard/classical`).
+        pub async fn read_board(
+            &self,
+        ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::CallError> {
+            self.inner.read_resource(&resources::board::SPEC).await
+        }
+        /// Reads the resource `board` (`resources/read` of `chess://leaderboard/blitz`).
+        pub async fn read_board_2(
+            &self,
+        ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::CallError> {
+            self.inner.read_resource(&resources::board_2::SPEC).await
+        }
+        /// Reads the resource `rules` (`resources/read` of `chess://rules`).
+        pub async fn read_rules(
+            &self,
+        ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::CallError> {
+            self.inner.read_resource(&resources::rules::SPEC).await
+        }
+        /// Game Detail
+        ///
+        /// Reads the URI of the resource template `game_detail` (`chess://games/{game_id}`) for `variables`.
+        pub async fn read_game_detail(
+            &self,
+            variables: types::GameDetailVariables,
+        ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::CallError> {
+            self.inner
+                .read_resource_template(
+                    &resource_templates::game_detail::SPEC,
+                    variables,
+                )
+                .await
+        }
+        /// Asks for completions of an argument of the resource template `game_detail` (`completion/complete`).
+        pub async fn complete_game_detail(
+            &self,
+            request: ::mcpdesc::CompletionRequest,
+        ) -> ::core::result::Result<::mcpdesc::CompletionResult, ::mcpdesc::CallError> {
+            self.inner
+                .complete(
+                    &::mcpdesc::CompletionTarget::resource_template(
+                        resource_templates::game_detail::URI_TEMPLATE,
+                    ),
+                    resource_templates::game_detail::SPEC.scope,
+                    &request,
+                )
+                .await
+        }
+        /// Reads `uri`, a URI of the resource template `search` (`search://{+base}{?q,lang}`, beyond RFC 6570 level 1: the caller builds the URI).
+        pub async fn read_search(
+            &self,
+            uri: &str,
+        ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::CallError> {
+            self.inner
+                .read_resource_template_uri(&resource_templates::search::SPEC, uri)
+                .await
+        }
     }
 }

@@ -952,90 +952,6 @@ pub fn check_against_examples<S: Handlers>(
         examples,
     )
 }
-/// A typed client of `generator-security`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
-///
-/// Each call is checked against the description before anything is sent (the
-/// negotiated protocol version must be in the item's scope, a tool's input must
-/// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
-/// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
-/// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// A tool with `outputSchema` answers its typed `structuredContent`, checked
-/// against the schema (`{tool}_with_content` adds the content blocks and
-/// `_meta`); a tool without answers the whole result (a tool error is
-/// `CallError::Tool`). Cloning is cheap; the clones share the session.
-#[derive(Debug, Clone)]
-#[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
-pub struct Client {
-    inner: ::mcpdesc::client::TypedClient,
-}
-#[allow(dead_code, deprecated)]
-#[allow(
-    rustdoc::broken_intra_doc_links,
-    rustdoc::private_intra_doc_links,
-    rustdoc::invalid_html_tags,
-    rustdoc::bare_urls,
-    rustdoc::invalid_rust_codeblocks
-)]
-impl Client {
-    /// A client over `session`, checking inputs against their `inputSchema`.
-    pub fn new(session: ::mcpdesc::client::Session) -> Self {
-        Client {
-            inner: ::mcpdesc::client::TypedClient::new(session),
-        }
-    }
-    /// The session (negotiated version, the server's handshake answer, raw
-    /// requests).
-    pub fn session(&self) -> &::mcpdesc::client::Session {
-        self.inner.session()
-    }
-    /// Whether inputs are checked against their `inputSchema` before sending
-    /// (on by default); off, the server sees whatever the input serializes to.
-    pub fn validate_inputs(self, on: bool) -> Self {
-        Client {
-            inner: self.inner.validate_inputs(on),
-        }
-    }
-    /// The `list_games` tool.
-    ///
-    /// Calls the tool `list_games`.
-    pub async fn list_games(
-        &self,
-        input: types::ListGamesInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::list_games::SPEC, input).await
-    }
-    /// The `record_game` tool.
-    ///
-    /// Calls the tool `record_game`.
-    pub async fn record_game(
-        &self,
-        input: types::RecordGameInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::record_game::SPEC, input).await
-    }
-    /// The `server_status` tool.
-    ///
-    /// Calls the tool `server_status`.
-    pub async fn server_status(
-        &self,
-        input: types::ServerStatusInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::server_status::SPEC, input).await
-    }
-    /// Gets the prompt `game_review` (`prompts/get`).
-    pub async fn get_game_review(
-        &self,
-        arguments: types::GameReviewArguments,
-    ) -> ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::CallError> {
-        self.inner.get_prompt(&prompts::game_review::SPEC, arguments).await
-    }
-    /// Reads the resource `leaderboard` (`resources/read` of `games://leaderboard`).
-    pub async fn read_leaderboard(
-        &self,
-    ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::CallError> {
-        self.inner.read_resource(&resources::leaderboard::SPEC).await
-    }
-}
 /// Tests generated from the description's examples.
 #[cfg(test)]
 mod example_tests {
@@ -1049,5 +965,92 @@ mod example_tests {
     #[test]
     fn record_game_example_scholar() {
         examples::record_game::ALL.check_example(0usize);
+    }
+}
+
+::mcpdesc::__private::requires_client! {
+    /// A typed client of `generator-security`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
+    ///
+    /// Each call is checked against the description before anything is sent (the
+    /// negotiated protocol version must be in the item's scope, a tool's input must
+    /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
+    /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
+    /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
+    /// A tool with `outputSchema` answers its typed `structuredContent`, checked
+    /// against the schema (`{tool}_with_content` adds the content blocks and
+    /// `_meta`); a tool without answers the whole result (a tool error is
+    /// `CallError::Tool`). Cloning is cheap; the clones share the session.
+    #[derive(Debug, Clone)]
+    #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
+    pub struct Client {
+        inner: ::mcpdesc::client::TypedClient,
+    }
+    #[allow(dead_code, deprecated)]
+    #[allow(
+        rustdoc::broken_intra_doc_links,
+        rustdoc::private_intra_doc_links,
+        rustdoc::invalid_html_tags,
+        rustdoc::bare_urls,
+        rustdoc::invalid_rust_codeblocks
+    )]
+    impl Client {
+        /// A client over `session`, checking inputs against their `inputSchema`.
+        pub fn new(session: ::mcpdesc::client::Session) -> Self {
+            Client {
+                inner: ::mcpdesc::client::TypedClient::new(session),
+            }
+        }
+        /// The session (negotiated version, the server's handshake answer, raw
+        /// requests).
+        pub fn session(&self) -> &::mcpdesc::client::Session {
+            self.inner.session()
+        }
+        /// Whether inputs are checked against their `inputSchema` before sending
+        /// (on by default); off, the server sees whatever the input serializes to.
+        pub fn validate_inputs(self, on: bool) -> Self {
+            Client {
+                inner: self.inner.validate_inputs(on),
+            }
+        }
+        /// The `list_games` tool.
+        ///
+        /// Calls the tool `list_games`.
+        pub async fn list_games(
+            &self,
+            input: types::ListGamesInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::list_games::SPEC, input).await
+        }
+        /// The `record_game` tool.
+        ///
+        /// Calls the tool `record_game`.
+        pub async fn record_game(
+            &self,
+            input: types::RecordGameInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::record_game::SPEC, input).await
+        }
+        /// The `server_status` tool.
+        ///
+        /// Calls the tool `server_status`.
+        pub async fn server_status(
+            &self,
+            input: types::ServerStatusInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::server_status::SPEC, input).await
+        }
+        /// Gets the prompt `game_review` (`prompts/get`).
+        pub async fn get_game_review(
+            &self,
+            arguments: types::GameReviewArguments,
+        ) -> ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::CallError> {
+            self.inner.get_prompt(&prompts::game_review::SPEC, arguments).await
+        }
+        /// Reads the resource `leaderboard` (`resources/read` of `games://leaderboard`).
+        pub async fn read_leaderboard(
+            &self,
+        ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::CallError> {
+            self.inner.read_resource(&resources::leaderboard::SPEC).await
+        }
     }
 }

@@ -1020,97 +1020,100 @@ pub fn check_against_examples<S: Server>(
 ) -> ::core::result::Result<(), ::std::string::String> {
     ::mcpdesc::testing::check_against(&router(server), &examples::book(), examples)
 }
-/// A typed client of `issues`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
-///
-/// Each call is checked against the description before anything is sent (the
-/// negotiated protocol version must be in the item's scope, a tool's input must
-/// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
-/// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
-/// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// A tool with `outputSchema` answers its typed `structuredContent`, checked
-/// against the schema (`{tool}_with_content` adds the content blocks and
-/// `_meta`); a tool without answers the whole result (a tool error is
-/// `CallError::Tool`). Cloning is cheap; the clones share the session.
-#[derive(Debug, Clone)]
-#[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
-pub struct Client {
-    inner: ::mcpdesc::client::TypedClient,
-}
-#[allow(dead_code, deprecated)]
-#[allow(
-    rustdoc::broken_intra_doc_links,
-    rustdoc::private_intra_doc_links,
-    rustdoc::invalid_html_tags,
-    rustdoc::bare_urls,
-    rustdoc::invalid_rust_codeblocks
-)]
-impl Client {
-    /// A client over `session`, checking inputs against their `inputSchema`.
-    pub fn new(session: ::mcpdesc::client::Session) -> Self {
-        Client {
-            inner: ::mcpdesc::client::TypedClient::new(session),
+
+::mcpdesc::__private::requires_client! {
+    /// A typed client of `issues`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
+    ///
+    /// Each call is checked against the description before anything is sent (the
+    /// negotiated protocol version must be in the item's scope, a tool's input must
+    /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
+    /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
+    /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
+    /// A tool with `outputSchema` answers its typed `structuredContent`, checked
+    /// against the schema (`{tool}_with_content` adds the content blocks and
+    /// `_meta`); a tool without answers the whole result (a tool error is
+    /// `CallError::Tool`). Cloning is cheap; the clones share the session.
+    #[derive(Debug, Clone)]
+    #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
+    pub struct Client {
+        inner: ::mcpdesc::client::TypedClient,
+    }
+    #[allow(dead_code, deprecated)]
+    #[allow(
+        rustdoc::broken_intra_doc_links,
+        rustdoc::private_intra_doc_links,
+        rustdoc::invalid_html_tags,
+        rustdoc::bare_urls,
+        rustdoc::invalid_rust_codeblocks
+    )]
+    impl Client {
+        /// A client over `session`, checking inputs against their `inputSchema`.
+        pub fn new(session: ::mcpdesc::client::Session) -> Self {
+            Client {
+                inner: ::mcpdesc::client::TypedClient::new(session),
+            }
         }
-    }
-    /// The session (negotiated version, the server's handshake answer, raw
-    /// requests).
-    pub fn session(&self) -> &::mcpdesc::client::Session {
-        self.inner.session()
-    }
-    /// Whether inputs are checked against their `inputSchema` before sending
-    /// (on by default); off, the server sees whatever the input serializes to.
-    pub fn validate_inputs(self, on: bool) -> Self {
-        Client {
-            inner: self.inner.validate_inputs(on),
+        /// The session (negotiated version, the server's handshake answer, raw
+        /// requests).
+        pub fn session(&self) -> &::mcpdesc::client::Session {
+            self.inner.session()
         }
-    }
-    /// The `create_issue` tool.
-    ///
-    /// Calls the tool `create_issue`.
-    pub async fn create_issue(
-        &self,
-        input: types::CreateIssueInput,
-    ) -> ::mcpdesc::CallResult<types::CreateIssueOutput> {
-        self.inner.call_tool_output(&tools::create_issue::SPEC, input).await
-    }
-    /// Calls the tool `create_issue`: the typed output with the content blocks and the result `_meta`.
-    pub async fn create_issue_with_content(
-        &self,
-        input: types::CreateIssueInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::CreateIssueOutput>> {
-        self.inner.call_tool_typed(&tools::create_issue::SPEC, input).await
-    }
-    /// The `get_issue` tool.
-    ///
-    /// Calls the tool `get_issue`.
-    pub async fn get_issue(
-        &self,
-        input: types::GetIssueInput,
-    ) -> ::mcpdesc::CallResult<types::GetIssueOutput> {
-        self.inner.call_tool_output(&tools::get_issue::SPEC, input).await
-    }
-    /// Calls the tool `get_issue`: the typed output with the content blocks and the result `_meta`.
-    pub async fn get_issue_with_content(
-        &self,
-        input: types::GetIssueInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::GetIssueOutput>> {
-        self.inner.call_tool_typed(&tools::get_issue::SPEC, input).await
-    }
-    /// The `query` tool.
-    ///
-    /// Calls the tool `query`.
-    pub async fn query(
-        &self,
-        input: types::QueryInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::query::SPEC, input).await
-    }
-    /// The `count` tool.
-    ///
-    /// Calls the tool `count`.
-    pub async fn count(
-        &self,
-        input: types::CountInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::count::SPEC, input).await
+        /// Whether inputs are checked against their `inputSchema` before sending
+        /// (on by default); off, the server sees whatever the input serializes to.
+        pub fn validate_inputs(self, on: bool) -> Self {
+            Client {
+                inner: self.inner.validate_inputs(on),
+            }
+        }
+        /// The `create_issue` tool.
+        ///
+        /// Calls the tool `create_issue`.
+        pub async fn create_issue(
+            &self,
+            input: types::CreateIssueInput,
+        ) -> ::mcpdesc::CallResult<types::CreateIssueOutput> {
+            self.inner.call_tool_output(&tools::create_issue::SPEC, input).await
+        }
+        /// Calls the tool `create_issue`: the typed output with the content blocks and the result `_meta`.
+        pub async fn create_issue_with_content(
+            &self,
+            input: types::CreateIssueInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::CreateIssueOutput>> {
+            self.inner.call_tool_typed(&tools::create_issue::SPEC, input).await
+        }
+        /// The `get_issue` tool.
+        ///
+        /// Calls the tool `get_issue`.
+        pub async fn get_issue(
+            &self,
+            input: types::GetIssueInput,
+        ) -> ::mcpdesc::CallResult<types::GetIssueOutput> {
+            self.inner.call_tool_output(&tools::get_issue::SPEC, input).await
+        }
+        /// Calls the tool `get_issue`: the typed output with the content blocks and the result `_meta`.
+        pub async fn get_issue_with_content(
+            &self,
+            input: types::GetIssueInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::GetIssueOutput>> {
+            self.inner.call_tool_typed(&tools::get_issue::SPEC, input).await
+        }
+        /// The `query` tool.
+        ///
+        /// Calls the tool `query`.
+        pub async fn query(
+            &self,
+            input: types::QueryInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::query::SPEC, input).await
+        }
+        /// The `count` tool.
+        ///
+        /// Calls the tool `count`.
+        pub async fn count(
+            &self,
+            input: types::CountInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::count::SPEC, input).await
+        }
     }
 }

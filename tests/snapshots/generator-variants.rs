@@ -1352,217 +1352,6 @@ pub fn check_against_examples<S: Server>(
 ) -> ::core::result::Result<(), ::std::string::String> {
     ::mcpdesc::testing::check_against(&router(server), &examples::book(), examples)
 }
-/// A typed client of `generator-variants`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
-///
-/// Each call is checked against the description before anything is sent (the
-/// negotiated protocol version must be in the item's scope, a tool's input must
-/// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
-/// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
-/// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// A tool with `outputSchema` answers its typed `structuredContent`, checked
-/// against the schema (`{tool}_with_content` adds the content blocks and
-/// `_meta`); a tool without answers the whole result (a tool error is
-/// `CallError::Tool`). Cloning is cheap; the clones share the session.
-#[derive(Debug, Clone)]
-#[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
-pub struct Client {
-    inner: ::mcpdesc::client::TypedClient,
-}
-#[allow(dead_code, deprecated)]
-#[allow(
-    rustdoc::broken_intra_doc_links,
-    rustdoc::private_intra_doc_links,
-    rustdoc::invalid_html_tags,
-    rustdoc::bare_urls,
-    rustdoc::invalid_rust_codeblocks
-)]
-impl Client {
-    /// A client over `session`, checking inputs against their `inputSchema`.
-    pub fn new(session: ::mcpdesc::client::Session) -> Self {
-        Client {
-            inner: ::mcpdesc::client::TypedClient::new(session),
-        }
-    }
-    /// The session (negotiated version, the server's handshake answer, raw
-    /// requests).
-    pub fn session(&self) -> &::mcpdesc::client::Session {
-        self.inner.session()
-    }
-    /// Whether inputs are checked against their `inputSchema` before sending
-    /// (on by default); off, the server sees whatever the input serializes to.
-    pub fn validate_inputs(self, on: bool) -> Self {
-        Client {
-            inner: self.inner.validate_inputs(on),
-        }
-    }
-    /// Analyze Chess Game
-    ///
-    /// Calls the tool `analyze_game`.
-    ///
-    /// Protocol-scoped variant for MCP 2025-06-18: the router serves it to the sessions that negotiated one of these versions.
-    pub async fn analyze_game_v20250618(
-        &self,
-        input: types::AnalyzeGameV20250618Input,
-    ) -> ::mcpdesc::CallResult<types::AnalyzeGameOutput> {
-        self.inner.call_tool_output(&tools::analyze_game_v20250618::SPEC, input).await
-    }
-    /// Calls the tool `analyze_game`: the typed output with the content blocks and the result `_meta`.
-    pub async fn analyze_game_v20250618_with_content(
-        &self,
-        input: types::AnalyzeGameV20250618Input,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::AnalyzeGameOutput>> {
-        self.inner.call_tool_typed(&tools::analyze_game_v20250618::SPEC, input).await
-    }
-    /// Analyze Chess Game
-    ///
-    /// Calls the tool `analyze_game`.
-    ///
-    /// Protocol-scoped variant for MCP 2025-11-25: the router serves it to the sessions that negotiated one of these versions.
-    pub async fn analyze_game_v20251125(
-        &self,
-        input: types::AnalyzeGameV20251125Input,
-    ) -> ::mcpdesc::CallResult<types::AnalyzeGameOutput> {
-        self.inner.call_tool_output(&tools::analyze_game_v20251125::SPEC, input).await
-    }
-    /// Calls the tool `analyze_game`: the typed output with the content blocks and the result `_meta`.
-    pub async fn analyze_game_v20251125_with_content(
-        &self,
-        input: types::AnalyzeGameV20251125Input,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::AnalyzeGameOutput>> {
-        self.inner.call_tool_typed(&tools::analyze_game_v20251125::SPEC, input).await
-    }
-    /// The `reset_board` tool.
-    ///
-    /// Calls the tool `reset_board`.
-    ///
-    /// One handler for the protocol-scoped variants of `reset_board` for MCP 2025-06-18, 2025-11-25: their declarations differ only in what the router serves about them (description, annotations, execution...), not in this handler's types. Each variant keeps its own `tools::…::SPEC`, examples and example tests; the router serves each session the declaration of its version.
-    pub async fn reset_board(
-        &self,
-        input: types::ResetBoardInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner
-            .call_tool(
-                self
-                    .inner
-                    .variant(
-                        &[
-                            &tools::reset_board_v20250618::SPEC,
-                            &tools::reset_board_v20251125::SPEC,
-                        ],
-                    )?,
-                input,
-            )
-            .await
-    }
-    /// Export a game as PGN.
-    ///
-    /// Calls the tool `export_game`.
-    ///
-    /// One handler for the protocol-scoped variants of `export_game` for MCP 2025-06-18, 2025-11-25: their declarations differ only in what the router serves about them (description, annotations, execution...), not in this handler's types. Each variant keeps its own `tools::…::SPEC`, examples and example tests; the router serves each session the declaration of its version.
-    pub async fn export_game(
-        &self,
-        input: types::ExportGameInput,
-    ) -> ::mcpdesc::CallResult<types::ExportGameOutput> {
-        self.inner
-            .call_tool_output(
-                self
-                    .inner
-                    .variant(
-                        &[
-                            &tools::export_game_v20250618::SPEC,
-                            &tools::export_game_v20251125::SPEC,
-                        ],
-                    )?,
-                input,
-            )
-            .await
-    }
-    /// Calls the tool `export_game`: the typed output with the content blocks and the result `_meta`.
-    pub async fn export_game_with_content(
-        &self,
-        input: types::ExportGameInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ExportGameOutput>> {
-        self.inner
-            .call_tool_typed(
-                self
-                    .inner
-                    .variant(
-                        &[
-                            &tools::export_game_v20250618::SPEC,
-                            &tools::export_game_v20251125::SPEC,
-                        ],
-                    )?,
-                input,
-            )
-            .await
-    }
-    /// Calls the tool `export_game` as a task (MCP 2025-11-25 `execution.taskSupport`): the task's handle, whose `status()` polls it, `cancel()` cancels it and `result()` waits for what `export_game` answers. A version whose declaration does not run it as a task, or a server without the `tasks` capability, is `CallError::NoTask` (nothing sent).
-    pub async fn export_game_as_task(
-        &self,
-        input: types::ExportGameInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::client::TypedTask<types::ExportGameOutput>> {
-        self.inner
-            .call_tool_output_as_task(
-                self
-                    .inner
-                    .variant(
-                        &[
-                            &tools::export_game_v20250618::SPEC,
-                            &tools::export_game_v20251125::SPEC,
-                        ],
-                    )?,
-                input,
-            )
-            .await
-    }
-    /// The `ping` tool.
-    ///
-    /// Calls the tool `ping`.
-    pub async fn ping(
-        &self,
-        input: types::PingInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::ping::SPEC, input).await
-    }
-    /// Review a game.
-    ///
-    /// Gets the prompt `review` (`prompts/get`).
-    ///
-    /// Protocol-scoped variant for MCP 2025-06-18: the router serves it to the sessions that negotiated one of these versions.
-    pub async fn get_review_v20250618(
-        &self,
-        arguments: types::ReviewV20250618Arguments,
-    ) -> ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::CallError> {
-        self.inner.get_prompt(&prompts::review_v20250618::SPEC, arguments).await
-    }
-    /// Review a game, with a focus.
-    ///
-    /// Gets the prompt `review` (`prompts/get`).
-    ///
-    /// Protocol-scoped variant for MCP 2025-11-25: the router serves it to the sessions that negotiated one of these versions.
-    pub async fn get_review_v20251125(
-        &self,
-        arguments: types::ReviewV20251125Arguments,
-    ) -> ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::CallError> {
-        self.inner.get_prompt(&prompts::review_v20251125::SPEC, arguments).await
-    }
-    /// Reads the resource `rules` (`resources/read` of `chess://rules`).
-    ///
-    /// Protocol-scoped variant for MCP 2025-06-18: the router serves it to the sessions that negotiated one of these versions.
-    pub async fn read_rules_v20250618(
-        &self,
-    ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::CallError> {
-        self.inner.read_resource(&resources::rules_v20250618::SPEC).await
-    }
-    /// Reads the resource `rules` (`resources/read` of `chess://rules`).
-    ///
-    /// Protocol-scoped variant for MCP 2025-11-25: the router serves it to the sessions that negotiated one of these versions.
-    pub async fn read_rules_v20251125(
-        &self,
-    ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::CallError> {
-        self.inner.read_resource(&resources::rules_v20251125::SPEC).await
-    }
-}
 /// Tests generated from the description's examples.
 #[cfg(test)]
 mod example_tests {
@@ -1685,5 +1474,225 @@ mod example_tests {
                 &resource_examples::rules_v20251125::ALL.examples[0usize],
             ),
         );
+    }
+}
+
+::mcpdesc::__private::requires_client! {
+    /// A typed client of `generator-variants`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
+    ///
+    /// Each call is checked against the description before anything is sent (the
+    /// negotiated protocol version must be in the item's scope, a tool's input must
+    /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
+    /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
+    /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
+    /// A tool with `outputSchema` answers its typed `structuredContent`, checked
+    /// against the schema (`{tool}_with_content` adds the content blocks and
+    /// `_meta`); a tool without answers the whole result (a tool error is
+    /// `CallError::Tool`). Cloning is cheap; the clones share the session.
+    #[derive(Debug, Clone)]
+    #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
+    pub struct Client {
+        inner: ::mcpdesc::client::TypedClient,
+    }
+    #[allow(dead_code, deprecated)]
+    #[allow(
+        rustdoc::broken_intra_doc_links,
+        rustdoc::private_intra_doc_links,
+        rustdoc::invalid_html_tags,
+        rustdoc::bare_urls,
+        rustdoc::invalid_rust_codeblocks
+    )]
+    impl Client {
+        /// A client over `session`, checking inputs against their `inputSchema`.
+        pub fn new(session: ::mcpdesc::client::Session) -> Self {
+            Client {
+                inner: ::mcpdesc::client::TypedClient::new(session),
+            }
+        }
+        /// The session (negotiated version, the server's handshake answer, raw
+        /// requests).
+        pub fn session(&self) -> &::mcpdesc::client::Session {
+            self.inner.session()
+        }
+        /// Whether inputs are checked against their `inputSchema` before sending
+        /// (on by default); off, the server sees whatever the input serializes to.
+        pub fn validate_inputs(self, on: bool) -> Self {
+            Client {
+                inner: self.inner.validate_inputs(on),
+            }
+        }
+        /// Analyze Chess Game
+        ///
+        /// Calls the tool `analyze_game`.
+        ///
+        /// Protocol-scoped variant for MCP 2025-06-18: the router serves it to the sessions that negotiated one of these versions.
+        pub async fn analyze_game_v20250618(
+            &self,
+            input: types::AnalyzeGameV20250618Input,
+        ) -> ::mcpdesc::CallResult<types::AnalyzeGameOutput> {
+            self.inner
+                .call_tool_output(&tools::analyze_game_v20250618::SPEC, input)
+                .await
+        }
+        /// Calls the tool `analyze_game`: the typed output with the content blocks and the result `_meta`.
+        pub async fn analyze_game_v20250618_with_content(
+            &self,
+            input: types::AnalyzeGameV20250618Input,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::AnalyzeGameOutput>> {
+            self.inner.call_tool_typed(&tools::analyze_game_v20250618::SPEC, input).await
+        }
+        /// Analyze Chess Game
+        ///
+        /// Calls the tool `analyze_game`.
+        ///
+        /// Protocol-scoped variant for MCP 2025-11-25: the router serves it to the sessions that negotiated one of these versions.
+        pub async fn analyze_game_v20251125(
+            &self,
+            input: types::AnalyzeGameV20251125Input,
+        ) -> ::mcpdesc::CallResult<types::AnalyzeGameOutput> {
+            self.inner
+                .call_tool_output(&tools::analyze_game_v20251125::SPEC, input)
+                .await
+        }
+        /// Calls the tool `analyze_game`: the typed output with the content blocks and the result `_meta`.
+        pub async fn analyze_game_v20251125_with_content(
+            &self,
+            input: types::AnalyzeGameV20251125Input,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::AnalyzeGameOutput>> {
+            self.inner.call_tool_typed(&tools::analyze_game_v20251125::SPEC, input).await
+        }
+        /// The `reset_board` tool.
+        ///
+        /// Calls the tool `reset_board`.
+        ///
+        /// One handler for the protocol-scoped variants of `reset_board` for MCP 2025-06-18, 2025-11-25: their declarations differ only in what the router serves about them (description, annotations, execution...), not in this handler's types. Each variant keeps its own `tools::…::SPEC`, examples and example tests; the router serves each session the declaration of its version.
+        pub async fn reset_board(
+            &self,
+            input: types::ResetBoardInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner
+                .call_tool(
+                    self
+                        .inner
+                        .variant(
+                            &[
+                                &tools::reset_board_v20250618::SPEC,
+                                &tools::reset_board_v20251125::SPEC,
+                            ],
+                        )?,
+                    input,
+                )
+                .await
+        }
+        /// Export a game as PGN.
+        ///
+        /// Calls the tool `export_game`.
+        ///
+        /// One handler for the protocol-scoped variants of `export_game` for MCP 2025-06-18, 2025-11-25: their declarations differ only in what the router serves about them (description, annotations, execution...), not in this handler's types. Each variant keeps its own `tools::…::SPEC`, examples and example tests; the router serves each session the declaration of its version.
+        pub async fn export_game(
+            &self,
+            input: types::ExportGameInput,
+        ) -> ::mcpdesc::CallResult<types::ExportGameOutput> {
+            self.inner
+                .call_tool_output(
+                    self
+                        .inner
+                        .variant(
+                            &[
+                                &tools::export_game_v20250618::SPEC,
+                                &tools::export_game_v20251125::SPEC,
+                            ],
+                        )?,
+                    input,
+                )
+                .await
+        }
+        /// Calls the tool `export_game`: the typed output with the content blocks and the result `_meta`.
+        pub async fn export_game_with_content(
+            &self,
+            input: types::ExportGameInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ExportGameOutput>> {
+            self.inner
+                .call_tool_typed(
+                    self
+                        .inner
+                        .variant(
+                            &[
+                                &tools::export_game_v20250618::SPEC,
+                                &tools::export_game_v20251125::SPEC,
+                            ],
+                        )?,
+                    input,
+                )
+                .await
+        }
+        /// Calls the tool `export_game` as a task (MCP 2025-11-25 `execution.taskSupport`): the task's handle, whose `status()` polls it, `cancel()` cancels it and `result()` waits for what `export_game` answers. A version whose declaration does not run it as a task, or a server without the `tasks` capability, is `CallError::NoTask` (nothing sent).
+        pub async fn export_game_as_task(
+            &self,
+            input: types::ExportGameInput,
+        ) -> ::mcpdesc::CallResult<
+            ::mcpdesc::client::TypedTask<types::ExportGameOutput>,
+        > {
+            self.inner
+                .call_tool_output_as_task(
+                    self
+                        .inner
+                        .variant(
+                            &[
+                                &tools::export_game_v20250618::SPEC,
+                                &tools::export_game_v20251125::SPEC,
+                            ],
+                        )?,
+                    input,
+                )
+                .await
+        }
+        /// The `ping` tool.
+        ///
+        /// Calls the tool `ping`.
+        pub async fn ping(
+            &self,
+            input: types::PingInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::ping::SPEC, input).await
+        }
+        /// Review a game.
+        ///
+        /// Gets the prompt `review` (`prompts/get`).
+        ///
+        /// Protocol-scoped variant for MCP 2025-06-18: the router serves it to the sessions that negotiated one of these versions.
+        pub async fn get_review_v20250618(
+            &self,
+            arguments: types::ReviewV20250618Arguments,
+        ) -> ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::CallError> {
+            self.inner.get_prompt(&prompts::review_v20250618::SPEC, arguments).await
+        }
+        /// Review a game, with a focus.
+        ///
+        /// Gets the prompt `review` (`prompts/get`).
+        ///
+        /// Protocol-scoped variant for MCP 2025-11-25: the router serves it to the sessions that negotiated one of these versions.
+        pub async fn get_review_v20251125(
+            &self,
+            arguments: types::ReviewV20251125Arguments,
+        ) -> ::core::result::Result<::mcpdesc::PromptResult, ::mcpdesc::CallError> {
+            self.inner.get_prompt(&prompts::review_v20251125::SPEC, arguments).await
+        }
+        /// Reads the resource `rules` (`resources/read` of `chess://rules`).
+        ///
+        /// Protocol-scoped variant for MCP 2025-06-18: the router serves it to the sessions that negotiated one of these versions.
+        pub async fn read_rules_v20250618(
+            &self,
+        ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::CallError> {
+            self.inner.read_resource(&resources::rules_v20250618::SPEC).await
+        }
+        /// Reads the resource `rules` (`resources/read` of `chess://rules`).
+        ///
+        /// Protocol-scoped variant for MCP 2025-11-25: the router serves it to the sessions that negotiated one of these versions.
+        pub async fn read_rules_v20251125(
+            &self,
+        ) -> ::core::result::Result<::mcpdesc::ResourceResult, ::mcpdesc::CallError> {
+            self.inner.read_resource(&resources::rules_v20251125::SPEC).await
+        }
     }
 }

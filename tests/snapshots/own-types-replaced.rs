@@ -1505,146 +1505,6 @@ pub fn check_against_examples<S: Server>(
 ) -> ::core::result::Result<(), ::std::string::String> {
     ::mcpdesc::testing::check_against(&router(server), &examples::book(), examples)
 }
-/// A typed client of `issues`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
-///
-/// Each call is checked against the description before anything is sent (the
-/// negotiated protocol version must be in the item's scope, a tool's input must
-/// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
-/// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
-/// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// A tool with `outputSchema` answers its typed `structuredContent`, checked
-/// against the schema (`{tool}_with_content` adds the content blocks and
-/// `_meta`); a tool without answers the whole result (a tool error is
-/// `CallError::Tool`). Cloning is cheap; the clones share the session.
-#[derive(Debug, Clone)]
-#[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
-pub struct Client {
-    inner: ::mcpdesc::client::TypedClient,
-}
-#[allow(dead_code, deprecated)]
-#[allow(
-    rustdoc::broken_intra_doc_links,
-    rustdoc::private_intra_doc_links,
-    rustdoc::invalid_html_tags,
-    rustdoc::bare_urls,
-    rustdoc::invalid_rust_codeblocks
-)]
-impl Client {
-    /// A client over `session`, checking inputs against their `inputSchema`.
-    pub fn new(session: ::mcpdesc::client::Session) -> Self {
-        Client {
-            inner: ::mcpdesc::client::TypedClient::new(session),
-        }
-    }
-    /// The session (negotiated version, the server's handshake answer, raw
-    /// requests).
-    pub fn session(&self) -> &::mcpdesc::client::Session {
-        self.inner.session()
-    }
-    /// Whether inputs are checked against their `inputSchema` before sending
-    /// (on by default); off, the server sees whatever the input serializes to.
-    pub fn validate_inputs(self, on: bool) -> Self {
-        Client {
-            inner: self.inner.validate_inputs(on),
-        }
-    }
-    /// One issue by id.
-    ///
-    /// Calls the tool `get_issue`.
-    pub async fn get_issue(
-        &self,
-        input: types::GetIssueInput,
-    ) -> ::mcpdesc::CallResult<crate::model::Issue> {
-        self.inner.call_tool_output(&tools::get_issue::SPEC, input).await
-    }
-    /// Calls the tool `get_issue`: the typed output with the content blocks and the result `_meta`.
-    pub async fn get_issue_with_content(
-        &self,
-        input: types::GetIssueInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<crate::model::Issue>> {
-        self.inner.call_tool_typed(&tools::get_issue::SPEC, input).await
-    }
-    /// The issues, newest first, optionally of one state and since a time.
-    ///
-    /// Calls the tool `list_issues`.
-    pub async fn list_issues(
-        &self,
-        input: types::ListIssuesInput,
-    ) -> ::mcpdesc::CallResult<types::ListIssuesOutput> {
-        self.inner.call_tool_output(&tools::list_issues::SPEC, input).await
-    }
-    /// Calls the tool `list_issues`: the typed output with the content blocks and the result `_meta`.
-    pub async fn list_issues_with_content(
-        &self,
-        input: types::ListIssuesInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ListIssuesOutput>> {
-        self.inner.call_tool_typed(&tools::list_issues::SPEC, input).await
-    }
-    /// Issues whose title contains the query.
-    ///
-    /// Calls the tool `search_issues`.
-    pub async fn search_issues(
-        &self,
-        input: types::SearchIssuesInput,
-    ) -> ::mcpdesc::CallResult<types::SearchIssuesOutput> {
-        self.inner.call_tool_output(&tools::search_issues::SPEC, input).await
-    }
-    /// Calls the tool `search_issues`: the typed output with the content blocks and the result `_meta`.
-    pub async fn search_issues_with_content(
-        &self,
-        input: types::SearchIssuesInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::SearchIssuesOutput>> {
-        self.inner.call_tool_typed(&tools::search_issues::SPEC, input).await
-    }
-    /// Changes an issue's state or title.
-    ///
-    /// Calls the tool `update_issue`.
-    pub async fn update_issue(
-        &self,
-        input: types::UpdateIssueInput,
-    ) -> ::mcpdesc::CallResult<crate::model::Issue> {
-        self.inner.call_tool_output(&tools::update_issue::SPEC, input).await
-    }
-    /// Calls the tool `update_issue`: the typed output with the content blocks and the result `_meta`.
-    pub async fn update_issue_with_content(
-        &self,
-        input: types::UpdateIssueInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<crate::model::Issue>> {
-        self.inner.call_tool_typed(&tools::update_issue::SPEC, input).await
-    }
-    /// The current time in a timezone.
-    ///
-    /// Calls the tool `get_current_time`.
-    pub async fn get_current_time(
-        &self,
-        input: types::GetCurrentTimeInput,
-    ) -> ::mcpdesc::CallResult<types::GetCurrentTimeOutput> {
-        self.inner.call_tool_output(&tools::get_current_time::SPEC, input).await
-    }
-    /// Calls the tool `get_current_time`: the typed output with the content blocks and the result `_meta`.
-    pub async fn get_current_time_with_content(
-        &self,
-        input: types::GetCurrentTimeInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::GetCurrentTimeOutput>> {
-        self.inner.call_tool_typed(&tools::get_current_time::SPEC, input).await
-    }
-    /// A time in another timezone.
-    ///
-    /// Calls the tool `convert_time`.
-    pub async fn convert_time(
-        &self,
-        input: types::ConvertTimeInput,
-    ) -> ::mcpdesc::CallResult<types::ConvertTimeOutput> {
-        self.inner.call_tool_output(&tools::convert_time::SPEC, input).await
-    }
-    /// Calls the tool `convert_time`: the typed output with the content blocks and the result `_meta`.
-    pub async fn convert_time_with_content(
-        &self,
-        input: types::ConvertTimeInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ConvertTimeOutput>> {
-        self.inner.call_tool_typed(&tools::convert_time::SPEC, input).await
-    }
-}
 /// Tests generated from the description's examples.
 #[cfg(test)]
 mod example_tests {
@@ -1683,5 +1543,148 @@ mod example_tests {
     #[test]
     fn convert_time_example_paris() {
         examples::convert_time::ALL.check_example_with_output(0usize);
+    }
+}
+
+::mcpdesc::__private::requires_client! {
+    /// A typed client of `issues`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
+    ///
+    /// Each call is checked against the description before anything is sent (the
+    /// negotiated protocol version must be in the item's scope, a tool's input must
+    /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
+    /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
+    /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
+    /// A tool with `outputSchema` answers its typed `structuredContent`, checked
+    /// against the schema (`{tool}_with_content` adds the content blocks and
+    /// `_meta`); a tool without answers the whole result (a tool error is
+    /// `CallError::Tool`). Cloning is cheap; the clones share the session.
+    #[derive(Debug, Clone)]
+    #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
+    pub struct Client {
+        inner: ::mcpdesc::client::TypedClient,
+    }
+    #[allow(dead_code, deprecated)]
+    #[allow(
+        rustdoc::broken_intra_doc_links,
+        rustdoc::private_intra_doc_links,
+        rustdoc::invalid_html_tags,
+        rustdoc::bare_urls,
+        rustdoc::invalid_rust_codeblocks
+    )]
+    impl Client {
+        /// A client over `session`, checking inputs against their `inputSchema`.
+        pub fn new(session: ::mcpdesc::client::Session) -> Self {
+            Client {
+                inner: ::mcpdesc::client::TypedClient::new(session),
+            }
+        }
+        /// The session (negotiated version, the server's handshake answer, raw
+        /// requests).
+        pub fn session(&self) -> &::mcpdesc::client::Session {
+            self.inner.session()
+        }
+        /// Whether inputs are checked against their `inputSchema` before sending
+        /// (on by default); off, the server sees whatever the input serializes to.
+        pub fn validate_inputs(self, on: bool) -> Self {
+            Client {
+                inner: self.inner.validate_inputs(on),
+            }
+        }
+        /// One issue by id.
+        ///
+        /// Calls the tool `get_issue`.
+        pub async fn get_issue(
+            &self,
+            input: types::GetIssueInput,
+        ) -> ::mcpdesc::CallResult<crate::model::Issue> {
+            self.inner.call_tool_output(&tools::get_issue::SPEC, input).await
+        }
+        /// Calls the tool `get_issue`: the typed output with the content blocks and the result `_meta`.
+        pub async fn get_issue_with_content(
+            &self,
+            input: types::GetIssueInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<crate::model::Issue>> {
+            self.inner.call_tool_typed(&tools::get_issue::SPEC, input).await
+        }
+        /// The issues, newest first, optionally of one state and since a time.
+        ///
+        /// Calls the tool `list_issues`.
+        pub async fn list_issues(
+            &self,
+            input: types::ListIssuesInput,
+        ) -> ::mcpdesc::CallResult<types::ListIssuesOutput> {
+            self.inner.call_tool_output(&tools::list_issues::SPEC, input).await
+        }
+        /// Calls the tool `list_issues`: the typed output with the content blocks and the result `_meta`.
+        pub async fn list_issues_with_content(
+            &self,
+            input: types::ListIssuesInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ListIssuesOutput>> {
+            self.inner.call_tool_typed(&tools::list_issues::SPEC, input).await
+        }
+        /// Issues whose title contains the query.
+        ///
+        /// Calls the tool `search_issues`.
+        pub async fn search_issues(
+            &self,
+            input: types::SearchIssuesInput,
+        ) -> ::mcpdesc::CallResult<types::SearchIssuesOutput> {
+            self.inner.call_tool_output(&tools::search_issues::SPEC, input).await
+        }
+        /// Calls the tool `search_issues`: the typed output with the content blocks and the result `_meta`.
+        pub async fn search_issues_with_content(
+            &self,
+            input: types::SearchIssuesInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::SearchIssuesOutput>> {
+            self.inner.call_tool_typed(&tools::search_issues::SPEC, input).await
+        }
+        /// Changes an issue's state or title.
+        ///
+        /// Calls the tool `update_issue`.
+        pub async fn update_issue(
+            &self,
+            input: types::UpdateIssueInput,
+        ) -> ::mcpdesc::CallResult<crate::model::Issue> {
+            self.inner.call_tool_output(&tools::update_issue::SPEC, input).await
+        }
+        /// Calls the tool `update_issue`: the typed output with the content blocks and the result `_meta`.
+        pub async fn update_issue_with_content(
+            &self,
+            input: types::UpdateIssueInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<crate::model::Issue>> {
+            self.inner.call_tool_typed(&tools::update_issue::SPEC, input).await
+        }
+        /// The current time in a timezone.
+        ///
+        /// Calls the tool `get_current_time`.
+        pub async fn get_current_time(
+            &self,
+            input: types::GetCurrentTimeInput,
+        ) -> ::mcpdesc::CallResult<types::GetCurrentTimeOutput> {
+            self.inner.call_tool_output(&tools::get_current_time::SPEC, input).await
+        }
+        /// Calls the tool `get_current_time`: the typed output with the content blocks and the result `_meta`.
+        pub async fn get_current_time_with_content(
+            &self,
+            input: types::GetCurrentTimeInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::GetCurrentTimeOutput>> {
+            self.inner.call_tool_typed(&tools::get_current_time::SPEC, input).await
+        }
+        /// A time in another timezone.
+        ///
+        /// Calls the tool `convert_time`.
+        pub async fn convert_time(
+            &self,
+            input: types::ConvertTimeInput,
+        ) -> ::mcpdesc::CallResult<types::ConvertTimeOutput> {
+            self.inner.call_tool_output(&tools::convert_time::SPEC, input).await
+        }
+        /// Calls the tool `convert_time`: the typed output with the content blocks and the result `_meta`.
+        pub async fn convert_time_with_content(
+            &self,
+            input: types::ConvertTimeInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ConvertTimeOutput>> {
+            self.inner.call_tool_typed(&tools::convert_time::SPEC, input).await
+        }
     }
 }

@@ -2302,207 +2302,6 @@ pub fn check_against_examples<S: Server>(
 ) -> ::core::result::Result<(), ::std::string::String> {
     ::mcpdesc::testing::check_against(&router(server), &examples::book(), examples)
 }
-/// A typed client of `mcp-servers/everything`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
-///
-/// Each call is checked against the description before anything is sent (the
-/// negotiated protocol version must be in the item's scope, a tool's input must
-/// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
-/// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
-/// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// A tool with `outputSchema` answers its typed `structuredContent`, checked
-/// against the schema (`{tool}_with_content` adds the content blocks and
-/// `_meta`); a tool without answers the whole result (a tool error is
-/// `CallError::Tool`). Cloning is cheap; the clones share the session.
-#[derive(Debug, Clone)]
-#[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
-pub struct Client {
-    inner: ::mcpdesc::client::TypedClient,
-}
-#[allow(dead_code, deprecated)]
-#[allow(
-    rustdoc::broken_intra_doc_links,
-    rustdoc::private_intra_doc_links,
-    rustdoc::invalid_html_tags,
-    rustdoc::bare_urls,
-    rustdoc::invalid_rust_codeblocks
-)]
-impl Client {
-    /// A client over `session`, checking inputs against their `inputSchema`.
-    pub fn new(session: ::mcpdesc::client::Session) -> Self {
-        Client {
-            inner: ::mcpdesc::client::TypedClient::new(session),
-        }
-    }
-    /// The session (negotiated version, the server's handshake answer, raw
-    /// requests).
-    pub fn session(&self) -> &::mcpdesc::client::Session {
-        self.inner.session()
-    }
-    /// Whether inputs are checked against their `inputSchema` before sending
-    /// (on by default); off, the server sees whatever the input serializes to.
-    pub fn validate_inputs(self, on: bool) -> Self {
-        Client {
-            inner: self.inner.validate_inputs(on),
-        }
-    }
-    /// Echo Tool: Echoes back the input string
-    ///
-    /// Calls the tool `echo`.
-    ///
-    /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
-    pub async fn echo(
-        &self,
-        input: types::EchoInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::echo::SPEC, input).await
-    }
-    /// Get Annotated Message Tool: Demonstrates how annotations can be used to provide metadata about content.
-    ///
-    /// Calls the tool `get-annotated-message`.
-    ///
-    /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
-    pub async fn get_annotated_message(
-        &self,
-        input: types::GetAnnotatedMessageInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::get_annotated_message::SPEC, input).await
-    }
-    /// Print Environment Tool: Returns all environment variables, helpful for debugging MCP server configuration
-    ///
-    /// Calls the tool `get-env`.
-    ///
-    /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
-    pub async fn get_env(
-        &self,
-        input: types::GetEnvInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::get_env::SPEC, input).await
-    }
-    /// Get Resource Links Tool: Returns up to ten resource links that reference different types of resources
-    ///
-    /// Calls the tool `get-resource-links`.
-    ///
-    /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
-    pub async fn get_resource_links(
-        &self,
-        input: types::GetResourceLinksInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::get_resource_links::SPEC, input).await
-    }
-    /// Get Resource Reference Tool: Returns a resource reference that can be used by MCP clients
-    ///
-    /// Calls the tool `get-resource-reference`.
-    ///
-    /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
-    pub async fn get_resource_reference(
-        &self,
-        input: types::GetResourceReferenceInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::get_resource_reference::SPEC, input).await
-    }
-    /// Get Structured Content Tool: Returns structured content along with an output schema for client data validation
-    ///
-    /// Calls the tool `get-structured-content`.
-    ///
-    /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
-    pub async fn get_structured_content(
-        &self,
-        input: types::GetStructuredContentInput,
-    ) -> ::mcpdesc::CallResult<types::GetStructuredContentOutput> {
-        self.inner.call_tool_output(&tools::get_structured_content::SPEC, input).await
-    }
-    /// Calls the tool `get-structured-content`: the typed output with the content blocks and the result `_meta`.
-    pub async fn get_structured_content_with_content(
-        &self,
-        input: types::GetStructuredContentInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::GetStructuredContentOutput>> {
-        self.inner.call_tool_typed(&tools::get_structured_content::SPEC, input).await
-    }
-    /// Get Sum Tool: Returns the sum of two numbers
-    ///
-    /// Calls the tool `get-sum`.
-    ///
-    /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
-    pub async fn get_sum(
-        &self,
-        input: types::GetSumInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::get_sum::SPEC, input).await
-    }
-    /// Get Tiny Image Tool: Returns a tiny MCP logo image.
-    ///
-    /// Calls the tool `get-tiny-image`.
-    ///
-    /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
-    pub async fn get_tiny_image(
-        &self,
-        input: types::GetTinyImageInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::get_tiny_image::SPEC, input).await
-    }
-    /// GZip File as Resource Tool: Compresses a single file using gzip compression. Depending upon the selected output type, returns either the compressed data as a gzipped resource or a resource link, allowing it to be downloaded in a subsequent request during the current session.
-    ///
-    /// Calls the tool `gzip-file-as-resource`.
-    ///
-    /// Annotations (advisory hints): may modify its environment, not destructive, idempotent, open world.
-    pub async fn gzip_file_as_resource(
-        &self,
-        input: types::GzipFileAsResourceInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::gzip_file_as_resource::SPEC, input).await
-    }
-    /// Toggle Simulated Logging: Toggles simulated, random-leveled logging on or off.
-    ///
-    /// Calls the tool `toggle-simulated-logging`.
-    ///
-    /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
-    pub async fn toggle_simulated_logging(
-        &self,
-        input: types::ToggleSimulatedLoggingInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::toggle_simulated_logging::SPEC, input).await
-    }
-    /// Toggle Subscriber Updates: Toggles simulated resource subscription updates on or off.
-    ///
-    /// Calls the tool `toggle-subscriber-updates`.
-    ///
-    /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
-    pub async fn toggle_subscriber_updates(
-        &self,
-        input: types::ToggleSubscriberUpdatesInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::toggle_subscriber_updates::SPEC, input).await
-    }
-    /// Trigger Long Running Operation Tool: Demonstrates a long running operation with progress updates.
-    ///
-    /// Calls the tool `trigger-long-running-operation`.
-    ///
-    /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
-    pub async fn trigger_long_running_operation(
-        &self,
-        input: types::TriggerLongRunningOperationInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::trigger_long_running_operation::SPEC, input).await
-    }
-    /// Simulate Research Query: Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification.
-    ///
-    /// Calls the tool `simulate-research-query`.
-    ///
-    /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
-    pub async fn simulate_research_query(
-        &self,
-        input: types::SimulateResearchQueryInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
-        self.inner.call_tool(&tools::simulate_research_query::SPEC, input).await
-    }
-    /// Calls the tool `simulate-research-query` as a task (MCP 2025-11-25 `execution.taskSupport`): the task's handle, whose `status()` polls it, `cancel()` cancels it and `result()` waits for what `simulate_research_query` answers. A version whose declaration does not run it as a task, or a server without the `tasks` capability, is `CallError::NoTask` (nothing sent).
-    pub async fn simulate_research_query_as_task(
-        &self,
-        input: types::SimulateResearchQueryInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::client::TypedTask<::mcpdesc::ToolResult>> {
-        self.inner.call_tool_as_task(&tools::simulate_research_query::SPEC, input).await
-    }
-}
 /// Tests generated from the description's examples.
 #[cfg(test)]
 mod example_tests {
@@ -2531,5 +2330,215 @@ mod example_tests {
     #[test]
     fn get_tiny_image_example_recorded_3() {
         examples::get_tiny_image::ALL.check_example(0usize);
+    }
+}
+
+::mcpdesc::__private::requires_client! {
+    /// A typed client of `mcp-servers/everything`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
+    ///
+    /// Each call is checked against the description before anything is sent (the
+    /// negotiated protocol version must be in the item's scope, a tool's input must
+    /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
+    /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
+    /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
+    /// A tool with `outputSchema` answers its typed `structuredContent`, checked
+    /// against the schema (`{tool}_with_content` adds the content blocks and
+    /// `_meta`); a tool without answers the whole result (a tool error is
+    /// `CallError::Tool`). Cloning is cheap; the clones share the session.
+    #[derive(Debug, Clone)]
+    #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
+    pub struct Client {
+        inner: ::mcpdesc::client::TypedClient,
+    }
+    #[allow(dead_code, deprecated)]
+    #[allow(
+        rustdoc::broken_intra_doc_links,
+        rustdoc::private_intra_doc_links,
+        rustdoc::invalid_html_tags,
+        rustdoc::bare_urls,
+        rustdoc::invalid_rust_codeblocks
+    )]
+    impl Client {
+        /// A client over `session`, checking inputs against their `inputSchema`.
+        pub fn new(session: ::mcpdesc::client::Session) -> Self {
+            Client {
+                inner: ::mcpdesc::client::TypedClient::new(session),
+            }
+        }
+        /// The session (negotiated version, the server's handshake answer, raw
+        /// requests).
+        pub fn session(&self) -> &::mcpdesc::client::Session {
+            self.inner.session()
+        }
+        /// Whether inputs are checked against their `inputSchema` before sending
+        /// (on by default); off, the server sees whatever the input serializes to.
+        pub fn validate_inputs(self, on: bool) -> Self {
+            Client {
+                inner: self.inner.validate_inputs(on),
+            }
+        }
+        /// Echo Tool: Echoes back the input string
+        ///
+        /// Calls the tool `echo`.
+        ///
+        /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+        pub async fn echo(
+            &self,
+            input: types::EchoInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::echo::SPEC, input).await
+        }
+        /// Get Annotated Message Tool: Demonstrates how annotations can be used to provide metadata about content.
+        ///
+        /// Calls the tool `get-annotated-message`.
+        ///
+        /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+        pub async fn get_annotated_message(
+            &self,
+            input: types::GetAnnotatedMessageInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::get_annotated_message::SPEC, input).await
+        }
+        /// Print Environment Tool: Returns all environment variables, helpful for debugging MCP server configuration
+        ///
+        /// Calls the tool `get-env`.
+        ///
+        /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+        pub async fn get_env(
+            &self,
+            input: types::GetEnvInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::get_env::SPEC, input).await
+        }
+        /// Get Resource Links Tool: Returns up to ten resource links that reference different types of resources
+        ///
+        /// Calls the tool `get-resource-links`.
+        ///
+        /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+        pub async fn get_resource_links(
+            &self,
+            input: types::GetResourceLinksInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::get_resource_links::SPEC, input).await
+        }
+        /// Get Resource Reference Tool: Returns a resource reference that can be used by MCP clients
+        ///
+        /// Calls the tool `get-resource-reference`.
+        ///
+        /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+        pub async fn get_resource_reference(
+            &self,
+            input: types::GetResourceReferenceInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::get_resource_reference::SPEC, input).await
+        }
+        /// Get Structured Content Tool: Returns structured content along with an output schema for client data validation
+        ///
+        /// Calls the tool `get-structured-content`.
+        ///
+        /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+        pub async fn get_structured_content(
+            &self,
+            input: types::GetStructuredContentInput,
+        ) -> ::mcpdesc::CallResult<types::GetStructuredContentOutput> {
+            self.inner
+                .call_tool_output(&tools::get_structured_content::SPEC, input)
+                .await
+        }
+        /// Calls the tool `get-structured-content`: the typed output with the content blocks and the result `_meta`.
+        pub async fn get_structured_content_with_content(
+            &self,
+            input: types::GetStructuredContentInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::GetStructuredContentOutput>> {
+            self.inner.call_tool_typed(&tools::get_structured_content::SPEC, input).await
+        }
+        /// Get Sum Tool: Returns the sum of two numbers
+        ///
+        /// Calls the tool `get-sum`.
+        ///
+        /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+        pub async fn get_sum(
+            &self,
+            input: types::GetSumInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::get_sum::SPEC, input).await
+        }
+        /// Get Tiny Image Tool: Returns a tiny MCP logo image.
+        ///
+        /// Calls the tool `get-tiny-image`.
+        ///
+        /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+        pub async fn get_tiny_image(
+            &self,
+            input: types::GetTinyImageInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::get_tiny_image::SPEC, input).await
+        }
+        /// GZip File as Resource Tool: Compresses a single file using gzip compression. Depending upon the selected output type, returns either the compressed data as a gzipped resource or a resource link, allowing it to be downloaded in a subsequent request during the current session.
+        ///
+        /// Calls the tool `gzip-file-as-resource`.
+        ///
+        /// Annotations (advisory hints): may modify its environment, not destructive, idempotent, open world.
+        pub async fn gzip_file_as_resource(
+            &self,
+            input: types::GzipFileAsResourceInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::gzip_file_as_resource::SPEC, input).await
+        }
+        /// Toggle Simulated Logging: Toggles simulated, random-leveled logging on or off.
+        ///
+        /// Calls the tool `toggle-simulated-logging`.
+        ///
+        /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
+        pub async fn toggle_simulated_logging(
+            &self,
+            input: types::ToggleSimulatedLoggingInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::toggle_simulated_logging::SPEC, input).await
+        }
+        /// Toggle Subscriber Updates: Toggles simulated resource subscription updates on or off.
+        ///
+        /// Calls the tool `toggle-subscriber-updates`.
+        ///
+        /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
+        pub async fn toggle_subscriber_updates(
+            &self,
+            input: types::ToggleSubscriberUpdatesInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::toggle_subscriber_updates::SPEC, input).await
+        }
+        /// Trigger Long Running Operation Tool: Demonstrates a long running operation with progress updates.
+        ///
+        /// Calls the tool `trigger-long-running-operation`.
+        ///
+        /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+        pub async fn trigger_long_running_operation(
+            &self,
+            input: types::TriggerLongRunningOperationInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner
+                .call_tool(&tools::trigger_long_running_operation::SPEC, input)
+                .await
+        }
+        /// Simulate Research Query: Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification.
+        ///
+        /// Calls the tool `simulate-research-query`.
+        ///
+        /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
+        pub async fn simulate_research_query(
+            &self,
+            input: types::SimulateResearchQueryInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::ToolResult> {
+            self.inner.call_tool(&tools::simulate_research_query::SPEC, input).await
+        }
+        /// Calls the tool `simulate-research-query` as a task (MCP 2025-11-25 `execution.taskSupport`): the task's handle, whose `status()` polls it, `cancel()` cancels it and `result()` waits for what `simulate_research_query` answers. A version whose declaration does not run it as a task, or a server without the `tasks` capability, is `CallError::NoTask` (nothing sent).
+        pub async fn simulate_research_query_as_task(
+            &self,
+            input: types::SimulateResearchQueryInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::client::TypedTask<::mcpdesc::ToolResult>> {
+            self.inner
+                .call_tool_as_task(&tools::simulate_research_query::SPEC, input)
+                .await
+        }
     }
 }

@@ -2610,302 +2610,6 @@ pub fn check_against_examples<S: Server>(
 ) -> ::core::result::Result<(), ::std::string::String> {
     ::mcpdesc::testing::check_against(&router(server), &examples::book(), examples)
 }
-/// A typed client of `secure-filesystem-server`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
-///
-/// Each call is checked against the description before anything is sent (the
-/// negotiated protocol version must be in the item's scope, a tool's input must
-/// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
-/// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
-/// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// A tool with `outputSchema` answers its typed `structuredContent`, checked
-/// against the schema (`{tool}_with_content` adds the content blocks and
-/// `_meta`); a tool without answers the whole result (a tool error is
-/// `CallError::Tool`). Cloning is cheap; the clones share the session.
-#[derive(Debug, Clone)]
-#[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
-pub struct Client {
-    inner: ::mcpdesc::client::TypedClient,
-}
-#[allow(dead_code, deprecated)]
-#[allow(
-    rustdoc::broken_intra_doc_links,
-    rustdoc::private_intra_doc_links,
-    rustdoc::invalid_html_tags,
-    rustdoc::bare_urls,
-    rustdoc::invalid_rust_codeblocks
-)]
-impl Client {
-    /// A client over `session`, checking inputs against their `inputSchema`.
-    pub fn new(session: ::mcpdesc::client::Session) -> Self {
-        Client {
-            inner: ::mcpdesc::client::TypedClient::new(session),
-        }
-    }
-    /// The session (negotiated version, the server's handshake answer, raw
-    /// requests).
-    pub fn session(&self) -> &::mcpdesc::client::Session {
-        self.inner.session()
-    }
-    /// Whether inputs are checked against their `inputSchema` before sending
-    /// (on by default); off, the server sees whatever the input serializes to.
-    pub fn validate_inputs(self, on: bool) -> Self {
-        Client {
-            inner: self.inner.validate_inputs(on),
-        }
-    }
-    /// Read File (Deprecated): Read the complete contents of a file as text. DEPRECATED: Use read_text_file instead.
-    ///
-    /// Calls the tool `read_file`.
-    ///
-    /// Annotations (advisory hints): read-only, closed world.
-    pub async fn read_file(
-        &self,
-        input: types::ReadFileInput,
-    ) -> ::mcpdesc::CallResult<types::ReadFileOutput> {
-        self.inner.call_tool_output(&tools::read_file::SPEC, input).await
-    }
-    /// Calls the tool `read_file`: the typed output with the content blocks and the result `_meta`.
-    pub async fn read_file_with_content(
-        &self,
-        input: types::ReadFileInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ReadFileOutput>> {
-        self.inner.call_tool_typed(&tools::read_file::SPEC, input).await
-    }
-    /// Read Text File: Read the complete contents of a file from the file system as text. Handles various text encodings and provides detailed error messages if the file cannot be read. Use this tool when you need to examine the contents of a single file. Use the 'head' parameter to read only the first N lines of a file, or the 'tail' parameter to read only the last N lines of a file. Operates on the file as text regardless of extension. Only works within allowed directories.
-    ///
-    /// Calls the tool `read_text_file`.
-    ///
-    /// Annotations (advisory hints): read-only, closed world.
-    pub async fn read_text_file(
-        &self,
-        input: types::ReadTextFileInput,
-    ) -> ::mcpdesc::CallResult<types::ReadTextFileOutput> {
-        self.inner.call_tool_output(&tools::read_text_file::SPEC, input).await
-    }
-    /// Calls the tool `read_text_file`: the typed output with the content blocks and the result `_meta`.
-    pub async fn read_text_file_with_content(
-        &self,
-        input: types::ReadTextFileInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ReadTextFileOutput>> {
-        self.inner.call_tool_typed(&tools::read_text_file::SPEC, input).await
-    }
-    /// Read Media File: Read a file and return it as a base64-encoded content block with its MIME type. Image and audio files are returned as image/audio content; any other file type is returned as an embedded resource. Only works within allowed directories.
-    ///
-    /// Calls the tool `read_media_file`.
-    ///
-    /// Annotations (advisory hints): read-only, closed world.
-    pub async fn read_media_file(
-        &self,
-        input: types::ReadMediaFileInput,
-    ) -> ::mcpdesc::CallResult<types::ReadMediaFileOutput> {
-        self.inner.call_tool_output(&tools::read_media_file::SPEC, input).await
-    }
-    /// Calls the tool `read_media_file`: the typed output with the content blocks and the result `_meta`.
-    pub async fn read_media_file_with_content(
-        &self,
-        input: types::ReadMediaFileInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ReadMediaFileOutput>> {
-        self.inner.call_tool_typed(&tools::read_media_file::SPEC, input).await
-    }
-    /// Read Multiple Files: Read the contents of multiple files simultaneously. This is more efficient than reading files one by one when you need to analyze or compare multiple files. Each file's content is returned with its path as a reference. Failed reads for individual files won't stop the entire operation. Only works within allowed directories.
-    ///
-    /// Calls the tool `read_multiple_files`.
-    ///
-    /// Annotations (advisory hints): read-only, closed world.
-    pub async fn read_multiple_files(
-        &self,
-        input: types::ReadMultipleFilesInput,
-    ) -> ::mcpdesc::CallResult<types::ReadMultipleFilesOutput> {
-        self.inner.call_tool_output(&tools::read_multiple_files::SPEC, input).await
-    }
-    /// Calls the tool `read_multiple_files`: the typed output with the content blocks and the result `_meta`.
-    pub async fn read_multiple_files_with_content(
-        &self,
-        input: types::ReadMultipleFilesInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ReadMultipleFilesOutput>> {
-        self.inner.call_tool_typed(&tools::read_multiple_files::SPEC, input).await
-    }
-    /// Write File: Create a new file or completely overwrite an existing file with new content. Use with caution as it will overwrite existing files without warning. Handles text content with proper encoding. Only works within allowed directories.
-    ///
-    /// Calls the tool `write_file`.
-    ///
-    /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
-    pub async fn write_file(
-        &self,
-        input: types::WriteFileInput,
-    ) -> ::mcpdesc::CallResult<types::WriteFileOutput> {
-        self.inner.call_tool_output(&tools::write_file::SPEC, input).await
-    }
-    /// Calls the tool `write_file`: the typed output with the content blocks and the result `_meta`.
-    pub async fn write_file_with_content(
-        &self,
-        input: types::WriteFileInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::WriteFileOutput>> {
-        self.inner.call_tool_typed(&tools::write_file::SPEC, input).await
-    }
-    /// Edit File: Make line-based edits to a text file. Each edit replaces exact line sequences with new content. Returns a git-style diff showing the changes made. Only works within allowed directories.
-    ///
-    /// Calls the tool `edit_file`.
-    ///
-    /// Annotations (advisory hints): may modify its environment, may be destructive, not idempotent, closed world.
-    pub async fn edit_file(
-        &self,
-        input: types::EditFileInput,
-    ) -> ::mcpdesc::CallResult<types::EditFileOutput> {
-        self.inner.call_tool_output(&tools::edit_file::SPEC, input).await
-    }
-    /// Calls the tool `edit_file`: the typed output with the content blocks and the result `_meta`.
-    pub async fn edit_file_with_content(
-        &self,
-        input: types::EditFileInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::EditFileOutput>> {
-        self.inner.call_tool_typed(&tools::edit_file::SPEC, input).await
-    }
-    /// Create Directory: Create a new directory or ensure a directory exists. Can create multiple nested directories in one operation. If the directory already exists, this operation will succeed silently. Perfect for setting up directory structures for projects or ensuring required paths exist. Only works within allowed directories.
-    ///
-    /// Calls the tool `create_directory`.
-    ///
-    /// Annotations (advisory hints): may modify its environment, not destructive, idempotent, closed world.
-    pub async fn create_directory(
-        &self,
-        input: types::CreateDirectoryInput,
-    ) -> ::mcpdesc::CallResult<types::CreateDirectoryOutput> {
-        self.inner.call_tool_output(&tools::create_directory::SPEC, input).await
-    }
-    /// Calls the tool `create_directory`: the typed output with the content blocks and the result `_meta`.
-    pub async fn create_directory_with_content(
-        &self,
-        input: types::CreateDirectoryInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::CreateDirectoryOutput>> {
-        self.inner.call_tool_typed(&tools::create_directory::SPEC, input).await
-    }
-    /// List Directory: Get a detailed listing of all files and directories in a specified path. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is essential for understanding directory structure and finding specific files within a directory. Only works within allowed directories.
-    ///
-    /// Calls the tool `list_directory`.
-    ///
-    /// Annotations (advisory hints): read-only, closed world.
-    pub async fn list_directory(
-        &self,
-        input: types::ListDirectoryInput,
-    ) -> ::mcpdesc::CallResult<types::ListDirectoryOutput> {
-        self.inner.call_tool_output(&tools::list_directory::SPEC, input).await
-    }
-    /// Calls the tool `list_directory`: the typed output with the content blocks and the result `_meta`.
-    pub async fn list_directory_with_content(
-        &self,
-        input: types::ListDirectoryInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ListDirectoryOutput>> {
-        self.inner.call_tool_typed(&tools::list_directory::SPEC, input).await
-    }
-    /// List Directory with Sizes: Get a detailed listing of all files and directories in a specified path, including sizes. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is useful for understanding directory structure and finding specific files within a directory. Only works within allowed directories.
-    ///
-    /// Calls the tool `list_directory_with_sizes`.
-    ///
-    /// Annotations (advisory hints): read-only, closed world.
-    pub async fn list_directory_with_sizes(
-        &self,
-        input: types::ListDirectoryWithSizesInput,
-    ) -> ::mcpdesc::CallResult<types::ListDirectoryWithSizesOutput> {
-        self.inner.call_tool_output(&tools::list_directory_with_sizes::SPEC, input).await
-    }
-    /// Calls the tool `list_directory_with_sizes`: the typed output with the content blocks and the result `_meta`.
-    pub async fn list_directory_with_sizes_with_content(
-        &self,
-        input: types::ListDirectoryWithSizesInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ListDirectoryWithSizesOutput>> {
-        self.inner.call_tool_typed(&tools::list_directory_with_sizes::SPEC, input).await
-    }
-    /// Directory Tree: Get a recursive tree view of files and directories as a JSON structure. Each entry includes 'name', 'type' (file/directory), and 'children' for directories. Files have no children array, while directories always have a children array (which may be empty). The output is formatted with 2-space indentation for readability. Only works within allowed directories.
-    ///
-    /// Calls the tool `directory_tree`.
-    ///
-    /// Annotations (advisory hints): read-only, closed world.
-    pub async fn directory_tree(
-        &self,
-        input: types::DirectoryTreeInput,
-    ) -> ::mcpdesc::CallResult<types::DirectoryTreeOutput> {
-        self.inner.call_tool_output(&tools::directory_tree::SPEC, input).await
-    }
-    /// Calls the tool `directory_tree`: the typed output with the content blocks and the result `_meta`.
-    pub async fn directory_tree_with_content(
-        &self,
-        input: types::DirectoryTreeInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::DirectoryTreeOutput>> {
-        self.inner.call_tool_typed(&tools::directory_tree::SPEC, input).await
-    }
-    /// Move File: Move or rename files and directories. Can move files between directories and rename them in a single operation. If the destination exists, the operation will fail. Works across different directories and can be used for simple renaming within the same directory. Both source and destination must be within allowed directories.
-    ///
-    /// Calls the tool `move_file`.
-    ///
-    /// Annotations (advisory hints): may modify its environment, may be destructive, not idempotent, closed world.
-    pub async fn move_file(
-        &self,
-        input: types::MoveFileInput,
-    ) -> ::mcpdesc::CallResult<types::MoveFileOutput> {
-        self.inner.call_tool_output(&tools::move_file::SPEC, input).await
-    }
-    /// Calls the tool `move_file`: the typed output with the content blocks and the result `_meta`.
-    pub async fn move_file_with_content(
-        &self,
-        input: types::MoveFileInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::MoveFileOutput>> {
-        self.inner.call_tool_typed(&tools::move_file::SPEC, input).await
-    }
-    /// Search Files: Recursively search for files and directories matching a pattern. The patterns should be glob-style patterns that match paths relative to the working directory. Use pattern like '*.ext' to match files in current directory, and '**/*.ext' to match files in all subdirectories. Returns full paths to all matching items. Great for finding files when you don't know their exact location. Only searches within allowed directories.
-    ///
-    /// Calls the tool `search_files`.
-    ///
-    /// Annotations (advisory hints): read-only, closed world.
-    pub async fn search_files(
-        &self,
-        input: types::SearchFilesInput,
-    ) -> ::mcpdesc::CallResult<types::SearchFilesOutput> {
-        self.inner.call_tool_output(&tools::search_files::SPEC, input).await
-    }
-    /// Calls the tool `search_files`: the typed output with the content blocks and the result `_meta`.
-    pub async fn search_files_with_content(
-        &self,
-        input: types::SearchFilesInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::SearchFilesOutput>> {
-        self.inner.call_tool_typed(&tools::search_files::SPEC, input).await
-    }
-    /// Get File Info: Retrieve detailed metadata about a file or directory. Returns comprehensive information including size, creation time, last modified time, permissions, and type. This tool is perfect for understanding file characteristics without reading the actual content. Only works within allowed directories.
-    ///
-    /// Calls the tool `get_file_info`.
-    ///
-    /// Annotations (advisory hints): read-only, closed world.
-    pub async fn get_file_info(
-        &self,
-        input: types::GetFileInfoInput,
-    ) -> ::mcpdesc::CallResult<types::GetFileInfoOutput> {
-        self.inner.call_tool_output(&tools::get_file_info::SPEC, input).await
-    }
-    /// Calls the tool `get_file_info`: the typed output with the content blocks and the result `_meta`.
-    pub async fn get_file_info_with_content(
-        &self,
-        input: types::GetFileInfoInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::GetFileInfoOutput>> {
-        self.inner.call_tool_typed(&tools::get_file_info::SPEC, input).await
-    }
-    /// List Allowed Directories: Returns the list of directories that this server is allowed to access. Subdirectories within these allowed directories are also accessible. Use this to understand which directories and their nested paths are available before trying to access files.
-    ///
-    /// Calls the tool `list_allowed_directories`.
-    ///
-    /// Annotations (advisory hints): read-only, closed world.
-    pub async fn list_allowed_directories(
-        &self,
-        input: types::ListAllowedDirectoriesInput,
-    ) -> ::mcpdesc::CallResult<types::ListAllowedDirectoriesOutput> {
-        self.inner.call_tool_output(&tools::list_allowed_directories::SPEC, input).await
-    }
-    /// Calls the tool `list_allowed_directories`: the typed output with the content blocks and the result `_meta`.
-    pub async fn list_allowed_directories_with_content(
-        &self,
-        input: types::ListAllowedDirectoriesInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ListAllowedDirectoriesOutput>> {
-        self.inner.call_tool_typed(&tools::list_allowed_directories::SPEC, input).await
-    }
-}
 /// Tests generated from the description's examples.
 #[cfg(test)]
 mod example_tests {
@@ -2929,5 +2633,316 @@ mod example_tests {
     #[test]
     fn list_allowed_directories_example_recorded_3() {
         examples::list_allowed_directories::ALL.check_example_with_output(0usize);
+    }
+}
+
+::mcpdesc::__private::requires_client! {
+    /// A typed client of `secure-filesystem-server`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
+    ///
+    /// Each call is checked against the description before anything is sent (the
+    /// negotiated protocol version must be in the item's scope, a tool's input must
+    /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
+    /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
+    /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
+    /// A tool with `outputSchema` answers its typed `structuredContent`, checked
+    /// against the schema (`{tool}_with_content` adds the content blocks and
+    /// `_meta`); a tool without answers the whole result (a tool error is
+    /// `CallError::Tool`). Cloning is cheap; the clones share the session.
+    #[derive(Debug, Clone)]
+    #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
+    pub struct Client {
+        inner: ::mcpdesc::client::TypedClient,
+    }
+    #[allow(dead_code, deprecated)]
+    #[allow(
+        rustdoc::broken_intra_doc_links,
+        rustdoc::private_intra_doc_links,
+        rustdoc::invalid_html_tags,
+        rustdoc::bare_urls,
+        rustdoc::invalid_rust_codeblocks
+    )]
+    impl Client {
+        /// A client over `session`, checking inputs against their `inputSchema`.
+        pub fn new(session: ::mcpdesc::client::Session) -> Self {
+            Client {
+                inner: ::mcpdesc::client::TypedClient::new(session),
+            }
+        }
+        /// The session (negotiated version, the server's handshake answer, raw
+        /// requests).
+        pub fn session(&self) -> &::mcpdesc::client::Session {
+            self.inner.session()
+        }
+        /// Whether inputs are checked against their `inputSchema` before sending
+        /// (on by default); off, the server sees whatever the input serializes to.
+        pub fn validate_inputs(self, on: bool) -> Self {
+            Client {
+                inner: self.inner.validate_inputs(on),
+            }
+        }
+        /// Read File (Deprecated): Read the complete contents of a file as text. DEPRECATED: Use read_text_file instead.
+        ///
+        /// Calls the tool `read_file`.
+        ///
+        /// Annotations (advisory hints): read-only, closed world.
+        pub async fn read_file(
+            &self,
+            input: types::ReadFileInput,
+        ) -> ::mcpdesc::CallResult<types::ReadFileOutput> {
+            self.inner.call_tool_output(&tools::read_file::SPEC, input).await
+        }
+        /// Calls the tool `read_file`: the typed output with the content blocks and the result `_meta`.
+        pub async fn read_file_with_content(
+            &self,
+            input: types::ReadFileInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ReadFileOutput>> {
+            self.inner.call_tool_typed(&tools::read_file::SPEC, input).await
+        }
+        /// Read Text File: Read the complete contents of a file from the file system as text. Handles various text encodings and provides detailed error messages if the file cannot be read. Use this tool when you need to examine the contents of a single file. Use the 'head' parameter to read only the first N lines of a file, or the 'tail' parameter to read only the last N lines of a file. Operates on the file as text regardless of extension. Only works within allowed directories.
+        ///
+        /// Calls the tool `read_text_file`.
+        ///
+        /// Annotations (advisory hints): read-only, closed world.
+        pub async fn read_text_file(
+            &self,
+            input: types::ReadTextFileInput,
+        ) -> ::mcpdesc::CallResult<types::ReadTextFileOutput> {
+            self.inner.call_tool_output(&tools::read_text_file::SPEC, input).await
+        }
+        /// Calls the tool `read_text_file`: the typed output with the content blocks and the result `_meta`.
+        pub async fn read_text_file_with_content(
+            &self,
+            input: types::ReadTextFileInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ReadTextFileOutput>> {
+            self.inner.call_tool_typed(&tools::read_text_file::SPEC, input).await
+        }
+        /// Read Media File: Read a file and return it as a base64-encoded content block with its MIME type. Image and audio files are returned as image/audio content; any other file type is returned as an embedded resource. Only works within allowed directories.
+        ///
+        /// Calls the tool `read_media_file`.
+        ///
+        /// Annotations (advisory hints): read-only, closed world.
+        pub async fn read_media_file(
+            &self,
+            input: types::ReadMediaFileInput,
+        ) -> ::mcpdesc::CallResult<types::ReadMediaFileOutput> {
+            self.inner.call_tool_output(&tools::read_media_file::SPEC, input).await
+        }
+        /// Calls the tool `read_media_file`: the typed output with the content blocks and the result `_meta`.
+        pub async fn read_media_file_with_content(
+            &self,
+            input: types::ReadMediaFileInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ReadMediaFileOutput>> {
+            self.inner.call_tool_typed(&tools::read_media_file::SPEC, input).await
+        }
+        /// Read Multiple Files: Read the contents of multiple files simultaneously. This is more efficient than reading files one by one when you need to analyze or compare multiple files. Each file's content is returned with its path as a reference. Failed reads for individual files won't stop the entire operation. Only works within allowed directories.
+        ///
+        /// Calls the tool `read_multiple_files`.
+        ///
+        /// Annotations (advisory hints): read-only, closed world.
+        pub async fn read_multiple_files(
+            &self,
+            input: types::ReadMultipleFilesInput,
+        ) -> ::mcpdesc::CallResult<types::ReadMultipleFilesOutput> {
+            self.inner.call_tool_output(&tools::read_multiple_files::SPEC, input).await
+        }
+        /// Calls the tool `read_multiple_files`: the typed output with the content blocks and the result `_meta`.
+        pub async fn read_multiple_files_with_content(
+            &self,
+            input: types::ReadMultipleFilesInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ReadMultipleFilesOutput>> {
+            self.inner.call_tool_typed(&tools::read_multiple_files::SPEC, input).await
+        }
+        /// Write File: Create a new file or completely overwrite an existing file with new content. Use with caution as it will overwrite existing files without warning. Handles text content with proper encoding. Only works within allowed directories.
+        ///
+        /// Calls the tool `write_file`.
+        ///
+        /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
+        pub async fn write_file(
+            &self,
+            input: types::WriteFileInput,
+        ) -> ::mcpdesc::CallResult<types::WriteFileOutput> {
+            self.inner.call_tool_output(&tools::write_file::SPEC, input).await
+        }
+        /// Calls the tool `write_file`: the typed output with the content blocks and the result `_meta`.
+        pub async fn write_file_with_content(
+            &self,
+            input: types::WriteFileInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::WriteFileOutput>> {
+            self.inner.call_tool_typed(&tools::write_file::SPEC, input).await
+        }
+        /// Edit File: Make line-based edits to a text file. Each edit replaces exact line sequences with new content. Returns a git-style diff showing the changes made. Only works within allowed directories.
+        ///
+        /// Calls the tool `edit_file`.
+        ///
+        /// Annotations (advisory hints): may modify its environment, may be destructive, not idempotent, closed world.
+        pub async fn edit_file(
+            &self,
+            input: types::EditFileInput,
+        ) -> ::mcpdesc::CallResult<types::EditFileOutput> {
+            self.inner.call_tool_output(&tools::edit_file::SPEC, input).await
+        }
+        /// Calls the tool `edit_file`: the typed output with the content blocks and the result `_meta`.
+        pub async fn edit_file_with_content(
+            &self,
+            input: types::EditFileInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::EditFileOutput>> {
+            self.inner.call_tool_typed(&tools::edit_file::SPEC, input).await
+        }
+        /// Create Directory: Create a new directory or ensure a directory exists. Can create multiple nested directories in one operation. If the directory already exists, this operation will succeed silently. Perfect for setting up directory structures for projects or ensuring required paths exist. Only works within allowed directories.
+        ///
+        /// Calls the tool `create_directory`.
+        ///
+        /// Annotations (advisory hints): may modify its environment, not destructive, idempotent, closed world.
+        pub async fn create_directory(
+            &self,
+            input: types::CreateDirectoryInput,
+        ) -> ::mcpdesc::CallResult<types::CreateDirectoryOutput> {
+            self.inner.call_tool_output(&tools::create_directory::SPEC, input).await
+        }
+        /// Calls the tool `create_directory`: the typed output with the content blocks and the result `_meta`.
+        pub async fn create_directory_with_content(
+            &self,
+            input: types::CreateDirectoryInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::CreateDirectoryOutput>> {
+            self.inner.call_tool_typed(&tools::create_directory::SPEC, input).await
+        }
+        /// List Directory: Get a detailed listing of all files and directories in a specified path. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is essential for understanding directory structure and finding specific files within a directory. Only works within allowed directories.
+        ///
+        /// Calls the tool `list_directory`.
+        ///
+        /// Annotations (advisory hints): read-only, closed world.
+        pub async fn list_directory(
+            &self,
+            input: types::ListDirectoryInput,
+        ) -> ::mcpdesc::CallResult<types::ListDirectoryOutput> {
+            self.inner.call_tool_output(&tools::list_directory::SPEC, input).await
+        }
+        /// Calls the tool `list_directory`: the typed output with the content blocks and the result `_meta`.
+        pub async fn list_directory_with_content(
+            &self,
+            input: types::ListDirectoryInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ListDirectoryOutput>> {
+            self.inner.call_tool_typed(&tools::list_directory::SPEC, input).await
+        }
+        /// List Directory with Sizes: Get a detailed listing of all files and directories in a specified path, including sizes. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is useful for understanding directory structure and finding specific files within a directory. Only works within allowed directories.
+        ///
+        /// Calls the tool `list_directory_with_sizes`.
+        ///
+        /// Annotations (advisory hints): read-only, closed world.
+        pub async fn list_directory_with_sizes(
+            &self,
+            input: types::ListDirectoryWithSizesInput,
+        ) -> ::mcpdesc::CallResult<types::ListDirectoryWithSizesOutput> {
+            self.inner
+                .call_tool_output(&tools::list_directory_with_sizes::SPEC, input)
+                .await
+        }
+        /// Calls the tool `list_directory_with_sizes`: the typed output with the content blocks and the result `_meta`.
+        pub async fn list_directory_with_sizes_with_content(
+            &self,
+            input: types::ListDirectoryWithSizesInput,
+        ) -> ::mcpdesc::CallResult<
+            ::mcpdesc::Typed<types::ListDirectoryWithSizesOutput>,
+        > {
+            self.inner
+                .call_tool_typed(&tools::list_directory_with_sizes::SPEC, input)
+                .await
+        }
+        /// Directory Tree: Get a recursive tree view of files and directories as a JSON structure. Each entry includes 'name', 'type' (file/directory), and 'children' for directories. Files have no children array, while directories always have a children array (which may be empty). The output is formatted with 2-space indentation for readability. Only works within allowed directories.
+        ///
+        /// Calls the tool `directory_tree`.
+        ///
+        /// Annotations (advisory hints): read-only, closed world.
+        pub async fn directory_tree(
+            &self,
+            input: types::DirectoryTreeInput,
+        ) -> ::mcpdesc::CallResult<types::DirectoryTreeOutput> {
+            self.inner.call_tool_output(&tools::directory_tree::SPEC, input).await
+        }
+        /// Calls the tool `directory_tree`: the typed output with the content blocks and the result `_meta`.
+        pub async fn directory_tree_with_content(
+            &self,
+            input: types::DirectoryTreeInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::DirectoryTreeOutput>> {
+            self.inner.call_tool_typed(&tools::directory_tree::SPEC, input).await
+        }
+        /// Move File: Move or rename files and directories. Can move files between directories and rename them in a single operation. If the destination exists, the operation will fail. Works across different directories and can be used for simple renaming within the same directory. Both source and destination must be within allowed directories.
+        ///
+        /// Calls the tool `move_file`.
+        ///
+        /// Annotations (advisory hints): may modify its environment, may be destructive, not idempotent, closed world.
+        pub async fn move_file(
+            &self,
+            input: types::MoveFileInput,
+        ) -> ::mcpdesc::CallResult<types::MoveFileOutput> {
+            self.inner.call_tool_output(&tools::move_file::SPEC, input).await
+        }
+        /// Calls the tool `move_file`: the typed output with the content blocks and the result `_meta`.
+        pub async fn move_file_with_content(
+            &self,
+            input: types::MoveFileInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::MoveFileOutput>> {
+            self.inner.call_tool_typed(&tools::move_file::SPEC, input).await
+        }
+        /// Search Files: Recursively search for files and directories matching a pattern. The patterns should be glob-style patterns that match paths relative to the working directory. Use pattern like '*.ext' to match files in current directory, and '**/*.ext' to match files in all subdirectories. Returns full paths to all matching items. Great for finding files when you don't know their exact location. Only searches within allowed directories.
+        ///
+        /// Calls the tool `search_files`.
+        ///
+        /// Annotations (advisory hints): read-only, closed world.
+        pub async fn search_files(
+            &self,
+            input: types::SearchFilesInput,
+        ) -> ::mcpdesc::CallResult<types::SearchFilesOutput> {
+            self.inner.call_tool_output(&tools::search_files::SPEC, input).await
+        }
+        /// Calls the tool `search_files`: the typed output with the content blocks and the result `_meta`.
+        pub async fn search_files_with_content(
+            &self,
+            input: types::SearchFilesInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::SearchFilesOutput>> {
+            self.inner.call_tool_typed(&tools::search_files::SPEC, input).await
+        }
+        /// Get File Info: Retrieve detailed metadata about a file or directory. Returns comprehensive information including size, creation time, last modified time, permissions, and type. This tool is perfect for understanding file characteristics without reading the actual content. Only works within allowed directories.
+        ///
+        /// Calls the tool `get_file_info`.
+        ///
+        /// Annotations (advisory hints): read-only, closed world.
+        pub async fn get_file_info(
+            &self,
+            input: types::GetFileInfoInput,
+        ) -> ::mcpdesc::CallResult<types::GetFileInfoOutput> {
+            self.inner.call_tool_output(&tools::get_file_info::SPEC, input).await
+        }
+        /// Calls the tool `get_file_info`: the typed output with the content blocks and the result `_meta`.
+        pub async fn get_file_info_with_content(
+            &self,
+            input: types::GetFileInfoInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::GetFileInfoOutput>> {
+            self.inner.call_tool_typed(&tools::get_file_info::SPEC, input).await
+        }
+        /// List Allowed Directories: Returns the list of directories that this server is allowed to access. Subdirectories within these allowed directories are also accessible. Use this to understand which directories and their nested paths are available before trying to access files.
+        ///
+        /// Calls the tool `list_allowed_directories`.
+        ///
+        /// Annotations (advisory hints): read-only, closed world.
+        pub async fn list_allowed_directories(
+            &self,
+            input: types::ListAllowedDirectoriesInput,
+        ) -> ::mcpdesc::CallResult<types::ListAllowedDirectoriesOutput> {
+            self.inner
+                .call_tool_output(&tools::list_allowed_directories::SPEC, input)
+                .await
+        }
+        /// Calls the tool `list_allowed_directories`: the typed output with the content blocks and the result `_meta`.
+        pub async fn list_allowed_directories_with_content(
+            &self,
+            input: types::ListAllowedDirectoriesInput,
+        ) -> ::mcpdesc::CallResult<
+            ::mcpdesc::Typed<types::ListAllowedDirectoriesOutput>,
+        > {
+            self.inner
+                .call_tool_typed(&tools::list_allowed_directories::SPEC, input)
+                .await
+        }
     }
 }

@@ -2402,212 +2402,6 @@ pub fn check_against_examples<S: Server>(
 ) -> ::core::result::Result<(), ::std::string::String> {
     ::mcpdesc::testing::check_against(&router(server), &examples::book(), examples)
 }
-/// A typed client of `memory-server`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
-///
-/// Each call is checked against the description before anything is sent (the
-/// negotiated protocol version must be in the item's scope, a tool's input must
-/// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
-/// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
-/// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
-/// A tool with `outputSchema` answers its typed `structuredContent`, checked
-/// against the schema (`{tool}_with_content` adds the content blocks and
-/// `_meta`); a tool without answers the whole result (a tool error is
-/// `CallError::Tool`). Cloning is cheap; the clones share the session.
-#[derive(Debug, Clone)]
-#[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
-pub struct Client {
-    inner: ::mcpdesc::client::TypedClient,
-}
-#[allow(dead_code, deprecated)]
-#[allow(
-    rustdoc::broken_intra_doc_links,
-    rustdoc::private_intra_doc_links,
-    rustdoc::invalid_html_tags,
-    rustdoc::bare_urls,
-    rustdoc::invalid_rust_codeblocks
-)]
-impl Client {
-    /// A client over `session`, checking inputs against their `inputSchema`.
-    pub fn new(session: ::mcpdesc::client::Session) -> Self {
-        Client {
-            inner: ::mcpdesc::client::TypedClient::new(session),
-        }
-    }
-    /// The session (negotiated version, the server's handshake answer, raw
-    /// requests).
-    pub fn session(&self) -> &::mcpdesc::client::Session {
-        self.inner.session()
-    }
-    /// Whether inputs are checked against their `inputSchema` before sending
-    /// (on by default); off, the server sees whatever the input serializes to.
-    pub fn validate_inputs(self, on: bool) -> Self {
-        Client {
-            inner: self.inner.validate_inputs(on),
-        }
-    }
-    /// Create Entities: Create multiple new entities in the knowledge graph
-    ///
-    /// Calls the tool `create_entities`.
-    ///
-    /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
-    pub async fn create_entities(
-        &self,
-        input: types::CreateEntitiesInput,
-    ) -> ::mcpdesc::CallResult<types::CreateEntitiesOutput> {
-        self.inner.call_tool_output(&tools::create_entities::SPEC, input).await
-    }
-    /// Calls the tool `create_entities`: the typed output with the content blocks and the result `_meta`.
-    pub async fn create_entities_with_content(
-        &self,
-        input: types::CreateEntitiesInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::CreateEntitiesOutput>> {
-        self.inner.call_tool_typed(&tools::create_entities::SPEC, input).await
-    }
-    /// Create Relations: Create multiple new relations between entities in the knowledge graph. Relations should be in active voice
-    ///
-    /// Calls the tool `create_relations`.
-    ///
-    /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
-    pub async fn create_relations(
-        &self,
-        input: types::CreateRelationsInput,
-    ) -> ::mcpdesc::CallResult<types::CreateRelationsOutput> {
-        self.inner.call_tool_output(&tools::create_relations::SPEC, input).await
-    }
-    /// Calls the tool `create_relations`: the typed output with the content blocks and the result `_meta`.
-    pub async fn create_relations_with_content(
-        &self,
-        input: types::CreateRelationsInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::CreateRelationsOutput>> {
-        self.inner.call_tool_typed(&tools::create_relations::SPEC, input).await
-    }
-    /// Add Observations: Add new observations to existing entities in the knowledge graph
-    ///
-    /// Calls the tool `add_observations`.
-    ///
-    /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
-    pub async fn add_observations(
-        &self,
-        input: types::AddObservationsInput,
-    ) -> ::mcpdesc::CallResult<types::AddObservationsOutput> {
-        self.inner.call_tool_output(&tools::add_observations::SPEC, input).await
-    }
-    /// Calls the tool `add_observations`: the typed output with the content blocks and the result `_meta`.
-    pub async fn add_observations_with_content(
-        &self,
-        input: types::AddObservationsInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::AddObservationsOutput>> {
-        self.inner.call_tool_typed(&tools::add_observations::SPEC, input).await
-    }
-    /// Delete Entities: Delete multiple entities and their associated relations from the knowledge graph
-    ///
-    /// Calls the tool `delete_entities`.
-    ///
-    /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
-    pub async fn delete_entities(
-        &self,
-        input: types::DeleteEntitiesInput,
-    ) -> ::mcpdesc::CallResult<types::DeleteEntitiesOutput> {
-        self.inner.call_tool_output(&tools::delete_entities::SPEC, input).await
-    }
-    /// Calls the tool `delete_entities`: the typed output with the content blocks and the result `_meta`.
-    pub async fn delete_entities_with_content(
-        &self,
-        input: types::DeleteEntitiesInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::DeleteEntitiesOutput>> {
-        self.inner.call_tool_typed(&tools::delete_entities::SPEC, input).await
-    }
-    /// Delete Observations: Delete specific observations from entities in the knowledge graph
-    ///
-    /// Calls the tool `delete_observations`.
-    ///
-    /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
-    pub async fn delete_observations(
-        &self,
-        input: types::DeleteObservationsInput,
-    ) -> ::mcpdesc::CallResult<types::DeleteObservationsOutput> {
-        self.inner.call_tool_output(&tools::delete_observations::SPEC, input).await
-    }
-    /// Calls the tool `delete_observations`: the typed output with the content blocks and the result `_meta`.
-    pub async fn delete_observations_with_content(
-        &self,
-        input: types::DeleteObservationsInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::DeleteObservationsOutput>> {
-        self.inner.call_tool_typed(&tools::delete_observations::SPEC, input).await
-    }
-    /// Delete Relations: Delete multiple relations from the knowledge graph
-    ///
-    /// Calls the tool `delete_relations`.
-    ///
-    /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
-    pub async fn delete_relations(
-        &self,
-        input: types::DeleteRelationsInput,
-    ) -> ::mcpdesc::CallResult<types::DeleteRelationsOutput> {
-        self.inner.call_tool_output(&tools::delete_relations::SPEC, input).await
-    }
-    /// Calls the tool `delete_relations`: the typed output with the content blocks and the result `_meta`.
-    pub async fn delete_relations_with_content(
-        &self,
-        input: types::DeleteRelationsInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::DeleteRelationsOutput>> {
-        self.inner.call_tool_typed(&tools::delete_relations::SPEC, input).await
-    }
-    /// Read Graph: Read the entire knowledge graph
-    ///
-    /// Calls the tool `read_graph`.
-    ///
-    /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
-    pub async fn read_graph(
-        &self,
-        input: types::ReadGraphInput,
-    ) -> ::mcpdesc::CallResult<types::ReadGraphOutput> {
-        self.inner.call_tool_output(&tools::read_graph::SPEC, input).await
-    }
-    /// Calls the tool `read_graph`: the typed output with the content blocks and the result `_meta`.
-    pub async fn read_graph_with_content(
-        &self,
-        input: types::ReadGraphInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ReadGraphOutput>> {
-        self.inner.call_tool_typed(&tools::read_graph::SPEC, input).await
-    }
-    /// Search Nodes: Search for nodes in the knowledge graph based on a query
-    ///
-    /// Calls the tool `search_nodes`.
-    ///
-    /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
-    pub async fn search_nodes(
-        &self,
-        input: types::SearchNodesInput,
-    ) -> ::mcpdesc::CallResult<types::SearchNodesOutput> {
-        self.inner.call_tool_output(&tools::search_nodes::SPEC, input).await
-    }
-    /// Calls the tool `search_nodes`: the typed output with the content blocks and the result `_meta`.
-    pub async fn search_nodes_with_content(
-        &self,
-        input: types::SearchNodesInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::SearchNodesOutput>> {
-        self.inner.call_tool_typed(&tools::search_nodes::SPEC, input).await
-    }
-    /// Open Nodes: Open specific nodes in the knowledge graph by their names
-    ///
-    /// Calls the tool `open_nodes`.
-    ///
-    /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
-    pub async fn open_nodes(
-        &self,
-        input: types::OpenNodesInput,
-    ) -> ::mcpdesc::CallResult<types::OpenNodesOutput> {
-        self.inner.call_tool_output(&tools::open_nodes::SPEC, input).await
-    }
-    /// Calls the tool `open_nodes`: the typed output with the content blocks and the result `_meta`.
-    pub async fn open_nodes_with_content(
-        &self,
-        input: types::OpenNodesInput,
-    ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::OpenNodesOutput>> {
-        self.inner.call_tool_typed(&tools::open_nodes::SPEC, input).await
-    }
-}
 /// Tests generated from the description's examples.
 #[cfg(test)]
 mod example_tests {
@@ -2621,5 +2415,214 @@ mod example_tests {
     #[test]
     fn read_graph_example_recorded_1() {
         examples::read_graph::ALL.check_example_with_output(0usize);
+    }
+}
+
+::mcpdesc::__private::requires_client! {
+    /// A typed client of `memory-server`: one method per tool, prompt, resource and resource template of the description, over any MCP session (`mcpdesc::client`: a spawned server's stdio, streamable HTTP, an rmcp client you run).
+    ///
+    /// Each call is checked against the description before anything is sent (the
+    /// negotiated protocol version must be in the item's scope, a tool's input must
+    /// match its `inputSchema`) and its answer after: a JSON-RPC error, a tool error
+    /// (`isError: true`), a `structuredContent` that breaks the `outputSchema` or the
+    /// Rust type, and a lost connection are each a `mcpdesc::CallError` variant.
+    /// A tool with `outputSchema` answers its typed `structuredContent`, checked
+    /// against the schema (`{tool}_with_content` adds the content blocks and
+    /// `_meta`); a tool without answers the whole result (a tool error is
+    /// `CallError::Tool`). Cloning is cheap; the clones share the session.
+    #[derive(Debug, Clone)]
+    #[allow(dead_code, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
+    pub struct Client {
+        inner: ::mcpdesc::client::TypedClient,
+    }
+    #[allow(dead_code, deprecated)]
+    #[allow(
+        rustdoc::broken_intra_doc_links,
+        rustdoc::private_intra_doc_links,
+        rustdoc::invalid_html_tags,
+        rustdoc::bare_urls,
+        rustdoc::invalid_rust_codeblocks
+    )]
+    impl Client {
+        /// A client over `session`, checking inputs against their `inputSchema`.
+        pub fn new(session: ::mcpdesc::client::Session) -> Self {
+            Client {
+                inner: ::mcpdesc::client::TypedClient::new(session),
+            }
+        }
+        /// The session (negotiated version, the server's handshake answer, raw
+        /// requests).
+        pub fn session(&self) -> &::mcpdesc::client::Session {
+            self.inner.session()
+        }
+        /// Whether inputs are checked against their `inputSchema` before sending
+        /// (on by default); off, the server sees whatever the input serializes to.
+        pub fn validate_inputs(self, on: bool) -> Self {
+            Client {
+                inner: self.inner.validate_inputs(on),
+            }
+        }
+        /// Create Entities: Create multiple new entities in the knowledge graph
+        ///
+        /// Calls the tool `create_entities`.
+        ///
+        /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
+        pub async fn create_entities(
+            &self,
+            input: types::CreateEntitiesInput,
+        ) -> ::mcpdesc::CallResult<types::CreateEntitiesOutput> {
+            self.inner.call_tool_output(&tools::create_entities::SPEC, input).await
+        }
+        /// Calls the tool `create_entities`: the typed output with the content blocks and the result `_meta`.
+        pub async fn create_entities_with_content(
+            &self,
+            input: types::CreateEntitiesInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::CreateEntitiesOutput>> {
+            self.inner.call_tool_typed(&tools::create_entities::SPEC, input).await
+        }
+        /// Create Relations: Create multiple new relations between entities in the knowledge graph. Relations should be in active voice
+        ///
+        /// Calls the tool `create_relations`.
+        ///
+        /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
+        pub async fn create_relations(
+            &self,
+            input: types::CreateRelationsInput,
+        ) -> ::mcpdesc::CallResult<types::CreateRelationsOutput> {
+            self.inner.call_tool_output(&tools::create_relations::SPEC, input).await
+        }
+        /// Calls the tool `create_relations`: the typed output with the content blocks and the result `_meta`.
+        pub async fn create_relations_with_content(
+            &self,
+            input: types::CreateRelationsInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::CreateRelationsOutput>> {
+            self.inner.call_tool_typed(&tools::create_relations::SPEC, input).await
+        }
+        /// Add Observations: Add new observations to existing entities in the knowledge graph
+        ///
+        /// Calls the tool `add_observations`.
+        ///
+        /// Annotations (advisory hints): may modify its environment, not destructive, not idempotent, closed world.
+        pub async fn add_observations(
+            &self,
+            input: types::AddObservationsInput,
+        ) -> ::mcpdesc::CallResult<types::AddObservationsOutput> {
+            self.inner.call_tool_output(&tools::add_observations::SPEC, input).await
+        }
+        /// Calls the tool `add_observations`: the typed output with the content blocks and the result `_meta`.
+        pub async fn add_observations_with_content(
+            &self,
+            input: types::AddObservationsInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::AddObservationsOutput>> {
+            self.inner.call_tool_typed(&tools::add_observations::SPEC, input).await
+        }
+        /// Delete Entities: Delete multiple entities and their associated relations from the knowledge graph
+        ///
+        /// Calls the tool `delete_entities`.
+        ///
+        /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
+        pub async fn delete_entities(
+            &self,
+            input: types::DeleteEntitiesInput,
+        ) -> ::mcpdesc::CallResult<types::DeleteEntitiesOutput> {
+            self.inner.call_tool_output(&tools::delete_entities::SPEC, input).await
+        }
+        /// Calls the tool `delete_entities`: the typed output with the content blocks and the result `_meta`.
+        pub async fn delete_entities_with_content(
+            &self,
+            input: types::DeleteEntitiesInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::DeleteEntitiesOutput>> {
+            self.inner.call_tool_typed(&tools::delete_entities::SPEC, input).await
+        }
+        /// Delete Observations: Delete specific observations from entities in the knowledge graph
+        ///
+        /// Calls the tool `delete_observations`.
+        ///
+        /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
+        pub async fn delete_observations(
+            &self,
+            input: types::DeleteObservationsInput,
+        ) -> ::mcpdesc::CallResult<types::DeleteObservationsOutput> {
+            self.inner.call_tool_output(&tools::delete_observations::SPEC, input).await
+        }
+        /// Calls the tool `delete_observations`: the typed output with the content blocks and the result `_meta`.
+        pub async fn delete_observations_with_content(
+            &self,
+            input: types::DeleteObservationsInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::DeleteObservationsOutput>> {
+            self.inner.call_tool_typed(&tools::delete_observations::SPEC, input).await
+        }
+        /// Delete Relations: Delete multiple relations from the knowledge graph
+        ///
+        /// Calls the tool `delete_relations`.
+        ///
+        /// Annotations (advisory hints): may modify its environment, may be destructive, idempotent, closed world.
+        pub async fn delete_relations(
+            &self,
+            input: types::DeleteRelationsInput,
+        ) -> ::mcpdesc::CallResult<types::DeleteRelationsOutput> {
+            self.inner.call_tool_output(&tools::delete_relations::SPEC, input).await
+        }
+        /// Calls the tool `delete_relations`: the typed output with the content blocks and the result `_meta`.
+        pub async fn delete_relations_with_content(
+            &self,
+            input: types::DeleteRelationsInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::DeleteRelationsOutput>> {
+            self.inner.call_tool_typed(&tools::delete_relations::SPEC, input).await
+        }
+        /// Read Graph: Read the entire knowledge graph
+        ///
+        /// Calls the tool `read_graph`.
+        ///
+        /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+        pub async fn read_graph(
+            &self,
+            input: types::ReadGraphInput,
+        ) -> ::mcpdesc::CallResult<types::ReadGraphOutput> {
+            self.inner.call_tool_output(&tools::read_graph::SPEC, input).await
+        }
+        /// Calls the tool `read_graph`: the typed output with the content blocks and the result `_meta`.
+        pub async fn read_graph_with_content(
+            &self,
+            input: types::ReadGraphInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::ReadGraphOutput>> {
+            self.inner.call_tool_typed(&tools::read_graph::SPEC, input).await
+        }
+        /// Search Nodes: Search for nodes in the knowledge graph based on a query
+        ///
+        /// Calls the tool `search_nodes`.
+        ///
+        /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+        pub async fn search_nodes(
+            &self,
+            input: types::SearchNodesInput,
+        ) -> ::mcpdesc::CallResult<types::SearchNodesOutput> {
+            self.inner.call_tool_output(&tools::search_nodes::SPEC, input).await
+        }
+        /// Calls the tool `search_nodes`: the typed output with the content blocks and the result `_meta`.
+        pub async fn search_nodes_with_content(
+            &self,
+            input: types::SearchNodesInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::SearchNodesOutput>> {
+            self.inner.call_tool_typed(&tools::search_nodes::SPEC, input).await
+        }
+        /// Open Nodes: Open specific nodes in the knowledge graph by their names
+        ///
+        /// Calls the tool `open_nodes`.
+        ///
+        /// Annotations (advisory hints): read-only, not destructive, idempotent, closed world.
+        pub async fn open_nodes(
+            &self,
+            input: types::OpenNodesInput,
+        ) -> ::mcpdesc::CallResult<types::OpenNodesOutput> {
+            self.inner.call_tool_output(&tools::open_nodes::SPEC, input).await
+        }
+        /// Calls the tool `open_nodes`: the typed output with the content blocks and the result `_meta`.
+        pub async fn open_nodes_with_content(
+            &self,
+            input: types::OpenNodesInput,
+        ) -> ::mcpdesc::CallResult<::mcpdesc::Typed<types::OpenNodesOutput>> {
+            self.inner.call_tool_typed(&tools::open_nodes::SPEC, input).await
+        }
     }
 }

@@ -239,3 +239,115 @@ fn validate_and_init_warn_about_a_component_ref_inside_a_schema() {
     assert!(err.contains("component-reference-inside-schema"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A fresh directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "mcpdesc-cli-generate-{name}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn check_passes_when_the_file_is_what_would_be_generated() {
+    let chess = repo("examples/chess/chess.mcpdesc.json");
+    let chess = chess.to_str().unwrap();
+    let dir = scratch("check-same");
+    let target = dir.join("chess.rs");
+    let target = target.to_str().unwrap();
+    let (code, _, err) = run(&["generate", chess, "-o", target, "--side", "server"]);
+    assert_eq!(code, 0, "{err}");
+    let before = std::fs::read(target).unwrap();
+    let (code, out, err) = run(&[
+        "generate", chess, "-o", target, "--side", "server", "--check",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.is_empty() && err.is_empty(), "{out}{err}");
+    assert_eq!(
+        std::fs::read(target).unwrap(),
+        before,
+        "--check wrote the file"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn check_fails_when_the_file_differs_and_does_not_touch_it() {
+    let chess = repo("examples/chess/chess.mcpdesc.json");
+    let chess = chess.to_str().unwrap();
+    let dir = scratch("check-differs");
+    let target = dir.join("chess.rs");
+    let target = target.to_str().unwrap();
+    // Generated with other settings: the same description, another module.
+    let (code, _, err) = run(&["generate", chess, "-o", target, "--side", "server"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run(&["generate", chess, "-o", target, "--check"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("chess.rs is not what ")
+            && err.contains("chess.mcpdesc.json generates (first difference on line ")
+            && err.contains("re-run this command without `--check`"),
+        "{err}"
+    );
+    // One byte off is a difference too, and the file stays as it was.
+    let (code, _, err) = run(&["generate", chess, "-o", target, "--side", "server"]);
+    assert_eq!(code, 0, "{err}");
+    let mut edited = std::fs::read(target).unwrap();
+    edited.push(b'\n');
+    std::fs::write(target, &edited).unwrap();
+    let (code, _, err) = run(&[
+        "generate", chess, "-o", target, "--side", "server", "--check",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(std::fs::read(target).unwrap(), edited);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn check_fails_when_the_file_is_missing() {
+    let chess = repo("examples/chess/chess.mcpdesc.json");
+    let dir = scratch("check-missing");
+    let target = dir.join("chess.rs");
+    let (code, _, err) = run(&[
+        "generate",
+        chess.to_str().unwrap(),
+        "-o",
+        target.to_str().unwrap(),
+        "--check",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("chess.rs does not exist; generate it from ")
+            && err.contains("chess.mcpdesc.json: re-run this command without `--check`"),
+        "{err}"
+    );
+    assert!(!target.exists(), "--check created the file");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn check_is_a_usage_error_without_output_or_with_an_invalid_description() {
+    let chess = repo("examples/chess/chess.mcpdesc.json");
+    let (code, out, err) = run(&["generate", chess.to_str().unwrap(), "--check"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty() && err.contains("--output"), "{out}{err}");
+
+    let invalid = case("expected-invalid/tool-members.json");
+    let dir = scratch("check-invalid");
+    let target = dir.join("x.rs");
+    std::fs::write(&target, "").unwrap();
+    let (code, _, err) = run(&[
+        "generate",
+        invalid.to_str().unwrap(),
+        "-o",
+        target.to_str().unwrap(),
+        "--check",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is invalid"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -18,16 +18,44 @@ pub struct Cost {
 
 /// The CPU time of every child this process has waited for so far.
 fn children_cpu() -> Duration {
+    cpu_of(libc::RUSAGE_CHILDREN)
+}
+
+/// User + system CPU time of `who` (`RUSAGE_SELF`, `RUSAGE_CHILDREN`).
+fn cpu_of(who: libc::c_int) -> Duration {
     // SAFETY: `getrusage` writes one `rusage` struct, which is zeroed memory here.
     let usage = unsafe {
         let mut usage: libc::rusage = std::mem::zeroed();
-        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        libc::getrusage(who, &mut usage);
         usage
     };
     let time = |t: libc::timeval| {
         Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
     };
     time(usage.ru_utime) + time(usage.ru_stime)
+}
+
+/// Runs `mcpdesc <args>` in this process (the CLI's library entry point, the same code
+/// as the `mcpdesc` binary) and times it: wall time, and this process's CPU time
+/// while it ran (nothing else runs meanwhile). A non-zero exit is an error carrying
+/// the CLI's messages.
+pub fn mcpdesc(args: &[String]) -> io::Result<Cost> {
+    let cpu_before = cpu_of(libc::RUSAGE_SELF);
+    let start = Instant::now();
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let argv = std::iter::once("mcpdesc".to_owned()).chain(args.iter().cloned());
+    let code = mcpdesc_cli::run(argv, &mut out, &mut err);
+    let wall = start.elapsed();
+    let cpu = cpu_of(libc::RUSAGE_SELF).saturating_sub(cpu_before);
+    if code != 0 {
+        return Err(io::Error::other(format!(
+            "`mcpdesc {}` exited {code}:\n{}",
+            args.join(" "),
+            String::from_utf8_lossy(&err)
+        )));
+    }
+    Ok(Cost { wall, cpu })
 }
 
 /// Runs `cargo <args> --offline` in `dir` with its own `target/`, and times it. A

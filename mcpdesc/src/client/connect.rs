@@ -18,6 +18,20 @@ pub async fn http(url: &str) -> Result<Session, ConnectError> {
     Options::new().http(url).await
 }
 
+/// Without the `client-http` feature: a call is one error naming the feature (no
+/// type meets `ClientHttpFeature`), where a
+/// missing function would only say "cannot find function `http`".
+///
+/// Not an `async fn`: its future would carry `U`, and every use of it (the call, the
+/// `.await`) would repeat the error; a plain future type keeps it to one.
+#[cfg(not(feature = "client-http"))]
+#[doc(hidden)]
+pub fn http<U: crate::features::ClientHttpFeature>(
+    url: U,
+) -> std::future::Ready<Result<Session, ConnectError>> {
+    url.unreachable()
+}
+
 impl Options {
     /// Spawns `command` and connects over its stdio. Its stdin, stdout (and, unless
     /// [`Options::inherit_stderr`], stderr) are replaced by pipes, and it is put in a
@@ -41,5 +55,15 @@ impl Options {
     #[cfg(feature = "client-http")]
     pub async fn http(self, url: &str) -> Result<Session, ConnectError> {
         super::http::connect(self, url).await
+    }
+
+    /// Without the `client-http` feature: a call is one error naming the feature.
+    #[cfg(not(feature = "client-http"))]
+    #[doc(hidden)]
+    pub fn http<U: crate::features::ClientHttpFeature>(
+        self,
+        url: U,
+    ) -> std::future::Ready<Result<Session, ConnectError>> {
+        url.unreachable()
     }
 }

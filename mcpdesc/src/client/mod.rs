@@ -83,8 +83,12 @@ mod task;
 mod typed;
 mod typed_task;
 
+/// The bound of `http` and `Options::http` without the `client-http` feature: no type
+/// meets it, and its message names the feature.
+#[cfg(not(feature = "client-http"))]
+#[doc(hidden)]
+pub use crate::features::ClientHttpFeature;
 pub use challenge::Challenge;
-#[cfg(feature = "client-http")]
 pub use connect::http;
 pub use connect::stdio;
 pub use error::{ConnectError, RequestError};
