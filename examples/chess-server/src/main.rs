@@ -23,6 +23,9 @@ HTTP options:
   --hibernate-after-s N
                       an idle session gives up its worker after N seconds (default 5;
                       0: never) and is restored by its next request
+  --redis URL         keep sessions (their handshake, their owner) in Redis at URL
+                      (redis://HOST:PORT/DB): every instance using the same Redis
+                      serves every session, behind a plain round-robin balancer
   --grace-s N         on SIGTERM or Ctrl-C, let requests in flight finish for up to
                       N seconds (default 30), then exit 0
 Logs: RUST_LOG (default `warn`; `mcpdesc=info` gives one event per MCP request).";
@@ -37,6 +40,8 @@ struct Options {
     max_sessions: usize,
     /// `None`: sessions never hibernate.
     hibernate_after: Option<Duration>,
+    /// The shared state's Redis URL.
+    redis: Option<String>,
     grace: Duration,
 }
 
@@ -59,6 +64,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
         allowed_hosts: Vec::new(),
         max_sessions: mcpdesc::http::DEFAULT_MAX_SESSIONS,
         hibernate_after: Some(mcpdesc::http::DEFAULT_HIBERNATE_AFTER),
+        redis: None,
         grace: Duration::from_secs(30),
     };
     while let Some(arg) = args.next() {
@@ -79,6 +85,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
                 let seconds: u64 = number("--hibernate-after-s", &mut args)?;
                 options.hibernate_after = (seconds > 0).then(|| Duration::from_secs(seconds));
             }
+            "--redis" => options.redis = Some(args.next().ok_or("--redis needs a URL")?),
             "--grace-s" => options.grace = Duration::from_secs(number("--grace-s", &mut args)?),
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument `{other}`")),
@@ -125,6 +132,12 @@ async fn serve_http(
     let mut server = HttpServer::new(router);
     if !options.allowed_hosts.is_empty() {
         server = server.allowed_hosts(options.allowed_hosts.clone());
+    }
+    if let Some(url) = &options.redis {
+        // Lazy: the server starts while Redis is down and answers 503 until it is up.
+        let state = mcpdesc::state::RedisState::open(url)
+            .map_err(|e| mcpdesc::Error::Http(format!("--redis: {e}")))?;
+        server = server.shared_state(std::sync::Arc::new(state));
     }
     let server = server
         .stateless(options.stateless)

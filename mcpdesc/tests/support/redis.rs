@@ -1,0 +1,86 @@
+//! A `redis-server` of the test's own, on a free loopback port, without persistence;
+//! stopped on drop. `None` (with a notice) when no `redis-server` runs; a panic
+//! instead under `MCPDESC_REQUIRE_TOOLS=1` (`.ci/setup.d/35-redis.sh` installs it).
+//! The including test declares `tests/prereq.rs` as `mod prereq`.
+
+#![allow(dead_code)] // Each including test uses part of it.
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::prereq;
+
+/// A running `redis-server`.
+pub struct Redis {
+    /// `redis://127.0.0.1:PORT/`.
+    pub url: String,
+    pub port: u16,
+    child: Child,
+}
+
+impl Redis {
+    /// Starts one and waits until it answers `PING`.
+    pub fn start(test: &str) -> Option<Redis> {
+        let program = prereq::program(
+            test,
+            &["redis-server", "/usr/bin/redis-server"],
+            &["--version"],
+            "apt-get install redis-server; CI: .ci/setup.d/35-redis.sh",
+        )?;
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new(program)
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let redis = Redis {
+            url: format!("redis://127.0.0.1:{port}/"),
+            port,
+            child,
+        };
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !redis.pings() {
+            assert!(Instant::now() < deadline, "redis-server did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Some(redis)
+    }
+
+    /// Whether it answers `PING` (raw RESP on a fresh connection).
+    fn pings(&self) -> bool {
+        use std::io::{Read, Write};
+        let Ok(mut stream) = std::net::TcpStream::connect(("127.0.0.1", self.port)) else {
+            return false;
+        };
+        let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
+        let mut answer = [0u8; 7];
+        stream.write_all(b"PING\r\n").is_ok()
+            && stream.read_exact(&mut answer).is_ok()
+            && &answer == b"+PONG\r\n"
+    }
+
+    /// Sends `signal` (`STOP`, `CONT`) to the server: `STOP` pauses it (connections
+    /// stay open, nothing answers), `CONT` resumes it.
+    pub fn signal(&self, signal: &str) {
+        let status = Command::new("kill")
+            .args([&format!("-{signal}"), &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        self.signal("CONT");
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
