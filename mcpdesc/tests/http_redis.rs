@@ -3,7 +3,8 @@
 //! other at its next request (round robin, request by request), survives the end of
 //! the instance that opened it, stays bound to its principal on every instance, and
 //! ends everywhere with its `DELETE`; Redis paused gives `503` with `Retry-After` in
-//! bounded time, and sessions work again when it resumes.
+//! bounded time, and sessions work again when it resumes; Redis restarted without
+//! its data gives `404` (the client initializes again, and that works).
 //!
 //! Each test starts its own `redis-server` (skipped with a notice without one; a
 //! failure under `MCPDESC_REQUIRE_TOOLS=1`).
@@ -200,7 +201,16 @@ async fn delete_on_one_instance_ends_the_session_on_every_one() {
     assert!(client.tool_text(2, "who").await.ends_with('A'));
     assert_eq!(delete(&client).await.status, StatusCode::NO_CONTENT);
     for addr in [a, b] {
-        let gone = at(&client, addr).call_tool(3, "who").await;
+        // B read the session's record less than a second ago: it notices the
+        // `DELETE` at its next read (`RedisState::with_recheck`).
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let gone = loop {
+            let reply = at(&client, addr).call_tool(3, "who").await;
+            if reply.status != StatusCode::OK || Instant::now() > deadline {
+                break reply;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
         assert_eq!(gone.status, StatusCode::NOT_FOUND, "{gone:?}");
         assert_eq!(
             delete(&at(&client, addr)).await.status,
@@ -223,6 +233,9 @@ async fn redis_paused_gives_503_in_bounded_time_and_sessions_come_back() {
     assert!(client.tool_text(1, "who").await.ends_with('A'));
 
     redis.signal("STOP");
+    // Past the time an instance serves a session it read lately without reading it
+    // again (`RedisState::with_recheck`, 1 s).
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
     for (addr, id) in [(a, 2), (b, 3)] {
         let started = Instant::now();
         let refused = at(&client, addr).call_tool(id, "who").await;
@@ -260,4 +273,41 @@ async fn redis_paused_gives_503_in_bounded_time_and_sessions_come_back() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert!(client.tool_text(5, "who").await.ends_with('A'));
+}
+
+#[tokio::test]
+async fn redis_lost_its_data_the_session_is_gone_and_a_new_one_works() {
+    let Some(mut redis) =
+        Redis::start("redis_lost_its_data_the_session_is_gone_and_a_new_one_works")
+    else {
+        return;
+    };
+    let timeout = Duration::from_millis(500);
+    let (a, _, _) = instance(&redis, "A", false, timeout).await;
+    let mut client = Client::new(a);
+    client.initialize().await;
+    assert!(client.tool_text(1, "who").await.ends_with('A'));
+    // Down: 503 (once the session's last read is older than the recheck time).
+    redis.restart(false);
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
+    let refused = client.call_tool(2, "who").await;
+    assert_eq!(
+        refused.status,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "{refused:?}"
+    );
+    // Back, empty: the session is gone (404) once the connection is made again.
+    redis.restart(true);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let gone = loop {
+        let reply = client.call_tool(3, "who").await;
+        if reply.status != StatusCode::SERVICE_UNAVAILABLE || Instant::now() > deadline {
+            break reply;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(gone.status, StatusCode::NOT_FOUND, "{gone:?}");
+    let mut again = Client::new(a);
+    assert_eq!(again.initialize().await.status, StatusCode::OK);
+    assert!(again.tool_text(4, "who").await.ends_with('A'));
 }

@@ -15,9 +15,14 @@
 //!   instance (deleted elsewhere, expired), even where a worker of it is still
 //!   alive; with the in-memory store, rmcp decides as before.
 //! - A store that cannot answer makes the request `503` with `Retry-After`.
+//!
+//! With a shared store an instance remembers what it read of a session for
+//! [`StateStore::recheck_after`]: the owner does not change once set, and a session
+//! ended elsewhere is noticed at the next read.
 
-use std::sync::Arc;
-use std::time::Duration;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use http::Response;
 
@@ -46,15 +51,24 @@ pub(crate) struct Binding {
     ttl: Option<Duration>,
     /// Whether security is enforced: owners are recorded and checked.
     enforce: bool,
+    /// [`StateStore::recheck_after`].
+    recheck: Duration,
+    /// Sessions read lately (shared store): their owner, and when.
+    recent: Mutex<HashMap<Arc<str>, (Option<Owner>, Instant)>>,
 }
+
+/// Past this many remembered sessions, the old ones are forgotten.
+const RECENT_MAX: usize = 10_000;
 
 impl Binding {
     pub(crate) fn new(store: Arc<dyn StateStore>, ttl: Option<Duration>, enforce: bool) -> Binding {
         Binding {
             shared: store.shared(),
+            recheck: store.recheck_after(),
             store,
             ttl,
             enforce,
+            recent: Mutex::new(HashMap::new()),
         }
     }
 
@@ -75,23 +89,34 @@ impl Binding {
 
     /// Admits a request naming session `id`, made by `caller` (`None`: anonymous).
     pub(crate) async fn admit(&self, id: &str, caller: Option<&Owner>) -> Admission {
-        let record = match self.store.session(id, self.ttl).await {
-            Ok(record) => record,
-            Err(error) => return Admission::Refused(outage(&error)),
-        };
-        let Some(record) = record else {
-            return match self.shared {
-                true => Admission::Refused(session_not_found()),
-                false => Admission::Unknown,
-            };
+        let owner = match self.remembered(id) {
+            Some(owner) => owner,
+            None => {
+                let record = match self.store.session(id, self.ttl).await {
+                    Ok(record) => record,
+                    Err(error) => return Admission::Refused(outage(&error)),
+                };
+                let Some(record) = record else {
+                    self.forget(id);
+                    return match self.shared {
+                        true => Admission::Refused(session_not_found()),
+                        false => Admission::Unknown,
+                    };
+                };
+                self.remember(id, record.owner.clone());
+                record.owner
+            }
         };
         if !self.enforce {
             return Admission::Known;
         }
-        let owner = match (record.owner, caller) {
+        let owner = match (owner, caller) {
             (Some(owner), _) => Some(owner),
             (None, Some(caller)) => match self.store.claim_session(id, caller).await {
-                Ok(Some(owner)) => Some(owner),
+                Ok(Some(owner)) => {
+                    self.remember(id, Some(owner.clone()));
+                    Some(owner)
+                }
                 // Removed meanwhile.
                 Ok(None) => return Admission::Refused(session_not_found()),
                 Err(error) => return Admission::Refused(outage(&error)),
@@ -118,8 +143,40 @@ impl Binding {
             .map_err(|error| outage(&error))
     }
 
+    /// The owner of session `id` as read within the recheck time (shared store).
+    fn remembered(&self, id: &str) -> Option<Option<Owner>> {
+        if !self.shared || self.recheck.is_zero() {
+            return None;
+        }
+        let recent = self.recent.lock().unwrap_or_else(|e| e.into_inner());
+        let (owner, read) = recent.get(id)?;
+        (read.elapsed() < self.recheck).then(|| owner.clone())
+    }
+
+    fn remember(&self, id: &str, owner: Option<Owner>) {
+        if !self.shared || self.recheck.is_zero() {
+            return;
+        }
+        let mut recent = self.recent.lock().unwrap_or_else(|e| e.into_inner());
+        if recent.len() >= RECENT_MAX {
+            let recheck = self.recheck;
+            recent.retain(|_, (_, read)| read.elapsed() < recheck);
+        }
+        recent.insert(Arc::from(id), (owner, Instant::now()));
+    }
+
+    fn forget(&self, id: &str) {
+        if self.shared {
+            self.recent
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(id);
+        }
+    }
+
     /// Removes session `id`'s record (its `DELETE`).
     pub(crate) async fn deleted(&self, id: &str) {
+        self.forget(id);
         if let Err(error) = self.store.remove_session(id).await {
             tracing::warn!(%error, "mcpdesc: a deleted session's record stays until it expires");
         }
@@ -129,6 +186,7 @@ impl Binding {
     /// store, its record goes; a shared store keeps it for the other instances
     /// (it expires there).
     pub(crate) async fn ended(&self, id: &str) {
+        self.forget(id);
         if !self.shared {
             let _ = self.store.remove_session(id).await;
         }

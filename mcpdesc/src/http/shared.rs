@@ -1,4 +1,4 @@
-//! rmcp's session store over a shared [`StateStore`]: what lets every instance
+//! rmcp's session store over a shared [`crate::state::StateStore`]: what lets every instance
 //! serve every session.
 //!
 //! rmcp stores a session's state after its handshake and, when a request names a

@@ -75,6 +75,14 @@ pub trait StateStore: Send + Sync + 'static {
     /// about which sessions exist, and sessions move between instances.
     fn shared(&self) -> bool;
 
+    /// How long an instance may serve a session it checked against the store
+    /// without checking again (a shared store): a `DELETE` on another instance
+    /// reaches it within this time, and the record's time to live is restarted at
+    /// most this often. Zero (the default): every request checks.
+    fn recheck_after(&self) -> Duration {
+        Duration::ZERO
+    }
+
     /// Records the opening of session `id` by `owner` (`None`: anonymous), keeping
     /// any `initialize` already stored.
     async fn open_session(

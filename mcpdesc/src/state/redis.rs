@@ -15,10 +15,13 @@
 //! # Time to live
 //!
 //! The key's TTL is the session idle timeout (`HttpServer::session_idle_timeout`,
-//! 300 s by default), restarted by every request of the session on any instance
-//! (the read that checks its owner sets it again, in the same transaction). A
-//! session idle that long is gone on every instance; with no idle timeout the key
-//! has none either and only `DELETE` removes it.
+//! 300 s by default), restarted by the requests of the session on any instance (the
+//! read that checks its owner sets it again, in the same transaction). An instance
+//! reads a session's record at most once per [`RedisState::with_recheck`] (1 s by
+//! default) while requests keep coming: so a `DELETE` on one instance reaches the
+//! others within that time, and the CPU a request spends on Redis stays small. A
+//! session idle for the idle timeout is gone on every instance; with no idle timeout
+//! the key has none either and only `DELETE` removes it.
 //!
 //! # Outages
 //!
@@ -39,12 +42,6 @@ use serde_json::Value;
 
 use super::{Owner, SessionRecord, StateError, StateStore};
 
-/// The default key prefix.
-pub const DEFAULT_PREFIX: &str = "mcpdesc:";
-
-/// The default bound on one operation.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(2);
-
 /// Sets the owner of a session that has none, if the session exists; answers the
 /// owner after (nil: no such session).
 const CLAIM: &str = r"
@@ -60,6 +57,7 @@ pub struct RedisState {
     connection: ConnectionManager,
     prefix: String,
     timeout: Duration,
+    recheck: Duration,
     claim: Script,
 }
 
@@ -68,11 +66,22 @@ impl std::fmt::Debug for RedisState {
         f.debug_struct("RedisState")
             .field("prefix", &self.prefix)
             .field("timeout", &self.timeout)
+            .field("recheck", &self.recheck)
             .finish_non_exhaustive()
     }
 }
 
 impl RedisState {
+    /// The default key prefix.
+    pub const DEFAULT_PREFIX: &'static str = "mcpdesc:";
+
+    /// The default bound on one operation.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(2);
+
+    /// How long an instance serves a session before it reads its record again, by
+    /// default.
+    pub const DEFAULT_RECHECK: Duration = Duration::from_secs(1);
+
     /// A store on the Redis server at `url` (`redis://host:port/db`). It does not
     /// connect yet: the first operation does (so a server starts while Redis is
     /// down, and answers `503` until it is up). Fails on a malformed URL, and
@@ -85,16 +94,17 @@ impl RedisState {
         }
         let client = redis::Client::open(url).map_err(StateError::new)?;
         let config = ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(DEFAULT_TIMEOUT))
-            .set_response_timeout(Some(DEFAULT_TIMEOUT))
+            .set_connection_timeout(Some(Self::DEFAULT_TIMEOUT))
+            .set_response_timeout(Some(Self::DEFAULT_TIMEOUT))
             .set_number_of_retries(2)
             .set_max_delay(Duration::from_millis(500));
         let connection =
             ConnectionManager::new_lazy_with_config(client, config).map_err(StateError::new)?;
         Ok(RedisState {
             connection,
-            prefix: DEFAULT_PREFIX.to_owned(),
-            timeout: DEFAULT_TIMEOUT,
+            prefix: Self::DEFAULT_PREFIX.to_owned(),
+            timeout: Self::DEFAULT_TIMEOUT,
+            recheck: Self::DEFAULT_RECHECK,
             claim: Script::new(CLAIM),
         })
     }
@@ -108,6 +118,13 @@ impl RedisState {
     /// Bounds each operation to `timeout` instead of 2 s.
     pub fn with_timeout(mut self, timeout: Duration) -> RedisState {
         self.timeout = timeout;
+        self
+    }
+
+    /// Reads a session's record again after `recheck` instead of 1 s (zero: at
+    /// every request; see the module docs).
+    pub fn with_recheck(mut self, recheck: Duration) -> RedisState {
+        self.recheck = recheck;
         self
     }
 
@@ -162,6 +179,10 @@ fn json<T: serde::Serialize>(value: &T) -> Result<String, StateError> {
 impl StateStore for RedisState {
     fn shared(&self) -> bool {
         true
+    }
+
+    fn recheck_after(&self) -> Duration {
+        self.recheck
     }
 
     async fn open_session(

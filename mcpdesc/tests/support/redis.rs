@@ -5,6 +5,7 @@
 
 #![allow(dead_code)] // Each including test uses part of it.
 
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -15,6 +16,7 @@ pub struct Redis {
     /// `redis://127.0.0.1:PORT/`.
     pub url: String,
     pub port: u16,
+    program: PathBuf,
     child: Child,
 }
 
@@ -32,25 +34,35 @@ impl Redis {
             .local_addr()
             .unwrap()
             .port();
-        let child = Command::new(program)
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let child = spawn(&program, port);
         let redis = Redis {
             url: format!("redis://127.0.0.1:{port}/"),
             port,
+            program,
             child,
         };
+        redis.wait_ready();
+        Some(redis)
+    }
+
+    /// Kills the server (SIGKILL: its data is lost), and starts a fresh one on the
+    /// same port when `again`.
+    pub fn restart(&mut self, again: bool) {
+        self.send("CONT");
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if again {
+            self.child = spawn(&self.program, self.port);
+            self.wait_ready();
+        }
+    }
+
+    fn wait_ready(&self) {
         let deadline = Instant::now() + Duration::from_secs(20);
-        while !redis.pings() {
+        while !self.pings() {
             assert!(Instant::now() < deadline, "redis-server did not start");
             std::thread::sleep(Duration::from_millis(20));
         }
-        Some(redis)
     }
 
     /// Whether it answers `PING` (raw RESP on a fresh connection).
@@ -69,18 +81,35 @@ impl Redis {
     /// Sends `signal` (`STOP`, `CONT`) to the server: `STOP` pauses it (connections
     /// stay open, nothing answers), `CONT` resumes it.
     pub fn signal(&self, signal: &str) {
-        let status = Command::new("kill")
+        assert!(self.send(signal), "kill -{signal}");
+    }
+
+    /// Sends `signal`; whether it reached the server.
+    fn send(&self, signal: &str) -> bool {
+        Command::new("kill")
             .args([&format!("-{signal}"), &self.child.id().to_string()])
+            .stderr(Stdio::null())
             .status()
-            .unwrap();
-        assert!(status.success());
+            .is_ok_and(|s| s.success())
     }
 }
 
 impl Drop for Redis {
     fn drop(&mut self) {
-        self.signal("CONT");
+        self.send("CONT");
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// `redis-server` on `port`, without persistence.
+fn spawn(program: &Path, port: u16) -> Child {
+    Command::new(program)
+        .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+        .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
 }
