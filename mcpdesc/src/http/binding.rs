@@ -54,8 +54,11 @@ pub(crate) struct Binding {
     /// [`StateStore::recheck_after`].
     recheck: Duration,
     /// Sessions read lately (shared store): their owner, and when.
-    recent: Mutex<HashMap<Arc<str>, (Option<Owner>, Instant)>>,
+    recent: Mutex<HashMap<Arc<str>, Read>>,
 }
+
+/// What an instance read of a session: its owner, and when.
+type Read = (Option<Owner>, Instant);
 
 /// Past this many remembered sessions, the old ones are forgotten.
 const RECENT_MAX: usize = 10_000;
