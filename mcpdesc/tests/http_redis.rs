@@ -28,6 +28,12 @@ use mcpdesc::{CancellationToken, ProtocolVersion, Router, ServerInfo, ToolResult
 use redis::Redis;
 use wire::{send, Client, Reply, VERSION};
 
+/// A `redis-server` of the test's own; `None` (a notice) without the program.
+fn redis_server(test: &str) -> Option<Redis> {
+    let program = prereq::program(test, redis::CANDIDATES, &["--version"], redis::HOW)?;
+    Some(Redis::start(program))
+}
+
 /// Answers the session's negotiated version, the caller and the instance.
 const WHO: ToolSpec = ToolSpec::new(
     "who",
@@ -114,7 +120,7 @@ async fn delete(client: &Client) -> Reply {
 
 #[tokio::test]
 async fn a_session_is_served_by_every_instance_in_turn() {
-    let Some(redis) = Redis::start("a_session_is_served_by_every_instance_in_turn") else {
+    let Some(redis) = redis_server("a_session_is_served_by_every_instance_in_turn") else {
         return;
     };
     let timeout = Duration::from_secs(2);
@@ -135,7 +141,7 @@ async fn a_session_is_served_by_every_instance_in_turn() {
 
 #[tokio::test]
 async fn a_session_outlives_the_instance_that_opened_it() {
-    let Some(redis) = Redis::start("a_session_outlives_the_instance_that_opened_it") else {
+    let Some(redis) = redis_server("a_session_outlives_the_instance_that_opened_it") else {
         return;
     };
     let timeout = Duration::from_secs(2);
@@ -188,7 +194,7 @@ async fn a_session_outlives_the_instance_that_opened_it() {
 
 #[tokio::test]
 async fn delete_on_one_instance_ends_the_session_on_every_one() {
-    let Some(redis) = Redis::start("delete_on_one_instance_ends_the_session_on_every_one") else {
+    let Some(redis) = redis_server("delete_on_one_instance_ends_the_session_on_every_one") else {
         return;
     };
     let timeout = Duration::from_secs(2);
@@ -221,7 +227,7 @@ async fn delete_on_one_instance_ends_the_session_on_every_one() {
 
 #[tokio::test]
 async fn redis_paused_gives_503_in_bounded_time_and_sessions_come_back() {
-    let Some(redis) = Redis::start("redis_paused_gives_503_in_bounded_time_and_sessions_come_back")
+    let Some(redis) = redis_server("redis_paused_gives_503_in_bounded_time_and_sessions_come_back")
     else {
         return;
     };
@@ -278,7 +284,7 @@ async fn redis_paused_gives_503_in_bounded_time_and_sessions_come_back() {
 #[tokio::test]
 async fn redis_lost_its_data_the_session_is_gone_and_a_new_one_works() {
     let Some(mut redis) =
-        Redis::start("redis_lost_its_data_the_session_is_gone_and_a_new_one_works")
+        redis_server("redis_lost_its_data_the_session_is_gone_and_a_new_one_works")
     else {
         return;
     };

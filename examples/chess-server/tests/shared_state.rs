@@ -27,6 +27,12 @@ use harness::prereq;
 use redis::Redis;
 use wire::Client;
 
+/// A `redis-server` of the test's own; `None` (a notice) without the program.
+fn redis_server(test: &str) -> Option<Redis> {
+    let program = prereq::program(test, redis::CANDIDATES, &["--version"], redis::HOW)?;
+    Some(Redis::start(program))
+}
+
 /// The client of nginx's endpoint.
 fn client(balanced: &Balanced) -> Client {
     let addr: SocketAddr = balanced
@@ -59,7 +65,7 @@ const RATING: &str = "fictional-player-1 (blitz): 1500, 0 games";
 #[tokio::test(flavor = "multi_thread")]
 async fn one_session_served_by_both_instances_in_turn() {
     let test = "one_session_served_by_both_instances_in_turn";
-    let Some(redis) = Redis::start(test) else {
+    let Some(redis) = redis_server(test) else {
         return;
     };
     let Some(balanced) = Balanced::start_stateful(test, &redis.url) else {
@@ -77,7 +83,7 @@ async fn one_session_served_by_both_instances_in_turn() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_session_goes_on_after_its_instance_is_killed() {
     let test = "a_session_goes_on_after_its_instance_is_killed";
-    let Some(redis) = Redis::start(test) else {
+    let Some(redis) = redis_server(test) else {
         return;
     };
     let Some(mut balanced) = Balanced::start_stateful(test, &redis.url) else {

@@ -6,10 +6,11 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{Owner, SessionRecord, StateError, StateStore};
+use super::owner::Owner;
+use super::store::{SessionRecord, StateError, StateStore};
 
 /// Sessions' records in this process's memory (see the module docs of
-/// [`crate::state`]): not shared, no time to live (a record is removed when its
+/// `mcpdesc::state`): not shared, no time to live (a record is removed when its
 /// session ends on this instance).
 #[derive(Debug, Default)]
 pub struct MemoryState {

@@ -40,7 +40,8 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{AsyncCommands, Script};
 use serde_json::Value;
 
-use super::{Owner, SessionRecord, StateError, StateStore};
+use super::owner::Owner;
+use super::store::{SessionRecord, StateError, StateStore};
 
 /// Sets the owner of a session that has none, if the session exists; answers the
 /// owner after (nil: no such session).

@@ -1,7 +1,8 @@
 //! A `redis-server` of the test's own, on a free loopback port, without persistence;
-//! stopped on drop. `None` (with a notice) when no `redis-server` runs; a panic
-//! instead under `MCPDESC_REQUIRE_TOOLS=1` (`.ci/setup.d/35-redis.sh` installs it).
-//! The including test declares `tests/prereq.rs` as `mod prereq`.
+//! stopped on drop. The including test finds the program with `tests/prereq.rs`
+//! (`prereq::program(test, CANDIDATES, &["--version"], HOW)`: a notice and a skip
+//! without it, a panic under `MCPDESC_REQUIRE_TOOLS=1`; `.ci/setup.d/35-redis.sh`
+//! installs it).
 
 #![allow(dead_code)] // Each including test uses part of it.
 
@@ -9,7 +10,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::prereq;
+/// Where `redis-server` may be.
+pub const CANDIDATES: &[&str] = &["redis-server", "/usr/bin/redis-server"];
+
+/// How to install it.
+pub const HOW: &str = "apt-get install redis-server; CI: .ci/setup.d/35-redis.sh";
 
 /// A running `redis-server`.
 pub struct Redis {
@@ -21,14 +26,8 @@ pub struct Redis {
 }
 
 impl Redis {
-    /// Starts one and waits until it answers `PING`.
-    pub fn start(test: &str) -> Option<Redis> {
-        let program = prereq::program(
-            test,
-            &["redis-server", "/usr/bin/redis-server"],
-            &["--version"],
-            "apt-get install redis-server; CI: .ci/setup.d/35-redis.sh",
-        )?;
+    /// Starts `program` and waits until it answers `PING`.
+    pub fn start(program: PathBuf) -> Redis {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
@@ -42,7 +41,7 @@ impl Redis {
             child,
         };
         redis.wait_ready();
-        Some(redis)
+        redis
     }
 
     /// Kills the server (SIGKILL: its data is lost), and starts a fresh one on the
