@@ -220,6 +220,46 @@ async fn serve_mock_tokens_for_api_keys_basic_and_public_tools() {
     assert!(!partners.stderr().contains("partner-k"));
 }
 
+/// `DELETE` of `client`'s session with its credentials.
+async fn delete(client: &Client) -> wire::Reply {
+    let mut headers = client.headers.clone();
+    headers.push(("mcp-session-id".into(), client.session.clone().unwrap()));
+    headers.push(("mcp-protocol-version".into(), wire::VERSION.into()));
+    send(client.addr, "DELETE", "/mcp", &headers, Vec::new()).await
+}
+
+#[tokio::test]
+async fn serve_mock_binds_each_session_to_its_token() {
+    let server = serve(
+        &fixture("games-oauth.mcpdesc.json"),
+        &["first-a1:games:read", "second-b2:games:read"],
+    );
+    let addr = addr_of(&server.url);
+    let mut first = Client::bearer(addr, "first-a1");
+    assert_eq!(first.initialize().await.status, StatusCode::OK);
+    let mut second = Client::bearer(addr, "second-b2");
+    second.session = first.session.clone();
+    let mut nobody = Client::bearer(addr, "second-b2");
+    nobody.session = Some("0b5e2f4c-8f0e-4a8b-9c11-6e1f7f3b2d90".into());
+
+    // The second token on the first's session: the answer to an unknown session.
+    let refused = second.call_tool(1, "list_games").await;
+    let unknown = nobody.call_tool(1, "list_games").await;
+    assert_eq!(refused.status, StatusCode::NOT_FOUND, "{refused:?}");
+    assert_eq!(
+        (refused.status, &refused.body),
+        (unknown.status, &unknown.body)
+    );
+    // Nor can it end the session.
+    let refused = delete(&second).await;
+    assert_eq!(refused.status, StatusCode::NOT_FOUND, "{refused:?}");
+    assert_eq!(refused.body, delete(&nobody).await.body);
+    assert_eq!(first.tool_text(2, "list_games").await, "2 games");
+    // Its owner can: 204, then 404.
+    assert_eq!(delete(&first).await.status, StatusCode::NO_CONTENT);
+    assert_eq!(delete(&first).await.status, StatusCode::NOT_FOUND);
+}
+
 #[test]
 fn token_needs_http() {
     let output = Command::new(env!("CARGO_BIN_EXE_mcpdesc"))

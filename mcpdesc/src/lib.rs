@@ -116,6 +116,8 @@ pub mod http;
 mod protocol;
 mod schema;
 mod server;
+#[cfg(feature = "http")]
+pub mod state;
 pub mod tasks;
 
 // The public modules that live in the folder of their role, at their old paths.

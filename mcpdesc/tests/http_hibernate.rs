@@ -321,13 +321,13 @@ async fn an_open_get_stream_keeps_its_session_live_and_hears_list_changes() {
 }
 
 #[tokio::test]
-async fn delete_of_a_dormant_session_gives_202_then_404() {
+async fn delete_of_a_dormant_session_gives_204_then_404() {
     let (addr, server) = start(hibernating()).await;
     let client = session(addr, "2025-11-25").await;
     until_counts(&server, 1, 0).await;
     assert_eq!(
         session_request(&client, "DELETE").await.status,
-        StatusCode::ACCEPTED
+        StatusCode::NO_CONTENT
     );
     assert_eq!(server.open_sessions().await, 0);
     let gone = client.call_tool(1, "version").await;
@@ -405,7 +405,7 @@ async fn without_hibernation_sessions_stay_live() {
     assert_eq!(server.open_sessions().await, 1);
     assert_eq!(
         session_request(&client, "DELETE").await.status,
-        StatusCode::ACCEPTED
+        StatusCode::NO_CONTENT
     );
     until_counts(&server, 0, 0).await;
 }

@@ -130,7 +130,7 @@ pub fn start(side: HttpSide) -> RunningServer {
 /// hand-written side ignores it).
 pub fn start_with(
     side: HttpSide,
-    configure: fn(mcpdesc::http::HttpServer) -> mcpdesc::http::HttpServer,
+    configure: impl FnOnce(mcpdesc::http::HttpServer) -> mcpdesc::http::HttpServer + Send + 'static,
 ) -> RunningServer {
     let stop = CancellationToken::new();
     let (ready_tx, ready_rx) = std::sync::mpsc::channel();
@@ -159,7 +159,7 @@ pub fn start_with(
 
 async fn serve(
     side: HttpSide,
-    configure: fn(mcpdesc::http::HttpServer) -> mcpdesc::http::HttpServer,
+    configure: impl FnOnce(mcpdesc::http::HttpServer) -> mcpdesc::http::HttpServer,
     stop: CancellationToken,
     ready: impl FnOnce(SocketAddr, Option<mcpdesc::http::BoundHttpServer>),
 ) {

@@ -24,6 +24,9 @@ HTTP options:
   --hibernate-after-s N
                       an idle session gives up its worker after N seconds (default 5;
                       0: never) and is restored by its next request
+  --redis URL         keep sessions (their handshake, their owner) in Redis at URL
+                      (redis://HOST:PORT/DB): every instance using the same Redis
+                      serves every session, behind a plain round-robin balancer
   --grace-s N         on SIGTERM or Ctrl-C, let requests in flight finish for up to
                       N seconds (default 30), then exit 0
   --rate-limit N      at most N requests per second per client (the principal when
@@ -41,6 +44,8 @@ struct Options {
     max_sessions: usize,
     /// `None`: sessions never hibernate.
     hibernate_after: Option<Duration>,
+    /// The shared state's Redis URL.
+    redis: Option<String>,
     grace: Duration,
     /// Requests per second per client; `None`: no limit.
     rate_limit: Option<u32>,
@@ -65,6 +70,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
         allowed_hosts: Vec::new(),
         max_sessions: mcpdesc::http::DEFAULT_MAX_SESSIONS,
         hibernate_after: Some(mcpdesc::http::DEFAULT_HIBERNATE_AFTER),
+        redis: None,
         grace: Duration::from_secs(30),
         rate_limit: None,
     };
@@ -90,6 +96,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
                 0 => return Err("--rate-limit needs a number above 0".into()),
                 n => options.rate_limit = Some(n),
             },
+            "--redis" => options.redis = Some(args.next().ok_or("--redis needs a URL")?),
             "--grace-s" => options.grace = Duration::from_secs(number("--grace-s", &mut args)?),
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument `{other}`")),
@@ -139,6 +146,12 @@ async fn serve_http(
     }
     if let Some(limit) = options.rate_limit.and_then(RateLimit::per_second) {
         server = server.rate_limit(limit);
+    }
+    if let Some(url) = &options.redis {
+        // Lazy: the server starts while Redis is down and answers 503 until it is up.
+        let state = mcpdesc::state::RedisState::open(url)
+            .map_err(|e| mcpdesc::Error::Http(format!("--redis: {e}")))?;
+        server = server.shared_state(std::sync::Arc::new(state));
     }
     let server = server
         .stateless(options.stateless)

@@ -29,3 +29,25 @@ pub(crate) fn empty(status: StatusCode) -> Response<HttpBody> {
     *response.status_mut() = status;
     response
 }
+
+/// `503 Service Unavailable` with `Retry-After`.
+pub(crate) fn unavailable(why: &str, retry_after_s: u32) -> Response<HttpBody> {
+    let mut response = text(
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!("Service Unavailable: {why}"),
+    );
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_s));
+    response
+}
+
+/// rmcp's answer to a request naming a session it does not know, byte for byte
+/// (status, headers, body): also the answer to a session owned by another
+/// principal, so that a session's existence does not leak.
+pub(crate) fn session_not_found() -> Response<HttpBody> {
+    let mut response =
+        Response::new(Full::new(Bytes::from_static(b"Not Found: Session not found")).boxed());
+    *response.status_mut() = StatusCode::NOT_FOUND;
+    response
+}

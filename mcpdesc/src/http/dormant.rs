@@ -120,8 +120,8 @@ impl Dormant {
     /// flight, has been idle for `after` and is not `excluded` (still in its
     /// handshake): they are `Closing` when this returns, and their ids are
     /// returned. Also drops the dormant sessions idle past `expire_after` (the
-    /// idle timeout of a live one), and wakes sessions stuck closing for
-    /// `stuck_after` (a worker task that never reported its end).
+    /// idle timeout of a live one; their ids go to `expired`), and wakes sessions
+    /// stuck closing for `stuck_after` (a worker task that never reported its end).
     pub(crate) fn sweep(
         &self,
         now: Instant,
@@ -129,6 +129,7 @@ impl Dormant {
         expire_after: Option<Duration>,
         stuck_after: Duration,
         excluded: impl Fn(&str) -> bool,
+        expired_ids: &mut Vec<Arc<str>>,
     ) -> Vec<Arc<str>> {
         let mut table = self.table();
         let mut closing = Vec::new();
@@ -146,7 +147,10 @@ impl Dormant {
                 }
                 Phase::Dormant => {
                     let keep = expire_after.is_none_or(|limit| idle < limit);
-                    expired += usize::from(!keep);
+                    if !keep {
+                        expired += 1;
+                        expired_ids.push(id.clone());
+                    }
                     keep
                 }
                 Phase::Closing => {
@@ -345,6 +349,7 @@ mod tests {
             Some(Duration::from_secs(300)),
             Duration::from_secs(30),
             |_| false,
+            &mut Vec::new(),
         )
     }
 

@@ -26,6 +26,7 @@ use rmcp::transport::streamable_http_server::session::{
     EventStore, RestoreOutcome, ServerSseMessage, SessionId, SessionManager,
 };
 
+use super::binding::Binding;
 use super::dormant::Dormant;
 
 /// rmcp's `LocalSessionManager`, told about hibernations.
@@ -33,6 +34,8 @@ pub(crate) struct Manager {
     pub(crate) inner: LocalSessionManager,
     /// The sessions' bookkeeping, when sessions hibernate.
     pub(crate) dormant: Option<Arc<Dormant>>,
+    /// The sessions' records (stateful mode): told when a session ends here.
+    pub(crate) binding: Option<Arc<Binding>>,
 }
 
 impl SessionManager for Manager {
@@ -63,6 +66,9 @@ impl SessionManager for Manager {
             if dormant.closed(id) {
                 return Ok(());
             }
+        }
+        if let Some(binding) = &self.binding {
+            binding.ended(id).await;
         }
         self.inner.close_session(id).await
     }

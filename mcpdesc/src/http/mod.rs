@@ -104,6 +104,7 @@
 //! [`RestoreDropped`]: crate::server::adapter::mcp_server::RestoreDropped
 //! [`ToolListings::restore`]: crate::server::adapter::listing::ToolListings::restore
 
+mod binding;
 mod body;
 mod bound;
 mod defaults;
@@ -123,6 +124,7 @@ pub(crate) mod security;
 mod server;
 mod service;
 mod sessions;
+mod shared;
 
 pub use body::HttpBody;
 pub use bound::BoundHttpServer;

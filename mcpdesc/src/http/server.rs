@@ -12,6 +12,7 @@ use rmcp::ServerHandler;
 use tokio::net::ToSocketAddrs;
 use tokio_util::sync::CancellationToken;
 
+use super::binding::Binding;
 use super::bound::BoundHttpServer;
 use super::defaults::DEFAULT_MAX_REQUEST_BODY_BYTES;
 use super::drain::Drain;
@@ -22,12 +23,14 @@ use super::sessions::{
     DEFAULT_HIBERNATE_AFTER, DEFAULT_INITIALIZE_TIMEOUT, DEFAULT_MAX_PENDING_SESSIONS,
     DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT,
 };
+use super::shared::SharedSessions;
 use super::{dormant, hibernate, origin, service, sessions};
 use crate::auth::declaration::TransportChoice;
 use crate::protocol::error::{Error, RouterError};
 use crate::server::adapter::listing::ToolListings;
 use crate::server::adapter::mcp_server::McpServer;
 use crate::server::router::Router;
+use crate::state::{MemoryState, StateStore};
 
 /// Serves `router` over streamable HTTP at `http://ADDR/mcp` with the defaults of
 /// [`HttpServer`], until the process ends.
@@ -55,6 +58,8 @@ pub struct HttpServer<H = McpServer> {
     initialize_timeout: Duration,
     hibernate_after: Option<Duration>,
     idle_timeout: Option<Duration>,
+    /// Where sessions' records are kept (stateful mode); `None`: in memory.
+    state: Option<Arc<dyn StateStore>>,
     /// Cancelled by a drain's end or [`BoundHttpServer::shutdown_token`]: closes
     /// every session (rmcp's token is its child).
     shutdown: CancellationToken,
@@ -83,6 +88,7 @@ impl<H> std::fmt::Debug for HttpServer<H> {
             .field("initialize_timeout", &self.initialize_timeout)
             .field("hibernate_after", &self.hibernate_after)
             .field("session_idle_timeout", &self.idle_timeout)
+            .field("shared_state", &self.state.as_ref().map(|s| s.shared()))
             .finish()
     }
 }
@@ -121,6 +127,7 @@ impl<H: ServerHandler> HttpServer<H> {
             initialize_timeout: DEFAULT_INITIALIZE_TIMEOUT,
             hibernate_after: Some(DEFAULT_HIBERNATE_AFTER),
             idle_timeout: Some(DEFAULT_SESSION_IDLE_TIMEOUT),
+            state: None,
             factory: Arc::new(factory),
             listings: None,
             errors: Vec::new(),
@@ -288,6 +295,18 @@ impl<H: ServerHandler> HttpServer<H> {
         self
     }
 
+    /// Keeps the sessions' records (stateful mode: their `initialize`, their owner)
+    /// in `store` instead of this process's memory ([`crate::state`]). With a shared
+    /// store (`mcpdesc::state::RedisState`, feature `redis`), every instance using
+    /// it serves every session: a session opened on one is restored on another at
+    /// its first request there, transparently for the client, so instances can sit
+    /// behind a plain round-robin balancer. The records' time to live is
+    /// [`HttpServer::session_idle_timeout`].
+    pub fn shared_state(mut self, store: Arc<dyn StateStore>) -> Self {
+        self.state = Some(store);
+        self
+    }
+
     /// The path of the MCP endpoint (default [`MCP_PATH`], `/mcp`) in
     /// [`HttpServer::bind`] and `HttpServer::into_router` (feature `axum`).
     ///
@@ -437,10 +456,32 @@ impl<H: ServerHandler> HttpServer<H> {
         let dormant = hibernation
             .is_some()
             .then(|| Arc::new(dormant::Dormant::new()));
-        if let Some(dormant) = &dormant {
-            config.session_store = Some(dormant.clone());
+        // The sessions' records: their owners, and with a shared store what
+        // restores them on any instance (`binding`, `shared`).
+        let binding = stateful.then(|| {
+            let store = self
+                .state
+                .unwrap_or_else(|| Arc::new(MemoryState::new()) as Arc<dyn StateStore>);
+            Arc::new(Binding::new(store, self.idle_timeout, gate.is_some()))
+        });
+        match &binding {
+            Some(binding) if binding.shared() => {
+                config.session_store = Some(Arc::new(SharedSessions {
+                    dormant: dormant.clone(),
+                    binding: binding.clone(),
+                }));
+            }
+            _ => {
+                if let Some(dormant) = &dormant {
+                    config.session_store = Some(dormant.clone());
+                }
+            }
         }
-        let manager = Arc::new(hibernate::Manager { inner, dormant });
+        let manager = Arc::new(hibernate::Manager {
+            inner,
+            dormant,
+            binding: binding.clone(),
+        });
         let sessions = stateful.then(|| {
             Arc::new(sessions::Sessions::new(
                 manager.clone(),
@@ -466,6 +507,7 @@ impl<H: ServerHandler> HttpServer<H> {
             gate: gate.clone(),
             origins: origin::Origins::new(self.origins).with_loopback(local),
             sessions,
+            binding,
             drain: self.drain,
             #[cfg(feature = "rate-limit")]
             rate_limit: self

@@ -10,13 +10,15 @@ use std::task::{Context as TaskContext, Poll};
 use std::time::Instant;
 
 use bytes::{Buf, BufMut, Bytes, BytesMut};
-use http::header::{self, HeaderValue};
+use http::header;
 use http::{HeaderMap, Method, Request, Response, StatusCode};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Body;
+use rmcp::transport::streamable_http_server::session::SessionManager;
 use tracing::Instrument;
 
-use super::body::{text, HttpBody};
+use super::binding::{Admission, Binding};
+use super::body::{empty, session_not_found, text, unavailable, HttpBody};
 use super::drain::{Drain, Tracked};
 use super::observe::{observe, Observation, Outcome};
 use super::origin::{self, OriginCheck, Origins};
@@ -30,6 +32,7 @@ use super::sessions::Sessions;
 use crate::protocol::futures::BoxFuture;
 use crate::server::adapter::http_marks::Stateless;
 use crate::server::adapter::listing::ToolListings;
+use crate::state::Owner;
 
 /// The header naming a request's session.
 const SESSION_ID: &str = "mcp-session-id";
@@ -116,6 +119,8 @@ pub(crate) struct App {
     pub(crate) origins: Origins,
     /// The session bounds (stateful mode).
     pub(crate) sessions: Option<Arc<Sessions>>,
+    /// The sessions' records and owners (stateful mode).
+    pub(crate) binding: Option<Arc<Binding>>,
     pub(crate) drain: Drain,
     /// The per-client rate limit, when set.
     #[cfg(feature = "rate-limit")]
@@ -195,6 +200,9 @@ impl App {
                 return refuse(&observation, *refused);
             }
         }
+        // Who the request is: the owner it makes of a session it opens, and what is
+        // checked against the owner of the session it names.
+        let caller = security.as_ref().and_then(|s| Owner::of(&s.authentication));
         let body = match read_body(&parts.headers, body, self.limit).await {
             Ok(body) => body,
             Err(response) => return refuse(&observation, response),
@@ -225,6 +233,20 @@ impl App {
             .get(SESSION_ID)
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
+        // The session's owner, and (with a shared store) its existence, before rmcp
+        // sees the request (`binding`).
+        let mut known = false;
+        if let (Some(binding), Some(id)) = (&self.binding, &session) {
+            match binding.admit(id, caller.as_ref()).await {
+                Admission::Known => known = true,
+                Admission::Unknown => {}
+                Admission::Refused(response) => return refuse(&observation, response),
+            }
+        }
+        let delete = parts.method == Method::DELETE && session.is_some();
+        if delete && self.binding.is_some() && !known {
+            return refuse(&observation, session_not_found());
+        }
         let opens_session = match (&self.sessions, &session) {
             (Some(sessions), Some(id)) => {
                 sessions.seen(id);
@@ -254,11 +276,10 @@ impl App {
         let task = reading.tasks_inbound();
         // Hibernation: the session counts this request in flight until its answer
         // ends (and wakes if dormant); a request that makes it keep state pins it.
+        let method = observation.probe.method.clone();
+        let pins = task.is_some();
         let hold = match (&self.sessions, &session) {
-            (Some(sessions), Some(id)) => {
-                let method = observation.probe.method.as_deref();
-                sessions.hold(id, method, task.is_some()).await
-            }
+            (Some(sessions), Some(id)) => sessions.hold(id, method.as_deref(), pins).await,
             _ => None,
         };
         let body = match task {
@@ -273,8 +294,24 @@ impl App {
                 .and_then(|v| v.to_str().ok())
             {
                 sessions.opened(id);
+                if let Some(binding) = &self.binding {
+                    if let Err(refused) = binding.opened(id, caller.as_ref()).await {
+                        // A session nobody could be bound to is not handed out.
+                        let _ = sessions.manager.close_session(&id.into()).await;
+                        return refuse(&observation, refused);
+                    }
+                }
             }
         }
+        // `DELETE` of one's own session: rmcp's `202` becomes `204`, and the record
+        // goes.
+        let response = match (delete, &self.binding, &session) {
+            (true, Some(binding), Some(id)) if response.status() == StatusCode::ACCEPTED => {
+                binding.deleted(id).await;
+                empty(StatusCode::NO_CONTENT)
+            }
+            _ => response,
+        };
         let response = match listing {
             Some(target) => restore_in_response(response, target, self.listings.clone()).await,
             None => response,
@@ -287,23 +324,19 @@ impl App {
             }
             None => response,
         };
+        // A session restored from the shared state by this very request joined the
+        // table during it: its answer is held from here.
+        let hold = match (hold, &self.sessions, &session) {
+            (None, Some(sessions), Some(id)) if known => {
+                sessions.hold(id, method.as_deref(), pins).await
+            }
+            (hold, ..) => hold,
+        };
         match hold {
             Some(hold) => hold.around(response),
             None => response,
         }
     }
-}
-
-/// `503 Service Unavailable` with `Retry-After`.
-fn unavailable(why: &str, retry_after_s: u32) -> Response<HttpBody> {
-    let mut response = text(
-        StatusCode::SERVICE_UNAVAILABLE,
-        format!("Service Unavailable: {why}"),
-    );
-    response
-        .headers_mut()
-        .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_s));
-    response
 }
 
 fn too_large(limit: usize) -> Response<HttpBody> {

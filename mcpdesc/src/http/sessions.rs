@@ -179,13 +179,20 @@ async fn sweep(sessions: &Weak<Sessions>, schedule: Schedule) -> bool {
     let Some(dormant) = &sessions.manager.dormant else {
         return false;
     };
+    let mut expired = Vec::new();
     let closing = dormant.sweep(
         Instant::now(),
         schedule.after,
         schedule.expire_after,
         STUCK_AFTER,
         |id| sessions.pending(id),
+        &mut expired,
     );
+    if let Some(binding) = &sessions.manager.binding {
+        for id in expired {
+            binding.ended(&id).await;
+        }
+    }
     for id in closing {
         let handle = sessions.manager.inner.sessions.write().await.remove(&id);
         match handle {

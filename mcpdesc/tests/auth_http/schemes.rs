@@ -61,6 +61,16 @@ async fn mixed_server() -> SocketAddr {
     start(HttpServer::new(router)).await
 }
 
+/// A client with the `extra` headers on `path`, its session opened with them.
+async fn opened(addr: std::net::SocketAddr, extra: &[(&str, &str)], path: &str) -> Client {
+    let mut client = Client::new(addr).path(path);
+    for (name, value) in extra {
+        client = client.header(name, value);
+    }
+    client.initialize().await;
+    client
+}
+
 #[tokio::test]
 async fn every_scheme_type() {
     let addr = mixed_server().await;
@@ -114,74 +124,77 @@ async fn every_scheme_type() {
     let both = anonymous.call_tool(20, "key_and_bearer").await;
     assert_eq!(both.challenges().len(), 2, "{:?}", both.challenges());
 
-    // With the credential each needs.
-    let session = anonymous.session.clone();
-    let with = |extra: &[(&str, &str)], path: &str| {
-        let mut c = Client::new(addr).path(path);
-        c.session = session.clone();
-        for (n, v) in extra {
-            c = c.header(n, v);
-        }
-        c
-    };
+    // With the credential each needs, each on a session of its own (a session
+    // belongs to the first principal that uses it).
     assert_eq!(
-        with(&[("x-api-key", "key-1")], "/mcp")
+        opened(addr, &[("x-api-key", "key-1")], "/mcp")
+            .await
             .tool_text(30, "header_only")
             .await,
         "key holder"
     );
     assert_eq!(
-        with(&[], "/mcp?api_key=key-1")
+        opened(addr, &[], "/mcp?api_key=key-1")
+            .await
             .tool_text(31, "query_only")
             .await,
         "key holder"
     );
     assert_eq!(
-        with(&[("cookie", "theme=dark; session=key-1")], "/mcp")
+        opened(addr, &[("cookie", "theme=dark; session=key-1")], "/mcp")
+            .await
             .tool_text(32, "cookie_only")
             .await,
         "key holder"
     );
     // "ana:tok-1": the mock table takes any user with a known token as password.
     assert_eq!(
-        with(&[("authorization", "Basic YW5hOnRvay0x")], "/mcp")
+        opened(addr, &[("authorization", "Basic YW5hOnRvay0x")], "/mcp")
+            .await
             .tool_text(33, "basic_only")
             .await,
         "ana"
     );
     assert_eq!(
-        with(&[("authorization", "Bearer tok-1")], "/mcp")
+        opened(addr, &[("authorization", "Bearer tok-1")], "/mcp")
+            .await
             .tool_text(34, "bearer_only")
             .await,
         "token holder"
     );
     assert_eq!(
-        with(&[("authorization", "Bearer tok-1")], "/mcp")
+        opened(addr, &[("authorization", "Bearer tok-1")], "/mcp")
+            .await
             .tool_text(35, "oidc_profile")
             .await,
         "token holder"
     );
     assert_eq!(
-        with(&[("authorization", "Bearer tok-1")], "/mcp")
+        opened(addr, &[("authorization", "Bearer tok-1")], "/mcp")
+            .await
             .tool_text(36, "anyone_or_oidc")
             .await,
         "token holder"
     );
     assert_eq!(
-        with(
+        opened(
+            addr,
             &[("authorization", "Bearer tok-1"), ("x-api-key", "key-1")],
-            "/mcp"
+            "/mcp",
         )
+        .await
         .tool_text(37, "key_and_bearer")
         .await,
         "key holder"
     );
     // A wrong key is refused even for a public tool; a key in the wrong place too.
-    let wrong = with(&[("x-api-key", "nope")], "/mcp")
+    let wrong = opened(addr, &[("x-api-key", "nope")], "/mcp")
+        .await
         .call_tool(40, "open")
         .await;
     assert_eq!(wrong.status, StatusCode::UNAUTHORIZED);
-    let misplaced = with(&[], "/mcp?X-API-Key=key-1")
+    let misplaced = opened(addr, &[], "/mcp?X-API-Key=key-1")
+        .await
         .call_tool(41, "header_only")
         .await;
     assert_eq!(misplaced.status, StatusCode::UNAUTHORIZED);

@@ -1,8 +1,12 @@
 //! nginx round-robin in front of two `chess-server --http ADDR --stateless` instances
 //! (`deploy/nginx.conf` as shipped, its ports replaced by free ones), for the
 //! load-balancer test of each official SDK: the TypeScript client in `e2e.rs`, the
-//! Python client in `python_sdk.rs`. The including test declares the TypeScript
-//! harness (`tests/e2e/harness.rs`) as `mod harness`.
+//! Python client in `python_sdk.rs`; or in front of two stateful instances sharing one
+//! Redis (`--redis URL`, `deploy/nginx-stateful.conf`), in `shared_state.rs`. The
+//! including test declares the TypeScript harness (`tests/e2e/harness.rs`) as
+//! `mod harness`.
+
+#![allow(dead_code)] // Each including test uses part of it.
 
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -25,6 +29,17 @@ impl Balanced {
     /// listens. `None` (with a notice naming `test`) without nginx; a panic instead
     /// under `MCPDESC_REQUIRE_TOOLS=1`.
     pub fn start(test: &str) -> Option<Self> {
+        Self::start_with(test, "nginx.conf", &["--stateless"])
+    }
+
+    /// Two stateful instances keeping their sessions in the Redis at `redis_url`,
+    /// behind `deploy/nginx-stateful.conf`; otherwise as [`Balanced::start`].
+    pub fn start_stateful(test: &str, redis_url: &str) -> Option<Self> {
+        Self::start_with(test, "nginx-stateful.conf", &["--redis", redis_url])
+    }
+
+    /// The instances with `mode` (their extra arguments) behind `deploy/{conf}`.
+    fn start_with(test: &str, conf: &str, mode: &[&str]) -> Option<Self> {
         let nginx = harness::prereq::program(
             test,
             &["nginx", "/usr/sbin/nginx"],
@@ -35,15 +50,12 @@ impl Balanced {
         let instances: Vec<_> = [first_port, second_port]
             .iter()
             .map(|port| {
+                let addr = format!("127.0.0.1:{port}");
+                let mut args = vec!["--http", &addr, "--think-ms", "20"];
+                args.extend_from_slice(mode);
                 HttpServerProcess::start_with_env(
                     env!("CARGO_BIN_EXE_chess-server"),
-                    &[
-                        "--http",
-                        &format!("127.0.0.1:{port}"),
-                        "--stateless",
-                        "--think-ms",
-                        "20",
-                    ],
+                    &args,
                     &[("RUST_LOG", "mcpdesc=info")],
                 )
             })
@@ -57,7 +69,7 @@ impl Balanced {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(
             dir.join("nginx.conf"),
-            nginx_conf(listen, first_port, second_port),
+            nginx_conf(conf, listen, first_port, second_port),
         )
         .unwrap();
         let proxy = Command::new(&nginx)
@@ -82,6 +94,25 @@ impl Balanced {
             std::thread::sleep(Duration::from_millis(50));
         }
         Some(balanced)
+    }
+
+    /// Kills instance `index` (0 or 1) with SIGKILL and waits for its end.
+    pub fn kill(&mut self, index: usize) {
+        let instance = &mut self.instances[index];
+        let status = Command::new("kill")
+            .args(["-KILL", &instance.pid().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        assert!(instance.wait_exit(Duration::from_secs(10)).is_some());
+    }
+
+    /// How many MCP requests instance `index` logged.
+    pub fn served(&self, index: usize) -> usize {
+        self.instances[index]
+            .stderr()
+            .matches("mcp request")
+            .count()
     }
 
     /// Panics unless each instance logged at least one MCP request it served.
@@ -127,12 +158,12 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// `deploy/nginx.conf` as shipped, with its three ports replaced.
-fn nginx_conf(listen: u16, first: u16, second: u16) -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/nginx.conf");
+/// `deploy/{name}` as shipped, with its three ports replaced.
+fn nginx_conf(name: &str, listen: u16, first: u16, second: u16) -> String {
+    let path = format!("{}/deploy/{name}", env!("CARGO_MANIFEST_DIR"));
     let conf = std::fs::read_to_string(path).unwrap();
     for port in ["127.0.0.1:8080;", "127.0.0.1:8081;", "127.0.0.1:8082;"] {
-        assert!(conf.contains(port), "{port} in deploy/nginx.conf");
+        assert!(conf.contains(port), "{port} in deploy/{name}");
     }
     conf.replace("127.0.0.1:8080;", &format!("127.0.0.1:{listen};"))
         .replace("127.0.0.1:8081;", &format!("127.0.0.1:{first};"))

@@ -1,0 +1,36 @@
+//! The shared state of an HTTP endpoint: what outlives a request, kept where every
+//! instance of a service can read it.
+//!
+//! A stateful streamable HTTP server keeps, for each session, a record
+//! ([`SessionRecord`]): the parameters of its `initialize` (what rebuilds its worker
+//! on an instance that has not seen it, by replaying the handshake through rmcp's
+//! session store) and the principal(s) that own it ([`Owner`]). The record is kept by a
+//! [`StateStore`]:
+//!
+//! - [`MemoryState`], the default: one process's memory. The record lives exactly as
+//!   long as the session does on this instance (it is removed when the session ends
+//!   here), and rmcp's sessions stay the truth about which sessions exist.
+//! - `RedisState` (feature `redis`): a Redis server shared by every instance. The
+//!   store is then the truth: a session whose record is gone (`DELETE` on any
+//!   instance, its idle timeout, Redis losing its data) answers `404`, and a session
+//!   opened on another instance is restored on this one from its record.
+//!
+//! A store for another database implements [`StateStore`]; [`StateStore::shared`]
+//! says which of the two rules above applies.
+//!
+//! What a record does not hold yet: a session's log level, its resource
+//! subscriptions and its MCP 2025-11-25 tasks live in its worker, on the instance
+//! that received them (the HTTP layer keeps such a session's worker from
+//! hibernating; a request on another instance does not see them).
+
+mod memory;
+mod owner;
+#[cfg(feature = "redis")]
+mod redis;
+mod store;
+
+pub use memory::MemoryState;
+pub use owner::Owner;
+#[cfg(feature = "redis")]
+pub use redis::RedisState;
+pub use store::{SessionRecord, StateError, StateStore};

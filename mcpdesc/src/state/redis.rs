@@ -1,0 +1,266 @@
+//! The shared store on Redis (feature `redis`).
+//!
+//! # Key layout
+//!
+//! One hash per session, `{prefix}session:{id}` (the prefix is `mcpdesc:` unless
+//! [`RedisState::with_prefix`] sets another, so that several services can share
+//! one Redis):
+//!
+//! | field    | value                                                     |
+//! |----------|-----------------------------------------------------------|
+//! | `opened` | `1`: the session was opened (the key exists from then on) |
+//! | `init`   | the `initialize` parameters, JSON                         |
+//! | `owner`  | the owner ([`Owner`]), JSON; absent: anonymous            |
+//!
+//! # Time to live
+//!
+//! The key's TTL is the session idle timeout (`HttpServer::session_idle_timeout`,
+//! 300 s by default), restarted by the requests of the session on any instance (the
+//! read that checks its owner sets it again, in the same transaction). An instance
+//! reads a session's record at most once per [`RedisState::with_recheck`] (1 s by
+//! default) while requests keep coming: so a `DELETE` on one instance reaches the
+//! others within that time, and the CPU a request spends on Redis stays small. A
+//! session idle for the idle timeout is gone on every instance; with no idle timeout
+//! the key has none either and only `DELETE` removes it.
+//!
+//! # Outages
+//!
+//! Every operation is bounded by [`RedisState::with_timeout`] (2 s by default): past
+//! it, or when Redis refuses, the operation fails with a [`StateError`] and the
+//! request that needed it gets `503` with `Retry-After`. The connection manager
+//! reconnects on its own; when Redis is back, sessions work again. When Redis loses
+//! its data (restarted without persistence, flushed), every session is gone: the
+//! next request of each gets `404`, and clients re-initialize.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::time::Duration;
+
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::{AsyncCommands, Script};
+use serde_json::Value;
+
+use super::owner::Owner;
+use super::store::{SessionRecord, StateError, StateStore};
+
+/// Sets the owner of a session that has none, if the session exists; answers the
+/// owner after (nil: no such session).
+const CLAIM: &str = r"
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+redis.call('HSETNX', KEYS[1], 'owner', ARGV[1])
+return redis.call('HGET', KEYS[1], 'owner')
+";
+
+/// Sessions' records in a Redis server shared by every instance (see the module
+/// docs for the key layout, the TTLs and what an outage does).
+#[derive(Clone)]
+pub struct RedisState {
+    connection: ConnectionManager,
+    prefix: String,
+    timeout: Duration,
+    recheck: Duration,
+    claim: Script,
+}
+
+impl std::fmt::Debug for RedisState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedisState")
+            .field("prefix", &self.prefix)
+            .field("timeout", &self.timeout)
+            .field("recheck", &self.recheck)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RedisState {
+    /// The default key prefix.
+    pub const DEFAULT_PREFIX: &'static str = "mcpdesc:";
+
+    /// The default bound on one operation.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(2);
+
+    /// How long an instance serves a session before it reads its record again, by
+    /// default.
+    pub const DEFAULT_RECHECK: Duration = Duration::from_secs(1);
+
+    /// A store on the Redis server at `url` (`redis://host:port/db`). It does not
+    /// connect yet: the first operation does (so a server starts while Redis is
+    /// down, and answers `503` until it is up). Fails on a malformed URL, and
+    /// outside a Tokio runtime (the connection manager runs a task of its own).
+    pub fn open(url: &str) -> Result<RedisState, StateError> {
+        if tokio::runtime::Handle::try_current().is_err() {
+            return Err(StateError::new(
+                "RedisState::open needs a Tokio runtime (call it from async code)",
+            ));
+        }
+        let client = redis::Client::open(url).map_err(StateError::new)?;
+        let config = ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(Self::DEFAULT_TIMEOUT))
+            .set_response_timeout(Some(Self::DEFAULT_TIMEOUT))
+            .set_number_of_retries(2)
+            .set_max_delay(Duration::from_millis(500));
+        let connection =
+            ConnectionManager::new_lazy_with_config(client, config).map_err(StateError::new)?;
+        Ok(RedisState {
+            connection,
+            prefix: Self::DEFAULT_PREFIX.to_owned(),
+            timeout: Self::DEFAULT_TIMEOUT,
+            recheck: Self::DEFAULT_RECHECK,
+            claim: Script::new(CLAIM),
+        })
+    }
+
+    /// Keys start with `prefix` instead of `mcpdesc:`.
+    pub fn with_prefix(mut self, prefix: impl Into<String>) -> RedisState {
+        self.prefix = prefix.into();
+        self
+    }
+
+    /// Bounds each operation to `timeout` instead of 2 s.
+    pub fn with_timeout(mut self, timeout: Duration) -> RedisState {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Reads a session's record again after `recheck` instead of 1 s (zero: at
+    /// every request; see the module docs).
+    pub fn with_recheck(mut self, recheck: Duration) -> RedisState {
+        self.recheck = recheck;
+        self
+    }
+
+    fn key(&self, id: &str) -> String {
+        format!("{}session:{id}", self.prefix)
+    }
+
+    /// `operation`, bounded by the timeout.
+    async fn bounded<T>(
+        &self,
+        operation: impl Future<Output = redis::RedisResult<T>>,
+    ) -> Result<T, StateError> {
+        match tokio::time::timeout(self.timeout, operation).await {
+            Ok(result) => result.map_err(StateError::new),
+            Err(_) => Err(StateError::new(format!(
+                "Redis did not answer within {} ms",
+                self.timeout.as_millis()
+            ))),
+        }
+    }
+
+    /// Sets `fields` of session `id` and its TTL, in one transaction.
+    async fn set(
+        &self,
+        id: &str,
+        fields: &[(&str, String)],
+        ttl: Option<Duration>,
+    ) -> Result<(), StateError> {
+        let key = self.key(id);
+        let mut pipe = redis::pipe();
+        pipe.atomic();
+        for (field, value) in fields {
+            pipe.hset(&key, *field, value).ignore();
+        }
+        if let Some(ttl) = ttl {
+            pipe.pexpire(&key, millis(ttl)).ignore();
+        }
+        let mut connection = self.connection.clone();
+        self.bounded(pipe.query_async::<()>(&mut connection)).await
+    }
+}
+
+fn millis(ttl: Duration) -> i64 {
+    i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX).max(1)
+}
+
+fn json<T: serde::Serialize>(value: &T) -> Result<String, StateError> {
+    serde_json::to_string(value).map_err(StateError::new)
+}
+
+#[async_trait::async_trait]
+impl StateStore for RedisState {
+    fn shared(&self) -> bool {
+        true
+    }
+
+    fn recheck_after(&self) -> Duration {
+        self.recheck
+    }
+
+    async fn open_session(
+        &self,
+        id: &str,
+        owner: Option<&Owner>,
+        ttl: Option<Duration>,
+    ) -> Result<(), StateError> {
+        let mut fields = vec![("opened", "1".to_owned())];
+        if let Some(owner) = owner {
+            fields.push(("owner", json(owner)?));
+        }
+        self.set(id, &fields, ttl).await
+    }
+
+    async fn save_initialize(
+        &self,
+        id: &str,
+        initialize: &Value,
+        ttl: Option<Duration>,
+    ) -> Result<(), StateError> {
+        self.set(
+            id,
+            &[("opened", "1".to_owned()), ("init", json(initialize)?)],
+            ttl,
+        )
+        .await
+    }
+
+    async fn session(
+        &self,
+        id: &str,
+        ttl: Option<Duration>,
+    ) -> Result<Option<SessionRecord>, StateError> {
+        let key = self.key(id);
+        let mut pipe = redis::pipe();
+        pipe.atomic().hgetall(&key);
+        if let Some(ttl) = ttl {
+            pipe.pexpire(&key, millis(ttl)).ignore();
+        }
+        let mut connection = self.connection.clone();
+        let (fields,): (HashMap<String, String>,) =
+            self.bounded(pipe.query_async(&mut connection)).await?;
+        if fields.is_empty() {
+            return Ok(None);
+        }
+        let parse = |field: &str| -> Result<Option<Value>, StateError> {
+            fields
+                .get(field)
+                .map(|text| serde_json::from_str(text).map_err(StateError::new))
+                .transpose()
+        };
+        let owner = match parse("owner")? {
+            Some(owner) => Some(serde_json::from_value(owner).map_err(StateError::new)?),
+            None => None,
+        };
+        Ok(Some(SessionRecord {
+            initialize: parse("init")?,
+            owner,
+        }))
+    }
+
+    async fn claim_session(&self, id: &str, owner: &Owner) -> Result<Option<Owner>, StateError> {
+        let mut connection = self.connection.clone();
+        let mut invocation = self.claim.key(self.key(id));
+        invocation.arg(json(owner)?);
+        let after: Option<String> = self
+            .bounded(invocation.invoke_async(&mut connection))
+            .await?;
+        after
+            .map(|text| serde_json::from_str(&text).map_err(StateError::new))
+            .transpose()
+    }
+
+    async fn remove_session(&self, id: &str) -> Result<bool, StateError> {
+        let mut connection = self.connection.clone();
+        let removed: usize = self.bounded(connection.del(self.key(id))).await?;
+        Ok(removed > 0)
+    }
+}

@@ -1,0 +1,89 @@
+//! The seam: [`StateStore`], what it keeps of a session ([`SessionRecord`]) and its
+//! error ([`StateError`]).
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::owner::Owner;
+
+/// What a store keeps of one session.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SessionRecord {
+    /// The parameters of the session's `initialize` request, as JSON (rmcp's
+    /// `InitializeRequestParams`): negotiated version, client info and
+    /// capabilities. `None` until the handshake has been stored.
+    pub initialize: Option<Value>,
+    /// Who opened the session, when security is enforced and the `initialize`
+    /// request was authenticated; a session opened anonymously is owned by the first
+    /// principal that uses it ([`StateStore::claim_session`]).
+    pub owner: Option<Owner>,
+}
+
+/// A store could not be reached or answered with an error: the request that needed
+/// it gets `503 Service Unavailable` with `Retry-After`.
+#[derive(Debug, thiserror::Error)]
+#[error("the shared state is unavailable: {0}")]
+pub struct StateError(pub String);
+
+impl StateError {
+    /// An error with `message`.
+    pub fn new(message: impl std::fmt::Display) -> StateError {
+        StateError(message.to_string())
+    }
+}
+
+/// Where an HTTP server keeps its sessions' records (see the module docs).
+///
+/// `ttl` arguments are the session idle timeout (`HttpServer::session_idle_timeout`):
+/// a shared store lets a record that nobody touched for that long expire; `None`
+/// keeps it until [`StateStore::remove_session`].
+#[async_trait::async_trait]
+pub trait StateStore: Send + Sync + 'static {
+    /// Whether other instances see the same records: the store is then the truth
+    /// about which sessions exist, and sessions move between instances.
+    fn shared(&self) -> bool;
+
+    /// How long an instance may serve a session it checked against the store
+    /// without checking again (a shared store): a `DELETE` on another instance
+    /// reaches it within this time, and the record's time to live is restarted at
+    /// most this often. Zero (the default): every request checks.
+    fn recheck_after(&self) -> Duration {
+        Duration::ZERO
+    }
+
+    /// Records the opening of session `id` by `owner` (`None`: anonymous), keeping
+    /// any `initialize` already stored.
+    async fn open_session(
+        &self,
+        id: &str,
+        owner: Option<&Owner>,
+        ttl: Option<Duration>,
+    ) -> Result<(), StateError>;
+
+    /// Stores the `initialize` parameters of session `id`.
+    async fn save_initialize(
+        &self,
+        id: &str,
+        initialize: &Value,
+        ttl: Option<Duration>,
+    ) -> Result<(), StateError>;
+
+    /// The record of session `id`, its time to live restarted; `None` when the
+    /// store does not know the session.
+    async fn session(
+        &self,
+        id: &str,
+        ttl: Option<Duration>,
+    ) -> Result<Option<SessionRecord>, StateError>;
+
+    /// Makes `owner` the owner of session `id` unless it has one already, at once
+    /// (two principals racing for an anonymous session: one wins). Returns the
+    /// owner after the call: `owner`, or the earlier one; `None` when the store does
+    /// not know the session.
+    async fn claim_session(&self, id: &str, owner: &Owner) -> Result<Option<Owner>, StateError>;
+
+    /// Removes session `id`'s record; whether there was one.
+    async fn remove_session(&self, id: &str) -> Result<bool, StateError>;
+}
