@@ -31,7 +31,9 @@
 //!   warning; a schema the generator cannot serve is a `skipped` finding; selected
 //!   prompts get generated `prompts/get` requests (`generated_prompts.rs`: results keep
 //!   the prompt result rules, a request without a required argument that succeeds is
-//!   a `prompt-arguments-accepted` warning);
+//!   a `prompt-arguments-accepted` warning), and selected resource templates generated
+//!   `resources/read` requests of URIs built from random variable values
+//!   (`generated_templates.rs`: results keep the resource result rules);
 //! - every call must answer within [`Config::call_timeout`] (`no-answer`) and the
 //!   server must stay alive (`server-exited`, after which nothing more is sent); a call
 //!   refused with HTTP 401 is `unauthorized`, with 403 `forbidden`;
@@ -48,6 +50,7 @@ pub mod finding;
 pub mod generate;
 mod generated;
 mod generated_prompts;
+mod generated_templates;
 mod interaction;
 pub mod listing;
 mod replay;

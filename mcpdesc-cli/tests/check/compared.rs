@@ -189,3 +189,71 @@ fn prompts_get_generated_requests() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A selected resource template gets generated `resources/read` requests: URIs built
+/// from the template with a random word for its variable, the same for the same
+/// seed, selected by the template's name or its URI template.
+///
+/// (`chess.mcpdesc.json`'s template `opening` is `chess://openings/{eco}`.)
+#[test]
+fn resource_templates_get_generated_reads() {
+    let chess = crate::support::chess();
+    let reads = |selection: &str| {
+        let (code, report) = check_mock(
+            &chess,
+            &["--generate", selection, "--cases", "3", "--seed", "5"],
+            &chess,
+        );
+        assert_eq!(code, 0, "{report:#}");
+        assert_eq!(report["counts"]["failures"], 0, "{report:#}");
+        let calls = report["calls"].as_array().unwrap();
+        assert_eq!(calls.len(), 3, "{report:#}");
+        calls
+            .iter()
+            .map(|call| {
+                assert_eq!(call["method"], "resources/read", "{call:#}");
+                assert_eq!(call["target"], "chess://openings/{eco}", "{call:#}");
+                let uri = call["params"]["uri"].as_str().unwrap().to_owned();
+                let eco = uri.strip_prefix("chess://openings/").unwrap();
+                assert!(
+                    !eco.is_empty() && eco.bytes().all(|b| b.is_ascii_alphanumeric()),
+                    "{uri}"
+                );
+                uri
+            })
+            .collect::<Vec<_>>()
+    };
+    let by_name = reads("opening");
+    assert_eq!(by_name, reads("chess://openings/{eco}"));
+    // Random, not one fixed value.
+    assert!(by_name.iter().any(|u| u != &by_name[0]), "{by_name:?}");
+    // The mock knows no generated value (-32002, not reported); a served copy whose
+    // example reads the first generated URI answers it with a result, which keeps the
+    // resource result rules (no findings), and the other reads still count as sent.
+    let dir = tempdir("template-reads");
+    let first = by_name[0].clone();
+    let served = crate::support::drifted(&dir, "known-opening", |d| {
+        let example = &mut d["resourceTemplates"][0]["examples"]["ruy-lopez"];
+        example["uri"] = json!(first);
+        example["result"]["contents"][0]["uri"] = json!(first);
+    });
+    let (code, report) = check_mock(
+        &chess,
+        &["--generate", "opening", "--cases", "3", "--seed", "5"],
+        &served,
+    );
+    assert_eq!(code, 0, "{report:#}");
+    let outcomes: Vec<&str> = report["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["outcome"].as_str().unwrap())
+        .collect();
+    assert_eq!(outcomes[0], "result", "{report:#}");
+    assert!(
+        outcomes[1..].iter().all(|o| o.starts_with("error")),
+        "{report:#}"
+    );
+    assert_eq!(report["findings"], json!([]), "{report:#}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
