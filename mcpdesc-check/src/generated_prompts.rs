@@ -8,7 +8,7 @@
 //! request is not reported. MCP says servers SHOULD validate prompt arguments, so a
 //! request without a required argument that succeeds is a warning
 //! (`prompt-arguments-accepted`), not a failure. Resource templates get theirs in
-//! `generated_templates.rs`; completions get none yet.
+//! `generated_templates.rs`, completions in `generated_completions.rs`.
 
 use serde_json::{json, Map, Value};
 
@@ -103,6 +103,10 @@ impl Checker<'_> {
                     )),
                 }
             }
+            let names: Vec<String> = arguments.iter().map(|(n, _)| n.clone()).collect();
+            let reference = json!({"type": "ref/prompt", "name": prompt.id});
+            self.generated_completions(Primitive::Prompt, prompt, reference, &names)
+                .await;
         }
     }
 }

@@ -9,7 +9,7 @@
 //! "resource not found" among them) is not reported, as for generated prompt
 //! arguments. A template beyond level 1 (`{+path}`, `{?q}`) is a `skipped` finding:
 //! which URIs such an expression may produce depends on the operator, and
-//! the runtime expands level 1 only. Completions get no generated requests yet.
+//! the runtime expands level 1 only. Completions of the variables: `generated_completions.rs`.
 
 use serde_json::{json, Map, Value};
 
@@ -98,6 +98,15 @@ impl Checker<'_> {
                     ),
                 }
             }
+            let reference = json!({"type": "ref/resource", "uri": template.id});
+            let variables = parsed.variables().to_vec();
+            self.generated_completions(
+                Primitive::ResourceTemplate,
+                template,
+                reference,
+                &variables,
+            )
+            .await;
         }
     }
 }

@@ -142,9 +142,12 @@ fn prompts_get_generated_requests() {
         &chess,
     );
     assert_eq!(code, 0, "{report:#}");
+    // The prompt's requests, then (it has completion examples) its completions.
     let calls: Vec<&Value> = report["calls"].as_array().unwrap().iter().collect();
-    assert_eq!(calls.len(), 4, "{report:#}");
-    for (i, call) in calls.iter().enumerate() {
+    assert_eq!(calls.len(), 8, "{report:#}");
+    let (gets, completions) = calls.split_at(4);
+    assert_completions(completions, &["eco", "color"], "opening_study");
+    for (i, call) in gets.iter().enumerate() {
         assert_eq!(call["method"], "prompts/get");
         let has_eco = call["params"]["arguments"].get("eco").is_some();
         assert_eq!(has_eco, i % 2 == 0, "{call:#}");
@@ -207,8 +210,11 @@ fn resource_templates_get_generated_reads() {
         assert_eq!(code, 0, "{report:#}");
         assert_eq!(report["counts"]["failures"], 0, "{report:#}");
         let calls = report["calls"].as_array().unwrap();
-        assert_eq!(calls.len(), 3, "{report:#}");
-        calls
+        // Three reads, then (the template has completion examples) three completions.
+        assert_eq!(calls.len(), 6, "{report:#}");
+        let completions: Vec<&Value> = calls[3..].iter().collect();
+        assert_completions(&completions, &["eco"], "chess://openings/{eco}");
+        calls[..3]
             .iter()
             .map(|call| {
                 assert_eq!(call["method"], "resources/read", "{call:#}");
@@ -243,9 +249,7 @@ fn resource_templates_get_generated_reads() {
         &served,
     );
     assert_eq!(code, 0, "{report:#}");
-    let outcomes: Vec<&str> = report["calls"]
-        .as_array()
-        .unwrap()
+    let outcomes: Vec<&str> = report["calls"].as_array().unwrap()[..3]
         .iter()
         .map(|c| c["outcome"].as_str().unwrap())
         .collect();
@@ -256,4 +260,28 @@ fn resource_templates_get_generated_reads() {
     );
     assert_eq!(report["findings"], json!([]), "{report:#}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Generated `completion/complete` requests: each completes the next of `arguments`
+/// (in turn) of `target` from a prefix of at most two letters or digits, and got a
+/// result or a JSON-RPC error (neither a finding here: the callers check there are
+/// none).
+fn assert_completions(calls: &[&Value], arguments: &[&str], target: &str) {
+    assert!(!calls.is_empty());
+    for (i, call) in calls.iter().enumerate() {
+        assert_eq!(call["method"], "completion/complete", "{call:#}");
+        assert_eq!(call["target"], target, "{call:#}");
+        let argument = &call["params"]["argument"];
+        assert_eq!(argument["name"], arguments[i % arguments.len()], "{call:#}");
+        let value = argument["value"].as_str().unwrap();
+        assert!(
+            value.len() <= 2 && value.bytes().all(|b| b.is_ascii_alphanumeric()),
+            "{call:#}"
+        );
+        let reference = &call["params"]["ref"];
+        assert!(
+            reference["name"] == target || reference["uri"] == target,
+            "{call:#}"
+        );
+    }
 }
