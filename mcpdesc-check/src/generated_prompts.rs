@@ -7,8 +7,8 @@
 //! a generated value it does not know (an unknown id): a JSON-RPC error on a valid
 //! request is not reported. MCP says servers SHOULD validate prompt arguments, so a
 //! request without a required argument that succeeds is a warning
-//! (`prompt-arguments-accepted`), not a failure. Resource templates and completions
-//! get no generated requests yet.
+//! (`prompt-arguments-accepted`), not a failure. Resource templates get theirs in
+//! `generated_templates.rs`, completions in `generated_completions.rs`.
 
 use serde_json::{json, Map, Value};
 
@@ -103,12 +103,17 @@ impl Checker<'_> {
                     )),
                 }
             }
+            let names: Vec<String> = arguments.iter().map(|(n, _)| n.clone()).collect();
+            let reference = json!({"type": "ref/prompt", "name": prompt.id});
+            self.generated_completions(Primitive::Prompt, prompt, reference, &names)
+                .await;
         }
     }
 }
 
-/// A short random word (letters and digits).
-fn word(rng: &mut Rng) -> String {
+/// A short random word (letters and digits): a generated prompt argument or template
+/// variable.
+pub(crate) fn word(rng: &mut Rng) -> String {
     const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
     let len = 1 + rng.below(8);
     (0..len)

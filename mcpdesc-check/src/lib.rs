@@ -31,7 +31,11 @@
 //!   warning; a schema the generator cannot serve is a `skipped` finding; selected
 //!   prompts get generated `prompts/get` requests (`generated_prompts.rs`: results keep
 //!   the prompt result rules, a request without a required argument that succeeds is
-//!   a `prompt-arguments-accepted` warning);
+//!   a `prompt-arguments-accepted` warning), and selected resource templates generated
+//!   `resources/read` requests of URIs built from random variable values
+//!   (`generated_templates.rs`: results keep the resource result rules); those of
+//!   them with completion examples get generated `completion/complete` requests
+//!   (`generated_completions.rs`: values within MCP's limits);
 //! - every call must answer within [`Config::call_timeout`] (`no-answer`) and the
 //!   server must stay alive (`server-exited`, after which nothing more is sent); a call
 //!   refused with HTTP 401 is `unauthorized`, with 403 `forbidden`;
@@ -47,7 +51,9 @@ pub mod expected;
 pub mod finding;
 pub mod generate;
 mod generated;
+mod generated_completions;
 mod generated_prompts;
+mod generated_templates;
 mod interaction;
 pub mod listing;
 mod replay;

@@ -69,6 +69,9 @@ pub async fn check(desc: &Description, session: &Session, config: &Config) -> Re
     checker.tool_examples(&expected.tools, &listed).await;
     checker.generated(&expected.tools, &listed).await;
     checker.generated_prompts(&expected.prompts, &listed).await;
+    checker
+        .generated_templates(&expected.templates, &listed)
+        .await;
     if !checker.dead && !session.is_alive() {
         checker.server_gone("after the last request");
     }

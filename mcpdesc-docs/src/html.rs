@@ -24,6 +24,42 @@ pub fn text(s: &str) -> String {
     escape(s, true)
 }
 
+/// An identifier (a tool, prompt or property name) as HTML text: escaped like [`text`],
+/// in a `<code class="ident">`, with a `<wbr>` (a line-break opportunity) after every
+/// `_` and `-` and before every upper-case letter that follows a lower-case letter or
+/// digit. The style (`overflow-wrap: normal; word-break: keep-all`) breaks it there and
+/// nowhere else: `get_<wbr>timezone`, never `timezon|e`.
+pub fn ident(s: &str) -> String {
+    format!("<code class=\"ident\">{}</code>", breakable(s))
+}
+
+/// An identifier as escaped text with a `<wbr>` at each of its word boundaries (see
+/// [`ident`]), for places that style it themselves (the sidebar).
+pub fn breakable(s: &str) -> String {
+    let mut segments = Vec::new();
+    let mut start = 0;
+    let mut prev: Option<char> = None;
+    for (i, c) in s.char_indices() {
+        let case_boundary =
+            c.is_uppercase() && prev.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit());
+        if case_boundary && i > start {
+            segments.push(&s[start..i]);
+            start = i;
+        }
+        if matches!(c, '_' | '-') {
+            let end = i + c.len_utf8();
+            segments.push(&s[start..end]);
+            start = end;
+        }
+        prev = Some(c);
+    }
+    if start < s.len() || segments.is_empty() {
+        segments.push(&s[start..]);
+    }
+    let inner: Vec<String> = segments.iter().map(|seg| text(seg)).collect();
+    inner.join("<wbr>")
+}
+
 /// `s` as the value of a double-quoted attribute: escaped, controls written as the same
 /// visible `[U+XXXX]` (markup is not allowed inside an attribute).
 pub fn attr(s: &str) -> String {
@@ -91,6 +127,27 @@ mod tests {
             "a<span class=\"ctl\">[U+202E]</span>b<span class=\"ctl\">[U+0007]</span>c\nd"
         );
         assert_eq!(attr("x\u{2066}\"y"), "x[U+2066]&quot;y");
+    }
+
+    #[test]
+    fn identifiers_break_only_at_word_boundaries() {
+        assert_eq!(
+            ident("get_current_time"),
+            "<code class=\"ident\">get_<wbr>current_<wbr>time</code>"
+        );
+        assert_eq!(ident("timezone"), "<code class=\"ident\">timezone</code>");
+        assert_eq!(
+            ident("resourceUri-v2X"),
+            "<code class=\"ident\">resource<wbr>Uri-<wbr>v2<wbr>X</code>"
+        );
+        // Runs of capitals stay whole; a trailing separator adds no empty segment.
+        assert_eq!(ident("HTTPCode_"), "<code class=\"ident\">HTTPCode_</code>");
+        assert_eq!(ident(""), "<code class=\"ident\"></code>");
+        // Still escaped, segment by segment.
+        assert_eq!(
+            ident("a<b_c>"),
+            "<code class=\"ident\">a&lt;b_<wbr>c&gt;</code>"
+        );
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! What the section of every item (tool, prompt, resource, template) shares: its
-//! heading, and the elicitations it may ask for.
+//! heading, its `_meta`, and the elicitations it may ask for.
 
-use mcpdesc_description::model::ElicitationDeclaration;
+use serde_json::Value;
 
-use crate::html::{anchor, attr, text};
+use mcpdesc_description::model::{ElicitationDeclaration, Meta};
+
+use crate::html::{anchor, attr, ident, json, text};
 use crate::outline::{Item, Page};
 use crate::{schema, server};
 
@@ -11,10 +13,10 @@ use crate::{schema, server};
 /// the description's) scope. The caller closes it.
 pub(crate) fn heading(page: &Page, item: &Item, badges: String) -> String {
     let mut out = format!(
-        "<section class=\"item {}\" id=\"{}\"><h3><code>{}</code>",
+        "<section class=\"item {}\" id=\"{}\"><h3>{}",
         item.kind.prefix(),
         attr(&item.id),
-        text(item.name)
+        ident(item.name)
     );
     if let Some(t) = item.title {
         out.push_str(&format!(" <span class=\"title\">{}</span>", text(t)));
@@ -65,5 +67,47 @@ pub(crate) fn elicitations(list: Option<&[ElicitationDeclaration]>, id: &str) ->
         out.push_str("</li>");
     }
     out.push_str("</ul>");
+    out
+}
+
+/// The item's `_meta`, member by member (scalars inline, objects and arrays as JSON).
+/// The MCP Apps link from a tool to its UI, `_meta.ui.resourceUri` (or the flat
+/// `ui/resourceUri` of the extension's early drafts), comes first, as a link to that
+/// resource's entry on the page when the page describes it (the same version's entry
+/// first), else as text saying it is not described here. Nothing without `_meta`.
+pub(crate) fn meta(page: &Page, item: &Item, meta: Option<&Meta>) -> String {
+    let Some(meta) = meta.filter(|m| !m.is_empty()) else {
+        return String::new();
+    };
+    let mut out = String::from("<h4>Metadata <code>_meta</code></h4>");
+    let ui = meta
+        .get("ui")
+        .and_then(|ui| ui.get("resourceUri"))
+        .or_else(|| meta.get("ui/resourceUri"))
+        .and_then(Value::as_str);
+    if let Some(uri) = ui {
+        out.push_str("<p class=\"ui-resource\">UI (MCP Apps): ");
+        match page.resource_anchor(item, uri) {
+            Some(id) => out.push_str(&format!(
+                "<a href=\"#{}\"><code>{}</code></a>",
+                attr(id),
+                text(uri)
+            )),
+            None => out.push_str(&format!(
+                "<code>{}</code> <span class=\"muted\">(not a resource of this description)</span>",
+                text(uri)
+            )),
+        }
+        out.push_str("</p>");
+    }
+    out.push_str("<dl class=\"facts meta\">");
+    for (key, value) in meta {
+        let shown = match value {
+            Value::Object(_) | Value::Array(_) => format!("<pre>{}</pre>", json(value)),
+            scalar => format!("<code>{}</code>", text(&scalar.to_string())),
+        };
+        out.push_str(&format!("<dt>{}</dt><dd>{shown}</dd>", ident(key)));
+    }
+    out.push_str("</dl>");
     out
 }

@@ -28,11 +28,12 @@
 //! When the versions are rendered one by one, the anchor names the newest version that
 //! declares the item; the same item in an older version is `#vVERSION-tool-NAME`.
 //!
-//! Modules: [`html`] (escaping, anchors), `outline` (the sections, items and anchors
-//! of the page), `page` (the document, CSP), `nav` (the sidebar), `server` (info,
-//! versions, transports, security), `item` (what every item's section shares: the
-//! heading, the elicitations), `tool`, `primitives` (prompts, resources, templates,
-//! completions), `schema` (schemas as nested tables), `content` (example payloads).
+//! Modules: [`html`] (escaping, anchors, identifier break points), `outline` (the
+//! sections, items and anchors of the page), `page` (the document, CSP), `nav` (the
+//! sidebar), `server` (info, versions, transports, security), `item` (what every
+//! item's section shares: the heading, `_meta`, the elicitations), `tool`,
+//! `primitives` (prompts, resources, templates, completions), `schema` (schemas as
+//! collapsible property trees), `content` (example payloads).
 
 use mcpdesc_description::model::Document;
 use mcpdesc_description::view::{self, ViewError};

@@ -1,7 +1,7 @@
 //! The sidebar: the server, security, the version switcher, a filter field, and each
 //! view's items grouped by tag (the catalogue's order, then the untagged ones).
 
-use crate::html::{attr, text};
+use crate::html::{attr, breakable, text};
 use crate::outline::{Item, Page, Section};
 
 /// The `<aside>` of the page.
@@ -89,11 +89,11 @@ fn group(label: &str, items: &[&Item]) -> String {
     for item in items {
         let filter = format!("{} {}", item.name, item.title.unwrap_or_default()).to_lowercase();
         out.push_str(&format!(
-            "<li data-filter=\"{}\"><a href=\"#{}\"><span class=\"kind\">{}</span>{}</a></li>",
+            "<li data-filter=\"{}\"><a href=\"#{}\"><span class=\"kind\">{}</span><span class=\"ident\">{}</span></a></li>",
             attr(&filter),
             attr(&item.id),
             item.kind.prefix(),
-            text(item.name)
+            breakable(item.name)
         ));
     }
     out.push_str("</ul></div>");

@@ -186,6 +186,23 @@ impl Ids {
     }
 }
 
+impl Page<'_> {
+    /// The anchor of the resource `uri` as a link from `from`: the resource of the
+    /// same version block when that block declares it, else its first (newest)
+    /// occurrence on the page, else `None` (the page does not describe it).
+    pub(crate) fn resource_anchor(&self, from: &Item, uri: &str) -> Option<&str> {
+        let is_it = |i: &&Item| i.kind == Kind::Resource && i.decl.identity() == uri;
+        let same_section = self
+            .sections
+            .iter()
+            .find(|s| s.items.iter().any(|i| i.id == from.id))
+            .and_then(|s| s.items.iter().find(is_it));
+        same_section
+            .or_else(|| self.sections.iter().flat_map(|s| &s.items).find(is_it))
+            .map(|i| i.id.as_str())
+    }
+}
+
 /// Everything the page is made of.
 pub(crate) struct Page<'d> {
     pub(crate) doc: &'d Document,

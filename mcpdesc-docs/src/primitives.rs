@@ -8,8 +8,8 @@ use serde_json::Value;
 use mcpdesc_description::model::{Prompt, Resource, ResourceTemplate};
 
 use crate::content::{completion_result, json_block, prompt_result, read_result};
-use crate::html::{anchor, attr, text};
-use crate::item::{elicitations, heading};
+use crate::html::{anchor, attr, ident, text};
+use crate::item::{elicitations, heading, meta};
 use crate::outline::{Item, Page};
 use crate::server;
 
@@ -21,13 +21,14 @@ fn deprecated(flag: Option<bool>) -> String {
     }
 }
 
-/// A prompt: description, arguments, security, examples, completion examples.
+/// A prompt: description, security, `_meta`, arguments, examples, completion examples.
 pub(crate) fn prompt(page: &Page, item: &Item, p: &Prompt) -> String {
     let mut out = heading(page, item, deprecated(p.deprecated));
     if let Some(d) = &p.description {
         out.push_str(&format!("<p class=\"desc\">{}</p>", text(d)));
     }
     out.push_str(&server::requires(p.security.as_ref(), page));
+    out.push_str(&meta(page, item, p.meta.as_ref()));
     if let Some(args) = &p.arguments {
         out.push_str("<h4>Arguments</h4><table class=\"schema\"><thead><tr><th>Name</th><th>Required</th><th>Details</th></tr></thead><tbody>");
         for a in args {
@@ -40,8 +41,8 @@ pub(crate) fn prompt(page: &Page, item: &Item, p: &Prompt) -> String {
                 details.push_str(&format!("<p class=\"desc\">{}</p>", text(d)));
             }
             out.push_str(&format!(
-                "<tr><td><code>{}</code></td><td>{}</td><td>{details}</td></tr>",
-                text(s("name").unwrap_or_default()),
+                "<tr><td>{}</td><td>{}</td><td>{details}</td></tr>",
+                ident(s("name").unwrap_or_default()),
                 if a.get("required") == Some(&Value::Bool(true)) {
                     "<b class=\"req\">required</b>"
                 } else {
@@ -66,7 +67,7 @@ pub(crate) fn prompt(page: &Page, item: &Item, p: &Prompt) -> String {
     out
 }
 
-/// A resource: URI, MIME type, size, description, security, examples.
+/// A resource: URI, MIME type, size, description, security, `_meta`, examples.
 pub(crate) fn resource(page: &Page, item: &Item, r: &Resource) -> String {
     let mut out = heading(page, item, deprecated(r.deprecated));
     out.push_str(&uri_line(&r.uri, r.mime_type.as_deref()));
@@ -77,6 +78,7 @@ pub(crate) fn resource(page: &Page, item: &Item, r: &Resource) -> String {
         out.push_str(&format!("<p class=\"desc\">{}</p>", text(d)));
     }
     out.push_str(&server::requires(r.security.as_ref(), page));
+    out.push_str(&meta(page, item, r.meta.as_ref()));
     out.push_str(&elicitations(r.elicitations.as_deref(), &item.id));
     for (name, ex) in r.examples.iter().flatten() {
         out.push_str(&example(
@@ -91,7 +93,8 @@ pub(crate) fn resource(page: &Page, item: &Item, r: &Resource) -> String {
     out
 }
 
-/// A resource template: URI template, MIME type, description, security, examples,
+/// A resource template: URI template, MIME type, description, security, `_meta`,
+/// examples,
 /// completion examples.
 pub(crate) fn template(page: &Page, item: &Item, t: &ResourceTemplate) -> String {
     let mut out = heading(page, item, deprecated(t.deprecated));
@@ -100,6 +103,7 @@ pub(crate) fn template(page: &Page, item: &Item, t: &ResourceTemplate) -> String
         out.push_str(&format!("<p class=\"desc\">{}</p>", text(d)));
     }
     out.push_str(&server::requires(t.security.as_ref(), page));
+    out.push_str(&meta(page, item, t.meta.as_ref()));
     out.push_str(&elicitations(t.elicitations.as_deref(), &item.id));
     for (name, ex) in t.examples.iter().flatten() {
         let uri = ex.get("uri").and_then(Value::as_str).unwrap_or_default();

@@ -1,19 +1,21 @@
-//! A JSON Schema as nested tables: one row per property (name, type, required, and the
-//! details: description, constraints, default, enum), objects and array items nested
-//! inside the details cell, composition (`allOf`/`anyOf`/`oneOf`) as a table of its
-//! branches.
+//! A JSON Schema as an indented, collapsible property tree (as Redoc shows schemas): one
+//! entry per property (name, type, required, then the details: description,
+//! constraints, default, enum), the members of nested objects and array items as a
+//! `<details>` under it, composition (`allOf`/`anyOf`/`oneOf`) as a tree of its
+//! branches. No tables: a level costs only its indentation, so the tree fits a
+//! 1,280 px window at any depth; it folds without JavaScript.
 //!
 //! References are never expanded inline: a local `$ref` to `#/$defs/X` (or
-//! `#/definitions/X`) links to the table of `X`, rendered once under the schema. So a
+//! `#/definitions/X`) links to the tree of `X`, rendered once under the schema. So a
 //! recursive schema renders in finite space and the page grows linearly with the
 //! schema. Nesting deeper than [`MAX_DEPTH`] stops with a note (the raw schema is shown
-//! under the tables anyway).
+//! under the tree anyway).
 
 use serde_json::{Map, Value};
 
-use crate::html::{anchor, attr, json, text};
+use crate::html::{anchor, attr, ident, json, text};
 
-/// Deepest nesting of tables; a deeper subschema is summarised by its type.
+/// Deepest nesting of the tree; a deeper subschema is summarised by its type.
 const MAX_DEPTH: usize = 12;
 
 /// Keywords shown as constraints, in this order, with their label.
@@ -39,7 +41,7 @@ const CONSTRAINTS: &[(&str, &str)] = &[
     ("deprecated", "deprecated"),
 ];
 
-/// The tables of `schema`; `id` is the unique prefix of the anchors of its definitions.
+/// The property tree of `schema`; `id` is the unique prefix of the anchors of its definitions.
 pub(crate) fn render(schema: &Value, id: &str) -> String {
     let cx = Cx { id };
     let mut out = String::new();
@@ -71,6 +73,26 @@ pub(crate) fn render(schema: &Value, id: &str) -> String {
     out.push_str(&json(schema));
     out.push_str("</pre></details>");
     out
+}
+
+/// What a member of the tree is called.
+enum Name {
+    /// A property name: an identifier.
+    Property(String),
+    /// A `patternProperties` pattern.
+    Pattern(String),
+    /// A branch or position (`#1`, `[0]`), or "(any other name)".
+    Position(String),
+}
+
+impl Name {
+    fn html(&self) -> String {
+        match self {
+            Name::Property(n) => ident(n),
+            Name::Pattern(p) => format!("<code class=\"pattern\">/{}/</code>", text(p)),
+            Name::Position(p) => format!("<span class=\"pos\">{}</span>", text(p)),
+        }
+    }
 }
 
 /// The rendering context of one schema.
@@ -139,8 +161,8 @@ impl Cx<'_> {
         format!("→ <code>{}</code>", text(r))
     }
 
-    /// The nested part of `schema`: a properties table, the items' structure, the
-    /// composition tables. Empty for a leaf.
+    /// The nested part of `schema`: a property tree, the items' structure, the
+    /// composition branches. Empty for a leaf.
     fn structure(&self, schema: &Value, depth: usize) -> String {
         let Some(obj) = schema.as_object() else {
             return String::new();
@@ -151,8 +173,8 @@ impl Cx<'_> {
             );
         }
         let mut out = String::new();
-        if let Some(table) = self.properties(obj, depth) {
-            out.push_str(&table);
+        if let Some(tree) = self.properties(obj, depth) {
+            out.push_str(&tree);
         }
         if let Some(items) = obj.get("items").filter(|i| i.is_object()) {
             let inner = self.structure(items, depth + 1);
@@ -175,9 +197,9 @@ impl Cx<'_> {
                     } else {
                         format!("#{}", i + 1)
                     };
-                    (name, b, false)
+                    (Name::Position(name), b, false)
                 });
-                out.push_str(&self.table(rows, depth));
+                out.push_str(&self.tree(rows, depth));
             }
         }
         if let Some(not) = obj.get("not") {
@@ -191,7 +213,7 @@ impl Cx<'_> {
         out
     }
 
-    /// The table of an object's `properties`, `patternProperties` and
+    /// The tree of an object's `properties`, `patternProperties` and
     /// `additionalProperties` (when it is a schema), or `None` when it has none.
     fn properties(&self, obj: &Map<String, Value>, depth: usize) -> Option<String> {
         let required: Vec<&str> = obj
@@ -199,46 +221,59 @@ impl Cx<'_> {
             .and_then(Value::as_array)
             .map(|r| r.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
-        let mut rows: Vec<(String, &Value, bool)> = Vec::new();
+        let mut rows: Vec<(Name, &Value, bool)> = Vec::new();
         if let Some(props) = obj.get("properties").and_then(Value::as_object) {
             for (name, s) in props {
-                rows.push((name.clone(), s, required.contains(&name.as_str())));
+                let req = required.contains(&name.as_str());
+                rows.push((Name::Property(name.clone()), s, req));
             }
         }
         if let Some(pats) = obj.get("patternProperties").and_then(Value::as_object) {
             for (pat, s) in pats {
-                rows.push((format!("/{pat}/"), s, false));
+                rows.push((Name::Pattern(pat.clone()), s, false));
             }
         }
         if let Some(extra) = obj.get("additionalProperties").filter(|a| a.is_object()) {
-            rows.push(("(any other name)".to_owned(), extra, false));
+            rows.push((Name::Position("(any other name)".to_owned()), extra, false));
         }
-        (!rows.is_empty()).then(|| self.table(rows.into_iter(), depth))
+        (!rows.is_empty()).then(|| self.tree(rows.into_iter(), depth))
     }
 
-    /// One table: a row per (name, schema, required).
-    fn table<'v>(
+    /// One level of the property tree: a `<li>` per (name, schema, required). A member
+    /// with a nested structure is a `<details>` whose `<summary>` is its name, type and
+    /// requiredness, so the page folds without JavaScript; the members of the
+    /// schema's own level are open, deeper ones start folded (as Redoc shows them).
+    /// Each level is indented by the list's padding only, so even the deepest level
+    /// ([`MAX_DEPTH`]) keeps most of the width of the page.
+    fn tree<'v>(
         &self,
-        rows: impl Iterator<Item = (String, &'v Value, bool)>,
+        rows: impl Iterator<Item = (Name, &'v Value, bool)>,
         depth: usize,
     ) -> String {
-        let mut out = String::from(
-            "<table class=\"schema\"><thead><tr><th>Name</th><th>Type</th><th>Required</th><th>Details</th></tr></thead><tbody>",
-        );
+        let mut out = String::from("<ul class=\"tree\">");
         for (name, schema, required) in rows {
-            out.push_str(&format!(
-                "<tr><td><code>{}</code></td><td class=\"type\">{}</td><td>{}</td><td>{}</td></tr>",
-                text(&name),
+            let head = format!(
+                "{} <span class=\"type\">{}</span>{}",
+                name.html(),
                 self.type_of(schema),
                 if required {
-                    "<b class=\"req\">required</b>"
+                    " <b class=\"req\">required</b>"
                 } else {
                     ""
-                },
-                self.details(schema, depth + 1, true)
-            ));
+                }
+            );
+            let facts = self.details(schema, depth + 1, false);
+            let nested = self.structure(schema, depth + 1);
+            if nested.is_empty() {
+                out.push_str(&format!("<li><div class=\"leaf\">{head}</div>{facts}</li>"));
+            } else {
+                let open = if depth == 0 { " open" } else { "" };
+                out.push_str(&format!(
+                    "<li><details{open}><summary>{head}</summary>{facts}{nested}</details></li>"
+                ));
+            }
         }
-        out.push_str("</tbody></table>");
+        out.push_str("</ul>");
         out
     }
 

@@ -1,5 +1,5 @@
 //! One tool's section: title, badges (annotations, deprecation, task support), tags,
-//! scope, description, security, schemas, elicitations, examples (input beside result)
+//! scope, description, security, `_meta`, schemas, elicitations, examples (input beside result)
 //! and interaction examples (numbered steps).
 
 use serde_json::Value;
@@ -8,7 +8,7 @@ use mcpdesc_description::model::Tool;
 
 use crate::content::{block, json_block, tool_result};
 use crate::html::{anchor, attr, text};
-use crate::item::{elicitations, heading};
+use crate::item::{elicitations, heading, meta};
 use crate::outline::{Item, Page};
 use crate::{schema, server};
 
@@ -19,6 +19,7 @@ pub(crate) fn section(page: &Page, item: &Item, tool: &Tool) -> String {
         out.push_str(&format!("<p class=\"desc\">{}</p>", text(d)));
     }
     out.push_str(&server::requires(tool.security.as_ref(), page));
+    out.push_str(&meta(page, item, tool.meta.as_ref()));
     out.push_str(&format!(
         "<h4>Input</h4>{}",
         schema::render(&tool.input_schema, &format!("{}:input", item.id))

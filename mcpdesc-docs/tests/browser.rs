@@ -145,6 +145,7 @@ fn hidden(dom: &str, opening: &str) -> bool {
 
 const CHESS: &str = "examples/chess/chess.mcpdesc.json";
 const SCOPED: &str = "tests/diff/protocol-scoped-variants/new.mcpdesc.json";
+const DEEP: &str = "mcpdesc-docs/tests/fixtures/deep.mcpdesc.json";
 
 #[test]
 fn chess_page_shows_every_tool_and_example_without_console_errors() {
@@ -305,6 +306,70 @@ fn embedded_image_is_shown() {
     page.wait_for("document.readyState === 'complete'");
     let size = "[...document.querySelectorAll('img.embedded')].map(i => i.naturalWidth + 'x' + i.naturalHeight).join(' ')";
     assert_eq!(page.eval(size), "1x1");
+    assert!(page.console.is_empty(), "console: {:#?}", page.console);
+    drop(page);
+    let _ = std::fs::remove_dir_all(&profile);
+}
+
+/// A six-level nested output schema with long identifiers, every fold opened, in a
+/// 1,280 px wide window: nothing runs off the right edge (the page is no wider than
+/// the window), each identifier breaks only at its `<wbr>`s (every piece between two
+/// of them lies on one line), and the MCP Apps UI link leads to the resource's entry.
+#[test]
+fn deep_schema_fits_a_1280_px_window_and_identifiers_break_at_word_boundaries() {
+    let test = "deep_schema_fits_a_1280_px_window_and_identifiers_break_at_word_boundaries";
+    let Some((chromium, file)) = setup(test, DEEP) else {
+        return;
+    };
+    let profile = scratch("cdp");
+    let mut page = drive(&chromium, &file, &profile.join("data"));
+    page.call(
+        "Emulation.setDeviceMetricsOverride",
+        serde_json::json!({"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": false}),
+    );
+    let opened = page.eval(
+        "(() => { const d = [...document.querySelectorAll('details')]; d.forEach(e => e.open = true); return d.length; })()",
+    );
+    assert!(opened.as_u64().unwrap() >= 6, "details: {opened}");
+    assert_eq!(page.eval("window.innerWidth"), 1280);
+    // The deepest identifier is laid out (inside six opened levels)...
+    let deepest = "[...document.querySelectorAll('code.ident')].find(c => c.textContent === 'barometricPressureSensorReading_normalizedToSeaLevel')";
+    assert_eq!(
+        page.eval(&format!("{deepest}.getBoundingClientRect().width > 0")),
+        true
+    );
+    // ...and the page does not scroll sideways.
+    let width = page.eval("document.documentElement.scrollWidth");
+    assert!(width.as_u64().unwrap() <= 1280, "scrollWidth {width}");
+    let overflowing = page.eval(
+        "[...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right > 1280).length",
+    );
+    assert_eq!(overflowing, 0);
+    // Each piece of an identifier between two line-break opportunities is on one line,
+    // and some identifier did wrap (so the check saw a break).
+    let pieces = "(() => { let split = 0, wrapped = 0; for (const c of document.querySelectorAll('code.ident')) { if (c.getClientRects().length === 0) continue; const tops = new Set(); for (const n of c.childNodes) { if (n.nodeType !== 3) continue; const r = document.createRange(); r.selectNodeContents(n); const lines = new Set([...r.getClientRects()].map(x => Math.round(x.top))); if (lines.size > 1) split++; lines.forEach(t => tops.add(t)); } if (tops.size > 1) wrapped++; } return split + ':' + wrapped; })()";
+    page.call(
+        "Emulation.setDeviceMetricsOverride",
+        serde_json::json!({"width": 420, "height": 800, "deviceScaleFactor": 1, "mobile": false}),
+    );
+    let seen = page.eval(pieces);
+    let (split, wrapped) = seen.as_str().unwrap().split_once(':').unwrap();
+    assert_eq!(split, "0", "identifier pieces broken mid-word");
+    assert_ne!(
+        wrapped, "0",
+        "no identifier wrapped at 420 px: the check saw nothing"
+    );
+    // The tool's UI resource is a link to that resource's section.
+    let target = page.eval(
+        "document.querySelector('#tool-get_weather_report .ui-resource a').getAttribute('href')",
+    );
+    let target = target.as_str().unwrap().trim_start_matches('#').to_owned();
+    assert_eq!(
+        page.eval(&format!(
+            "document.getElementById({target:?})?.classList.contains('resource')"
+        )),
+        true
+    );
     assert!(page.console.is_empty(), "console: {:#?}", page.console);
     drop(page);
     let _ = std::fs::remove_dir_all(&profile);

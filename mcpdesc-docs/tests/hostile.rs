@@ -72,7 +72,7 @@ fn every_payload_is_escaped_text() {
         "!DOCTYPE", "html", "head", "meta", "title", "style", "body", "aside", "nav", "main",
         "header", "section", "div", "table", "thead", "tbody", "tr", "td", "th", "ul", "ol", "li",
         "dl", "dt", "dd", "p", "pre", "code", "span", "a", "b", "q", "h1", "h2", "h3", "h4", "h5",
-        "h6", "details", "summary", "select", "option", "input", "script", "br",
+        "h6", "details", "summary", "select", "option", "input", "script", "br", "wbr",
     ];
     // (The page's own script, checked by hash below, is left out: it compares with `<`.)
     let script = page.find("<script>").unwrap() + "<script>".len();
@@ -163,4 +163,8 @@ fn hostile_names_give_safe_distinct_anchors() {
     assert!(page.contains("id=\"resource-javascript%3Aalert%2812%29\""));
     assert!(page.contains("href=\"#resource-javascript%3Aalert%2812%29\""));
     assert!(page.contains("id=\"scheme-oauth\""));
+    // A tool's MCP Apps UI URI links to the resource's anchor, never to the URI.
+    assert!(page.contains(
+        "<p class=\"ui-resource\">UI (MCP Apps): <a href=\"#resource-javascript%3Aalert%2812%29\"><code>javascript:alert(12)</code></a></p>"
+    ));
 }

@@ -191,3 +191,52 @@ fn walk(dir: &Path, all: bool, out: &mut Vec<PathBuf>) {
         }
     }
 }
+
+/// A six-level nested output schema: a property tree of folds (`<details>`), no
+/// tables, each level one list deeper; identifiers carry their break opportunities;
+/// `_meta` is shown per tool, prompt and resource, the MCP Apps UI as a link to the
+/// resource's entry (or as text when the page does not describe it).
+#[test]
+fn deep_schema_is_a_property_tree_and_meta_is_shown() {
+    let desc = load(&repo().join("mcpdesc-docs/tests/fixtures/deep.mcpdesc.json"));
+    let page = render(&desc, &Options::default()).unwrap();
+    assert_well_formed(&page, "deep");
+    assert!(!page.contains("<table class=\"schema\""), "a schema table");
+    let section = |id: &str| {
+        let at = page.find(&format!("id=\"{id}\"")).unwrap();
+        &page[at..at + page[at..].find("</section>").unwrap()]
+    };
+    let tool = section("tool-get_weather_report");
+    let output = &tool[tool.find("<h4>Output</h4>").unwrap()..];
+    // From the output's tree to the deepest leaf: the report and six levels, each a
+    // list inside the fold of its parent.
+    let deepest = "<code class=\"ident\">barometric<wbr>Pressure<wbr>Sensor<wbr>Reading_<wbr>normalized<wbr>To<wbr>Sea<wbr>Level</code>";
+    let leaf = output.find(deepest).expect("the deepest identifier");
+    let before = &output[..leaf];
+    let depth = before.matches("<ul class=\"tree\">").count() - before.matches("</ul>").count();
+    assert_eq!(depth, 7, "lists around the deepest leaf");
+    let folds = before.matches("<details").count() - before.matches("</details>").count();
+    assert_eq!(folds, 6, "folds around the deepest leaf");
+    // The first level is open, deeper ones start folded.
+    assert!(output.contains("<li><details open><summary><code class=\"ident\">weather<wbr>Observation<wbr>Report</code> <span class=\"type\">object</span> <b class=\"req\">required</b></summary>"));
+    assert!(output.contains("<li><details><summary><code class=\"ident\">observation<wbr>Station<wbr>Network_<wbr>regional<wbr>Subdivision</code>"));
+    // The heading's name is an identifier too.
+    assert!(tool.contains("<h3><code class=\"ident\">get_<wbr>weather_<wbr>report</code>"));
+    // `_meta`: the UI link, and every member.
+    assert!(
+        tool.contains("<p class=\"ui-resource\">UI (MCP Apps): <a href=\"#resource-ui%3A%2F%2Fdeep-weather%2Freport.html\"><code>ui://deep-weather/report.html</code></a></p>"),
+        "{tool}"
+    );
+    assert!(page.contains("id=\"resource-ui%3A%2F%2Fdeep-weather%2Freport.html\""));
+    assert!(tool.contains("<dt><code class=\"ident\">io.example/owner</code></dt><dd><code>&quot;weather-team&quot;</code></dd>"), "{tool}");
+    let external = section("tool-get_external_widget");
+    assert!(external.contains(
+        "<code>ui://elsewhere/widget.html</code> <span class=\"muted\">(not a resource of this description)</span>"
+    ));
+    assert!(section("prompt-summarize_report").contains("&quot;forecasters&quot;"));
+    let resource = section("resource-ui%3A%2F%2Fdeep-weather%2Freport.html");
+    assert!(resource.contains("<h4>Metadata <code>_meta</code></h4>"));
+    assert!(resource.contains("&quot;prefersBorder&quot;: true"));
+    // Deterministic.
+    assert_eq!(page, render(&desc, &Options::default()).unwrap());
+}

@@ -142,9 +142,12 @@ fn prompts_get_generated_requests() {
         &chess,
     );
     assert_eq!(code, 0, "{report:#}");
+    // The prompt's requests, then (it has completion examples) its completions.
     let calls: Vec<&Value> = report["calls"].as_array().unwrap().iter().collect();
-    assert_eq!(calls.len(), 4, "{report:#}");
-    for (i, call) in calls.iter().enumerate() {
+    assert_eq!(calls.len(), 8, "{report:#}");
+    let (gets, completions) = calls.split_at(4);
+    assert_completions(completions, &["eco", "color"], "opening_study");
+    for (i, call) in gets.iter().enumerate() {
         assert_eq!(call["method"], "prompts/get");
         let has_eco = call["params"]["arguments"].get("eco").is_some();
         assert_eq!(has_eco, i % 2 == 0, "{call:#}");
@@ -188,4 +191,97 @@ fn prompts_get_generated_requests() {
         "{report:#}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A selected resource template gets generated `resources/read` requests: URIs built
+/// from the template with a random word for its variable, the same for the same
+/// seed, selected by the template's name or its URI template.
+///
+/// (`chess.mcpdesc.json`'s template `opening` is `chess://openings/{eco}`.)
+#[test]
+fn resource_templates_get_generated_reads() {
+    let chess = crate::support::chess();
+    let reads = |selection: &str| {
+        let (code, report) = check_mock(
+            &chess,
+            &["--generate", selection, "--cases", "3", "--seed", "5"],
+            &chess,
+        );
+        assert_eq!(code, 0, "{report:#}");
+        assert_eq!(report["counts"]["failures"], 0, "{report:#}");
+        let calls = report["calls"].as_array().unwrap();
+        // Three reads, then (the template has completion examples) three completions.
+        assert_eq!(calls.len(), 6, "{report:#}");
+        let completions: Vec<&Value> = calls[3..].iter().collect();
+        assert_completions(&completions, &["eco"], "chess://openings/{eco}");
+        calls[..3]
+            .iter()
+            .map(|call| {
+                assert_eq!(call["method"], "resources/read", "{call:#}");
+                assert_eq!(call["target"], "chess://openings/{eco}", "{call:#}");
+                let uri = call["params"]["uri"].as_str().unwrap().to_owned();
+                let eco = uri.strip_prefix("chess://openings/").unwrap();
+                assert!(
+                    !eco.is_empty() && eco.bytes().all(|b| b.is_ascii_alphanumeric()),
+                    "{uri}"
+                );
+                uri
+            })
+            .collect::<Vec<_>>()
+    };
+    let by_name = reads("opening");
+    assert_eq!(by_name, reads("chess://openings/{eco}"));
+    // Random, not one fixed value.
+    assert!(by_name.iter().any(|u| u != &by_name[0]), "{by_name:?}");
+    // The mock knows no generated value (-32002, not reported); a served copy whose
+    // example reads the first generated URI answers it with a result, which keeps the
+    // resource result rules (no findings), and the other reads still count as sent.
+    let dir = tempdir("template-reads");
+    let first = by_name[0].clone();
+    let served = crate::support::drifted(&dir, "known-opening", |d| {
+        let example = &mut d["resourceTemplates"][0]["examples"]["ruy-lopez"];
+        example["uri"] = json!(first);
+        example["result"]["contents"][0]["uri"] = json!(first);
+    });
+    let (code, report) = check_mock(
+        &chess,
+        &["--generate", "opening", "--cases", "3", "--seed", "5"],
+        &served,
+    );
+    assert_eq!(code, 0, "{report:#}");
+    let outcomes: Vec<&str> = report["calls"].as_array().unwrap()[..3]
+        .iter()
+        .map(|c| c["outcome"].as_str().unwrap())
+        .collect();
+    assert_eq!(outcomes[0], "result", "{report:#}");
+    assert!(
+        outcomes[1..].iter().all(|o| o.starts_with("error")),
+        "{report:#}"
+    );
+    assert_eq!(report["findings"], json!([]), "{report:#}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Generated `completion/complete` requests: each completes the next of `arguments`
+/// (in turn) of `target` from a prefix of at most two letters or digits, and got a
+/// result or a JSON-RPC error (neither a finding here: the callers check there are
+/// none).
+fn assert_completions(calls: &[&Value], arguments: &[&str], target: &str) {
+    assert!(!calls.is_empty());
+    for (i, call) in calls.iter().enumerate() {
+        assert_eq!(call["method"], "completion/complete", "{call:#}");
+        assert_eq!(call["target"], target, "{call:#}");
+        let argument = &call["params"]["argument"];
+        assert_eq!(argument["name"], arguments[i % arguments.len()], "{call:#}");
+        let value = argument["value"].as_str().unwrap();
+        assert!(
+            value.len() <= 2 && value.bytes().all(|b| b.is_ascii_alphanumeric()),
+            "{call:#}"
+        );
+        let reference = &call["params"]["ref"];
+        assert!(
+            reference["name"] == target || reference["uri"] == target,
+            "{call:#}"
+        );
+    }
 }
