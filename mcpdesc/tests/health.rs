@@ -68,7 +68,10 @@ async fn readyz_turns_503_once_a_drain_starts_and_healthz_stays_200() {
         tokio::spawn(async move { drain.shutdown(Duration::from_secs(5)).await })
     };
     tokio::time::sleep(Duration::from_millis(100)).await;
-    assert!(!draining.is_finished(), "the drain ended with a call in flight");
+    assert!(
+        !draining.is_finished(),
+        "the drain ended with a call in flight"
+    );
 
     assert_eq!(
         probe(addr, "/readyz").await,
@@ -98,7 +101,11 @@ async fn the_probes_answer_head_and_refuse_other_methods() {
     tokio::spawn(listener.serve(app, std::future::pending()));
     for path in ["/healthz", "/readyz"] {
         let head = send(addr, "HEAD", path, &[], Vec::new()).await;
-        assert_eq!((head.status, head.body.as_str()), (StatusCode::OK, ""), "{path}");
+        assert_eq!(
+            (head.status, head.body.as_str()),
+            (StatusCode::OK, ""),
+            "{path}"
+        );
         let post = send(addr, "POST", path, &[], Vec::new()).await;
         assert_eq!(post.status, StatusCode::METHOD_NOT_ALLOWED, "{path}");
     }
