@@ -14,9 +14,9 @@ pub const HEALTHZ_PATH: &str = "/healthz";
 pub const READYZ_PATH: &str = "/readyz";
 
 /// `GET /healthz` and `GET /readyz` (and `HEAD`) as an axum router to merge into an
-/// application, following the endpoint that `drain` switches off
-/// ([`HttpServer::drain`](super::server::HttpServer::drain),
-/// [`McpHttpService::drain`](super::service::McpHttpService::drain)):
+/// application, following the endpoint that `drain` switches off (`HttpServer::drain`,
+/// [`McpHttpService::drain`](super::service::McpHttpService::drain);
+/// `HttpServer::health_routes` is this function on its own switch):
 ///
 /// - `/healthz` answers `200 ok` as long as the process answers at all, draining
 ///   included: a liveness probe that failed during a drain would have the instance
