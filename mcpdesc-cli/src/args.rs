@@ -172,7 +172,8 @@ pub enum Command {
         /// The description to serve (copied into the crate) instead of the sample.
         #[arg(long, value_name = "FILE")]
         description: Option<PathBuf>,
-        /// Serve streamable HTTP too (`cargo run -- --http ADDR`).
+        /// Serve streamable HTTP too (`cargo run -- --http ADDR`): /healthz, /readyz,
+        /// drain on SIGTERM, logs, deploy/nginx.conf.
         #[arg(long)]
         http: bool,
         /// A local mcpdesc-rs checkout to depend on by path instead of this release.

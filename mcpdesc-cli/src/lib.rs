@@ -76,8 +76,10 @@
 //! `mcpdesc init DIR [--description FILE] [--http] [--mcpdesc-path PATH]`
 //! - writes a new server crate into DIR (created if missing; see
 //!   [`mcpdesc_codegen::scaffold`]): `Cargo.toml`, the description (FILE, else a
-//!   commented sample), `build.rs`, `src/main.rs` (stdio; `--http ADDR` too with
-//!   `--http`), `src/handlers.rs` (every generated trait, "not implemented" bodies);
+//!   commented sample), `build.rs`, `src/main.rs` (stdio; with `--http` also
+//!   `--http ADDR`: `/healthz`, `/readyz`, drain on SIGTERM, logs, flags for hosts,
+//!   origins, stateless mode, rate limit; and `deploy/nginx.conf`), `src/handlers.rs`
+//!   (every generated trait, "not implemented" bodies);
 //! - exit 0 written; 1 when the description is invalid or generates nothing (its
 //!   diagnostics on stderr, nothing written); 2 when DIR is not empty or for usage and
 //!   I/O errors.

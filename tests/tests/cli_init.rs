@@ -1,16 +1,22 @@
 //! `mcpdesc init` and `mcpdesc stubs`: a new crate is written, builds with `cargo
 //! build`, fails `cargo test` once per example (naming it) until the handlers are
 //! written, and serves what its description lists (`mcpdesc check` over stdio and
-//! HTTP; over HTTP a secured description answers 401 without credentials).
+//! HTTP; over HTTP a secured description answers 401 without credentials). The
+//! `--http` crate answers `/healthz` and `/readyz`, exits 0 after draining on
+//! SIGTERM, and its `deploy/nginx.conf` passes `nginx -t` (skipped without nginx,
+//! see tests/prereq.rs).
 //!
 //! The crates depend on this checkout by path (`--mcpdesc-path`) and are built for
 //! real by a child `cargo`, offline, with the workspace's `Cargo.lock` (the same
 //! versions the workspace builds) and one scratch target directory shared by every
 //! test here, so the dependencies compile once.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+
+#[path = "../prereq.rs"]
+mod prereq;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -109,10 +115,12 @@ fn binary(dir: &Path) -> PathBuf {
     scratch_target().join("debug").join(name)
 }
 
-/// The crate's binary serving HTTP on a free port, and its URL.
+/// The crate's binary serving HTTP on a free port, its URL and the rest of its
+/// stderr.
 struct HttpServer {
     child: std::process::Child,
     url: String,
+    stderr: BufReader<std::process::ChildStderr>,
 }
 
 impl HttpServer {
@@ -124,17 +132,44 @@ impl HttpServer {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
         let mut line = String::new();
-        BufReader::new(child.stderr.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
+        stderr.read_line(&mut line).unwrap();
         let url = line
             .split_whitespace()
             .last()
             .filter(|u| u.starts_with("http://"))
             .unwrap_or_else(|| panic!("no URL on the server's first line: {line:?}"))
             .to_owned();
-        HttpServer { child, url }
+        HttpServer { child, url, stderr }
+    }
+
+    /// `GET path` on the server over a raw HTTP/1.1 connection: (status, body).
+    fn get(&self, path: &str) -> (u16, String) {
+        let authority = self
+            .url
+            .trim_start_matches("http://")
+            .split('/')
+            .next()
+            .unwrap();
+        let mut stream = std::net::TcpStream::connect(authority).unwrap();
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let status = response
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("not an HTTP response: {response:?}"));
+        let body = response
+            .split_once("\r\n\r\n")
+            .map(|(_, body)| body.to_owned())
+            .unwrap_or_default();
+        (status, body)
     }
 }
 
@@ -164,15 +199,88 @@ fn the_sample_crate_builds_tests_and_serves_on_stdio() {
 }
 
 #[test]
-fn the_http_crate_serves_its_listings_over_http() {
+fn the_http_crate_serves_its_listings_probes_and_drains_on_sigterm() {
     let dir = crate_dir("sample-http");
     init(&dir, &["--http"]);
     let (ok, _, err) = cargo(&dir, "build");
     assert!(ok, "{err}");
-    let server = HttpServer::start(&dir);
+    assert!(
+        !err.contains("src/main.rs"),
+        "the template builds with warnings:\n{err}"
+    );
+    let mut server = HttpServer::start(&dir);
     let description = dir.join("sample-http.mcpdesc.yaml");
     let (code, out, err) = mcpdesc(&["check", description.to_str().unwrap(), "--url", &server.url]);
     assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(server.get("/healthz"), (200, "ok".to_owned()));
+    assert_eq!(server.get("/readyz"), (200, "ready".to_owned()));
+
+    #[cfg(unix)]
+    {
+        // SIGTERM drains (nothing is in flight) and exits 0.
+        let killed = Command::new("kill")
+            .args(["-TERM", &server.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let status = loop {
+            if let Some(status) = server.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no exit 20 s after SIGTERM"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        let mut rest = String::new();
+        server.stderr.read_to_string(&mut rest).unwrap();
+        assert_eq!(status.code(), Some(0), "{rest}");
+        assert!(rest.contains("draining"), "{rest}");
+    }
+
+    // Bad flags are usage errors, naming the flag.
+    let bad = Command::new(binary(&dir))
+        .args(["--http", "127.0.0.1:0", "--rate-limit", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--rate-limit needs"));
+}
+
+#[test]
+fn the_http_crate_has_an_nginx_config_nginx_accepts() {
+    let dir = crate_dir("nginx-conf");
+    init(&dir, &["--http"]);
+    let conf = std::fs::read_to_string(dir.join("deploy/nginx.conf")).unwrap();
+    for directive in [
+        "location /.well-known/",
+        "proxy_next_upstream error timeout http_502 http_503 non_idempotent;",
+        "proxy_buffering off;",
+        "location = /readyz",
+        "upstream nginx-conf",
+    ] {
+        assert!(conf.contains(directive), "no `{directive}`:\n{conf}");
+    }
+    let Some(nginx) = prereq::program(
+        "the_http_crate_has_an_nginx_config_nginx_accepts",
+        &["nginx", "/usr/sbin/nginx"],
+        &["-v"],
+        "apt-get install nginx-light; CI: .ci/setup.d/20-nginx.sh",
+    ) else {
+        return;
+    };
+    let checked = Command::new(nginx)
+        .arg("-t")
+        .arg("-p")
+        .arg(dir.join("deploy"))
+        .args(["-c", "nginx.conf"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&checked.stderr);
+    assert!(checked.status.success(), "{said}");
+    assert!(said.contains("syntax is ok"), "{said}");
 }
 
 #[test]

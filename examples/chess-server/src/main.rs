@@ -1,6 +1,6 @@
 //! `cargo run -p chess-server`: serves the chess description over MCP on stdio, or
 //! over streamable HTTP at `http://ADDR/mcp` with `--http ADDR` (an axum application
-//! with the MCP endpoint and `GET /healthz`).
+//! with the MCP endpoint, `GET /healthz` and `GET /readyz`).
 
 use std::time::Duration;
 
@@ -8,8 +8,9 @@ use mcpdesc::http::{HttpListener, HttpServer, RateLimit};
 
 const USAGE: &str = "usage: chess-server [--http ADDR [HTTP OPTIONS]] [--think-ms N]
   (no option)         serve MCP on stdin/stdout
-  --http ADDR         serve streamable HTTP at http://ADDR/mcp and GET /healthz (ADDR such
-                      as 127.0.0.1:8080; port 0 picks a free port); loopback Host headers only
+  --http ADDR         serve streamable HTTP at http://ADDR/mcp, GET /healthz (liveness) and
+                      GET /readyz (503 while draining) (ADDR such as 127.0.0.1:8080; port 0
+                      picks a free port); loopback Host headers only
   --think-ms N        spend N ms on each ply analyze_game analyses (a stand-in for an
                       engine's thinking time, to watch progress and cancellation)
 HTTP options:
@@ -159,9 +160,8 @@ async fn serve_http(
         .max_sessions(options.max_sessions)
         .hibernate_after(options.hibernate_after);
     let drain = server.drain();
-    let app = axum::Router::new()
-        .route("/healthz", axum::routing::get(|| async { "ok" }))
-        .merge(server.into_router()?);
+    // `/healthz` stays 200 while draining; `/readyz` turns 503 once the drain starts.
+    let app = server.health_routes().merge(server.into_router()?);
     let listener = HttpListener::bind(addr).await?;
     // Tests and scripts read the address from this line (port 0 picks one).
     eprintln!(

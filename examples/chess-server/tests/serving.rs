@@ -1,5 +1,5 @@
 //! `chess-server --http` as an operator runs it: the axum application's
-//! `/healthz`, the `Origin` check, a session that hibernates
+//! `/healthz` and `/readyz` (503 while draining), the `Origin` check, a session that hibernates
 //! (`--hibernate-after-s`) and answers when called again, and a drain on SIGTERM
 //! that lets a progress-reporting `analyze_game` (`--think-ms 200`) deliver its whole
 //! result before the process exits 0. A raw HTTP/1.1 client on `std::net`, so that the
@@ -102,6 +102,8 @@ fn healthz_and_the_origin_check() {
     let health = exchange(&health_url, "GET", &[], "");
     assert_eq!(status(&health), 200, "{health}");
     assert!(health.ends_with("\r\n\r\nok"), "{health}");
+    let ready = exchange(&server.url.replace("/mcp", "/readyz"), "GET", &[], "");
+    assert_eq!(status(&ready), 200, "{ready}");
 
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}).to_string();
     let foreign = exchange(
@@ -201,6 +203,20 @@ fn sigterm_drains_a_call_in_flight_and_exits_0() {
         .status()
         .unwrap();
     assert!(killed.success());
+    // While the call drains, the instance is alive but no longer ready.
+    let ready_url = server.url.replace("/mcp", "/readyz");
+    let deadline = std::time::Instant::now() + Duration::from_secs(1);
+    let ready = loop {
+        let ready = exchange(&ready_url, "GET", &[], "");
+        if status(&ready) == 503 || std::time::Instant::now() > deadline {
+            break ready;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status(&ready), 503, "{ready}");
+    assert!(ready.ends_with("\r\n\r\ndraining"), "{ready}");
+    let health = exchange(&server.url.replace("/mcp", "/healthz"), "GET", &[], "");
+    assert_eq!(status(&health), 200, "{health}");
     stream.read_to_end(&mut seen).unwrap();
     let response = String::from_utf8_lossy(&seen).into_owned();
     let answer: Value = response

@@ -3,11 +3,15 @@
 //!
 //! ```text
 //! DIR/
-//!   Cargo.toml            mcpdesc (+ `http` with --http), serde, serde_json, tokio;
+//!   Cargo.toml            mcpdesc (+ `http`, `axum`, `rate-limit` with --http), serde,
+//!                         serde_json, tokio (+ tracing-subscriber with --http);
 //!                         build: mcpdesc-codegen (paths to a checkout, or this release)
 //!   NAME.mcpdesc.yaml     the sample description (or the given one, under its own name)
 //!   build.rs              Builder::new(description).test_server("crate::handlers::Service::default()")
-//!   src/main.rs           `mod contract` (the generated code), stdio (+ `--http ADDR`)
+//!   src/main.rs           `mod contract` (the generated code), stdio; with --http also
+//!                         `--http ADDR` with /healthz, /readyz, drain on SIGTERM, logs,
+//!                         flags for hosts, origins, stateless mode, rate limit (HTTP_MAIN)
+//!   deploy/nginx.conf     with --http: nginx in front of two instances (NGINX_CONF)
 //!   src/handlers.rs       `Service` and one impl per generated trait (stubs.rs)
 //!   .gitignore            /target
 //! ```
@@ -27,6 +31,16 @@ use mcpdesc_description::description::Description;
 /// schemas and an example, a prompt, a resource, with comments. `NAME` stands for the
 /// crate name.
 pub const SAMPLE: &str = include_str!("sample.mcpdesc.yaml");
+
+/// `src/main.rs` of an `--http` crate: `NAME`, `DESCRIPTION` and the `SECURITY`
+/// line stand for the crate name, the description file and the security note. It
+/// is kept as a file of its own, not a `format!` string, so that it reads (and is
+/// reviewed) as the Rust it becomes. It names the generated module `contract`
+/// ([`MODULE`]) and the handlers' type `Service` ([`SELF_TYPE`]).
+pub const HTTP_MAIN: &str = include_str!("http_main.rs.tmpl");
+
+/// `deploy/nginx.conf` of an `--http` crate (`NAME`: the crate name).
+pub const NGINX_CONF: &str = include_str!("nginx.conf");
 
 /// The type implementing the handler traits in `src/handlers.rs`.
 pub const SELF_TYPE: &str = "Service";
@@ -125,20 +139,30 @@ pub fn files(
         path: PathBuf::from(path),
         text,
     };
-    Ok(vec![
+    let mut files = vec![
         file("Cargo.toml", cargo_toml(options, full_validation)),
         file(&description_file, description_text),
         file("build.rs", build_rs(&description_file)),
         file("src/main.rs", main_rs(options, &description_file, secured)),
         file(HANDLERS_FILE, handlers_rs(&description_file, &impls)),
         file(".gitignore", "/target\n".to_owned()),
-    ])
+    ];
+    if options.http {
+        files.push(file(
+            "deploy/nginx.conf",
+            NGINX_CONF.replace("NAME", &options.name),
+        ));
+    }
+    Ok(files)
 }
 
 /// `Cargo.toml`: its own workspace (so a crate made inside another workspace builds
 /// on its own), path dependencies on a checkout or this release's versions. `mcpdesc`
-/// gets its default features, plus `http` with `--http` and `full-validation` when a
-/// tool schema needs it.
+/// gets its default features, plus `http`, `axum` and `rate-limit` with `--http` and
+/// `full-validation` when a tool schema needs it. With `--http`, tokio's signals and
+/// tracing-subscriber (plain text lines: its `json` feature would add crates this
+/// release does not build) come too; the versions are those this release builds
+/// with.
 fn cargo_toml(options: &InitOptions, full_validation: bool) -> String {
     let version = env!("CARGO_PKG_VERSION");
     let source = |krate: &str| match &options.mcpdesc_path {
@@ -149,7 +173,7 @@ fn cargo_toml(options: &InitOptions, full_validation: bool) -> String {
         None => format!("version = \"={version}\""),
     };
     let features: Vec<&str> = [
-        options.http.then_some("\"http\""),
+        options.http.then_some("\"http\", \"axum\", \"rate-limit\""),
         full_validation.then_some("\"full-validation\""),
     ]
     .into_iter()
@@ -157,9 +181,15 @@ fn cargo_toml(options: &InitOptions, full_validation: bool) -> String {
     .collect();
     let features = format!("[{}]", features.join(", "));
     let tokio_features = if options.http {
-        "[\"rt-multi-thread\", \"macros\", \"net\"]"
+        "[\"rt-multi-thread\", \"macros\", \"net\", \"signal\"]"
     } else {
         "[\"rt-multi-thread\", \"macros\"]"
+    };
+    let logs = if options.http {
+        "# Logs on stderr, filtered by RUST_LOG.\n\
+         tracing-subscriber = { version = \"0.3.23\", default-features = false, features = [\"fmt\", \"env-filter\", \"std\"] }\n"
+    } else {
+        ""
     };
     format!(
         "[package]\n\
@@ -177,6 +207,7 @@ fn cargo_toml(options: &InitOptions, full_validation: bool) -> String {
          serde = {{ version = \"1.0.228\", features = [\"derive\"] }}\n\
          serde_json = \"1.0.154\"\n\
          tokio = {{ version = \"1.54.1\", features = {tokio_features} }}\n\
+         {logs}\
          \n\
          [build-dependencies]\n\
          # build.rs generates the contract from the description.\n\
@@ -221,76 +252,44 @@ fn build_rs(description: &str) -> String {
     )
 }
 
+/// `src/main.rs`: [`HTTP_MAIN`] with `--http`, else a stdio server.
 fn main_rs(options: &InitOptions, description: &str, secured: bool) -> String {
     let name = &options.name;
-    let header = format!(
-        "//! `cargo run`: serves {name} (`{description}`) over MCP on stdin/stdout{}.\n",
-        if options.http {
-            ",\n//! or over streamable HTTP at `http://ADDR/mcp` with `cargo run -- --http ADDR`"
-        } else {
-            ""
-        }
-    );
-    let module = format!(
-        "\nmod handlers;\n\
-         \n\
-         /// The code generated from `{description}` by `build.rs`.\n\
-         #[allow(dead_code, clippy::all)]\n\
-         mod {MODULE} {{\n    \
-             mcpdesc::include_generated!(\"{MODULE}\");\n\
-         }}\n"
-    );
     let security = if secured {
         "    // The description declares security: over HTTP the router checks every\n    \
          // request with the `Authenticator` of src/handlers.rs (stdio is trusted).\n"
     } else {
         ""
     };
-    let body = if options.http {
-        format!(
-            "\nconst USAGE: &str = \"usage: {name} [--http ADDR]\n  \
-             (no option)   serve MCP on stdin/stdout\n  \
-             --http ADDR   serve streamable HTTP at http://ADDR/mcp (such as 127.0.0.1:8080)\";\n\
-             \n\
-             #[tokio::main]\n\
-             async fn main() {{\n    \
-                 let args: Vec<String> = std::env::args().skip(1).collect();\n    \
-                 let router = {MODULE}::router(handlers::{SELF_TYPE}::default());\n\
-             {security}    \
-                 let outcome = match args.as_slice() {{\n        \
-                     [] => mcpdesc::serve_stdio(router).await,\n        \
-                     [flag, addr] if flag == \"--http\" => serve_http(router, addr).await,\n        \
-                     _ => {{\n            \
-                         eprintln!(\"{{USAGE}}\");\n            \
-                         std::process::exit(2);\n        \
-                     }}\n    \
-                 }};\n    \
-                 if let Err(e) = outcome {{\n        \
-                     eprintln!(\"{name}: {{e}}\");\n        \
-                     std::process::exit(1);\n    \
-                 }}\n\
+    if options.http {
+        // `SECURITY` first: the others cannot bring it in (a crate name is lowercase,
+        // the note holds no placeholder); `NAME` before `DESCRIPTION` likewise.
+        return HTTP_MAIN
+            .replace("SECURITY", security)
+            .replace("NAME", name)
+            .replace("DESCRIPTION", description);
+    }
+    format!(
+        "//! `cargo run`: serves {name} (`{description}`) over MCP on stdin/stdout.\n\
+         \n\
+         mod handlers;\n\
+         \n\
+         /// The code generated from `{description}` by `build.rs`.\n\
+         #[allow(dead_code, clippy::all)]\n\
+         mod {MODULE} {{\n    \
+             mcpdesc::include_generated!(\"{MODULE}\");\n\
+         }}\n\
+         \n\
+         #[tokio::main]\n\
+         async fn main() {{\n    \
+             let router = {MODULE}::router(handlers::{SELF_TYPE}::default());\n\
+         {security}    \
+             if let Err(e) = mcpdesc::serve_stdio(router).await {{\n        \
+                 eprintln!(\"{name}: {{e}}\");\n        \
+                 std::process::exit(1);\n    \
              }}\n\
-             \n\
-             async fn serve_http(router: mcpdesc::Router, addr: &str) -> Result<(), mcpdesc::Error> {{\n    \
-                 let server = mcpdesc::http::HttpServer::new(router).bind(addr).await?;\n    \
-                 eprintln!(\"{name}: serving MCP at {{}}\", server.url());\n    \
-                 server.run().await\n\
-             }}\n"
-        )
-    } else {
-        format!(
-            "\n#[tokio::main]\n\
-             async fn main() {{\n    \
-                 let router = {MODULE}::router(handlers::{SELF_TYPE}::default());\n\
-             {security}    \
-                 if let Err(e) = mcpdesc::serve_stdio(router).await {{\n        \
-                     eprintln!(\"{name}: {{e}}\");\n        \
-                     std::process::exit(1);\n    \
-                 }}\n\
-             }}\n"
-        )
-    };
-    header + &module + &body
+         }}\n"
+    )
 }
 
 fn handlers_rs(description: &str, impls: &str) -> String {

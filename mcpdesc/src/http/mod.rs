@@ -58,6 +58,9 @@
 //!   [`HttpServer::hibernate_after`]).
 //! - **Rate limit**: none; [`HttpServer::rate_limit`] (feature `rate-limit`) sets a
 //!   per-client limit answered with `429` and `Retry-After` (see `RateLimit`).
+//! - **Health**: none of its own; `HttpServer::health_routes` (feature `axum`)
+//!   gives `/healthz` (liveness, `200` while the process serves) and `/readyz`
+//!   (`503` once a drain starts) to merge into an application.
 //! - **Responses**: SSE streams (`text/event-stream`); [`HttpServer::json_response`]
 //!   prefers plain JSON where rmcp allows it (stateless mode only).
 //!
@@ -110,6 +113,8 @@ mod bound;
 mod defaults;
 mod dormant;
 mod drain;
+#[cfg(feature = "axum")]
+mod health;
 mod hibernate;
 mod listener;
 mod observe;
@@ -130,6 +135,8 @@ pub use body::HttpBody;
 pub use bound::BoundHttpServer;
 pub use defaults::{DEFAULT_MAX_REQUEST_BODY_BYTES, MCP_PATH};
 pub use drain::Drain;
+#[cfg(feature = "axum")]
+pub use health::{health_routes, HEALTHZ_PATH, READYZ_PATH};
 pub use listener::{
     ConnectionLimits, HttpListener, DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
     DEFAULT_MAX_HEADER_BYTES,

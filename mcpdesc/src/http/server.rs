@@ -322,6 +322,16 @@ impl<H: ServerHandler> HttpServer<H> {
         self.drain.clone()
     }
 
+    /// `GET /healthz` (liveness) and `GET /readyz` (readiness: `503` once the
+    /// endpoint drains) for the endpoint this builder makes, as an axum router to
+    /// merge next to [`HttpServer::into_router`]; see [`health_routes`].
+    ///
+    /// [`health_routes`]: super::health::health_routes
+    #[cfg(feature = "axum")]
+    pub fn health_routes(&self) -> axum::Router {
+        super::health::health_routes(self.drain())
+    }
+
     fn with_errors(mut self, errors: Vec<RouterError>) -> Self {
         self.errors = errors;
         self
