@@ -118,7 +118,7 @@ mod shared;
 pub use body::HttpBody;
 pub use bound::BoundHttpServer;
 pub use defaults::{DEFAULT_MAX_REQUEST_BODY_BYTES, MCP_PATH};
-pub use drain::Drain;
+pub use drain::{Drain, DrainReport};
 pub use listener::{
     ConnectionLimits, HttpListener, DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
     DEFAULT_MAX_HEADER_BYTES,
