@@ -54,6 +54,15 @@ impl RunningTasks {
         self.deadline.cancelled()
     }
 
+    /// Counts one task the deadline failed.
+    pub(crate) fn count_failed(&self) {
+        self.failed.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// The drain's side (only `mcpdesc::http` drains).
+#[cfg(feature = "http")]
+impl RunningTasks {
     /// How many tasks run now.
     pub(crate) fn len(&self) -> usize {
         self.tracker.len()
@@ -62,11 +71,6 @@ impl RunningTasks {
     /// How many tasks have ended since this server began.
     pub(crate) fn ended(&self) -> u64 {
         self.ended.load(Ordering::Relaxed)
-    }
-
-    /// Counts one task the deadline failed.
-    pub(crate) fn count_failed(&self) {
-        self.failed.fetch_add(1, Ordering::Relaxed);
     }
 
     /// How many tasks the deadline failed.
