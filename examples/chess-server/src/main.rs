@@ -173,10 +173,9 @@ async fn serve_http(
         .serve(app, async move {
             stop_signal().await;
             eprintln!("chess-server: draining (up to {} s)", grace.as_secs());
-            let cut = drain.shutdown(grace).await;
-            if cut > 0 {
-                eprintln!("chess-server: {cut} request(s) cut at the end of the grace period");
-            }
+            let report = drain.shutdown(grace).await;
+            // Tests and operators read this line: what was waited for, what was cut.
+            eprintln!("chess-server: drained: {report}");
         })
         .await
 }

@@ -239,4 +239,11 @@ fn sigterm_drains_a_call_in_flight_and_exits_0() {
         .expect("the server exits after draining");
     assert_eq!(exit.code(), Some(0), "{}", server.stderr());
     assert!(server.stderr().contains("draining"), "{}", server.stderr());
+    assert!(
+        server
+            .stderr()
+            .contains("drained: 0 request(s) cut, 0 task(s) finished, 0 task(s) failed"),
+        "{}",
+        server.stderr()
+    );
 }

@@ -12,7 +12,7 @@ use hyper::body::Incoming;
 use tokio_util::sync::CancellationToken;
 
 use super::body::{self, HttpBody};
-use super::drain::Drain;
+use super::drain::{Drain, DrainReport};
 use super::listener::HttpListener;
 use super::security::gate::Gate;
 use super::service::McpHttpService;
@@ -135,12 +135,12 @@ impl BoundHttpServer {
         self.endpoint.service.live_sessions().await
     }
 
-    /// Stops gracefully: new requests get `503`, the requests in flight finish
-    /// (their SSE streams included) for at most `grace`, then every session is
-    /// closed, [`BoundHttpServer::run`] stops accepting and returns once its
-    /// connections are closed. Returns the number of requests cut at the end of
-    /// the grace period.
-    pub async fn shutdown(&self, grace: Duration) -> usize {
+    /// Stops gracefully: new requests get `503`, the requests in flight (their
+    /// SSE streams included) and the running tasks finish for at most `grace`,
+    /// then the tasks still running end `failed` and every session is closed,
+    /// [`BoundHttpServer::run`] stops accepting and returns once its
+    /// connections are closed. What the drain did: see [`DrainReport`].
+    pub async fn shutdown(&self, grace: Duration) -> DrainReport {
         let cut = self.drain.shutdown(grace).await;
         self.shutdown.cancel();
         let running = self.listener.lock().expect("listener poisoned").is_none();

@@ -134,7 +134,7 @@ mod shared;
 pub use body::HttpBody;
 pub use bound::BoundHttpServer;
 pub use defaults::{DEFAULT_MAX_REQUEST_BODY_BYTES, MCP_PATH};
-pub use drain::Drain;
+pub use drain::{Drain, DrainReport};
 #[cfg(feature = "axum")]
 pub use health::{health_routes, HEALTHZ_PATH, READYZ_PATH};
 pub use listener::{

@@ -31,6 +31,7 @@ use crate::server::adapter::listing::ToolListings;
 use crate::server::adapter::mcp_server::McpServer;
 use crate::server::router::Router;
 use crate::state::{MemoryState, StateStore};
+use crate::tasks::running::RunningTasks;
 
 /// Serves `router` over streamable HTTP at `http://ADDR/mcp` with the defaults of
 /// [`HttpServer`], until the process ends.
@@ -102,10 +103,13 @@ impl HttpServer<McpServer> {
         let server = McpServer::new(router);
         let listings = server.tool_listings().clone();
         let security = server.shared_router();
+        // The drain waits for the tasks of every session.
+        let tasks = server.running_tasks().clone();
         let mut http = HttpServer::with_handler(move || server.new_session())
             .restore_tool_members(listings)
             .with_errors(errors);
         http.security = Some(security);
+        http.drain = Drain::new(http.shutdown.clone(), tasks);
         http
     }
 }
@@ -118,7 +122,7 @@ impl<H: ServerHandler> HttpServer<H> {
     pub fn with_handler(factory: impl Fn() -> H + Send + Sync + 'static) -> Self {
         let shutdown = CancellationToken::new();
         HttpServer {
-            drain: Drain::new(shutdown.clone()),
+            drain: Drain::new(shutdown.clone(), RunningTasks::default()),
             shutdown,
             limits: ConnectionLimits::default(),
             origins: Vec::new(),

@@ -216,7 +216,10 @@ impl App {
         if let Some(name) = &observation.probe.method {
             tracing::Span::current().record("method", name.as_str());
         }
-        if self.drain.is_draining() && observation.probe.is_request() {
+        if self.drain.is_draining()
+            && observation.probe.is_request()
+            && !Drain::serves_while_draining(observation.probe.method.as_deref())
+        {
             return refuse(&observation, unavailable("the server is shutting down", 1));
         }
         if let (Some(gate), Some(security)) = (&self.gate, security) {

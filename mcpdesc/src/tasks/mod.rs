@@ -18,6 +18,8 @@ pub use support::TaskSupport;
 #[cfg(feature = "rmcp")]
 pub(crate) mod clock;
 #[cfg(feature = "rmcp")]
+pub(crate) mod running;
+#[cfg(feature = "rmcp")]
 pub(crate) mod store;
 #[cfg(feature = "rmcp")]
 pub(crate) mod transport;

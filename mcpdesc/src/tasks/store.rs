@@ -257,6 +257,28 @@ impl TaskStore {
         entry.end(status, message);
     }
 
+    /// Ends a running task `failed` with `message` (the drain's deadline), its
+    /// `tasks/result` the internal error `-32603` with that message; an ended or
+    /// discarded task keeps its state. Whether it was running.
+    pub(crate) fn fail(&self, id: &str, message: &str) -> bool {
+        let mut inner = self.lock();
+        let Ok(entry) = inner.entry(id) else {
+            return false;
+        };
+        if entry.status.is_terminal() {
+            return false;
+        }
+        entry.cancel.cancel();
+        // `tasks/result` answers what the request would have: an internal error.
+        entry.outcome = Some(Outcome::Error {
+            code: -32603,
+            message: message.to_owned(),
+            data: None,
+        });
+        entry.end(Status::Failed, Some(message.to_owned()));
+        true
+    }
+
     /// The wire `Task` of `id`.
     pub(crate) fn get(&self, id: &str) -> Result<Value, Refusal> {
         let mut inner = self.lock();
@@ -368,6 +390,20 @@ mod tests {
         store.finish(&id, Outcome::Result(json!({"content": []})));
         assert_eq!(store.get(&id).unwrap()["status"], "cancelled");
         assert_eq!(store.get("task-9"), Err(Refusal::NotFound("task-9".into())));
+    }
+
+    #[test]
+    fn a_task_failed_by_the_drain_stays_failed() {
+        let store = TaskStore::new(limits());
+        let (id, token, _) = store.create(None).unwrap();
+        assert!(store.fail(&id, "server shut down"));
+        let task = store.get(&id).unwrap();
+        assert_eq!(task["status"], "failed");
+        assert_eq!(task["statusMessage"], "server shut down");
+        assert!(token.is_cancelled());
+        store.finish(&id, Outcome::Result(json!({"content": []})));
+        assert_eq!(store.get(&id).unwrap()["status"], "failed");
+        assert!(!store.fail(&id, "server shut down"));
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::server::notifications::LogLevel;
 use crate::server::router::Router;
 use crate::server::subscriptions::SessionLink;
 use crate::tasks::limits::TaskLimits;
+use crate::tasks::running::RunningTasks;
 use crate::tasks::store::TaskStore;
 
 /// An rmcp [`ServerHandler`] that serves a [`Router`]: server info, instructions and
@@ -92,6 +93,8 @@ pub struct McpServer {
     pub(super) trusted: bool,
     /// The bounds of each session's tasks.
     pub(super) task_limits: TaskLimits,
+    /// The running tasks of every session, which a drain waits for.
+    pub(super) running: RunningTasks,
 }
 
 /// What one MCP session remembers between requests.
@@ -119,6 +122,7 @@ impl McpServer {
             session: Arc::default(),
             trusted: false,
             task_limits: TaskLimits::default(),
+            running: RunningTasks::default(),
         }
     }
 
@@ -127,6 +131,12 @@ impl McpServer {
     pub fn task_limits(mut self, limits: TaskLimits) -> Self {
         self.task_limits = limits;
         self
+    }
+
+    /// The running tasks of every session of this server (shared with the HTTP
+    /// drain, which waits for them).
+    pub(crate) fn running_tasks(&self) -> &RunningTasks {
+        &self.running
     }
 
     /// This session's task store.
@@ -173,6 +183,7 @@ impl McpServer {
             session: Arc::default(),
             trusted: self.trusted,
             task_limits: self.task_limits.clone(),
+            running: self.running.clone(),
         }
     }
 

@@ -13,6 +13,7 @@ use super::http_marks::stateless_http;
 use super::mcp_server::McpServer;
 use crate::auth;
 use crate::protocol::version::ProtocolVersion;
+use crate::tasks::running::SHUT_DOWN;
 use crate::tasks::store::{Outcome, Refusal, TaskStore};
 use crate::tasks::wire;
 
@@ -139,17 +140,33 @@ impl McpServer {
             .with_cancellation(token.clone());
         let router = self.shared_router();
         let arguments = params.get("arguments").cloned();
+        // Held while the handler runs: a drain waits for it as for a request.
+        let running = self.running_tasks().clone();
+        let mark = running.track();
         tokio::spawn(async move {
+            let _mark = mark;
             let call = router.call_tool(&name, arguments, cx);
             tokio::pin!(call);
             let outcome = tokio::select! {
                 biased;
                 outcome = &mut call => outcome,
+                () = running.deadline() => {
+                    // The drain's grace period is over: the task ends `failed` so
+                    // that a client polling it sees a terminal status, and its
+                    // handler is dropped (its Context sees the cancellation first).
+                    if store.fail(&id, SHUT_DOWN) {
+                        running.count_failed();
+                    }
+                    return;
+                }
                 () = token.cancelled() => {
                     // Cancelled (or its TTL ran out): the store entry is already
                     // cancelled or gone. The handler sees it through its Context and
                     // gets CANCEL_GRACE to wind down; then it is dropped.
-                    let _ = tokio::time::timeout(CANCEL_GRACE, call).await;
+                    tokio::select! {
+                        _ = tokio::time::timeout(CANCEL_GRACE, call) => {}
+                        () = running.deadline() => {}
+                    }
                     return;
                 }
             };
