@@ -83,7 +83,7 @@ async fn readyz_turns_503_once_a_drain_starts_and_healthz_stays_200() {
     assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
 
     assert_eq!(call.await.unwrap(), "done");
-    assert_eq!(draining.await.unwrap(), 0);
+    assert_eq!(draining.await.unwrap().requests_cut, 0);
     // Drained: still alive (the process decides when to exit), never ready again.
     assert_eq!(
         probe(addr, "/readyz").await,
