@@ -64,12 +64,17 @@ fn assert_everything_called(report: &Value) {
             "{method} {target} {example}: {report:#}"
         );
     }
-    // Invalid inputs got a tool error from the router's argument validation.
+    // Invalid inputs were refused by the router's argument validation: a tool error
+    // for a tool, a JSON-RPC error (-32602, invalid params) for a prompt.
     for call in calls
         .iter()
         .filter(|c| c["example"].as_str().unwrap().ends_with("(invalid)"))
     {
-        assert_eq!(call["outcome"], "isError", "{call}");
+        let expected = match call["method"].as_str().unwrap() {
+            "tools/call" => "isError",
+            _ => "error -32602",
+        };
+        assert_eq!(call["outcome"], expected, "{call}");
     }
 }
 
