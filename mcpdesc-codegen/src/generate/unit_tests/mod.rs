@@ -34,6 +34,13 @@ fn description(tools: Value, components: Option<Value>) -> Description {
     )
 }
 
+/// Settings for the tests that count the structs of one shape: without builders, whose
+/// `builder::Name` mirrors every struct under the same name (a builder per type, not a
+/// second type), so the count is that of the types themselves.
+fn one_type_settings() -> Settings {
+    Settings::default().builders(false)
+}
+
 fn code(desc: &Description, settings: &Settings) -> String {
     assert!(desc.is_valid(), "{}", desc.render_diagnostics());
     generate(desc, settings).unwrap().code

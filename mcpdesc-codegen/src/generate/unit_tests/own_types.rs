@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use super::{code, description};
+use super::{code, description, one_type_settings};
 use crate::generate::{generate, GenerateError};
 use crate::settings::Settings;
 use mcpdesc_description::description::Description;
@@ -38,7 +38,7 @@ fn a_component_names_the_identical_defs_and_inline_schemas() {
         ]),
         Some(json!({"schemas": {"Issue": issue}})),
     );
-    let code = code(&desc, &Settings::default());
+    let code = code(&desc, &one_type_settings());
     assert_eq!(code.matches("pub struct Issue {").count(), 1, "{code}");
     assert!(code.contains("pub type GetIssueOutput = Issue;"), "{code}");
     assert!(
@@ -66,7 +66,7 @@ fn a_title_names_identical_tool_schemas_and_definitions() {
         ]),
         None,
     );
-    let code = code(&desc, &Settings::default());
+    let code = code(&desc, &one_type_settings());
     assert_eq!(code.matches("pub struct TimeResult {").count(), 1, "{code}");
     assert!(
         code.contains("pub type GetCurrentTimeOutput = TimeResult;"),

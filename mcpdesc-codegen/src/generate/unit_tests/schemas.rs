@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::{code, description};
+use super::{code, description, one_type_settings};
 use crate::generate::generate;
 use crate::settings::Settings;
 use mcpdesc_description::diagnostic::Severity;
@@ -21,7 +21,7 @@ fn a_component_used_by_several_tools_is_one_type() {
             "Once": {"type": "object", "properties": {"r": {"type": "string"}}}
         }})),
     );
-    let out = generate(&desc, &Settings::default()).unwrap();
+    let out = generate(&desc, &one_type_settings()).unwrap();
     assert_eq!(
         out.code.matches("pub struct Query ").count(),
         1,

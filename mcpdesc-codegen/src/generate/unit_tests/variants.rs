@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::{code, description};
+use super::{code, description, one_type_settings};
 use crate::generate::{generate, GenerateError, ViewError};
 use crate::settings::Settings;
 use mcpdesc_description::protocol::ProtocolVersion;
@@ -70,7 +70,7 @@ fn identical_variant_schemas_are_one_type_named_after_the_tool() {
         ]),
         None,
     );
-    let out = generate(&desc, &Settings::default()).unwrap();
+    let out = generate(&desc, &one_type_settings()).unwrap();
     assert_eq!(
         out.code.matches("pub struct FindInput {").count(),
         1,
