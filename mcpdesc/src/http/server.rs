@@ -29,6 +29,7 @@ use crate::auth::declaration::TransportChoice;
 use crate::protocol::error::{Error, RouterError};
 use crate::server::adapter::listing::ToolListings;
 use crate::server::adapter::mcp_server::McpServer;
+use crate::server::adapter::shared_tasks::{SharedTasks, DEFAULT_TASK_LEASE};
 use crate::server::router::Router;
 use crate::state::{MemoryState, StateStore};
 use crate::tasks::running::RunningTasks;
@@ -61,6 +62,8 @@ pub struct HttpServer<H = McpServer> {
     idle_timeout: Option<Duration>,
     /// Where sessions' records are kept (stateful mode); `None`: in memory.
     state: Option<Arc<dyn StateStore>>,
+    /// The lease of a task running here, with a store that keeps tasks.
+    task_lease: Duration,
     /// Cancelled by a drain's end or [`BoundHttpServer::shutdown_token`]: closes
     /// every session (rmcp's token is its child).
     shutdown: CancellationToken,
@@ -90,6 +93,7 @@ impl<H> std::fmt::Debug for HttpServer<H> {
             .field("hibernate_after", &self.hibernate_after)
             .field("session_idle_timeout", &self.idle_timeout)
             .field("shared_state", &self.state.as_ref().map(|s| s.shared()))
+            .field("task_lease", &self.task_lease)
             .finish()
     }
 }
@@ -132,6 +136,7 @@ impl<H: ServerHandler> HttpServer<H> {
             hibernate_after: Some(DEFAULT_HIBERNATE_AFTER),
             idle_timeout: Some(DEFAULT_SESSION_IDLE_TIMEOUT),
             state: None,
+            task_lease: DEFAULT_TASK_LEASE,
             factory: Arc::new(factory),
             listings: None,
             errors: Vec::new(),
@@ -306,8 +311,26 @@ impl<H: ServerHandler> HttpServer<H> {
     /// its first request there, transparently for the client, so instances can sit
     /// behind a plain round-robin balancer. The records' time to live is
     /// [`HttpServer::session_idle_timeout`].
+    ///
+    /// A store that keeps tasks ([`StateStore::keeps_tasks`]; `RedisState` does)
+    /// keeps the MCP 2025-11-25 tasks too, in both modes: `tasks/*` work on every
+    /// instance, `tasks/cancel` reaches the handler wherever it runs, a task whose
+    /// instance stopped ends `failed` after its lease ([`HttpServer::task_lease`]),
+    /// and a stateless server serves tasks (the `tasks` capability and
+    /// `execution.taskSupport` come back). See "Tasks across instances" in
+    /// `docs/serving.md`.
     pub fn shared_state(mut self, store: Arc<dyn StateStore>) -> Self {
         self.state = Some(store);
+        self
+    }
+
+    /// How long the lease of a task running on this instance lasts (a store that
+    /// keeps tasks, [`HttpServer::shared_state`]): it is renewed every third of it
+    /// while the handler runs, and a task whose instance stopped ends `failed`
+    /// ("the instance running this task stopped") this long after its last
+    /// renewal at most. Default 10 s.
+    pub fn task_lease(mut self, lease: Duration) -> Self {
+        self.task_lease = lease;
         self
     }
 
@@ -470,6 +493,18 @@ impl<H: ServerHandler> HttpServer<H> {
         let dormant = hibernation
             .is_some()
             .then(|| Arc::new(dormant::Dormant::new()));
+        // Tasks in a store that keeps them, in both modes (`shared_tasks`).
+        let shared_tasks = self
+            .state
+            .as_ref()
+            .filter(|store| store.keeps_tasks())
+            .map(|store| {
+                Arc::new(SharedTasks::new(
+                    store.clone(),
+                    self.task_lease,
+                    self.shutdown.clone(),
+                ))
+            });
         // The sessions' records: their owners, and with a shared store what
         // restores them on any instance (`binding`, `shared`).
         let binding = stateful.then(|| {
@@ -512,8 +547,9 @@ impl<H: ServerHandler> HttpServer<H> {
                 let rmcp = rmcp.clone();
                 Box::pin(async move { rmcp.handle(request).await })
             }),
-            // No session keeps a task: a stateless server lists no task support.
-            listings: match stateful {
+            // No session keeps a task: a stateless server lists no task support
+            // (unless a shared store keeps them).
+            listings: match stateful || shared_tasks.is_some() {
                 true => self.listings,
                 false => self.listings.map(ToolListings::without_tasks),
             },
@@ -522,6 +558,7 @@ impl<H: ServerHandler> HttpServer<H> {
             origins: origin::Origins::new(self.origins).with_loopback(local),
             sessions,
             binding,
+            shared_tasks,
             drain: self.drain,
             #[cfg(feature = "rate-limit")]
             rate_limit: self

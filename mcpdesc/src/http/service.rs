@@ -32,6 +32,7 @@ use super::sessions::Sessions;
 use crate::protocol::futures::BoxFuture;
 use crate::server::adapter::http_marks::Stateless;
 use crate::server::adapter::listing::ToolListings;
+use crate::server::adapter::shared_tasks::{SharedTaskScope, SharedTasks};
 use crate::state::Owner;
 
 /// The header naming a request's session.
@@ -121,6 +122,8 @@ pub(crate) struct App {
     pub(crate) sessions: Option<Arc<Sessions>>,
     /// The sessions' records and owners (stateful mode).
     pub(crate) binding: Option<Arc<Binding>>,
+    /// The tasks, when a shared store keeps them (both modes).
+    pub(crate) shared_tasks: Option<Arc<SharedTasks>>,
     pub(crate) drain: Drain,
     /// The per-client rate limit, when set.
     #[cfg(feature = "rate-limit")]
@@ -236,6 +239,14 @@ impl App {
             .get(SESSION_ID)
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
+        // Tasks in the shared store: who the request is, for the handler.
+        if let Some(tasks) = &self.shared_tasks {
+            parts.extensions.insert(SharedTaskScope {
+                tasks: tasks.clone(),
+                session: session.clone().filter(|_| self.sessions.is_some()),
+                owner: caller.clone(),
+            });
+        }
         // The session's owner, and (with a shared store) its existence, before rmcp
         // sees the request (`binding`).
         let mut known = false;

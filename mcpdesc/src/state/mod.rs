@@ -27,10 +27,14 @@ mod memory;
 mod owner;
 #[cfg(feature = "redis")]
 mod redis;
+#[cfg(feature = "redis")]
+mod redis_tasks;
 mod store;
+mod task_record;
 
 pub use memory::MemoryState;
 pub use owner::Owner;
 #[cfg(feature = "redis")]
 pub use redis::RedisState;
 pub use store::{SessionRecord, StateError, StateStore};
+pub use task_record::{TaskEnd, TaskOutcome, TaskRecord, TaskStatus};

@@ -41,7 +41,9 @@ use redis::{AsyncCommands, Script};
 use serde_json::Value;
 
 use super::owner::Owner;
+use super::redis_tasks::RedisTasks;
 use super::store::{SessionRecord, StateError, StateStore};
+use super::task_record::{TaskEnd, TaskRecord, TaskStatus};
 
 /// Sets the owner of a session that has none, if the session exists; answers the
 /// owner after (nil: no such session).
@@ -60,6 +62,8 @@ pub struct RedisState {
     timeout: Duration,
     recheck: Duration,
     claim: Script,
+    /// For the subscription of task cancellations (a connection of its own).
+    client: redis::Client,
 }
 
 impl std::fmt::Debug for RedisState {
@@ -99,14 +103,15 @@ impl RedisState {
             .set_response_timeout(Some(Self::DEFAULT_TIMEOUT))
             .set_number_of_retries(2)
             .set_max_delay(Duration::from_millis(500));
-        let connection =
-            ConnectionManager::new_lazy_with_config(client, config).map_err(StateError::new)?;
+        let connection = ConnectionManager::new_lazy_with_config(client.clone(), config)
+            .map_err(StateError::new)?;
         Ok(RedisState {
             connection,
             prefix: Self::DEFAULT_PREFIX.to_owned(),
             timeout: Self::DEFAULT_TIMEOUT,
             recheck: Self::DEFAULT_RECHECK,
             claim: Script::new(CLAIM),
+            client,
         })
     }
 
@@ -127,6 +132,16 @@ impl RedisState {
     pub fn with_recheck(mut self, recheck: Duration) -> RedisState {
         self.recheck = recheck;
         self
+    }
+
+    /// The task methods (`redis_tasks.rs`).
+    fn tasks(&self) -> RedisTasks<'_> {
+        RedisTasks {
+            connection: self.connection.clone(),
+            client: &self.client,
+            prefix: &self.prefix,
+            timeout: self.timeout,
+        }
     }
 
     fn key(&self, id: &str) -> String {
@@ -262,5 +277,45 @@ impl StateStore for RedisState {
         let mut connection = self.connection.clone();
         let removed: usize = self.bounded(connection.del(self.key(id))).await?;
         Ok(removed > 0)
+    }
+
+    // ---- MCP 2025-11-25 tasks (`redis_tasks.rs`) ----
+
+    fn keeps_tasks(&self) -> bool {
+        true
+    }
+
+    async fn create_task(&self, task: &TaskRecord) -> Result<(), StateError> {
+        self.tasks().create(task).await
+    }
+
+    async fn task(&self, id: &str) -> Result<Option<TaskRecord>, StateError> {
+        self.tasks().get(id).await
+    }
+
+    async fn end_task(&self, task: &TaskRecord) -> Result<TaskEnd, StateError> {
+        self.tasks().end(task).await
+    }
+
+    async fn renew_task_lease(
+        &self,
+        id: &str,
+        until_ms: u64,
+    ) -> Result<Option<TaskStatus>, StateError> {
+        self.tasks().renew(id, until_ms).await
+    }
+
+    async fn list_tasks(&self, scope: &str) -> Result<Vec<TaskRecord>, StateError> {
+        self.tasks().list(scope).await
+    }
+
+    async fn announce_task_cancel(&self, id: &str) -> Result<(), StateError> {
+        self.tasks().announce_cancel(id).await
+    }
+
+    async fn task_cancels(
+        &self,
+    ) -> Result<futures::stream::BoxStream<'static, String>, StateError> {
+        self.tasks().cancels().await
     }
 }

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::owner::Owner;
+use super::task_record::{TaskEnd, TaskRecord, TaskStatus};
 
 /// What a store keeps of one session.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -86,4 +87,76 @@ pub trait StateStore: Send + Sync + 'static {
 
     /// Removes session `id`'s record; whether there was one.
     async fn remove_session(&self, id: &str) -> Result<bool, StateError>;
+
+    // ---- MCP 2025-11-25 tasks (`state::task_record`) ----
+    //
+    // A store that keeps tasks lets every instance serve every task (see
+    // `TaskRecord`). The defaults keep none: tasks then stay in each session's
+    // worker, on the instance that created them (`MemoryState` does so).
+
+    /// Whether this store keeps tasks (the methods below work). Default: `false`.
+    fn keeps_tasks(&self) -> bool {
+        false
+    }
+
+    /// Stores a new `working` task, kept until `task.ttl_ms` after now, and lists
+    /// it in its scope.
+    async fn create_task(&self, task: &TaskRecord) -> Result<(), StateError> {
+        let _ = task;
+        Err(no_tasks())
+    }
+
+    /// The record of task `id` (its lease as last renewed); `None` when the store
+    /// does not know it.
+    async fn task(&self, id: &str) -> Result<Option<TaskRecord>, StateError> {
+        let _ = id;
+        Err(no_tasks())
+    }
+
+    /// Replaces the record of task `task.id` by `task` (a terminal status with its
+    /// outcome, in one write: a reader never sees the status without the outcome),
+    /// at once and only if the stored task is still `working`.
+    async fn end_task(&self, task: &TaskRecord) -> Result<TaskEnd, StateError> {
+        let _ = task;
+        Err(no_tasks())
+    }
+
+    /// Renews the lease of task `id` until `until_ms` if it is `working`; its
+    /// status (`None`: the store does not know it).
+    async fn renew_task_lease(
+        &self,
+        id: &str,
+        until_ms: u64,
+    ) -> Result<Option<TaskStatus>, StateError> {
+        let _ = (id, until_ms);
+        Err(no_tasks())
+    }
+
+    /// The tasks of `scope` the store still knows, in any order.
+    async fn list_tasks(&self, scope: &str) -> Result<Vec<TaskRecord>, StateError> {
+        let _ = scope;
+        Err(no_tasks())
+    }
+
+    /// Tells every instance that task `id` was cancelled (the one running its
+    /// handler cancels it).
+    async fn announce_task_cancel(&self, id: &str) -> Result<(), StateError> {
+        let _ = id;
+        Err(no_tasks())
+    }
+
+    /// The ids of the tasks cancelled from now on, on any instance
+    /// ([`StateStore::announce_task_cancel`]). The stream ends when the
+    /// subscription is lost; the caller subscribes again (a cancellation missed
+    /// meanwhile is still noticed at the next lease renewal).
+    async fn task_cancels(
+        &self,
+    ) -> Result<futures::stream::BoxStream<'static, String>, StateError> {
+        Err(no_tasks())
+    }
+}
+
+/// The error of the task methods of a store that keeps no task.
+fn no_tasks() -> StateError {
+    StateError::new("this store keeps no task (StateStore::keeps_tasks is false)")
 }

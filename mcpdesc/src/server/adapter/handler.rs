@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::convert::{
     capabilities_json, from_values, from_wire, negotiated, to_error_data, to_rmcp_tool,
 };
-use super::http_marks::{marked_stateless, stateless_http};
+use super::http_marks::{marked_stateless, shared_tasks, stateless_http};
 use super::mcp_server::McpServer;
 use crate::auth;
 use crate::protocol::completions::{CompletionRequest, CompletionTarget};
@@ -63,9 +63,11 @@ impl ServerHandler for McpServer {
         context.peer.set_peer_info(request.clone());
         let mut result = self.negotiate_initialize(&request)?;
         // The capabilities of the negotiated version, not of the newest; a
-        // stateless server advertises no `tasks` (`http/stateless.rs`).
+        // stateless server advertises no `tasks` (`http/stateless.rs`) unless it
+        // keeps them in a shared store (`shared_tasks.rs`).
         if let Ok(version) = result.protocol_version.as_str().parse() {
-            result.capabilities = self.capabilities(version, marked_stateless(&context));
+            let untasked = marked_stateless(&context) && !shared_tasks(&context);
+            result.capabilities = self.capabilities(version, untasked);
             self.join(version, &context);
         }
         Ok(result)
@@ -106,8 +108,9 @@ impl ServerHandler for McpServer {
     ) -> Result<m::ListToolsResult, ErrorData> {
         let version = negotiated(&context)?;
         // Without a session no tool runs as a task: none is listed with
-        // `execution.taskSupport` (the `http` module's write-back agrees).
-        let tasks = !stateless_http(&context);
+        // `execution.taskSupport` (the `http` module's write-back agrees), unless
+        // tasks are kept in a shared store.
+        let tasks = !stateless_http(&context) || shared_tasks(&context);
         let mut tools = Vec::new();
         for native in self.listings.listing(version, tasks) {
             let name = native["name"].as_str().unwrap_or_default();
@@ -312,7 +315,7 @@ impl ServerHandler for McpServer {
         // call of a tool that only runs as a task is refused, except where no tool
         // runs as a task (stateless HTTP): there it is listed and served plainly.
         if self.router.task_support(&request.name, version).ok() == Some(TaskSupport::Required)
-            && !stateless_http(&context)
+            && (!stateless_http(&context) || shared_tasks(&context))
         {
             return Err(ErrorData::new(
                 m::ErrorCode::METHOD_NOT_FOUND,

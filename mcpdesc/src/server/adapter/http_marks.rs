@@ -78,6 +78,26 @@ pub(super) fn marked_stateless(context: &RequestContext<RoleServer>) -> bool {
         .is_some_and(|parts| parts.extensions.get::<Stateless>().is_some())
 }
 
+/// Whether `mcpdesc::http` keeps this request's tasks in a shared store
+/// (`shared_tasks.rs`): then tasks are served without sessions too.
+#[cfg(feature = "http")]
+pub(crate) fn shared_tasks(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .extensions
+        .get::<http::request::Parts>()
+        .is_some_and(|parts| {
+            parts
+                .extensions
+                .get::<super::shared_tasks::SharedTaskScope>()
+                .is_some()
+        })
+}
+
+#[cfg(not(feature = "http"))]
+pub(crate) fn shared_tasks(_context: &RequestContext<RoleServer>) -> bool {
+    false
+}
+
 #[cfg(not(feature = "http"))]
 pub(crate) fn stateless_http(_context: &RequestContext<RoleServer>) -> bool {
     false

@@ -39,4 +39,6 @@ pub(crate) mod listing;
 pub(crate) mod mcp_server;
 pub(crate) mod peer;
 pub(crate) mod request;
+#[cfg(feature = "http")]
+pub(crate) mod shared_tasks;
 pub(crate) mod tasks;

@@ -11,8 +11,12 @@ use serde_json::{json, Value};
 use super::convert::{negotiated, to_error_data};
 use super::http_marks::stateless_http;
 use super::mcp_server::McpServer;
+#[cfg(feature = "http")]
+use super::shared_tasks::{shared_scope, SharedTaskScope};
 use crate::auth;
+use crate::protocol::futures::BoxFuture;
 use crate::protocol::version::ProtocolVersion;
+use crate::server::context::Context;
 use crate::tasks::running::SHUT_DOWN;
 use crate::tasks::store::{Outcome, Refusal, TaskStore};
 use crate::tasks::wire;
@@ -42,6 +46,12 @@ impl McpServer {
         // A stateless HTTP server has no session to keep a task in: it advertises
         // no `tasks` capability and serves as a server without one.
         let runs_tasks = self.router().serves_tasks(version);
+        // ... unless the endpoint keeps tasks in a shared store (`shared_tasks`).
+        #[cfg(feature = "http")]
+        let shared = shared_scope(&context);
+        #[cfg(feature = "http")]
+        let stateless = runs_tasks && stateless_http(&context) && shared.is_none();
+        #[cfg(not(feature = "http"))]
         let stateless = runs_tasks && stateless_http(&context);
         let serves = runs_tasks && !stateless;
         if method == wire::CALL && !serves {
@@ -64,6 +74,13 @@ impl McpServer {
                 format!("Method not found: {}{why}", wire::public_method(method)),
                 None,
             ));
+        }
+        #[cfg(feature = "http")]
+        if let Some(shared) = shared {
+            return self
+                .shared_task_request(method, params, version, context, shared)
+                .await
+                .map(m::CustomResult::new);
         }
         let store = self.task_store();
         let answer = match method {
@@ -100,15 +117,63 @@ impl McpServer {
             })
     }
 
-    /// Starts the tool of a task-augmented `tools/call` in the background; the
-    /// `CreateTaskResult`.
-    fn call_as_task(
+    /// A task request answered from the shared store.
+    #[cfg(feature = "http")]
+    async fn shared_task_request(
         &self,
+        method: &str,
         params: Value,
         version: ProtocolVersion,
         context: RequestContext<RoleServer>,
-        store: Arc<TaskStore>,
+        shared: SharedTaskScope,
     ) -> Result<Value, ErrorData> {
+        let limits = &self.task_limits;
+        Ok(match method {
+            wire::CALL => {
+                let (ttl, cx, call) = self.task_call(&params, version, &context)?;
+                let (id, token, task) = shared.create(limits, ttl).await?;
+                let cx = cx.with_cancellation(token.clone());
+                let running = self.running_tasks().clone();
+                let mark = running.track();
+                tokio::spawn(shared.run(id, token, running, mark, CANCEL_GRACE, call(cx)));
+                json!({ "task": task })
+            }
+            wire::GET => shared.get(task_id(&params)?).await?,
+            wire::CANCEL => shared.cancel(task_id(&params)?).await?,
+            "tasks/list" => {
+                let cursor = params.get("cursor").and_then(Value::as_str);
+                let (tasks, next) = shared.list(limits, cursor).await?;
+                let mut answer = json!({ "tasks": tasks });
+                if let Some(next) = next {
+                    answer["nextCursor"] = json!(next);
+                }
+                answer
+            }
+            _ => {
+                let id = task_id(&params)?;
+                let (task, outcome) = shared.wait(id).await?;
+                result_answer(id, &task, outcome)?
+            }
+        })
+    }
+
+    /// What a task-augmented `tools/call` runs, checked: its requested TTL, the
+    /// handler's `Context` (without the task's cancellation yet) and the call,
+    /// as a future of its [`Outcome`] once given that `Context`.
+    #[allow(clippy::type_complexity)]
+    fn task_call(
+        &self,
+        params: &Value,
+        version: ProtocolVersion,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<
+        (
+            Option<u64>,
+            Context,
+            impl FnOnce(Context) -> BoxFuture<'static, Outcome>,
+        ),
+        ErrorData,
+    > {
         let name = params
             .get("name")
             .and_then(Value::as_str)
@@ -134,18 +199,42 @@ impl McpServer {
             &context,
         )?;
         let ttl = params.pointer("/task/ttl").and_then(Value::as_u64);
-        let (id, token, task) = store.create(ttl).map_err(refused)?;
-        let cx = self
-            .context(version, None, &context, auth)
-            .with_cancellation(token.clone());
+        let cx = self.context(version, None, context, auth);
         let router = self.shared_router();
         let arguments = params.get("arguments").cloned();
+        let call = move |cx: Context| -> BoxFuture<'static, Outcome> {
+            Box::pin(async move {
+                match router.call_tool(&name, arguments, cx).await {
+                    Ok(result) => Outcome::Result(result.to_wire(version)),
+                    Err(error) => Outcome::Error {
+                        code: error.code,
+                        message: error.message,
+                        data: error.data,
+                    },
+                }
+            })
+        };
+        Ok((ttl, cx, call))
+    }
+
+    /// Starts the tool of a task-augmented `tools/call` in the background, the
+    /// task in this session's store; the `CreateTaskResult`.
+    fn call_as_task(
+        &self,
+        params: Value,
+        version: ProtocolVersion,
+        context: RequestContext<RoleServer>,
+        store: Arc<TaskStore>,
+    ) -> Result<Value, ErrorData> {
+        let (ttl, cx, call) = self.task_call(&params, version, &context)?;
+        let (id, token, task) = store.create(ttl).map_err(refused)?;
+        let cx = cx.with_cancellation(token.clone());
         // Held while the handler runs: a drain waits for it as for a request.
         let running = self.running_tasks().clone();
         let mark = running.track();
         tokio::spawn(async move {
             let _mark = mark;
-            let call = router.call_tool(&name, arguments, cx);
+            let call = call(cx);
             tokio::pin!(call);
             let outcome = tokio::select! {
                 biased;
@@ -170,14 +259,6 @@ impl McpServer {
                     return;
                 }
             };
-            let outcome = match outcome {
-                Ok(result) => Outcome::Result(result.to_wire(version)),
-                Err(error) => Outcome::Error {
-                    code: error.code,
-                    message: error.message,
-                    data: error.data,
-                },
-            };
             store.finish(&id, outcome);
         });
         Ok(json!({ "task": task }))
@@ -189,6 +270,11 @@ impl McpServer {
 /// JSON-RPC error. A cancelled task has neither: `-32600`.
 async fn task_result(store: &TaskStore, id: &str) -> Result<Value, ErrorData> {
     let (task, outcome) = store.wait(id).await.map_err(refused)?;
+    result_answer(id, &task, outcome)
+}
+
+/// The `tasks/result` answer of ended task `id` (its wire `Task` and outcome).
+fn result_answer(id: &str, task: &Value, outcome: Option<Outcome>) -> Result<Value, ErrorData> {
     match outcome {
         Some(Outcome::Result(mut result)) => {
             if let Some(object) = result.as_object_mut() {
