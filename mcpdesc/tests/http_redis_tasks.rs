@@ -394,3 +394,28 @@ async fn another_principals_task_answers_as_an_unknown_one() {
     let cancel = task_request(&on_b, 6, "tasks/cancel", &task).await;
     assert_eq!(cancel["result"]["status"], "cancelled", "{cancel}");
 }
+
+#[tokio::test]
+async fn a_task_cut_by_the_drain_ends_failed_in_the_store() {
+    let Some(redis) = redis_server("a_task_cut_by_the_drain_ends_failed_in_the_store") else {
+        return;
+    };
+    let a = server(&redis.url, "A", STATEFUL, Arc::default())
+        .bind("127.0.0.1:0")
+        .await
+        .unwrap();
+    tokio::spawn(a.clone().run());
+    let (b, _) = instance(&redis, "B", STATEFUL).await;
+    let mut client = Client::new(a.local_addr());
+    assert_eq!(client.initialize().await.status, StatusCode::OK);
+    let task = start_task(&client, 1, "slow").await;
+    let report = a.shutdown(Duration::from_millis(300)).await;
+    assert_eq!(report.tasks_failed, 1, "{report}");
+    // What B reads is the store's: the drain's terminal status landed there.
+    let on_b = at(&client, b);
+    let got = task_request(&on_b, 2, "tasks/get", &task).await;
+    assert_eq!(got["result"]["status"], "failed", "{got}");
+    assert_eq!(got["result"]["statusMessage"], "server shut down");
+    let result = task_request(&on_b, 3, "tasks/result", &task).await;
+    assert_eq!(result["error"]["message"], "server shut down", "{result}");
+}
