@@ -130,7 +130,11 @@ async fn instance(
 /// One instance in a runtime of its own, on its own thread: sending on the
 /// returned channel kills it at once (its runtime is dropped with every task of
 /// it, the handlers and their lease renewals included), as a killed process.
-fn killable_instance(redis: &Redis, name: &'static str, setup: Setup) -> (SocketAddr, std::sync::mpsc::Sender<()>) {
+fn killable_instance(
+    redis: &Redis,
+    name: &'static str,
+    setup: Setup,
+) -> (SocketAddr, std::sync::mpsc::Sender<()>) {
     let url = redis.url.clone();
     let (addr_tx, addr_rx) = std::sync::mpsc::channel();
     let (kill_tx, kill_rx) = std::sync::mpsc::channel::<()>();
@@ -209,8 +213,7 @@ async fn eventually(within: Duration, mut done: impl FnMut() -> bool) -> bool {
 
 #[tokio::test]
 async fn a_task_is_followed_and_cancelled_on_the_other_instance() {
-    let Some(redis) = redis_server("a_task_is_followed_and_cancelled_on_the_other_instance")
-    else {
+    let Some(redis) = redis_server("a_task_is_followed_and_cancelled_on_the_other_instance") else {
         return;
     };
     let (a, cancelled_on_a) = instance(&redis, "A", STATEFUL).await;
@@ -231,7 +234,9 @@ async fn a_task_is_followed_and_cancelled_on_the_other_instance() {
     let cancel = task_request(&on_b, 4, "tasks/cancel", &task).await;
     assert_eq!(cancel["result"]["status"], "cancelled", "{cancel}");
     assert!(
-        eventually(Duration::from_secs(2), || cancelled_on_a.load(Ordering::SeqCst)).await,
+        eventually(Duration::from_secs(2), || cancelled_on_a
+            .load(Ordering::SeqCst))
+        .await,
         "the handler on A did not see the cancellation made on B"
     );
     assert!(!cancelled_on_b.load(Ordering::SeqCst));
@@ -289,7 +294,10 @@ async fn a_task_whose_instance_died_fails_after_its_lease() {
     let failed = Instant::now() + lease * 4;
     let got = loop {
         let got = task_request(&on_b, 3, "tasks/get", &task).await;
-        assert!(got.get("result").is_some(), "never 404 before its TTL: {got}");
+        assert!(
+            got.get("result").is_some(),
+            "never 404 before its TTL: {got}"
+        );
         if got["result"]["status"] != "working" || Instant::now() > failed {
             break got;
         }

@@ -18,10 +18,18 @@
 //! A store for another database implements [`StateStore`]; [`StateStore::shared`]
 //! says which of the two rules above applies.
 //!
-//! What a record does not hold yet: a session's log level, its resource
-//! subscriptions and its MCP 2025-11-25 tasks live in its worker, on the instance
-//! that received them (the HTTP layer keeps such a session's worker from
-//! hibernating; a request on another instance does not see them).
+//! What a record does not hold yet: a session's log level and its resource
+//! subscriptions live in its worker, on the instance that received them (the HTTP
+//! layer keeps such a session's worker from hibernating; a request on another
+//! instance does not see them).
+//!
+//! MCP 2025-11-25 tasks are kept by a store whose [`StateStore::keeps_tasks`] is
+//! `true` (`RedisState`): each as a [`TaskRecord`] (status, status message, outcome,
+//! TTL, poll interval, scope and owner, and the lease of the instance running it),
+//! so that every instance serves every task, in both HTTP modes; the task methods
+//! close the [`StateStore`] trait and have defaults that keep no task (then, as with
+//! [`MemoryState`], tasks stay in the session's worker on its instance). A store for
+//! another database implements them to keep tasks too.
 
 mod memory;
 mod owner;

@@ -23,6 +23,29 @@
 //! session idle for the idle timeout is gone on every instance; with no idle timeout
 //! the key has none either and only `DELETE` removes it.
 //!
+//! # Tasks
+//!
+//! MCP 2025-11-25 tasks ([`StateStore::keeps_tasks`] is `true`; the methods are in
+//! `redis_tasks.rs`), under the same prefix:
+//!
+//! | key | type | value | TTL |
+//! |---|---|---|---|
+//! | `{prefix}task:{id}` | hash | `status` (`working`, `completed`, `failed`, `cancelled`), `task` (the [`TaskRecord`], JSON, its outcome included), `lease` (until when, in ms since the Unix epoch, the instance running the handler holds it) | the task's TTL (its requested `ttl`, bounded by `TaskLimits`), set at creation and never restarted |
+//! | `{prefix}tasks:{scope}` | sorted set | the ids of a scope's tasks (`session:{id}`, `owner:{principals}` or `anonymous`), scored by creation time | at least the TTL of its newest task (raised at each creation); ids of expired tasks are removed when listed |
+//!
+//! and the pub/sub channel `{prefix}task-cancels`, on which `tasks/cancel` publishes
+//! the id of the task it cancelled (the instance running its handler subscribes,
+//! on a connection of its own, from its first task on).
+//!
+//! A task's terminal status and its outcome are written together by one Lua script,
+//! which writes only while the stored status is still `working` (so a late handler
+//! does not revive a cancelled task, and no reader sees `completed` without its
+//! result). The lease is renewed by another script every third of the lease
+//! (`HttpServer::task_lease`, 10 s by default); a `working` task whose lease has
+//! passed is ended `failed` ("the instance running this task stopped") by the next
+//! instance that reads it. The `pollInterval`, the creation and update times are in
+//! the record.
+//!
 //! # Outages
 //!
 //! Every operation is bounded by [`RedisState::with_timeout`] (2 s by default): past
