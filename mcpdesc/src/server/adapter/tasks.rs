@@ -196,7 +196,7 @@ impl McpServer {
         let auth = self.authorize(
             || auth::policy::Target::Tool(name.clone()),
             version,
-            &context,
+            context,
         )?;
         let ttl = params.pointer("/task/ttl").and_then(Value::as_u64);
         let cx = self.context(version, None, context, auth);
