@@ -359,7 +359,15 @@ async fn stateless_instances_serve_tasks_with_the_store() {
     );
     let got = task_request(&on_b, 4, "tasks/get", &task).await;
     assert_eq!(got["result"]["status"], "completed", "{got}");
-    assert!(list(&on_b, 5).await.contains(&task));
+    // Anonymous and without a session: nothing tells this client from another, so
+    // no list shows the task (its id is its only key).
+    assert!(list(&on_b, 5).await.is_empty());
+    let cancel = task_request(&on_b, 6, "tasks/cancel", &task).await;
+    assert_eq!(cancel["error"]["code"], -32602, "{cancel}");
+    assert_eq!(
+        cancel["error"]["message"],
+        format!("task {task} is already completed: it cannot be cancelled")
+    );
 }
 
 #[tokio::test]

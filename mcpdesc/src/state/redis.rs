@@ -31,7 +31,7 @@
 //! | key | type | value | TTL |
 //! |---|---|---|---|
 //! | `{prefix}task:{id}` | hash | `status` (`working`, `completed`, `failed`, `cancelled`), `task` (the [`TaskRecord`], JSON, its outcome included), `lease` (until when, in ms since the Unix epoch, the instance running the handler holds it) | the task's TTL (its requested `ttl`, bounded by `TaskLimits`), set at creation and never restarted |
-//! | `{prefix}tasks:{scope}` | sorted set | the ids of a scope's tasks (`session:{id}`, `owner:{principals}` or `anonymous`), scored by creation time | at least the TTL of its newest task (raised at each creation); ids of expired tasks are removed when listed |
+//! | `{prefix}tasks:{scope}` | sorted set | the ids of a scope's tasks (`session:{id}`, `owner:{principals}`, or `anonymous:{task id}` for a task of an anonymous stateless request), scored by creation time | at least the TTL of its newest task (raised at each creation); ids of expired tasks are removed when listed |
 //!
 //! and the pub/sub channel `{prefix}task-cancels`, on which `tasks/cancel` publishes
 //! the id of the task it cancelled (the instance running its handler subscribes,

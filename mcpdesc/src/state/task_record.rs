@@ -84,7 +84,8 @@ pub struct TaskRecord {
     pub id: String,
     /// Who may see it: `session:{id}` for a task of a stateful session,
     /// `owner:{principals}` for a task of an authenticated stateless request,
-    /// `anonymous` otherwise. `tasks/list` lists the tasks of one scope.
+    /// `anonymous:{task id}` (its own) otherwise. `tasks/list` lists the tasks of
+    /// one scope.
     pub scope: String,
     /// The principals of the request that created it (security enforced); a
     /// request of other principals gets what an unknown task gets.

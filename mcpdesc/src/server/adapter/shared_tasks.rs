@@ -4,9 +4,12 @@
 //! started on any of them, stateless instances included.
 //!
 //! - **Who sees a task.** A task belongs to the session that created it (stateful
-//!   mode) or, without sessions, to the principals of the request that created it
-//!   (anonymous requests share one scope; ids are unguessable UUIDs). A task of
-//!   another session or principal answers exactly as an unknown task.
+//!   mode) or, without sessions, to the principals of the request that created it.
+//!   A task of another session or principal answers exactly as an unknown task.
+//!   An anonymous request without a session has nothing that tells its client from
+//!   another: its task is reachable by its id alone (an unguessable UUID), is in no
+//!   `tasks/list` (which lists nothing for such a request, lest one client learn
+//!   another's ids), and counts in no `max_live` bound.
 //! - **Cancellation across instances.** `tasks/cancel` on any instance ends the
 //!   task `cancelled` in the store and announces it (`StateStore::announce_task_cancel`,
 //!   Redis pub/sub); the instance running the handler hears it
@@ -152,6 +155,12 @@ pub(crate) fn shared_scope(context: &RequestContext<RoleServer>) -> Option<Share
     parts.extensions.get::<SharedTaskScope>().cloned()
 }
 
+/// The scope of the task `id` of an anonymous request without a session: its
+/// own.
+fn anonymous_scope(id: &str) -> String {
+    format!("anonymous:{id}")
+}
+
 fn now_ms() -> u64 {
     let since = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -233,21 +242,24 @@ fn internal(message: &str) -> TaskOutcome {
 }
 
 impl SharedTaskScope {
-    /// The scope of the tasks this request creates and sees.
-    fn key(&self) -> String {
+    /// The scope of the tasks this request creates and sees; `None` for an
+    /// anonymous request without a session, whose tasks each have their own
+    /// ([`anonymous_scope`]).
+    fn key(&self) -> Option<String> {
         match (&self.session, &self.owner) {
-            (Some(session), _) => format!("session:{session}"),
-            (None, Some(owner)) => format!(
+            (Some(session), _) => Some(format!("session:{session}")),
+            (None, Some(owner)) => Some(format!(
                 "owner:{}",
                 serde_json::to_string(owner.principals()).unwrap_or_default()
-            ),
-            (None, None) => "anonymous".to_owned(),
+            )),
+            (None, None) => None,
         }
     }
 
     /// Whether this request may see `task`.
     fn sees(&self, task: &TaskRecord) -> bool {
-        task.scope == self.key()
+        let scope = self.key().unwrap_or_else(|| anonymous_scope(&task.id));
+        task.scope == scope
             && match (&task.owner, &self.owner) {
                 (None, None) => true,
                 (Some(owner), Some(caller)) => owner.admits(caller),
@@ -295,8 +307,13 @@ impl SharedTaskScope {
             .map(Duration::from_millis)
             .unwrap_or(limits.default_ttl)
             .min(limits.max_ttl);
-        let (tasks, _) = self.page(limits, None, usize::MAX).await?;
-        let live = tasks.iter().filter(|t| t["status"] == "working").count();
+        let live = match self.key() {
+            Some(_) => {
+                let (tasks, _) = self.page(None, usize::MAX).await?;
+                tasks.iter().filter(|t| t["status"] == "working").count()
+            }
+            None => 0,
+        };
         if live >= limits.max_live {
             return Err(ErrorData::invalid_request(
                 format!(
@@ -310,9 +327,10 @@ impl SharedTaskScope {
         // Before the task exists, so that no cancellation of it is missed.
         self.tasks.listen().await;
         let now = now_ms();
+        let id = rmcp::transport::common::server_side_http::session_id().to_string();
         let task = TaskRecord {
-            id: rmcp::transport::common::server_side_http::session_id().to_string(),
-            scope: self.key(),
+            scope: self.key().unwrap_or_else(|| anonymous_scope(&id)),
+            id,
             owner: self.owner.clone(),
             status: TaskStatus::Working,
             status_message: None,
@@ -398,21 +416,20 @@ impl SharedTaskScope {
                 Some((created.parse::<u64>().map_err(|_| bad())?, id.to_owned()))
             }
         };
-        self.page(limits, after, limits.page_size.max(1)).await
+        self.page(after, limits.page_size.max(1)).await
     }
 
+    /// A page of `size` of this scope's tasks after `after`, and the cursor of the
+    /// next.
     async fn page(
         &self,
-        _limits: &TaskLimits,
         after: Option<(u64, String)>,
         size: usize,
     ) -> Result<(Vec<Value>, Option<String>), ErrorData> {
-        let stored = self
-            .tasks
-            .store
-            .list_tasks(&self.key())
-            .await
-            .map_err(outage)?;
+        let Some(scope) = self.key() else {
+            return Ok((Vec::new(), None));
+        };
+        let stored = self.tasks.store.list_tasks(&scope).await.map_err(outage)?;
         let now = now_ms();
         let mut tasks = Vec::new();
         for task in stored {
