@@ -592,3 +592,178 @@ impl SharedTaskScope {
         lock(&self.tasks.local).remove(id);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::SessionRecord;
+
+    /// A store that keeps tasks in memory: the seam as another store implements
+    /// it (sessions left out).
+    #[derive(Default)]
+    struct Tasks(Mutex<HashMap<String, TaskRecord>>);
+
+    #[async_trait::async_trait]
+    impl StateStore for Tasks {
+        fn shared(&self) -> bool {
+            true
+        }
+        async fn open_session(
+            &self,
+            _: &str,
+            _: Option<&Owner>,
+            _: Option<Duration>,
+        ) -> Result<(), StateError> {
+            Ok(())
+        }
+        async fn save_initialize(
+            &self,
+            _: &str,
+            _: &Value,
+            _: Option<Duration>,
+        ) -> Result<(), StateError> {
+            Ok(())
+        }
+        async fn session(
+            &self,
+            _: &str,
+            _: Option<Duration>,
+        ) -> Result<Option<SessionRecord>, StateError> {
+            Ok(None)
+        }
+        async fn claim_session(&self, _: &str, _: &Owner) -> Result<Option<Owner>, StateError> {
+            Ok(None)
+        }
+        async fn remove_session(&self, _: &str) -> Result<bool, StateError> {
+            Ok(false)
+        }
+        fn keeps_tasks(&self) -> bool {
+            true
+        }
+        async fn create_task(&self, task: &TaskRecord) -> Result<(), StateError> {
+            lock(&self.0).insert(task.id.clone(), task.clone());
+            Ok(())
+        }
+        async fn task(&self, id: &str) -> Result<Option<TaskRecord>, StateError> {
+            Ok(lock(&self.0).get(id).cloned())
+        }
+        async fn end_task(&self, task: &TaskRecord) -> Result<TaskEnd, StateError> {
+            let mut tasks = lock(&self.0);
+            let Some(stored) = tasks.get_mut(&task.id) else {
+                return Ok(TaskEnd::Gone);
+            };
+            if stored.status.is_terminal() {
+                return Ok(TaskEnd::AlreadyEnded(stored.clone()));
+            }
+            *stored = TaskRecord {
+                lease_until_ms: stored.lease_until_ms,
+                ..task.clone()
+            };
+            Ok(TaskEnd::Ended(stored.clone()))
+        }
+        async fn list_tasks(&self, scope: &str) -> Result<Vec<TaskRecord>, StateError> {
+            Ok(lock(&self.0)
+                .values()
+                .filter(|t| t.scope == scope)
+                .cloned()
+                .collect())
+        }
+    }
+
+    fn scope(store: &Arc<Tasks>, session: Option<&str>, owner: Option<&str>) -> SharedTaskScope {
+        let tasks = SharedTasks::new(store.clone(), DEFAULT_TASK_LEASE, CancellationToken::new());
+        SharedTaskScope {
+            tasks: Arc::new(tasks),
+            session: session.map(str::to_owned),
+            owner: owner.and_then(|o| Owner::new([("bearer", o)])),
+        }
+    }
+
+    fn id_of(task: &Value) -> String {
+        task["taskId"].as_str().unwrap().to_owned()
+    }
+
+    #[tokio::test]
+    async fn tasks_are_listed_in_pages_of_their_scope_only() {
+        let store = Arc::new(Tasks::default());
+        let (alice, bob) = (
+            scope(&store, None, Some("alice")),
+            scope(&store, None, Some("bob")),
+        );
+        let limits = TaskLimits {
+            page_size: 2,
+            ..TaskLimits::default()
+        };
+        let mut created = Vec::new();
+        for _ in 0..5 {
+            created.push(alice.create(&limits, None).await.unwrap().0);
+        }
+        bob.create(&limits, None).await.unwrap();
+        let (mut listed, mut cursor) = alice.list(&limits, None).await.unwrap();
+        while let Some(next) = cursor {
+            let (page, after) = alice.list(&limits, Some(&next)).await.unwrap();
+            assert!(page.len() <= 2);
+            listed.extend(page);
+            cursor = after;
+        }
+        let mut listed: Vec<String> = listed.iter().map(id_of).collect();
+        listed.sort();
+        created.sort();
+        assert_eq!(listed, created);
+        assert!(alice.list(&limits, Some("x")).await.is_err());
+        // Bob sees his own task only, and Alice's as unknown.
+        assert_eq!(bob.list(&limits, None).await.unwrap().0.len(), 1);
+        let refused = bob.get(&created[0]).await.unwrap_err();
+        assert_eq!(refused.message, format!("task not found: {}", created[0]));
+        // The same principal in another session sees none of Alice's stateless ones.
+        let session = scope(&store, Some("s1"), Some("alice"));
+        assert!(session.get(&created[0]).await.is_err());
+    }
+
+    #[tokio::test]
+    async fn a_task_past_its_lease_is_read_failed_and_stays() {
+        let store = Arc::new(Tasks::default());
+        let alice = scope(&store, Some("s1"), None);
+        let limits = TaskLimits::default();
+        let (id, _, _) = alice.create(&limits, None).await.unwrap();
+        assert_eq!(alice.get(&id).await.unwrap()["status"], "working");
+        lock(&store.0).get_mut(&id).unwrap().lease_until_ms = now_ms() - 1;
+        let task = alice.get(&id).await.unwrap();
+        assert_eq!(task["status"], "failed");
+        assert_eq!(task["statusMessage"], STOPPED);
+        let (_, outcome) = alice.wait(&id).await.unwrap();
+        assert_eq!(
+            outcome,
+            Some(Outcome::Error {
+                code: -32603,
+                message: STOPPED.to_owned(),
+                data: None
+            })
+        );
+        // A cancel after the end is refused; the failed status stays.
+        assert!(alice.cancel(&id).await.is_err());
+        assert_eq!(alice.get(&id).await.unwrap()["status"], "failed");
+    }
+
+    #[tokio::test]
+    async fn too_many_working_tasks_are_refused_except_anonymous_ones() {
+        let store = Arc::new(Tasks::default());
+        let limits = TaskLimits {
+            max_live: 1,
+            ..TaskLimits::default()
+        };
+        let alice = scope(&store, None, Some("alice"));
+        let (id, _, _) = alice.create(&limits, None).await.unwrap();
+        assert_eq!(
+            alice.create(&limits, None).await.unwrap_err().code.0,
+            -32600
+        );
+        alice.cancel(&id).await.unwrap();
+        alice.create(&limits, None).await.unwrap();
+        let anonymous = scope(&store, None, None);
+        let (a, _, _) = anonymous.create(&limits, None).await.unwrap();
+        anonymous.create(&limits, None).await.unwrap();
+        assert!(anonymous.list(&limits, None).await.unwrap().0.is_empty());
+        assert_eq!(anonymous.get(&a).await.unwrap()["status"], "working");
+    }
+}
