@@ -30,7 +30,9 @@
 //! `tasks.rs` (`tasks/*` and task-augmented calls), `peer.rs` (the client of a
 //! request as `ClientPeer` and `Notifier`), `convert.rs` (between rmcp's types and
 //! the router's JSON), `listing.rs` (the tool listings and the members rmcp drops),
-//! `http_marks.rs` (what the HTTP layer leaves in a request for the handler).
+//! `http_marks.rs` (what the HTTP layer leaves in a request for the handler),
+//! `shared_tasks.rs` (feature `http`: tasks kept in a shared store, served by every
+//! instance).
 
 pub(crate) mod convert;
 pub(crate) mod handler;
