@@ -23,6 +23,7 @@ use super::sessions::{
     DEFAULT_HIBERNATE_AFTER, DEFAULT_INITIALIZE_TIMEOUT, DEFAULT_MAX_PENDING_SESSIONS,
     DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT,
 };
+use super::relay::{self, Relay};
 use super::shared::SharedSessions;
 use super::{dormant, hibernate, origin, service, sessions};
 use crate::auth::declaration::TransportChoice;
@@ -491,10 +492,20 @@ impl<H: ServerHandler> HttpServer<H> {
                 }
             }
         }
+        // A session's messages cross instances with a shared store (`relay`).
+        let relay = binding
+            .as_ref()
+            .filter(|binding| binding.shared())
+            .map(|binding| Arc::new(Relay::new(binding.store().clone(), relay::origin_id())));
+        let inner = Arc::new(inner);
+        if let Some(relay) = &relay {
+            relay.start(Arc::downgrade(&inner), self.shutdown.clone());
+        }
         let manager = Arc::new(hibernate::Manager {
             inner,
             dormant,
             binding: binding.clone(),
+            relay,
         });
         let sessions = stateful.then(|| {
             Arc::new(sessions::Sessions::new(

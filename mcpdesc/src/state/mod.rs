@@ -27,10 +27,12 @@ mod memory;
 mod owner;
 #[cfg(feature = "redis")]
 mod redis;
+mod relay;
 mod store;
 
 pub use memory::MemoryState;
 pub use owner::Owner;
 #[cfg(feature = "redis")]
 pub use redis::RedisState;
+pub use relay::{RelayDirection, RelayFeed, RelayedMessage};
 pub use store::{SessionRecord, StateError, StateStore};
