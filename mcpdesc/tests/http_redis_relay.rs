@@ -53,6 +53,7 @@ const SLOW: ToolSpec = ToolSpec::new(
 fn router(instance: &'static str) -> Router {
     let info = ServerInfo {
         protocol_versions: &[ProtocolVersion::V2025_06_18, ProtocolVersion::V2025_11_25],
+        capabilities: Some(r#"[{"logging": {}}]"#),
         ..ServerInfo::new("relay", "1.0.0")
     };
     Router::new(info)
@@ -149,7 +150,8 @@ async fn pair(redis: Option<&Redis>) -> (Client, SocketAddr, Incoming) {
 
 #[tokio::test]
 async fn a_log_message_sent_on_one_instance_reaches_the_stream_held_by_another() {
-    let Some(redis) = redis_server("a_log_message_sent_on_one_instance_reaches_the_stream_held_by_another")
+    let Some(redis) =
+        redis_server("a_log_message_sent_on_one_instance_reaches_the_stream_held_by_another")
     else {
         return;
     };
@@ -163,7 +165,8 @@ async fn a_log_message_sent_on_one_instance_reaches_the_stream_held_by_another()
 
 #[tokio::test]
 async fn a_cancellation_posted_to_one_instance_stops_the_handler_on_another() {
-    let Some(redis) = redis_server("a_cancellation_posted_to_one_instance_stops_the_handler_on_another")
+    let Some(redis) =
+        redis_server("a_cancellation_posted_to_one_instance_stops_the_handler_on_another")
     else {
         return;
     };
@@ -173,8 +176,10 @@ async fn a_cancellation_posted_to_one_instance_stops_the_handler_on_another() {
     // Give B time to start the handler (its request is in flight).
     tokio::time::sleep(Duration::from_millis(500)).await;
     let cancelled = client
-        .post(json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                     "params": {"requestId": 7, "reason": "the test cancels"}}))
+        .post(
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                     "params": {"requestId": 7, "reason": "the test cancels"}}),
+        )
         .await;
     assert_eq!(cancelled.status, StatusCode::ACCEPTED, "{cancelled:?}");
     assert!(

@@ -119,7 +119,9 @@ impl SessionManager for Manager {
                     .listen(id, self.inner.create_standalone_stream(id))
                     .await?,
             )),
-            None => Ok(Either::Right(self.inner.create_standalone_stream(id).await?)),
+            None => Ok(Either::Right(
+                self.inner.create_standalone_stream(id).await?,
+            )),
         }
     }
 
@@ -130,7 +132,9 @@ impl SessionManager for Manager {
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
         match &self.relay {
             Some(relay) => Ok(Either::Left(
-                relay.listen(id, self.inner.resume(id, last_event_id)).await?,
+                relay
+                    .listen(id, self.inner.resume(id, last_event_id))
+                    .await?,
             )),
             None => Ok(Either::Right(self.inner.resume(id, last_event_id).await?)),
         }

@@ -101,7 +101,8 @@ impl Relay {
     pub(crate) fn start(
         self: &Arc<Self>,
         manager: Weak<LocalSessionManager>,
-        shutdown: CancellationToken) {
+        shutdown: CancellationToken,
+    ) {
         if tokio::runtime::Handle::try_current().is_err() {
             tracing::warn!("mcpdesc: session messages are not relayed between instances: the HTTP server was built outside a Tokio runtime");
             return;
@@ -222,7 +223,8 @@ impl Relay {
     pub(crate) async fn cover(
         self: &Arc<Self>,
         manager: &LocalSessionManager,
-        session: &SessionId) {
+        session: &SessionId,
+    ) {
         if self.covered(session) {
             return;
         }
@@ -370,7 +372,11 @@ struct Registered {
 
 impl Drop for Registered {
     fn drop(&mut self) {
-        let mut listeners = self.relay.listeners.lock().unwrap_or_else(|e| e.into_inner());
+        let mut listeners = self
+            .relay
+            .listeners
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
         if listeners
             .get(&self.session)
             .is_some_and(|l| l.generation == self.generation)

@@ -17,13 +17,13 @@ use super::bound::BoundHttpServer;
 use super::defaults::DEFAULT_MAX_REQUEST_BODY_BYTES;
 use super::drain::Drain;
 use super::listener::{ConnectionLimits, HttpListener};
+use super::relay::{self, Relay};
 use super::security::gate::{Gate, GateSettings};
 use super::service::McpHttpService;
 use super::sessions::{
     DEFAULT_HIBERNATE_AFTER, DEFAULT_INITIALIZE_TIMEOUT, DEFAULT_MAX_PENDING_SESSIONS,
     DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT,
 };
-use super::relay::{self, Relay};
 use super::shared::SharedSessions;
 use super::{dormant, hibernate, origin, service, sessions};
 use crate::auth::declaration::TransportChoice;

@@ -27,6 +27,8 @@ mod memory;
 mod owner;
 #[cfg(feature = "redis")]
 mod redis;
+#[cfg(feature = "redis")]
+mod redis_feed;
 mod relay;
 mod store;
 

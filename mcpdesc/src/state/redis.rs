@@ -41,6 +41,8 @@ use redis::{AsyncCommands, Script};
 use serde_json::Value;
 
 use super::owner::Owner;
+use super::redis_feed::{spawn_feed, Feed};
+use super::relay::{RelayFeed, RelayedMessage};
 use super::store::{SessionRecord, StateError, StateStore};
 
 /// Sets the owner of a session that has none, if the session exists; answers the
@@ -55,6 +57,8 @@ return redis.call('HGET', KEYS[1], 'owner')
 /// docs for the key layout, the TTLs and what an outage does).
 #[derive(Clone)]
 pub struct RedisState {
+    /// Opens the feeds' pub/sub connections.
+    client: redis::Client,
     connection: ConnectionManager,
     prefix: String,
     timeout: Duration,
@@ -99,9 +103,10 @@ impl RedisState {
             .set_response_timeout(Some(Self::DEFAULT_TIMEOUT))
             .set_number_of_retries(2)
             .set_max_delay(Duration::from_millis(500));
-        let connection =
-            ConnectionManager::new_lazy_with_config(client, config).map_err(StateError::new)?;
+        let connection = ConnectionManager::new_lazy_with_config(client.clone(), config)
+            .map_err(StateError::new)?;
         Ok(RedisState {
+            client,
             connection,
             prefix: Self::DEFAULT_PREFIX.to_owned(),
             timeout: Self::DEFAULT_TIMEOUT,
@@ -263,4 +268,24 @@ impl StateStore for RedisState {
         let removed: usize = self.bounded(connection.del(self.key(id))).await?;
         Ok(removed > 0)
     }
+
+    async fn publish_relayed(&self, message: &RelayedMessage) -> Result<(), StateError> {
+        let mut connection = self.connection.clone();
+        let channel = format!("{}relay", self.prefix);
+        self.bounded(connection.publish::<_, _, ()>(channel, json(message)?))
+            .await
+    }
+
+    fn relay_feed(&self) -> Option<RelayFeed> {
+        let feed = Feed {
+            channel: format!("{}relay", self.prefix),
+            parse: RelayedMessage::from_json,
+            capacity: RELAY_FEED_CAPACITY,
+            what: "session messages",
+        };
+        Some(spawn_feed(self.client.clone(), feed, self.timeout))
+    }
 }
+
+/// How many relayed session messages a feed holds for its reader.
+const RELAY_FEED_CAPACITY: usize = 1024;
