@@ -11,6 +11,14 @@
 //! and the ratio to the in-memory server; then the server CPU of a restore against a
 //! call on a live session of the same instance. `MCPDESC_BENCH_QUICK=1` runs a few
 //! short rounds.
+//!
+//! The thread-CPU figures move with the machine's load, so the ratio is also counted
+//! in instructions, which do not: `MCPDESC_BENCH_PROFILE=memory` (or `redis`) only
+//! makes `MCPDESC_BENCH_PROFILE_CALLS` (default [`PROFILE_CALLS`]) sequential calls on
+//! one live session of that side and prints nothing else; run it under
+//! `valgrind --tool=callgrind --separate-threads=yes` with two call counts and divide
+//! the difference of the server thread's totals by the difference of the counts
+//! (startup and the handshake cancel out; `docs/benchmarks.md` has the commands).
 
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
@@ -23,6 +31,9 @@ const STATEFUL: HttpSide = HttpSide::Generated {
     stateless: false,
     secured: false,
 };
+
+/// Calls of a profiling run, unless `MCPDESC_BENCH_PROFILE_CALLS` says otherwise.
+const PROFILE_CALLS: usize = 3_000;
 
 /// A `redis-server` of the benchmark's own; killed on drop.
 struct Redis {
@@ -84,6 +95,24 @@ fn main() {
         .enable_all()
         .build()
         .expect("a tokio runtime");
+    if let Some(side) = std::env::var_os("MCPDESC_BENCH_PROFILE") {
+        let server = match side.to_str() {
+            Some("memory") => http::start(STATEFUL),
+            Some("redis") => shared(&redis.url),
+            _ => panic!("MCPDESC_BENCH_PROFILE is `memory` or `redis`"),
+        };
+        let calls = std::env::var("MCPDESC_BENCH_PROFILE_CALLS")
+            .ok()
+            .map(|n| n.parse().expect("MCPDESC_BENCH_PROFILE_CALLS is a number"))
+            .unwrap_or(PROFILE_CALLS);
+        runtime.block_on(async {
+            let mut client = HttpClient::connect(server.addr(), STATEFUL).await;
+            for i in 0..calls {
+                std::hint::black_box(client.call(i).await);
+            }
+        });
+        return;
+    }
     let quick = std::env::var_os("MCPDESC_BENCH_QUICK").is_some();
     let (rounds, calls, restores) = if quick { (2, 200, 50) } else { (7, 1_500, 300) };
     println!(

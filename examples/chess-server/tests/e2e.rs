@@ -36,6 +36,8 @@ mod harness;
 
 mod balanced;
 mod flow;
+#[path = "../../../mcpdesc/tests/support/redis.rs"]
+mod redis;
 
 /// Runs the client and checks that every example call reached the whole-result
 /// comparison and that progress and cancellation were observed.
@@ -260,6 +262,35 @@ fn typescript_client_through_nginx_in_front_of_two_stateless_instances() {
             "{check}: {stdout}"
         );
     }
+    balanced.assert_each_instance_served();
+}
+
+/// The whole flow through nginx round robin in front of two stateful instances that
+/// share one Redis (`--redis URL`, `deploy/nginx-stateful.conf`): every request of the
+/// session may land on either instance, so the session is restored from Redis on the
+/// instance that has not seen it, tasks created on one are read and fetched on the
+/// other, and the cancellation sent to one instance stops the handler running on the
+/// other. The same checks as over one instance's HTTP ([`run`]). Both instances must
+/// have served requests.
+#[test]
+fn typescript_client_through_nginx_in_front_of_two_stateful_instances_sharing_redis() {
+    let test = "chess-server/e2e::typescript_client_through_nginx_in_front_of_two_stateful_instances_sharing_redis";
+    if !harness::client_ready(test) {
+        return;
+    }
+    let Some(program) =
+        harness::prereq::program(test, redis::CANDIDATES, &["--version"], redis::HOW)
+    else {
+        return;
+    };
+    let redis = redis::Redis::start(program);
+    let Some(balanced) = balanced::Balanced::start_stateful(test, &redis.url) else {
+        return;
+    };
+    run(
+        "chess-server-nginx-stateful",
+        &plan(json!({"url": balanced.url})),
+    );
     balanced.assert_each_instance_served();
 }
 

@@ -45,6 +45,8 @@ mod python;
 
 mod balanced;
 mod flow;
+#[path = "../../../mcpdesc/tests/support/redis.rs"]
+mod redis;
 
 /// The version the SDK negotiates with the chess server (see the module comment).
 const NEGOTIATED: ProtocolVersion = ProtocolVersion::V2025_11_25;
@@ -87,6 +89,61 @@ fn python_client_through_nginx_in_front_of_two_stateless_instances() {
         assert!(python::passed(&stdout, check) > 0, "{check}: {stdout}");
     }
     // The bad prompt, resource and completion requests and the unknown tool.
+    assert_eq!(
+        stdout
+            .lines()
+            .filter(|l| l.starts_with("ok ") && l.contains(": JSON-RPC error -"))
+            .count(),
+        6,
+        "{stdout}"
+    );
+    balanced.assert_each_instance_served();
+}
+
+/// The chess flow through nginx round robin in front of two stateful instances sharing
+/// one Redis (`--redis URL`, `deploy/nginx-stateful.conf`): the session's requests land
+/// on both instances in turn, each restoring the session from Redis when it has not
+/// seen it; the tools are listed with their task support (a stateful server keeps
+/// tasks). The same results as through the stateless pair.
+#[test]
+fn python_client_through_nginx_in_front_of_two_stateful_instances_sharing_redis() {
+    let test = "chess-server/python_sdk::python_client_through_nginx_in_front_of_two_stateful_instances_sharing_redis";
+    let Some(python) = harness::prereq::python_sdk(test) else {
+        return;
+    };
+    let Some(program) =
+        harness::prereq::program(test, redis::CANDIDATES, &["--version"], redis::HOW)
+    else {
+        return;
+    };
+    let redis = redis::Redis::start(program);
+    let Some(balanced) = balanced::Balanced::start_stateful(test, &redis.url) else {
+        return;
+    };
+    let mut plan = flow::plan(json!({"url": balanced.url, "protocolVersion": NEGOTIATED.as_str()}));
+    // `examples.py` plays neither tasks nor cancellation (the TypeScript flow does).
+    plan.as_object_mut().unwrap().remove("cancelCall");
+    let stdout = python::run(
+        &python,
+        "examples.py",
+        "chess-server-nginx-stateful-python",
+        &plan,
+    );
+    assert_eq!(
+        python::passed(&stdout, "result equals the example result"),
+        10,
+        "{stdout}"
+    );
+    for check in [
+        "tools/list: 3 tools equal the router's projection",
+        "prompts/list equals the router's projection",
+        "resources/list equals the router's projection",
+        "resources/templates/list equals the router's projection",
+        "structured content valid against outputSchema",
+        "at least 7 progress notification(s)",
+    ] {
+        assert!(python::passed(&stdout, check) > 0, "{check}: {stdout}");
+    }
     assert_eq!(
         stdout
             .lines()

@@ -17,6 +17,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures::future::Either;
 use futures::Stream;
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_server::session::local::{
@@ -28,14 +29,18 @@ use rmcp::transport::streamable_http_server::session::{
 
 use super::binding::Binding;
 use super::dormant::Dormant;
+use super::relay::Relay;
 
-/// rmcp's `LocalSessionManager`, told about hibernations.
+/// rmcp's `LocalSessionManager`, told about hibernations, and relaying a session's
+/// messages between instances when the store is shared.
 pub(crate) struct Manager {
-    pub(crate) inner: LocalSessionManager,
+    pub(crate) inner: Arc<LocalSessionManager>,
     /// The sessions' bookkeeping, when sessions hibernate.
     pub(crate) dormant: Option<Arc<Dormant>>,
     /// The sessions' records (stateful mode): told when a session ends here.
     pub(crate) binding: Option<Arc<Binding>>,
+    /// The session messages' relays between instances (a shared store).
+    pub(crate) relay: Option<Arc<Relay>>,
 }
 
 impl SessionManager for Manager {
@@ -70,6 +75,9 @@ impl SessionManager for Manager {
         if let Some(binding) = &self.binding {
             binding.ended(id).await;
         }
+        if let Some(relay) = &self.relay {
+            relay.forget(id);
+        }
         self.inner.close_session(id).await
     }
 
@@ -78,7 +86,11 @@ impl SessionManager for Manager {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
-        self.inner.create_stream(id, message).await
+        let stream = self.inner.create_stream(id, message).await?;
+        if let Some(relay) = &self.relay {
+            relay.cover(&self.inner, id).await;
+        }
+        Ok(stream)
     }
 
     async fn accept_message(
@@ -86,14 +98,31 @@ impl SessionManager for Manager {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<(), Self::Error> {
-        self.inner.accept_message(id, message).await
+        match &self.relay {
+            Some(relay) => {
+                relay.client_message(id, &message).await;
+                self.inner.accept_message(id, message).await?;
+                relay.cover(&self.inner, id).await;
+                Ok(())
+            }
+            None => self.inner.accept_message(id, message).await,
+        }
     }
 
     async fn create_standalone_stream(
         &self,
         id: &SessionId,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
-        self.inner.create_standalone_stream(id).await
+        match &self.relay {
+            Some(relay) => Ok(Either::Left(
+                relay
+                    .listen(id, self.inner.create_standalone_stream(id))
+                    .await?,
+            )),
+            None => Ok(Either::Right(
+                self.inner.create_standalone_stream(id).await?,
+            )),
+        }
     }
 
     async fn resume(
@@ -101,7 +130,14 @@ impl SessionManager for Manager {
         id: &SessionId,
         last_event_id: String,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
-        self.inner.resume(id, last_event_id).await
+        match &self.relay {
+            Some(relay) => Ok(Either::Left(
+                relay
+                    .listen(id, self.inner.resume(id, last_event_id))
+                    .await?,
+            )),
+            None => Ok(Either::Right(self.inner.resume(id, last_event_id).await?)),
+        }
     }
 
     async fn restore_session(

@@ -124,6 +124,7 @@ mod probe;
 #[cfg(feature = "rate-limit")]
 mod rate_limit;
 pub(crate) mod reading;
+mod relay;
 mod restore;
 pub(crate) mod security;
 mod server;

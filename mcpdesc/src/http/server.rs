@@ -17,6 +17,7 @@ use super::bound::BoundHttpServer;
 use super::defaults::DEFAULT_MAX_REQUEST_BODY_BYTES;
 use super::drain::Drain;
 use super::listener::{ConnectionLimits, HttpListener};
+use super::relay::{self, Relay};
 use super::security::gate::{Gate, GateSettings};
 use super::service::McpHttpService;
 use super::sessions::{
@@ -526,10 +527,20 @@ impl<H: ServerHandler> HttpServer<H> {
                 }
             }
         }
+        // A session's messages cross instances with a shared store (`relay`).
+        let relay = binding
+            .as_ref()
+            .filter(|binding| binding.shared())
+            .map(|binding| Arc::new(Relay::new(binding.store().clone(), relay::origin_id())));
+        let inner = Arc::new(inner);
+        if let Some(relay) = &relay {
+            relay.start(Arc::downgrade(&inner), self.shutdown.clone());
+        }
         let manager = Arc::new(hibernate::Manager {
             inner,
             dormant,
             binding: binding.clone(),
+            relay,
         });
         let sessions = stateful.then(|| {
             Arc::new(sessions::Sessions::new(

@@ -36,7 +36,10 @@ mod owner;
 #[cfg(feature = "redis")]
 mod redis;
 #[cfg(feature = "redis")]
+mod redis_feed;
+#[cfg(feature = "redis")]
 mod redis_tasks;
+mod relay;
 mod store;
 mod task_record;
 
@@ -44,5 +47,6 @@ pub use memory::MemoryState;
 pub use owner::Owner;
 #[cfg(feature = "redis")]
 pub use redis::RedisState;
+pub use relay::{RelayDirection, RelayFeed, RelayedMessage};
 pub use store::{SessionRecord, StateError, StateStore};
 pub use task_record::{TaskEnd, TaskOutcome, TaskRecord, TaskStatus};

@@ -64,7 +64,9 @@ use redis::{AsyncCommands, Script};
 use serde_json::Value;
 
 use super::owner::Owner;
+use super::redis_feed::{spawn_feed, Feed};
 use super::redis_tasks::RedisTasks;
+use super::relay::{RelayFeed, RelayedMessage};
 use super::store::{SessionRecord, StateError, StateStore};
 use super::task_record::{TaskEnd, TaskRecord, TaskStatus};
 
@@ -80,13 +82,14 @@ return redis.call('HGET', KEYS[1], 'owner')
 /// docs for the key layout, the TTLs and what an outage does).
 #[derive(Clone)]
 pub struct RedisState {
+    /// Opens the pub/sub connections (relayed messages, task cancellations), one
+    /// of their own each.
+    client: redis::Client,
     connection: ConnectionManager,
     prefix: String,
     timeout: Duration,
     recheck: Duration,
     claim: Script,
-    /// For the subscription of task cancellations (a connection of its own).
-    client: redis::Client,
 }
 
 impl std::fmt::Debug for RedisState {
@@ -129,12 +132,12 @@ impl RedisState {
         let connection = ConnectionManager::new_lazy_with_config(client.clone(), config)
             .map_err(StateError::new)?;
         Ok(RedisState {
+            client,
             connection,
             prefix: Self::DEFAULT_PREFIX.to_owned(),
             timeout: Self::DEFAULT_TIMEOUT,
             recheck: Self::DEFAULT_RECHECK,
             claim: Script::new(CLAIM),
-            client,
         })
     }
 
@@ -341,4 +344,24 @@ impl StateStore for RedisState {
     ) -> Result<futures::stream::BoxStream<'static, String>, StateError> {
         self.tasks().cancels().await
     }
+
+    async fn publish_relayed(&self, message: &RelayedMessage) -> Result<(), StateError> {
+        let mut connection = self.connection.clone();
+        let channel = format!("{}relay", self.prefix);
+        self.bounded(connection.publish::<_, _, ()>(channel, json(message)?))
+            .await
+    }
+
+    fn relay_feed(&self) -> Option<RelayFeed> {
+        let feed = Feed {
+            channel: format!("{}relay", self.prefix),
+            parse: RelayedMessage::from_json,
+            capacity: RELAY_FEED_CAPACITY,
+            what: "session messages",
+        };
+        Some(spawn_feed(self.client.clone(), feed, self.timeout))
+    }
 }
+
+/// How many relayed session messages a feed holds for its reader.
+const RELAY_FEED_CAPACITY: usize = 1024;

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::owner::Owner;
+use super::relay::{RelayFeed, RelayedMessage};
 use super::task_record::{TaskEnd, TaskRecord, TaskStatus};
 
 /// What a store keeps of one session.
@@ -153,6 +154,26 @@ pub trait StateStore: Send + Sync + 'static {
         &self,
     ) -> Result<futures::stream::BoxStream<'static, String>, StateError> {
         Err(no_tasks())
+    }
+
+    // ---- A session's messages between instances (see `crate::state::RelayedMessage`).
+    // The defaults relay nothing: a store that is not shared serves every session on
+    // one instance.
+
+    /// Hands `message` to every instance reading a [`StateStore::relay_feed`] of this
+    /// store (best-effort: an instance not listening at that moment misses it).
+    /// Default: nothing.
+    async fn publish_relayed(&self, message: &RelayedMessage) -> Result<(), StateError> {
+        let _ = message;
+        Ok(())
+    }
+
+    /// The messages relayed from now on by any instance, this one's included; `None`
+    /// when the store carries none (the default). The store keeps the feed going
+    /// across its own outages until the receiver is dropped. Called once per HTTP
+    /// server, inside a Tokio runtime.
+    fn relay_feed(&self) -> Option<RelayFeed> {
+        None
     }
 }
 
