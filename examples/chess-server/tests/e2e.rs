@@ -219,6 +219,32 @@ fn typescript_client_answers_record_game_results_elicitation_over_http() {
     );
 }
 
+/// The elicitation through nginx round robin in front of two stateful instances
+/// sharing one Redis: the client's answer to `confirm_unusual` is posted to whichever
+/// instance nginx picks, and reaches the handler waiting for it on the other (the
+/// session's messages are relayed between instances through Redis).
+#[test]
+fn typescript_client_answers_record_game_results_elicitation_through_two_stateful_instances() {
+    let test = "chess-server/e2e::typescript_client_answers_record_game_results_elicitation_through_two_stateful_instances";
+    if !harness::client_ready(test) {
+        return;
+    }
+    let Some(program) =
+        harness::prereq::program(test, redis::CANDIDATES, &["--version"], redis::HOW)
+    else {
+        return;
+    };
+    let redis = redis::Redis::start(program);
+    let Some(balanced) = balanced::Balanced::start_stateful(test, &redis.url) else {
+        return;
+    };
+    run_elicitation(
+        "chess-server-elicitation-nginx-stateful",
+        &elicitation_plan(json!({"url": balanced.url})),
+    );
+    balanced.assert_each_instance_served();
+}
+
 /// nginx (`deploy/nginx.conf`) round-robin in front of two `--stateless`
 /// instances (`balanced/mod.rs`, shared with the Python SDK's test in
 /// `python_sdk.rs`); the TypeScript client's chess flow through nginx, except the
