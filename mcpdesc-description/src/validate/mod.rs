@@ -22,6 +22,7 @@ mod client_requirements;
 mod content;
 pub mod dialect;
 mod elicitations;
+mod example_order;
 pub mod fallout;
 mod meta;
 mod prompts;
