@@ -8,8 +8,6 @@
 //! declaration is scoped elsewhere) is not reported: in that version the hint has
 //! nothing to wait for, as when the example is not selected.
 
-use serde_json::Value;
-
 use super::cx::{display_path, Cx};
 use crate::example_order::{self, label, steps, targets, AFTER};
 use crate::pointer::Pointer;
