@@ -9,7 +9,7 @@
 //! nothing to wait for, as when the example is not selected.
 
 use super::cx::{display_path, Cx};
-use crate::example_order::{self, label, steps, targets, AFTER};
+use crate::example_order::{self, label, steps, targets, Step, AFTER};
 use crate::pointer::Pointer;
 use crate::rules;
 
@@ -56,8 +56,10 @@ pub fn check(cx: &mut Cx<'_>) {
                     "example-after-unknown",
                     &item_at,
                     format!(
-                        "{} names {reference:?}, which is no example of this description: write `EXAMPLE` for an example of the same {}, or `NAME/EXAMPLE` with NAME a tool's or prompt's name, a resource's URI or name, or a resource template's URI template or name",
+                        "{} names {reference:?}, which is no example of this description{}: write `EXAMPLE` for an example of the same {}, or `NAME/EXAMPLE` with NAME a tool's or prompt's name, a resource's URI or name, or a resource template's URI template or name",
                         display_path(&item_at),
+                        nearest(&all, i, reference)
+                            .map_or(String::new(), |n| format!(" (did you mean {n:?}?)")),
                         step.kind.array().trim_end_matches('s'),
                     ),
                 ),
@@ -111,95 +113,30 @@ pub fn check(cx: &mut Cx<'_>) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use serde_json::json;
-
-    use crate::rules::EXTENSIONS;
-    use crate::validate::testing::{codes, doc, found};
-
-    fn tools(list_examples: serde_json::Value) -> serde_json::Value {
-        let schema = json!({"type": "object"});
-        let result = json!({"content": [{"type": "text", "text": "ok"}]});
-        doc(
-            &["2025-06-18", "2025-11-25"],
-            json!({"tools": [
-                {"name": "create_branch", "inputSchema": schema,
-                 "examples": {"feature": {"input": {}, "result": result}}},
-                {"name": "list_branches", "inputSchema": schema,
-                 "annotations": {"readOnlyHint": true},
-                 "examples": list_examples},
-            ]}),
-        )
-    }
-
-    #[test]
-    fn references_that_name_examples_are_clean() {
-        let result = json!({"content": [{"type": "text", "text": "ok"}]});
-        let d = tools(json!({
-            "before": {"input": {}, "result": result},
-            "after": {"input": {}, "result": result,
-                      "x-mcpdesc-after": ["create_branch/feature", "before"]},
-        }));
-        assert_eq!(codes(&d), Vec::<&str>::new());
-    }
-
-    #[test]
-    fn unknown_references_and_other_values_are_errors() {
-        let result = json!({"content": [{"type": "text", "text": "ok"}]});
-        let d = tools(json!({
-            "a": {"input": {}, "result": result,
-                  "x-mcpdesc-after": ["create_branch/featur", "feature", 7]},
-            "b": {"input": {}, "result": result, "x-mcpdesc-after": "a"},
-        }));
-        assert_eq!(
-            found(&d, "example-after-unknown"),
-            [
-                (
-                    EXTENSIONS,
-                    "/tools/1/examples/a/x-mcpdesc-after/0".to_owned()
-                ),
-                (
-                    EXTENSIONS,
-                    "/tools/1/examples/a/x-mcpdesc-after/1".to_owned()
-                ),
-            ]
-        );
-        assert_eq!(
-            found(&d, "example-after-not-references"),
-            [
-                (
-                    EXTENSIONS,
-                    "/tools/1/examples/a/x-mcpdesc-after/2".to_owned()
-                ),
-                (EXTENSIONS, "/tools/1/examples/b/x-mcpdesc-after".to_owned()),
-            ]
-        );
-    }
-
-    #[test]
-    fn cycles_are_errors_naming_their_examples() {
-        let result = json!({"content": [{"type": "text", "text": "ok"}]});
-        let d = tools(json!({
-            "a": {"input": {}, "result": result, "x-mcpdesc-after": ["b"]},
-            "b": {"input": {}, "result": result, "x-mcpdesc-after": ["list_branches/a"]},
-        }));
-        // One diagnostic, though the cycle is there in both versions.
-        assert_eq!(
-            found(&d, "example-after-cycle"),
-            [(EXTENSIONS, "/tools/1/examples/a/x-mcpdesc-after".to_owned())]
-        );
-        let all = crate::validate::testing::run(&d);
-        let cycle = all
-            .iter()
-            .find(|d| d.code == "example-after-cycle")
-            .unwrap();
-        assert!(
-            cycle
-                .message
-                .contains("list_branches/a runs after list_branches/b runs after list_branches/a"),
-            "{}",
-            cycle.message
-        );
-    }
+/// The reference closest to `reference` (at most 2 edits away) among those that name
+/// an example, written as `NAME/EXAMPLE`, or `EXAMPLE` for one of the same declaration
+/// as `all[from]`.
+fn nearest(all: &[Step], from: usize, reference: &str) -> Option<String> {
+    let same = |s: &Step| s.kind == all[from].kind && s.index == all[from].index;
+    all.iter()
+        .flat_map(|s| {
+            let local = same(s).then(|| s.name.clone());
+            s.names
+                .iter()
+                .map(move |n| format!("{n}/{}", s.name))
+                .chain(local)
+        })
+        .map(|candidate| {
+            (
+                strsim::damerau_levenshtein(reference, &candidate),
+                candidate,
+            )
+        })
+        .filter(|(distance, _)| *distance <= 2)
+        .min()
+        .map(|(_, candidate)| candidate)
 }
+
+#[cfg(test)]
+#[path = "tests/example_order.rs"]
+mod tests;
