@@ -9,7 +9,7 @@
 //!   ├─ refs::resolve           $componentRef substitution (use-site diagnostics)
 //!   └─ semantic passes over the resolved document
 //!        root, transports, security, capabilities, tags, client_requirements,
-//!        elicitations, tools, resources, prompts
+//!        elicitations, tools, resources, prompts, example_order (x-mcpdesc-after)
 //! ```
 
 pub mod cx;
