@@ -287,6 +287,12 @@ pub fn order(steps: &[Step], selected: &dyn Fn(usize) -> bool) -> Result<Vec<usi
             found
         })
         .collect();
+    let mut waiters: Vec<Vec<usize>> = vec![Vec::new(); steps.len()];
+    for (j, list) in waits.iter().enumerate() {
+        for &i in list {
+            waiters[i].push(j);
+        }
+    }
     let mut pending: Vec<usize> = waits.iter().map(BTreeSet::len).collect();
     let mut heap: BinaryHeap<Reverse<(Effect, usize)>> = (0..steps.len())
         .filter(|&i| selected(i) && pending[i] == 0)
@@ -295,7 +301,7 @@ pub fn order(steps: &[Step], selected: &dyn Fn(usize) -> bool) -> Result<Vec<usi
     let mut out = Vec::new();
     while let Some(Reverse((_, i))) = heap.pop() {
         out.push(i);
-        for j in (0..steps.len()).filter(|&j| waits[j].contains(&i)) {
+        for &j in &waiters[i] {
             pending[j] -= 1;
             if pending[j] == 0 {
                 heap.push(Reverse((steps[j].effect, j)));
@@ -440,11 +446,39 @@ mod tests {
 
     #[test]
     fn the_order_is_deterministic_and_follows_the_version() {
+        // The same order whatever the order of the hint's items and of the example
+        // map's members in the document (kept by serde_json's `preserve_order`).
+        let hints = |items: Value, first: &str| {
+            let mut map = serde_json::Map::new();
+            for name in [first, if first == "x" { "y" } else { "x" }] {
+                let after = if name == "x" {
+                    items.clone()
+                } else {
+                    json!([])
+                };
+                map.insert(name.to_owned(), json!({"x-mcpdesc-after": after}));
+            }
+            branches(Value::Object(map))
+        };
+        let order = run(&hints(
+            json!(["create_branch/hotfix", "create_branch/feature"]),
+            "x",
+        ));
+        let expected = [
+            "review/one",
+            "list_branches/y",
+            "create_branch/feature",
+            "create_branch/hotfix",
+            "list_branches/x",
+            "delete_branch/old",
+        ];
+        assert_eq!(order.unwrap(), expected);
+        let swapped = run(&hints(
+            json!(["create_branch/feature", "create_branch/hotfix"]),
+            "y",
+        ));
+        assert_eq!(swapped.unwrap(), expected);
         let mut doc = branches(json!({"x": {"x-mcpdesc-after": ["create_branch/hotfix"]}}));
-        let first = run(&doc).unwrap();
-        for _ in 0..10 {
-            assert_eq!(run(&doc).unwrap(), first);
-        }
         // Only the declarations served in the version take part.
         doc["tools"][1]["protocolVersions"] = json!(["2025-11-25"]);
         let old = steps(&doc, ProtocolVersion::parse("2025-06-18"));
