@@ -7,7 +7,6 @@
 
 use mcpdesc_description::example_order::{self, Effect, Kind, Step};
 use mcpdesc_description::{Description, ProtocolVersion};
-use serde_json::Value;
 
 use crate::expected::{Declared, Expected};
 use crate::finding::Primitive;
@@ -53,20 +52,19 @@ impl Checker<'_> {
             else {
                 continue;
             };
-            let example: Value = example.clone();
             match (primitive, step.member) {
                 (Primitive::Tool, "interactionExamples") => {
-                    self.interaction_example(declared, &step.name, &example)
+                    self.interaction_example(declared, &step.name, example)
                         .await
                 }
-                (Primitive::Tool, _) => self.tool_example(declared, &step.name, &example).await,
+                (Primitive::Tool, _) => self.tool_example(declared, &step.name, example).await,
                 (_, "completionExamples") => {
-                    self.completion_example(primitive, declared, &step.name, &example)
+                    self.completion_example(primitive, declared, &step.name, example)
                         .await
                 }
-                (Primitive::Prompt, _) => self.prompt_example(declared, &step.name, &example).await,
+                (Primitive::Prompt, _) => self.prompt_example(declared, &step.name, example).await,
                 _ => {
-                    self.resource_example(primitive, declared, &step.name, &example)
+                    self.resource_example(primitive, declared, &step.name, example)
                         .await
                 }
             }
