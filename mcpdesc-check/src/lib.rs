@@ -39,8 +39,12 @@
 //! - every call must answer within [`Config::call_timeout`] (`no-answer`) and the
 //!   server must stay alive (`server-exited`, after which nothing more is sent); a call
 //!   refused with HTTP 401 is `unauthorized`, with 403 `forbidden`;
-//! - examples run in [`EXAMPLE_ORDER`]: prompts and resources, then tools in document
-//!   order with destructive ones last.
+//! - examples run in [`EXAMPLE_ORDER`], per protocol version: those that only read
+//!   (prompts, resources, templates, completions, tools annotated `readOnlyHint:
+//!   true`) first, then the other tools' and last those of tools stating
+//!   `destructiveHint: true`, each in description order, an example with
+//!   `x-mcpdesc-after: ["NAME/EXAMPLE", ...]` after the examples it names (see
+//!   [`mcpdesc_description::example_order`]).
 //!
 //! Nothing is called unless selected: MCP Description §9.3 forbids contract tooling to
 //! execute a live tool merely because an example exists. The [`Report`] lists every
@@ -62,6 +66,7 @@ pub mod results;
 pub mod rng;
 mod run;
 pub mod select;
+mod sequence;
 
 pub use config::{Config, DEFAULT_CALL_TIMEOUT};
 pub use expected::{described_versions, Expected};

@@ -1,6 +1,7 @@
-//! Replaying the selected examples: Tool Examples, prompt, resource, resource
-//! template and completion examples, each result checked against the result rules and
-//! compared with the example's (a warning, a failure under `--strict`).
+//! Replaying one example: a Tool Example, a prompt, resource, resource template or
+//! completion example, its result checked against the result rules and compared with
+//! the example's (a warning, a failure under `--strict`). Which examples run, and in
+//! what order, is `sequence.rs`'s.
 
 use mcpdesc::implementation::Compare;
 use mcpdesc::testing::canonical;
@@ -9,26 +10,7 @@ use serde_json::{json, Value};
 use crate::expected::Declared;
 use crate::finding::{Finding, Primitive, Severity};
 use crate::results;
-use crate::run::{Answer, Checker, Listed};
-
-/// A tool's group in [`EXAMPLE_ORDER`](crate::report::EXAMPLE_ORDER): 1 destructive
-/// (`destructiveHint: true` stated, not read-only), 0 the others.
-///
-/// Why not read-only tools first as well: the recorded examples of a stateful server
-/// show reads after the writes they observe (the reference memory server's
-/// `read_graph` example lists the entity its `create_entities` example created, in
-/// that document order), so reads moved first would fail against the real server.
-/// Only destructive calls move: a delete run before a read of the item it deletes
-/// would fail that read. MCP's default `destructiveHint` would make every unannotated
-/// tool destructive, which orders nothing, so only a stated hint counts.
-fn call_group(tool: &Declared) -> u8 {
-    let stated = tool
-        .declaration
-        .get("annotations")
-        .and_then(|a| a.get("destructiveHint"))
-        .and_then(Value::as_bool);
-    u8::from(!tool.read_only() && stated == Some(true))
-}
+use crate::run::{Answer, Checker};
 
 impl Checker<'_> {
     /// The severity of a difference from an example: a warning, a failure under
@@ -41,48 +23,7 @@ impl Checker<'_> {
         }
     }
 
-    /// The selected Tool Examples of the listed tools, in
-    /// [`EXAMPLE_ORDER`](crate::report::EXAMPLE_ORDER): document order, destructive
-    /// ones last (a delete must not run before a read of the item it deletes).
-    pub(crate) async fn tool_examples(&mut self, tools: &[Declared], listed: &Listed) {
-        let mut calls: Vec<(&Declared, String, Value, bool)> = Vec::new();
-        for tool in tools {
-            let selectable = |name: &str| {
-                self.config
-                    .examples
-                    .example(&tool.id, name, tool.read_only())
-            };
-            let examples: Vec<(String, Value)> = tool
-                .examples("examples")
-                .into_iter()
-                .filter(|(name, _)| selectable(name))
-                .map(|(n, e)| (n.to_owned(), e.clone()))
-                .collect();
-            let interactions: Vec<(String, Value)> = tool
-                .examples("interactionExamples")
-                .into_iter()
-                .filter(|(name, _)| selectable(name))
-                .map(|(n, e)| (n.to_owned(), e.clone()))
-                .collect();
-            if !listed.tools.contains(&tool.id) {
-                continue;
-            }
-            // Interaction examples count as tool calls (spec 9.3) and take their
-            // tool's place in the order like its Tool Examples.
-            calls.extend(examples.into_iter().map(|(n, e)| (tool, n, e, false)));
-            calls.extend(interactions.into_iter().map(|(n, e)| (tool, n, e, true)));
-        }
-        // A stable sort keeps document order within each group.
-        calls.sort_by_key(|(tool, _, _, _)| call_group(tool));
-        for (tool, name, example, interaction) in calls {
-            if interaction {
-                self.interaction_example(tool, &name, &example).await;
-            } else {
-                self.tool_example(tool, &name, &example).await;
-            }
-        }
-    }
-
+    /// Replays one Tool Example of `tool`.
     pub(crate) async fn tool_example(&mut self, tool: &Declared, name: &str, example: &Value) {
         let input = example.get("input").cloned().unwrap_or_else(|| json!({}));
         let params = tool.tool_call_params(self.version, input.clone());
@@ -183,205 +124,155 @@ impl Checker<'_> {
         }
     }
 
-    pub(crate) async fn prompt_examples(&mut self, prompts: &[Declared], listed: &Listed) {
-        for prompt in prompts {
-            if !listed.prompts.contains(&prompt.id) {
-                continue;
-            }
-            let examples: Vec<(String, Value)> = prompt
-                .examples("examples")
-                .into_iter()
-                .filter(|(name, _)| self.config.examples.example(&prompt.id, name, true))
-                .map(|(n, e)| (n.to_owned(), e.clone()))
-                .collect();
-            for (name, example) in examples {
-                let arguments = example
-                    .get("arguments")
-                    .cloned()
-                    .unwrap_or_else(|| json!({}));
-                let params = json!({"name": prompt.id, "arguments": arguments});
-                let Some(answer) = self.call("prompts/get", &prompt.id, &name, params).await else {
-                    return;
-                };
-                let problems = match &answer {
-                    Answer::Result(result) => results::prompt_result(result, self.version),
-                    _ => Vec::new(),
-                };
-                let same = same_request(prompt, "examples", &example, &|e| {
-                    e.get("arguments").cloned().unwrap_or_else(|| json!({}))
-                });
-                let own = example.get("result").cloned().unwrap_or(Value::Null);
-                let diffs = |result: &Value| {
-                    unless_any(
-                        &own,
-                        &same,
-                        result,
-                        &compared(&example, "prompts/get", &results::prompt_differences),
-                    )
-                };
-                self.request_outcome(
-                    Primitive::Prompt,
-                    &prompt.id,
-                    &name,
-                    &format!("arguments {arguments}"),
-                    answer,
-                    problems,
-                    &diffs,
-                );
-            }
-        }
-        // Completion examples of prompts.
-        for prompt in prompts.iter().filter(|p| listed.prompts.contains(&p.id)) {
-            let reference = json!({"type": "ref/prompt", "name": prompt.id});
-            self.completion_examples(Primitive::Prompt, prompt, reference)
-                .await;
-        }
+    /// Replays one prompt example of `prompt`.
+    pub(crate) async fn prompt_example(&mut self, prompt: &Declared, name: &str, example: &Value) {
+        let arguments = example
+            .get("arguments")
+            .cloned()
+            .unwrap_or_else(|| json!({}));
+        let params = json!({"name": prompt.id, "arguments": arguments});
+        let Some(answer) = self.call("prompts/get", &prompt.id, name, params).await else {
+            return;
+        };
+        let problems = match &answer {
+            Answer::Result(result) => results::prompt_result(result, self.version),
+            _ => Vec::new(),
+        };
+        let same = same_request(prompt, "examples", example, &|e| {
+            e.get("arguments").cloned().unwrap_or_else(|| json!({}))
+        });
+        let own = example.get("result").cloned().unwrap_or(Value::Null);
+        let diffs = |result: &Value| {
+            unless_any(
+                &own,
+                &same,
+                result,
+                &compared(example, "prompts/get", &results::prompt_differences),
+            )
+        };
+        self.request_outcome(
+            Primitive::Prompt,
+            &prompt.id,
+            name,
+            &format!("arguments {arguments}"),
+            answer,
+            problems,
+            &diffs,
+        );
     }
 
-    pub(crate) async fn resource_examples(
-        &mut self,
-        resources: &[Declared],
-        templates: &[Declared],
-        listed: &Listed,
-    ) {
-        for (primitive, list, seen) in [
-            (Primitive::Resource, resources, &listed.resources),
-            (Primitive::ResourceTemplate, templates, &listed.templates),
-        ] {
-            for declared in list {
-                if !seen.contains(&declared.id) {
-                    continue;
-                }
-                let names: Vec<&str> = [Some(declared.id.as_str()), declared.text("name")]
-                    .into_iter()
-                    .flatten()
-                    .collect();
-                let examples: Vec<(String, Value)> = declared
-                    .examples("examples")
-                    .into_iter()
-                    .filter(|(name, _)| self.config.examples.example_any(&names, name, true))
-                    .map(|(n, e)| (n.to_owned(), e.clone()))
-                    .collect();
-                for (name, example) in examples {
-                    let uri = match primitive {
-                        Primitive::Resource => declared.id.clone(),
-                        _ => example
-                            .get("uri")
-                            .and_then(Value::as_str)
-                            .unwrap_or_default()
-                            .to_owned(),
-                    };
-                    let Some(answer) = self
-                        .call("resources/read", &declared.id, &name, json!({"uri": uri}))
-                        .await
-                    else {
-                        return;
-                    };
-                    let problems = match &answer {
-                        Answer::Result(result) => results::resource_result(result),
-                        _ => Vec::new(),
-                    };
-                    // Every read of a static resource is the same request.
-                    let same = same_request(declared, "examples", &example, &|e| match primitive {
-                        Primitive::Resource => Value::Null,
-                        _ => e.get("uri").cloned().unwrap_or(Value::Null),
-                    });
-                    let own = example.get("result").cloned().unwrap_or(Value::Null);
-                    let diffs = |result: &Value| {
-                        unless_any(
-                            &own,
-                            &same,
-                            result,
-                            &compared(&example, "resources/read", &results::resource_differences),
-                        )
-                    };
-                    self.request_outcome(
-                        primitive,
-                        &declared.id,
-                        &name,
-                        &format!("uri {uri}"),
-                        answer,
-                        problems,
-                        &diffs,
-                    );
-                }
-                if primitive == Primitive::ResourceTemplate {
-                    let reference = json!({"type": "ref/resource", "uri": declared.id});
-                    self.completion_examples(primitive, declared, reference)
-                        .await;
-                }
-            }
-        }
-    }
-
-    /// The `completionExamples` of a prompt or template that are selected.
-    pub(crate) async fn completion_examples(
+    /// Replays one example of a resource or (`primitive`) resource template.
+    pub(crate) async fn resource_example(
         &mut self,
         primitive: Primitive,
         declared: &Declared,
-        reference: Value,
+        name: &str,
+        example: &Value,
     ) {
-        let names: Vec<&str> = [Some(declared.id.as_str()), declared.text("name")]
-            .into_iter()
-            .flatten()
-            .collect();
-        let examples: Vec<(String, Value)> = declared
-            .examples("completionExamples")
-            .into_iter()
-            .filter(|(name, _)| self.config.examples.example_any(&names, name, true))
-            .map(|(n, e)| (n.to_owned(), e.clone()))
-            .collect();
-        for (name, example) in examples {
-            let mut params = json!({"ref": reference, "argument": example.get("argument").cloned().unwrap_or(Value::Null)});
-            if let Some(context) = example.get("context") {
-                params["context"] = context.clone();
-            }
-            let Some(answer) = self
-                .call("completion/complete", &declared.id, &name, params.clone())
-                .await
-            else {
-                return;
-            };
-            let problems = match &answer {
-                Answer::Result(result)
-                    if !result
-                        .get("completion")
-                        .and_then(|c| c.get("values"))
-                        .is_some_and(Value::is_array) =>
-                {
-                    vec![(
-                        "result-malformed",
-                        "the result has no `completion.values` array".to_owned(),
-                    )]
-                }
-                _ => Vec::new(),
-            };
-            let same = same_request(declared, "completionExamples", &example, &|e| {
-                json!([e.get("argument"), e.get("context")])
-            });
-            let own = example.get("result").cloned().unwrap_or(Value::Null);
-            let diffs = |result: &Value| {
-                unless_any(
-                    &own,
-                    &same,
-                    result,
-                    &compared(
-                        &example,
-                        "completion/complete",
-                        &results::completion_differences,
-                    ),
-                )
-            };
-            self.request_outcome(
-                primitive,
-                &declared.id,
-                &name,
-                &format!("params {params}"),
-                answer,
-                problems,
-                &diffs,
-            );
+        let uri = match primitive {
+            Primitive::Resource => declared.id.clone(),
+            _ => example
+                .get("uri")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+        };
+        let Some(answer) = self
+            .call("resources/read", &declared.id, name, json!({"uri": uri}))
+            .await
+        else {
+            return;
+        };
+        let problems = match &answer {
+            Answer::Result(result) => results::resource_result(result),
+            _ => Vec::new(),
+        };
+        // Every read of a static resource is the same request.
+        let same = same_request(declared, "examples", example, &|e| match primitive {
+            Primitive::Resource => Value::Null,
+            _ => e.get("uri").cloned().unwrap_or(Value::Null),
+        });
+        let own = example.get("result").cloned().unwrap_or(Value::Null);
+        let diffs = |result: &Value| {
+            unless_any(
+                &own,
+                &same,
+                result,
+                &compared(example, "resources/read", &results::resource_differences),
+            )
+        };
+        self.request_outcome(
+            primitive,
+            &declared.id,
+            name,
+            &format!("uri {uri}"),
+            answer,
+            problems,
+            &diffs,
+        );
+    }
+
+    /// Replays one completion example of a prompt or (`primitive`) resource template.
+    pub(crate) async fn completion_example(
+        &mut self,
+        primitive: Primitive,
+        declared: &Declared,
+        name: &str,
+        example: &Value,
+    ) {
+        let reference = match primitive {
+            Primitive::Prompt => json!({"type": "ref/prompt", "name": declared.id}),
+            _ => json!({"type": "ref/resource", "uri": declared.id}),
+        };
+        let mut params = json!({"ref": reference, "argument": example.get("argument").cloned().unwrap_or(Value::Null)});
+        if let Some(context) = example.get("context") {
+            params["context"] = context.clone();
         }
+        let Some(answer) = self
+            .call("completion/complete", &declared.id, name, params.clone())
+            .await
+        else {
+            return;
+        };
+        let problems = match &answer {
+            Answer::Result(result)
+                if !result
+                    .get("completion")
+                    .and_then(|c| c.get("values"))
+                    .is_some_and(Value::is_array) =>
+            {
+                vec![(
+                    "result-malformed",
+                    "the result has no `completion.values` array".to_owned(),
+                )]
+            }
+            _ => Vec::new(),
+        };
+        let same = same_request(declared, "completionExamples", example, &|e| {
+            json!([e.get("argument"), e.get("context")])
+        });
+        let own = example.get("result").cloned().unwrap_or(Value::Null);
+        let diffs = |result: &Value| {
+            unless_any(
+                &own,
+                &same,
+                result,
+                &compared(
+                    example,
+                    "completion/complete",
+                    &results::completion_differences,
+                ),
+            )
+        };
+        self.request_outcome(
+            primitive,
+            &declared.id,
+            name,
+            &format!("params {params}"),
+            answer,
+            problems,
+            &diffs,
+        );
     }
 
     /// The findings of a replayed prompt, resource or completion example.

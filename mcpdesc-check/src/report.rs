@@ -5,10 +5,9 @@ use serde_json::{json, Value};
 
 use crate::finding::{Finding, Severity};
 
-/// The order of the replayed examples, as the report states it (`replay.rs` follows
-/// it).
-pub const EXAMPLE_ORDER: &str =
-    "prompts, resources and templates, then tools in document order, with destructive tools last";
+/// The order of the replayed examples, as the report states it (`sequence.rs` follows
+/// it, through [`mcpdesc_description::example_order`]).
+pub const EXAMPLE_ORDER: &str = "reads first (prompts, resources, templates, completions, read-only tools), then the other tools, destructive ones last, each in description order; an example with x-mcpdesc-after runs after the examples it names";
 
 /// One request the check sent that may run server code (`tools/call`,
 /// `prompts/get`, `resources/read`, `completion/complete`); listings are not listed.

@@ -1,4 +1,4 @@
-//! The check itself: listings, then the selected examples (`replay.rs`), then the
+//! The check itself: listings, then the selected examples (`sequence.rs`, `replay.rs`), then the
 //! generated inputs (`generated.rs`), over one [`Session`]. Every request has a
 //! timeout; once the server stops answering (it exited, closed the connection, wrote
 //! garbage) the check stops calling and says so in a `server-exited` finding.
@@ -60,13 +60,9 @@ pub async fn check(desc: &Description, session: &Session, config: &Config) -> Re
     let expected = Expected::of(desc, version);
     let listed = checker.listings(&expected).await;
     checker.unknown_selections(&expected);
-    // Prompts, resources and templates only read: their examples run before any tool
-    // example may change the server's state (report::EXAMPLE_ORDER).
-    checker.prompt_examples(&expected.prompts, &listed).await;
-    checker
-        .resource_examples(&expected.resources, &expected.templates, &listed)
-        .await;
-    checker.tool_examples(&expected.tools, &listed).await;
+    // Reads first, before any example may change the server's state, honouring the
+    // examples' `x-mcpdesc-after` hints (sequence.rs, report::EXAMPLE_ORDER).
+    checker.examples(desc, &expected, &listed).await;
     checker.generated(&expected.tools, &listed).await;
     checker.generated_prompts(&expected.prompts, &listed).await;
     checker

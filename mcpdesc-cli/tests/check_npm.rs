@@ -1,6 +1,7 @@
 //! `mcpdesc check` against real servers in another language: the npm reference servers
 //! pinned in `tests/e2e/package.json`, with the shared real-world descriptions they
-//! were recorded from. Needs Node.js and the shared corpus (`tests/prereq.rs`: a
+//! were recorded from (and, for `server-memory`'s examples, the repository's copy with
+//! an `x-mcpdesc-after` hint, `examples/memory-server-macro/memory.mcpdesc.yaml`). Needs Node.js and the shared corpus (`tests/prereq.rs`: a
 //! notice and a pass without them, a failure in CI). Each test prints its
 //! `--format json` report on stderr.
 //!
@@ -12,7 +13,7 @@
 //! a domain that does not exist).
 
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -65,15 +66,49 @@ fn server_memory_keeps_its_description() {
     let index = package.join("dist/index.js");
     let server = ["--", "env", &memory, "node", index.to_str().unwrap()];
 
-    // The examples against a throw-away memory file.
+    // The examples against a throw-away memory file. `read_graph` is read-only, so it
+    // runs first, before `create_entities`; but its recorded result shows the entity
+    // that `create_entities`' example created: the recorded description fails...
     let mut args = vec![description, "--examples", "all", "--strict"];
+    args.extend(server);
+    let (code, report) = check(TEST, &args);
+    assert_eq!(code, 1, "{report:#}");
+    let differs: Vec<(&str, &str)> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["kind"].as_str().unwrap(), f["example"].as_str().unwrap()))
+        .collect();
+    assert_eq!(differs, [("example-differs", "recorded-1")], "{report:#}");
+    // ... and the repository's copy of it, which says so with `x-mcpdesc-after`, passes
+    // (against a fresh memory file).
+    let _ = std::fs::remove_file(dir.join("memory.jsonl"));
+    let hinted = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples/memory-server-macro/memory.mcpdesc.yaml");
+    let mut args = vec![hinted.to_str().unwrap(), "--examples", "all", "--strict"];
     args.extend(server);
     let (code, report) = check(TEST, &args);
     assert_eq!(code, 0, "{report:#}");
     assert_eq!(report["protocolVersion"], "2025-11-25");
-    let calls = report["calls"].as_array().unwrap();
-    assert!(!calls.is_empty(), "the description's examples were called");
-    assert!(calls.iter().all(|c| c["method"] == "tools/call"));
+    let calls: Vec<(&str, &str)> = report["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["target"].as_str().unwrap(),
+                c["example"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            ("create_entities", "recorded-0"),
+            ("read_graph", "recorded-1")
+        ],
+        "{report:#}"
+    );
 
     // Generated inputs on every tool: valid ones get results (or tool errors), invalid
     // ones tool errors or -32602.

@@ -52,6 +52,7 @@
 
 pub mod description;
 pub mod diagnostic;
+pub mod example_order;
 pub mod model;
 pub mod pointer;
 pub mod position;

@@ -241,6 +241,13 @@ const CASES: &[Case] = &[
         ],
     ),
     case(
+        "expected-invalid/example-after.json",
+        &[
+            (EXTENSIONS, "/tools/1/examples/a/x-mcpdesc-after"),
+            (EXTENSIONS, "/tools/1/examples/b/x-mcpdesc-after/1"),
+        ],
+    ),
+    case(
         "expected-invalid/extension-identifier.json",
         &[(
             DOCUMENT_SCHEMA,

@@ -223,10 +223,10 @@ fn required_tools_are_called_as_tasks() {
     assert_eq!(outcome("missing"), Some(json!("isError")));
 }
 
-/// `--examples all` replays tools in document order with destructive ones last, and the
-/// report says so.
+/// `--examples all` replays read-only tools first, then the others, destructive ones
+/// last, and the report says so.
 #[test]
-fn examples_run_in_document_order_destructive_last() {
+fn examples_run_reads_first_destructive_last() {
     let fixture = root().join("mcpdesc-cli/tests/fixtures/notes-order.mcpdesc.json");
     let (code, report) = check_mock(&fixture, &["--examples", "all", "--strict"], &fixture);
     assert_eq!(code, 0, "{report:#}");
@@ -245,9 +245,9 @@ fn examples_run_in_document_order_destructive_last() {
     assert_eq!(
         order,
         [
-            "tag_note/first",
             "get_note/first",
             "get_note/second",
+            "tag_note/first",
             "delete_note/first"
         ]
     );
@@ -263,7 +263,7 @@ fn examples_run_in_document_order_destructive_last() {
     ]);
     assert!(
         out.contains(
-            "examples in order: prompts, resources and templates, then tools in document order"
+            "examples in order: reads first (prompts, resources, templates, completions, read-only tools)"
         ),
         "{out}"
     );

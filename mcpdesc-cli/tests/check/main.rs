@@ -9,7 +9,7 @@
 //! their description), `drifted.rs`, `report.rs` (the JSON report), `faulty.rs`
 //! (servers that crash, hang or write garbage; Ctrl-C), `http.rs`, `refused.rs` (usage
 //! errors, what cannot be generated or selected), `compared.rs` (shape examples, cache
-//! hints), `python.rs` (a lax server on the official Python SDK).
+//! hints), `ordered.rs` (the order of examples against a server with state), `python.rs` (a lax server on the official Python SDK).
 
 #[path = "../../../tests/e2e/harness.rs"]
 mod harness;
@@ -19,6 +19,7 @@ mod described;
 mod drifted;
 mod faulty;
 mod http;
+mod ordered;
 mod python;
 mod refused;
 mod report;

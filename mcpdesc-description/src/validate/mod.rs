@@ -9,7 +9,7 @@
 //!   ├─ refs::resolve           $componentRef substitution (use-site diagnostics)
 //!   └─ semantic passes over the resolved document
 //!        root, transports, security, capabilities, tags, client_requirements,
-//!        elicitations, tools, resources, prompts
+//!        elicitations, tools, resources, prompts, example_order (x-mcpdesc-after)
 //! ```
 
 pub mod cx;
@@ -22,6 +22,7 @@ mod client_requirements;
 mod content;
 pub mod dialect;
 mod elicitations;
+mod example_order;
 pub mod fallout;
 mod meta;
 mod prompts;

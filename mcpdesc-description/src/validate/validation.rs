@@ -7,8 +7,8 @@ use serde_json::Value;
 use super::cx::{self, SpecVersion};
 use super::refs::{self, Resolution};
 use super::{
-    capabilities, client_requirements, elicitations, fallout, prompts, resources, root, security,
-    tags, text, tools, transports,
+    capabilities, client_requirements, elicitations, example_order, fallout, prompts, resources,
+    root, security, tags, text, tools, transports,
 };
 use crate::diagnostic::{self, Diagnostic};
 use crate::pointer::Pointer;
@@ -80,6 +80,7 @@ pub fn validate(document: &Value, positions: &SourceMap) -> Validation {
     tools::check(&mut cx);
     resources::check(&mut cx);
     prompts::check(&mut cx);
+    example_order::check(&mut cx);
     text::check(&mut cx);
     diagnostics.extend(cx.into_diagnostics());
 
