@@ -3,7 +3,10 @@
 //! by one instance while its requests run on another, as under plain round robin.
 //! A log message a handler sends on instance B reaches the client's stream on
 //! instance A; a `notifications/cancelled` posted to A stops the handler running on
-//! B (which says so in a log message A's stream hears).
+//! B (which says so in a log message A's stream hears). With the events of SSE
+//! streams kept in Redis (`RedisState::with_resumable_streams`), a client whose
+//! stream on A broke resumes it with `Last-Event-ID` on B: it hears what was sent
+//! meanwhile on any instance, then goes on live.
 //!
 //! Each test starts its own `redis-server` (skipped with a notice without one; a
 //! failure under `MCPDESC_REQUIRE_TOOLS=1`).
@@ -76,13 +79,14 @@ fn router(instance: &'static str) -> Router {
         })
 }
 
-/// One instance on a free port; `redis`: its sessions in that Redis, else in memory.
-async fn instance(redis: Option<&Redis>, name: &'static str) -> SocketAddr {
-    let mut server = HttpServer::new(router(name));
-    if let Some(redis) = redis {
-        let state = RedisState::open(&redis.url).unwrap().with_prefix("relay:");
-        server = server.shared_state(Arc::new(state));
+/// One instance on a free port, its sessions in `redis`; `resumable`: the events of
+/// its SSE streams there too.
+async fn instance(redis: &Redis, name: &'static str, resumable: bool) -> SocketAddr {
+    let mut state = RedisState::open(&redis.url).unwrap().with_prefix("relay:");
+    if resumable {
+        state = state.with_resumable_streams(Duration::from_secs(60));
     }
+    let server = HttpServer::new(router(name)).shared_state(Arc::new(state));
     let bound = server.bind("127.0.0.1:0").await.unwrap();
     let addr = bound.local_addr();
     tokio::spawn(async move {
@@ -101,19 +105,27 @@ fn at(client: &Client, addr: SocketAddr) -> Client {
 
 /// The client's standalone `GET` stream of its session, on `addr`.
 async fn open_stream(client: &Client, addr: SocketAddr) -> Incoming {
+    resume_stream(client, addr, None).await
+}
+
+/// The client's standalone `GET` stream of its session, on `addr`, resumed after
+/// `last_event_id` when given.
+async fn resume_stream(client: &Client, addr: SocketAddr, last_event_id: Option<&str>) -> Incoming {
     let stream = tokio::net::TcpStream::connect(addr).await.unwrap();
     let (mut sender, connection) =
         hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
             .await
             .unwrap();
     tokio::spawn(connection);
-    let get = hyper::Request::get("/mcp")
+    let mut get = hyper::Request::get("/mcp")
         .header("host", addr.to_string())
         .header("accept", "text/event-stream")
         .header("mcp-session-id", client.session.clone().unwrap())
-        .header("mcp-protocol-version", VERSION)
-        .body(Empty::<Bytes>::new())
-        .unwrap();
+        .header("mcp-protocol-version", VERSION);
+    if let Some(id) = last_event_id {
+        get = get.header("last-event-id", id);
+    }
+    let get = get.body(Empty::<Bytes>::new()).unwrap();
     let response = sender.send_request(get).await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     response.into_body()
@@ -121,27 +133,41 @@ async fn open_stream(client: &Client, addr: SocketAddr) -> Incoming {
 
 /// Whether `events` carries `text` within `wait`.
 async fn hears(events: &mut Incoming, text: &str, wait: Duration) -> bool {
+    event_id_of(events, text, wait).await.is_some()
+}
+
+/// The SSE event carrying `text` on `events` within `wait`: `Some` with its id
+/// (empty when it has none), `None` when it did not come.
+async fn event_id_of(events: &mut Incoming, text: &str, wait: Duration) -> Option<String> {
     tokio::time::timeout(wait, async {
         let mut seen = String::new();
         while let Some(frame) = events.frame().await {
-            let Ok(frame) = frame else { return false };
+            let Ok(frame) = frame else { return None };
             if let Ok(data) = frame.into_data() {
                 seen.push_str(&String::from_utf8_lossy(&data));
-                if seen.contains(text) {
-                    return true;
+                // Events end with a blank line.
+                for event in seen.split("\n\n") {
+                    if event.contains(text) {
+                        let id = event
+                            .lines()
+                            .find_map(|line| line.strip_prefix("id:"))
+                            .map_or(String::new(), |id| id.trim().to_owned());
+                        return Some(id);
+                    }
                 }
             }
         }
-        false
+        None
     })
     .await
-    .unwrap_or(false)
+    .ok()
+    .flatten()
 }
 
 /// Two instances, a session opened on A with its stream held on A.
-async fn pair(redis: Option<&Redis>) -> (Client, SocketAddr, Incoming) {
-    let a = instance(redis, "A").await;
-    let b = instance(redis, "B").await;
+async fn pair(redis: &Redis, resumable: bool) -> (Client, SocketAddr, Incoming) {
+    let a = instance(redis, "A", resumable).await;
+    let b = instance(redis, "B", resumable).await;
     let mut client = Client::new(a);
     assert_eq!(client.initialize().await.status, StatusCode::OK);
     let events = open_stream(&client, a).await;
@@ -155,7 +181,7 @@ async fn a_log_message_sent_on_one_instance_reaches_the_stream_held_by_another()
     else {
         return;
     };
-    let (client, b, mut events) = pair(Some(&redis)).await;
+    let (client, b, mut events) = pair(&redis, false).await;
     assert_eq!(at(&client, b).tool_text(1, "speak").await, "said");
     assert!(
         hears(&mut events, "spoken on B", Duration::from_secs(10)).await,
@@ -170,7 +196,7 @@ async fn a_cancellation_posted_to_one_instance_stops_the_handler_on_another() {
     else {
         return;
     };
-    let (client, b, mut events) = pair(Some(&redis)).await;
+    let (client, b, mut events) = pair(&redis, false).await;
     let on_b = at(&client, b);
     let call = tokio::spawn(async move { on_b.call_tool(7, "slow").await });
     // Give B time to start the handler (its request is in flight).
@@ -187,4 +213,35 @@ async fn a_cancellation_posted_to_one_instance_stops_the_handler_on_another() {
         "the handler on B did not stop (or its log did not reach A's stream)"
     );
     call.abort();
+}
+
+#[tokio::test]
+async fn a_broken_stream_resumes_on_another_instance_with_last_event_id() {
+    let Some(redis) =
+        redis_server("a_broken_stream_resumes_on_another_instance_with_last_event_id")
+    else {
+        return;
+    };
+    let (client, b, mut events) = pair(&redis, true).await;
+    let a = client.addr;
+    // A log message on A's stream, with its event id.
+    assert_eq!(client.tool_text(1, "speak").await, "said");
+    let last = event_id_of(&mut events, "spoken on A", Duration::from_secs(10))
+        .await
+        .expect("A's stream heard A's log message");
+    assert!(last.contains(":common#"), "a stored event's id: {last:?}");
+    // The stream breaks; meanwhile B's handler logs.
+    drop(events);
+    assert_eq!(at(&client, b).tool_text(2, "speak").await, "said");
+    // Resumed on B: the message sent while the client had no stream, then live.
+    let mut resumed = resume_stream(&client, b, Some(&last)).await;
+    assert!(
+        hears(&mut resumed, "spoken on B", Duration::from_secs(10)).await,
+        "the replay on B did not hold B's message sent while the stream was broken"
+    );
+    assert_eq!(at(&client, a).tool_text(3, "speak").await, "said");
+    assert!(
+        hears(&mut resumed, "spoken on A", Duration::from_secs(10)).await,
+        "the resumed stream did not go on live"
+    );
 }

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::future::Either;
-use futures::Stream;
+use futures::{Stream, StreamExt};
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionManager, LocalSessionManagerError,
@@ -29,6 +29,7 @@ use rmcp::transport::streamable_http_server::session::{
 
 use super::binding::Binding;
 use super::dormant::Dormant;
+use super::events::resumes_standalone;
 use super::relay::Relay;
 
 /// rmcp's `LocalSessionManager`, told about hibernations, and relaying a session's
@@ -130,13 +131,24 @@ impl SessionManager for Manager {
         id: &SessionId,
         last_event_id: String,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        let standalone = resumes_standalone(&last_event_id);
         match &self.relay {
-            Some(relay) => Ok(Either::Left(
+            // The session's standalone stream, its events in the shared store: the
+            // replay (finite: what every instance appended after the id), then the
+            // live stream with what other instances relay.
+            Some(relay) if standalone && self.inner.event_store().is_some() => {
+                let replay = self.inner.resume(id, last_event_id).await?;
+                let live = relay
+                    .listen(id, self.inner.create_standalone_stream(id))
+                    .await?;
+                Ok(Either::Left(Either::Left(replay.chain(live))))
+            }
+            Some(relay) if standalone => Ok(Either::Left(Either::Right(
                 relay
                     .listen(id, self.inner.resume(id, last_event_id))
                     .await?,
-            )),
-            None => Ok(Either::Right(self.inner.resume(id, last_event_id).await?)),
+            ))),
+            _ => Ok(Either::Right(self.inner.resume(id, last_event_id).await?)),
         }
     }
 

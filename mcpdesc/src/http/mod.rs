@@ -113,6 +113,7 @@ mod bound;
 mod defaults;
 mod dormant;
 mod drain;
+mod events;
 #[cfg(feature = "axum")]
 mod health;
 mod hibernate;

@@ -159,7 +159,8 @@ impl Relay {
                 else {
                     return;
                 };
-                let event = ServerSseMessage::from_message(message);
+                let mut event = ServerSseMessage::from_message(message);
+                event.event_id = relayed.event_id;
                 if sender.try_send(event).is_err() {
                     tracing::debug!("mcpdesc: a relayed message was dropped (the client's stream is full or gone)");
                 }
@@ -179,7 +180,8 @@ impl Relay {
             ClientJsonRpcMessage::Request(_) => false,
         };
         if relayed {
-            self.publish(session, RelayDirection::Server, message).await;
+            self.publish(session, RelayDirection::Server, message, None)
+                .await;
         }
     }
 
@@ -188,6 +190,7 @@ impl Relay {
         session: &SessionId,
         direction: RelayDirection,
         message: &impl serde::Serialize,
+        event_id: Option<String>,
     ) {
         let Ok(message) = serde_json::to_value(message) else {
             return;
@@ -197,6 +200,7 @@ impl Relay {
             session: session.to_string(),
             direction,
             message,
+            event_id,
         };
         if let Err(error) = self.store.publish_relayed(&relayed).await {
             tracing::warn!(%error, "mcpdesc: a session message did not reach the other instances");
@@ -245,7 +249,9 @@ impl Relay {
                     continue;
                 };
                 if !is_change(&message) {
-                    relay.publish(&id, RelayDirection::Client, &*message).await;
+                    relay
+                        .publish(&id, RelayDirection::Client, &*message, event.event_id)
+                        .await;
                 }
             }
             // The worker ended (hibernated, closed): forget the pump.

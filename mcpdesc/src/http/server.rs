@@ -16,6 +16,7 @@ use super::binding::Binding;
 use super::bound::BoundHttpServer;
 use super::defaults::DEFAULT_MAX_REQUEST_BODY_BYTES;
 use super::drain::Drain;
+use super::events::SharedEvents;
 use super::listener::{ConnectionLimits, HttpListener};
 use super::relay::{self, Relay};
 use super::security::gate::{Gate, GateSettings};
@@ -478,6 +479,13 @@ impl<H: ServerHandler> HttpServer<H> {
             None => None,
         };
         let mut inner = LocalSessionManager::default();
+        // The events of SSE streams in the shared store, when it keeps them
+        // (`events`): a client resumes a stream on any instance.
+        if let Some(store) = self.state.as_ref().filter(|store| store.keeps_events()) {
+            inner = inner.with_event_store(Arc::new(SharedEvents {
+                store: store.clone(),
+            }));
+        }
         // The handshake timeout is ours (it covers the message after `initialize`);
         // rmcp's covers only the wait for `initialize` itself.
         inner.session_config.init_timeout = Some(self.initialize_timeout);

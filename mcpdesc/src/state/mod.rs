@@ -36,6 +36,10 @@ mod owner;
 #[cfg(feature = "redis")]
 mod redis;
 #[cfg(feature = "redis")]
+mod redis_bounded;
+#[cfg(feature = "redis")]
+mod redis_events;
+#[cfg(feature = "redis")]
 mod redis_feed;
 #[cfg(feature = "redis")]
 mod redis_tasks;

@@ -46,6 +46,17 @@
 //! instance that reads it. The `pollInterval`, the creation and update times are in
 //! the record.
 //!
+//! # Events of SSE streams
+//!
+//! With [`RedisState::with_resumable_streams`] (off by default), every event rmcp
+//! sends on an SSE stream is appended first to a Redis stream, `{prefix}events:{id}`
+//! (the SSE stream's id: a UUID for a request's stream, `{session}:common` for a
+//! session's standalone stream, which every instance of the session appends to), each
+//! entry one field `e` (the event, JSON). The SSE event id the client receives is
+//! `{id}#{entry id}`; a `GET` with `Last-Event-ID` on any instance replays the
+//! entries after it (`XRANGE`). Each stream keeps about its last 1,000 events
+//! (`MAXLEN ~`); its key expires the given TTL after its last event.
+//!
 //! # Outages
 //!
 //! Every operation is bounded by [`RedisState::with_timeout`] (2 s by default): past
@@ -64,6 +75,8 @@ use redis::{AsyncCommands, Script};
 use serde_json::Value;
 
 use super::owner::Owner;
+use super::redis_bounded::bounded;
+use super::redis_events::{EventSettings, RedisEvents};
 use super::redis_feed::{spawn_feed, Feed};
 use super::redis_tasks::RedisTasks;
 use super::relay::{RelayFeed, RelayedMessage};
@@ -90,6 +103,8 @@ pub struct RedisState {
     timeout: Duration,
     recheck: Duration,
     claim: Script,
+    /// The events of SSE streams, when kept ([`RedisState::with_resumable_streams`]).
+    events: Option<EventSettings>,
 }
 
 impl std::fmt::Debug for RedisState {
@@ -138,6 +153,7 @@ impl RedisState {
             timeout: Self::DEFAULT_TIMEOUT,
             recheck: Self::DEFAULT_RECHECK,
             claim: Script::new(CLAIM),
+            events: None,
         })
     }
 
@@ -161,6 +177,30 @@ impl RedisState {
     }
 
     /// The task methods (`redis_tasks.rs`).
+    /// Keeps the events of SSE streams (each stream about its last 1,000), so that a
+    /// client resumes a stream with `Last-Event-ID` on any instance; a stream's
+    /// events expire `ttl` after its last one. Off by default: every event is then
+    /// a write to Redis (about one per `tools/call`; `docs/benchmarks.md`).
+    pub fn with_resumable_streams(mut self, ttl: Duration) -> RedisState {
+        self.events = Some(EventSettings {
+            ttl,
+            max_len: 1_000,
+        });
+        self
+    }
+
+    fn events(&self) -> Result<RedisEvents<'_>, StateError> {
+        let settings = self.events.ok_or_else(|| {
+            StateError::new("SSE events are not kept (RedisState::with_resumable_streams)")
+        })?;
+        Ok(RedisEvents {
+            connection: self.connection.clone(),
+            prefix: &self.prefix,
+            timeout: self.timeout,
+            settings,
+        })
+    }
+
     fn tasks(&self) -> RedisTasks<'_> {
         RedisTasks {
             connection: self.connection.clone(),
@@ -179,13 +219,7 @@ impl RedisState {
         &self,
         operation: impl Future<Output = redis::RedisResult<T>>,
     ) -> Result<T, StateError> {
-        match tokio::time::timeout(self.timeout, operation).await {
-            Ok(result) => result.map_err(StateError::new),
-            Err(_) => Err(StateError::new(format!(
-                "Redis did not answer within {} ms",
-                self.timeout.as_millis()
-            ))),
-        }
+        bounded(self.timeout, operation).await
     }
 
     /// Sets `fields` of session `id` and its TTL, in one transaction.
@@ -350,6 +384,22 @@ impl StateStore for RedisState {
         let channel = format!("{}relay", self.prefix);
         self.bounded(connection.publish::<_, _, ()>(channel, json(message)?))
             .await
+    }
+
+    fn keeps_events(&self) -> bool {
+        self.events.is_some()
+    }
+
+    async fn append_event(&self, stream: &str, event: &str) -> Result<String, StateError> {
+        self.events()?.append(stream, event).await
+    }
+
+    async fn events_after(
+        &self,
+        stream: &str,
+        position: &str,
+    ) -> Result<Vec<(String, String)>, StateError> {
+        self.events()?.after(stream, position).await
     }
 
     fn relay_feed(&self) -> Option<RelayFeed> {

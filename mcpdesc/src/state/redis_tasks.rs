@@ -8,6 +8,7 @@ use futures::stream::{BoxStream, StreamExt};
 use redis::aio::ConnectionManager;
 use redis::{AsyncCommands, Script};
 
+use super::redis_bounded::bounded;
 use super::store::StateError;
 use super::task_record::{TaskEnd, TaskRecord, TaskStatus};
 
@@ -64,17 +65,12 @@ impl RedisTasks<'_> {
         format!("{}task-cancels", self.prefix)
     }
 
+    /// `operation`, bounded by the timeout.
     async fn bounded<T>(
         &self,
         operation: impl Future<Output = redis::RedisResult<T>>,
     ) -> Result<T, StateError> {
-        match tokio::time::timeout(self.timeout, operation).await {
-            Ok(result) => result.map_err(StateError::new),
-            Err(_) => Err(StateError::new(format!(
-                "Redis did not answer within {} ms",
-                self.timeout.as_millis()
-            ))),
-        }
+        bounded(self.timeout, operation).await
     }
 
     pub(super) async fn create(&self, task: &TaskRecord) -> Result<(), StateError> {

@@ -37,6 +37,7 @@ pub enum RelayDirection {
 ///     direction: RelayDirection::Server,
 ///     message: json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
 ///                     "params": {"requestId": 7}}),
+///     event_id: None,
 /// };
 /// let text = serde_json::to_string(&relayed).unwrap();
 /// assert_eq!(RelayedMessage::from_json(text.as_bytes()).unwrap(), relayed);
@@ -52,6 +53,10 @@ pub struct RelayedMessage {
     pub direction: RelayDirection,
     /// The JSON-RPC message.
     pub message: Value,
+    /// Its SSE event id, when the store keeps the events of SSE streams (the client
+    /// resumes after it on any instance); `None` otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_id: Option<String>,
 }
 
 impl RelayedMessage {

@@ -175,6 +175,40 @@ pub trait StateStore: Send + Sync + 'static {
     fn relay_feed(&self) -> Option<RelayFeed> {
         None
     }
+
+    // ---- The events of resumable SSE streams (`Last-Event-ID`). The defaults keep
+    // none: rmcp then resumes a stream from the worker's own cache, on the instance
+    // that sent it.
+
+    /// Whether this store keeps the events of SSE streams (the two methods below
+    /// work), so that a client resumes a stream with `Last-Event-ID` on any
+    /// instance. Default: `false`.
+    fn keeps_events(&self) -> bool {
+        false
+    }
+
+    /// Appends `event` (an opaque text) to stream `stream`; its position in the
+    /// stream, an opaque text that orders the stream's events (`events_after`
+    /// compares nothing else). The event is stored when this returns.
+    async fn append_event(&self, stream: &str, event: &str) -> Result<String, StateError> {
+        let _ = (stream, event);
+        Err(StateError::new(
+            "this store keeps no SSE events (StateStore::keeps_events is false)",
+        ))
+    }
+
+    /// The events of stream `stream` after `position`, in order, with their
+    /// positions (empty once the stream expired).
+    async fn events_after(
+        &self,
+        stream: &str,
+        position: &str,
+    ) -> Result<Vec<(String, String)>, StateError> {
+        let _ = (stream, position);
+        Err(StateError::new(
+            "this store keeps no SSE events (StateStore::keeps_events is false)",
+        ))
+    }
 }
 
 /// The error of the task methods of a store that keeps no task.
