@@ -25,9 +25,10 @@ HTTP options:
   --hibernate-after-s N
                       an idle session gives up its worker after N seconds (default 5;
                       0: never) and is restored by its next request
-  --redis URL         keep sessions (their handshake, their owner) in Redis at URL
-                      (redis://HOST:PORT/DB): every instance using the same Redis
-                      serves every session, behind a plain round-robin balancer
+  --redis URL         keep sessions (their handshake, their owner), tasks and the
+                      events of SSE streams in Redis at URL (redis://HOST:PORT/DB):
+                      every instance using the same Redis serves every session and
+                      task, behind a plain round-robin balancer
   --grace-s N         on SIGTERM or Ctrl-C, let requests in flight finish for up to
                       N seconds (default 30), then exit 0
   --rate-limit N      at most N requests per second per client (the principal when
@@ -151,7 +152,9 @@ async fn serve_http(
     if let Some(url) = &options.redis {
         // Lazy: the server starts while Redis is down and answers 503 until it is up.
         let state = mcpdesc::state::RedisState::open(url)
-            .map_err(|e| mcpdesc::Error::Http(format!("--redis: {e}")))?;
+            .map_err(|e| mcpdesc::Error::Http(format!("--redis: {e}")))?
+            // A client resumes a broken stream on any instance (`Last-Event-ID`).
+            .with_resumable_streams(std::time::Duration::from_secs(300));
         server = server.shared_state(std::sync::Arc::new(state));
     }
     let server = server
