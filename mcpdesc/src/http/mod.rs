@@ -108,6 +108,7 @@
 //! [`ToolListings::restore`]: crate::server::adapter::listing::ToolListings::restore
 
 mod binding;
+mod changes;
 mod body;
 mod bound;
 mod defaults;

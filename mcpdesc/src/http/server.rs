@@ -30,6 +30,7 @@ use crate::protocol::error::{Error, RouterError};
 use crate::server::adapter::listing::ToolListings;
 use crate::server::adapter::mcp_server::McpServer;
 use crate::server::router::Router;
+use crate::server::subscriptions::ChangeNotifier;
 use crate::state::{MemoryState, StateStore};
 use crate::tasks::running::RunningTasks;
 
@@ -61,6 +62,9 @@ pub struct HttpServer<H = McpServer> {
     idle_timeout: Option<Duration>,
     /// Where sessions' records are kept (stateful mode); `None`: in memory.
     state: Option<Arc<dyn StateStore>>,
+    /// Whose change notifications cross instances through a shared store, besides
+    /// the router's of [`HttpServer::new`] and [`HttpServer::enforce_security_of`].
+    changes: Option<ChangeNotifier>,
     /// Cancelled by a drain's end or [`BoundHttpServer::shutdown_token`]: closes
     /// every session (rmcp's token is its child).
     shutdown: CancellationToken,
@@ -132,6 +136,7 @@ impl<H: ServerHandler> HttpServer<H> {
             hibernate_after: Some(DEFAULT_HIBERNATE_AFTER),
             idle_timeout: Some(DEFAULT_SESSION_IDLE_TIMEOUT),
             state: None,
+            changes: None,
             factory: Arc::new(factory),
             listings: None,
             errors: Vec::new(),
@@ -311,6 +316,17 @@ impl<H: ServerHandler> HttpServer<H> {
         self
     }
 
+    /// Relays `changes` (a router's [`Router::changes`]) to the other instances
+    /// sharing the store of [`HttpServer::shared_state`]: for a hand-written
+    /// handler given to [`HttpServer::with_handler`] (the router of
+    /// [`HttpServer::new`] and of [`HttpServer::enforce_security_of`] is relayed
+    /// without it). An announcement on any instance then reaches the subscribed
+    /// sessions of every instance (`crate::state`).
+    pub fn relay_changes(mut self, changes: ChangeNotifier) -> Self {
+        self.changes = Some(changes);
+        self
+    }
+
     /// The path of the MCP endpoint (default [`MCP_PATH`], `/mcp`) in
     /// [`HttpServer::bind`] and `HttpServer::into_router` (feature `axum`).
     ///
@@ -447,6 +463,11 @@ impl<H: ServerHandler> HttpServer<H> {
                 !hosts.is_empty() && hosts.iter().all(|h| origin::is_loopback_host(h))
             }
         };
+        // Whose change notifications cross instances (`changes`).
+        let changes = self
+            .changes
+            .clone()
+            .or_else(|| self.security.as_ref().map(|router| router.changes()));
         let gate = match self.security {
             Some(router) => Gate::new(router, self.gate, bound)
                 .map_err(Error::Security)?
@@ -489,6 +510,11 @@ impl<H: ServerHandler> HttpServer<H> {
                 if let Some(dormant) = &dormant {
                     config.session_store = Some(dormant.clone());
                 }
+            }
+        }
+        if let (Some(binding), Some(changes)) = (&binding, &changes) {
+            if binding.shared() {
+                super::changes::relay(changes, binding.store().clone(), self.shutdown.clone());
             }
         }
         let manager = Arc::new(hibernate::Manager {

@@ -12,10 +12,16 @@
 //! list request, `resources/subscribe`) with the [`Notifier`] that reaches its
 //! client; the registry keeps only a weak reference, so a closed session drops out
 //! on its own. Sending is best-effort: a session whose connection is gone is skipped.
+//!
+//! Across instances: an HTTP server whose state store is shared (`RedisState`)
+//! gives the notifier a relay; every announcement then also goes to the other
+//! instances sharing the store, which deliver it to their own sessions
+//! ([`ChangeNotifier::deliver`]). The announcing instance delivers its own at once
+//! and skips it when the store hands it back, so no session hears it twice.
 
 use std::collections::HashSet;
 use std::fmt;
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use serde_json::{json, Value};
 
@@ -32,6 +38,11 @@ pub(crate) struct ListChanged {
     /// `resources.listChanged`.
     pub resources: bool,
 }
+
+const RESOURCE_UPDATED: &str = "notifications/resources/updated";
+const TOOLS_LIST_CHANGED: &str = "notifications/tools/list_changed";
+const PROMPTS_LIST_CHANGED: &str = "notifications/prompts/list_changed";
+const RESOURCES_LIST_CHANGED: &str = "notifications/resources/list_changed";
 
 /// One connected session, as the registry sees it.
 pub(crate) struct SessionLink {
@@ -106,7 +117,15 @@ impl fmt::Debug for SessionLink {
 #[derive(Clone, Default)]
 pub struct ChangeNotifier {
     sessions: Arc<Mutex<Vec<Weak<SessionLink>>>>,
+    /// Where every announcement also goes: the other instances (see the module
+    /// docs); unset on a single instance.
+    relay: Arc<OnceLock<Relay>>,
 }
+
+/// Takes an announcement (`method`, `params`) to the other instances; it must not
+/// wait (the HTTP layer queues it for a task of its own).
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
+pub(crate) type Relay = Arc<dyn Fn(&'static str, &Value) + Send + Sync>;
 
 impl fmt::Debug for ChangeNotifier {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -127,6 +146,45 @@ impl ChangeNotifier {
         sessions.push(Arc::downgrade(session));
     }
 
+    /// Sends every later announcement through `relay` too; `false` when a relay
+    /// was set already (the first one stays).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn relay_to(&self, relay: Relay) -> bool {
+        self.relay.set(relay).is_ok()
+    }
+
+    /// Delivers an announcement another instance made (`method`, `params`) to this
+    /// instance's sessions, as the method of the same name would, without relaying
+    /// it again; an unknown method or a `resources/updated` without its `uri`
+    /// reaches nobody.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) async fn deliver(&self, method: &str, params: &Value) -> usize {
+        match method {
+            RESOURCE_UPDATED => {
+                let Some(uri) = params.get("uri").and_then(Value::as_str) else {
+                    return 0;
+                };
+                self.send_local(RESOURCE_UPDATED, params, |s| s.is_subscribed(uri))
+                    .await
+            }
+            TOOLS_LIST_CHANGED => {
+                self.send_local(TOOLS_LIST_CHANGED, params, |s| s.list_changed.tools)
+                    .await
+            }
+            PROMPTS_LIST_CHANGED => {
+                self.send_local(PROMPTS_LIST_CHANGED, params, |s| s.list_changed.prompts)
+                    .await
+            }
+            RESOURCES_LIST_CHANGED => {
+                self.send_local(RESOURCES_LIST_CHANGED, params, |s| {
+                    s.list_changed.resources
+                })
+                .await
+            }
+            _ => 0,
+        }
+    }
+
     /// The sessions still open.
     fn live(&self) -> Vec<Arc<SessionLink>> {
         let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
@@ -135,10 +193,11 @@ impl ChangeNotifier {
     }
 
     /// Sends `notifications/resources/updated` for `uri` to every session subscribed
-    /// to it.
+    /// to it. With a shared state store, the sessions of the other instances hear
+    /// it too; the count is this instance's.
     pub async fn resource_updated(&self, uri: &str) -> usize {
         let params = json!({"uri": uri});
-        self.send("notifications/resources/updated", &params, |s| {
+        self.send(RESOURCE_UPDATED, &params, |s| {
             s.is_subscribed(uri)
         })
         .await
@@ -147,7 +206,7 @@ impl ChangeNotifier {
     /// Sends `notifications/tools/list_changed` to every session whose version
     /// declares `tools.listChanged`.
     pub async fn tools_list_changed(&self) -> usize {
-        self.send("notifications/tools/list_changed", &json!({}), |s| {
+        self.send(TOOLS_LIST_CHANGED, &json!({}), |s| {
             s.list_changed.tools
         })
         .await
@@ -156,7 +215,7 @@ impl ChangeNotifier {
     /// Sends `notifications/prompts/list_changed` to every session whose version
     /// declares `prompts.listChanged`.
     pub async fn prompts_list_changed(&self) -> usize {
-        self.send("notifications/prompts/list_changed", &json!({}), |s| {
+        self.send(PROMPTS_LIST_CHANGED, &json!({}), |s| {
             s.list_changed.prompts
         })
         .await
@@ -165,13 +224,27 @@ impl ChangeNotifier {
     /// Sends `notifications/resources/list_changed` to every session whose version
     /// declares `resources.listChanged`.
     pub async fn resources_list_changed(&self) -> usize {
-        self.send("notifications/resources/list_changed", &json!({}), |s| {
+        self.send(RESOURCES_LIST_CHANGED, &json!({}), |s| {
             s.list_changed.resources
         })
         .await
     }
 
+    /// Sends to this instance's sessions `to` selects, and relays to the other
+    /// instances when a relay is set.
     async fn send(
+        &self,
+        method: &'static str,
+        params: &Value,
+        to: impl Fn(&SessionLink) -> bool,
+    ) -> usize {
+        if let Some(relay) = self.relay.get() {
+            relay(method, params);
+        }
+        self.send_local(method, params, to).await
+    }
+
+    async fn send_local(
         &self,
         method: &'static str,
         params: &Value,
@@ -248,6 +321,24 @@ mod tests {
             ]
         );
         assert!(sent_b.0.lock().unwrap().is_empty());
+        // What another instance announced reaches the same sessions, and is not
+        // relayed again.
+        let relayed = Arc::new(Mutex::new(Vec::new()));
+        let into = relayed.clone();
+        assert!(changes.relay_to(Arc::new(move |method, params: &Value| {
+            into.lock().unwrap().push((method, params.clone()));
+        })));
+        let params = json!({"uri": "test://x"});
+        assert_eq!(block(changes.deliver(RESOURCE_UPDATED, &params)), 1);
+        assert_eq!(block(changes.deliver(RESOURCE_UPDATED, &json!({}))), 0);
+        assert_eq!(block(changes.deliver("notifications/unknown", &json!({}))), 0);
+        assert!(relayed.lock().unwrap().is_empty());
+        assert_eq!(block(changes.tools_list_changed()), 1);
+        assert_eq!(
+            *relayed.lock().unwrap(),
+            vec![(TOOLS_LIST_CHANGED, json!({}))]
+        );
+        assert_eq!(sent_a.0.lock().unwrap().len(), 4);
         // A dropped session is gone.
         drop(a);
         assert_eq!(block(changes.tools_list_changed()), 0);

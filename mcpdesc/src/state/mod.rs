@@ -18,17 +18,27 @@
 //! A store for another database implements [`StateStore`]; [`StateStore::shared`]
 //! says which of the two rules above applies.
 //!
-//! What a record does not hold yet: a session's log level, its resource
-//! subscriptions and its MCP 2025-11-25 tasks live in its worker, on the instance
-//! that received them (the HTTP layer keeps such a session's worker from
-//! hibernating; a request on another instance does not see them).
+//! A record also holds the session's log level (`logging/setLevel`) and its
+//! resource subscriptions, written when the session sets them: a session restored
+//! on another instance keeps both. Change notifications cross instances through the
+//! store too ([`ChangeAnnouncement`], [`StateStore::publish_change`],
+//! [`StateStore::change_feed`]): a `ChangeNotifier` announcement on one instance
+//! reaches the subscribed sessions on every instance.
+//!
+//! What a record does not hold yet: a session's MCP 2025-11-25 tasks live in its
+//! worker, on the instance that received them (the HTTP layer keeps such a
+//! session's worker from hibernating).
 
+mod changes;
 mod memory;
 mod owner;
 #[cfg(feature = "redis")]
 mod redis;
+#[cfg(feature = "redis")]
+mod redis_bus;
 mod store;
 
+pub use changes::{ChangeAnnouncement, ChangeFeed, FEED_CAPACITY};
 pub use memory::MemoryState;
 pub use owner::Owner;
 #[cfg(feature = "redis")]

@@ -11,6 +11,19 @@
 //! | `opened` | `1`: the session was opened (the key exists from then on) |
 //! | `init`   | the `initialize` parameters, JSON                         |
 //! | `owner`  | the owner ([`Owner`]), JSON; absent: anonymous            |
+//! | `level`  | the level of its last `logging/setLevel`, e.g. `warning`  |
+//! | `sub:{uri}` | `1`: the session is subscribed to `{uri}` (one field per URI, removed by `resources/unsubscribe`) |
+//!
+//! `level` and the `sub:` fields are written only while the key exists (a script
+//! checks it), so a session deleted meanwhile is not brought back; they share the
+//! key's TTL. A session restored on another instance reads them with the rest.
+//!
+//! Change announcements (`ChangeNotifier`: `resources/updated`, `list_changed`)
+//! are published on the pub/sub channel `{prefix}changes` as the JSON of a
+//! [`ChangeAnnouncement`]; each HTTP server subscribes to it on a connection of its
+//! own (`redis_bus`) and delivers what other instances announced to its subscribed
+//! sessions. Nothing is stored for them (no key, no TTL): an instance that is not
+//! subscribed at that moment (Redis down, reconnecting) misses the announcement.
 //!
 //! # Time to live
 //!
@@ -40,6 +53,7 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{AsyncCommands, Script};
 use serde_json::Value;
 
+use super::changes::{ChangeAnnouncement, ChangeFeed};
 use super::owner::Owner;
 use super::store::{SessionRecord, StateError, StateStore};
 
@@ -51,6 +65,23 @@ redis.call('HSETNX', KEYS[1], 'owner', ARGV[1])
 return redis.call('HGET', KEYS[1], 'owner')
 ";
 
+/// Sets (`ARGV[2]` not empty) or removes field `ARGV[1]` of a session that
+/// exists, and restarts its TTL (`ARGV[3]` ms, `0`: none); answers whether it
+/// exists.
+const SET_FIELD: &str = r"
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if ARGV[2] == '' then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+else
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+end
+if tonumber(ARGV[3]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+return 1
+";
+
+/// The hash field of a subscription to `uri`.
+const SUBSCRIPTION_FIELD: &str = "sub:";
+
 /// Sessions' records in a Redis server shared by every instance (see the module
 /// docs for the key layout, the TTLs and what an outage does).
 #[derive(Clone)]
@@ -60,6 +91,9 @@ pub struct RedisState {
     timeout: Duration,
     recheck: Duration,
     claim: Script,
+    /// For the pub/sub connection of [`StateStore::change_feed`].
+    client: redis::Client,
+    set_field: Script,
 }
 
 impl std::fmt::Debug for RedisState {
@@ -99,14 +133,16 @@ impl RedisState {
             .set_response_timeout(Some(Self::DEFAULT_TIMEOUT))
             .set_number_of_retries(2)
             .set_max_delay(Duration::from_millis(500));
-        let connection =
-            ConnectionManager::new_lazy_with_config(client, config).map_err(StateError::new)?;
+        let connection = ConnectionManager::new_lazy_with_config(client.clone(), config)
+            .map_err(StateError::new)?;
         Ok(RedisState {
             connection,
             prefix: Self::DEFAULT_PREFIX.to_owned(),
             timeout: Self::DEFAULT_TIMEOUT,
             recheck: Self::DEFAULT_RECHECK,
             claim: Script::new(CLAIM),
+            client,
+            set_field: Script::new(SET_FIELD),
         })
     }
 
@@ -131,6 +167,30 @@ impl RedisState {
 
     fn key(&self, id: &str) -> String {
         format!("{}session:{id}", self.prefix)
+    }
+
+    /// The pub/sub channel of change announcements.
+    fn changes_channel(&self) -> String {
+        format!("{}changes", self.prefix)
+    }
+
+    /// Sets (`value` not empty) or removes `field` of session `id` if it exists.
+    async fn set_field(
+        &self,
+        id: &str,
+        field: &str,
+        value: &str,
+        ttl: Option<Duration>,
+    ) -> Result<(), StateError> {
+        let mut connection = self.connection.clone();
+        let mut invocation = self.set_field.key(self.key(id));
+        invocation
+            .arg(field)
+            .arg(value)
+            .arg(ttl.map_or(0, millis));
+        self.bounded(invocation.invoke_async::<i64>(&mut connection))
+            .await
+            .map(drop)
     }
 
     /// `operation`, bounded by the timeout.
@@ -240,9 +300,17 @@ impl StateStore for RedisState {
             Some(owner) => Some(serde_json::from_value(owner).map_err(StateError::new)?),
             None => None,
         };
+        let mut subscriptions: Vec<String> = fields
+            .keys()
+            .filter_map(|field| field.strip_prefix(SUBSCRIPTION_FIELD))
+            .map(str::to_owned)
+            .collect();
+        subscriptions.sort();
         Ok(Some(SessionRecord {
             initialize: parse("init")?,
             owner,
+            log_level: fields.get("level").cloned(),
+            subscriptions,
         }))
     }
 
@@ -256,6 +324,50 @@ impl StateStore for RedisState {
         after
             .map(|text| serde_json::from_str(&text).map_err(StateError::new))
             .transpose()
+    }
+
+    // ---- Session state kept for a restore, and announcements (`redis_bus`).
+
+    async fn save_log_level(
+        &self,
+        id: &str,
+        level: &str,
+        ttl: Option<Duration>,
+    ) -> Result<(), StateError> {
+        self.set_field(id, "level", level, ttl).await
+    }
+
+    async fn save_subscription(
+        &self,
+        id: &str,
+        uri: &str,
+        subscribed: bool,
+        ttl: Option<Duration>,
+    ) -> Result<(), StateError> {
+        let field = format!("{SUBSCRIPTION_FIELD}{uri}");
+        let value = if subscribed { "1" } else { "" };
+        self.set_field(id, &field, value, ttl).await
+    }
+
+    async fn publish_change(&self, announcement: &ChangeAnnouncement) -> Result<(), StateError> {
+        let mut connection = self.connection.clone();
+        let payload = json(announcement)?;
+        let _: i64 = self
+            .bounded(connection.publish(self.changes_channel(), payload))
+            .await?;
+        Ok(())
+    }
+
+    fn change_feed(&self) -> Option<ChangeFeed> {
+        if tokio::runtime::Handle::try_current().is_err() {
+            tracing::warn!("mcpdesc: RedisState::change_feed needs a Tokio runtime; announcements from other instances are not delivered");
+            return None;
+        }
+        Some(super::redis_bus::spawn_feed(
+            self.client.clone(),
+            self.changes_channel(),
+            self.timeout,
+        ))
     }
 
     async fn remove_session(&self, id: &str) -> Result<bool, StateError> {

@@ -67,6 +67,9 @@ impl ServerHandler for McpServer {
         if let Ok(version) = result.protocol_version.as_str().parse() {
             result.capabilities = self.capabilities(version, marked_stateless(&context));
             self.join(version, &context);
+            // A replayed `initialize` (a restore) names its session: what the
+            // session set before comes back (`kept`).
+            self.restore_kept(version, &context).await;
         }
         Ok(result)
     }
@@ -96,7 +99,7 @@ impl ServerHandler for McpServer {
             .log_level
             .lock()
             .unwrap_or_else(|e| e.into_inner()) = Some(level);
-        Ok(())
+        self.keep_log_level(&context, level).await
     }
 
     async fn list_tools(
@@ -275,7 +278,7 @@ impl ServerHandler for McpServer {
     ) -> Result<(), ErrorData> {
         let version = self.subscription_version(&context)?;
         self.join(version, &context).subscribe(&request.uri);
-        Ok(())
+        self.keep_subscription(&context, &request.uri, true).await
     }
 
     #[allow(deprecated)]
@@ -286,7 +289,7 @@ impl ServerHandler for McpServer {
     ) -> Result<(), ErrorData> {
         let version = self.subscription_version(&context)?;
         self.join(version, &context).unsubscribe(&request.uri);
-        Ok(())
+        self.keep_subscription(&context, &request.uri, false).await
     }
 
     async fn on_custom_request(

@@ -41,6 +41,30 @@ pub(crate) struct RequestSecurity {
     pub(crate) unavailable: Vec<String>,
 }
 
+/// The shared store a stateful request's session is kept in, left by the HTTP
+/// layer when its store is shared (`HttpServer::shared_state`): where
+/// [`McpServer`] writes the session's log level and resource subscriptions, and
+/// reads them back when it restores the session on this instance.
+///
+/// [`McpServer`]: super::mcp_server::McpServer
+#[cfg(feature = "http")]
+#[derive(Clone)]
+pub(crate) struct SessionKeeper {
+    pub(crate) store: Arc<dyn crate::state::StateStore>,
+    /// The session idle timeout: the record's time to live.
+    pub(crate) ttl: Option<std::time::Duration>,
+}
+
+/// The store keeping the session `context` names, and the session's id; `None`
+/// without a shared store or a session.
+#[cfg(feature = "http")]
+pub(super) fn session_keeper(context: &RequestContext<RoleServer>) -> Option<(SessionKeeper, String)> {
+    let parts = context.extensions.get::<http::request::Parts>()?;
+    let keeper = parts.extensions.get::<SessionKeeper>()?;
+    let id = parts.headers.get("mcp-session-id")?.to_str().ok()?;
+    Some((keeper.clone(), id.to_owned()))
+}
+
 /// What `mcpdesc::http` verified for this request, passed on by rmcp in the HTTP
 /// request's extensions.
 #[cfg(feature = "http")]

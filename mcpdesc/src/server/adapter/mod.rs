@@ -30,11 +30,14 @@
 //! `tasks.rs` (`tasks/*` and task-augmented calls), `peer.rs` (the client of a
 //! request as `ClientPeer` and `Notifier`), `convert.rs` (between rmcp's types and
 //! the router's JSON), `listing.rs` (the tool listings and the members rmcp drops),
-//! `http_marks.rs` (what the HTTP layer leaves in a request for the handler).
+//! `http_marks.rs` (what the HTTP layer leaves in a request for the handler),
+//! `kept.rs` (a session's log level and subscriptions in a shared store, for a
+//! restore on another instance).
 
 pub(crate) mod convert;
 pub(crate) mod handler;
 pub(crate) mod http_marks;
+mod kept;
 pub(crate) mod listing;
 pub(crate) mod mcp_server;
 pub(crate) mod peer;

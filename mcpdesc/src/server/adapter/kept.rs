@@ -1,0 +1,106 @@
+//! What a session sets that outlives the instance serving it: its log level
+//! (`logging/setLevel`) and its resource subscriptions, written to the shared store
+//! the HTTP layer names ([`SessionKeeper`](super::http_marks::SessionKeeper)), and
+//! read back when the session is restored on another instance (the replayed
+//! `initialize`), so that a session subscribed on one instance and restored on
+//! another still hears the updates (announced on any instance, `crate::state`).
+//!
+//! Without a shared store (stdio, one instance) nothing is written: the session's
+//! worker keeps both, as before.
+
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer};
+
+use super::mcp_server::McpServer;
+use crate::protocol::version::ProtocolVersion;
+use crate::server::notifications::LogLevel;
+
+impl McpServer {
+    /// Stores the session's new log level; a store that cannot be reached fails
+    /// the request (`-32603`), so the client knows to set it again.
+    pub(super) async fn keep_log_level(
+        &self,
+        context: &RequestContext<RoleServer>,
+        level: LogLevel,
+    ) -> Result<(), ErrorData> {
+        #[cfg(feature = "http")]
+        if let Some((keeper, id)) = super::http_marks::session_keeper(context) {
+            keeper
+                .store
+                .save_log_level(&id, level.as_str(), keeper.ttl)
+                .await
+                .map_err(unavailable)?;
+        }
+        #[cfg(not(feature = "http"))]
+        let _ = (context, level);
+        Ok(())
+    }
+
+    /// Stores a `resources/subscribe` (`subscribed`) or `resources/unsubscribe` of
+    /// `uri`; a store that cannot be reached fails the request (`-32603`).
+    pub(super) async fn keep_subscription(
+        &self,
+        context: &RequestContext<RoleServer>,
+        uri: &str,
+        subscribed: bool,
+    ) -> Result<(), ErrorData> {
+        #[cfg(feature = "http")]
+        if let Some((keeper, id)) = super::http_marks::session_keeper(context) {
+            keeper
+                .store
+                .save_subscription(&id, uri, subscribed, keeper.ttl)
+                .await
+                .map_err(unavailable)?;
+        }
+        #[cfg(not(feature = "http"))]
+        let _ = (context, uri, subscribed);
+        Ok(())
+    }
+
+    /// In the `initialize` rmcp replays to restore a session (it names the
+    /// session): the stored log level and subscriptions, applied to this session. A
+    /// store that cannot be read leaves the session without them (a warning): the
+    /// restore itself succeeded from the same store a moment before.
+    pub(super) async fn restore_kept(
+        &self,
+        version: ProtocolVersion,
+        context: &RequestContext<RoleServer>,
+    ) {
+        #[cfg(feature = "http")]
+        if let Some((keeper, id)) = super::http_marks::session_keeper(context) {
+            let record = match keeper.store.session(&id, keeper.ttl).await {
+                Ok(Some(record)) => record,
+                Ok(None) => return,
+                Err(error) => {
+                    tracing::warn!(%error, "mcpdesc: a restored session lost its log level and subscriptions");
+                    return;
+                }
+            };
+            if let Some(level) = record.log_level.and_then(|l| l.parse::<LogLevel>().ok()) {
+                *self
+                    .session
+                    .log_level
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner()) = Some(level);
+            }
+            if !record.subscriptions.is_empty() {
+                let link = self.join(version, context);
+                for uri in &record.subscriptions {
+                    link.subscribe(uri);
+                }
+            }
+        }
+        #[cfg(not(feature = "http"))]
+        let _ = (version, context);
+    }
+}
+
+/// The answer to a request whose session state could not be stored.
+#[cfg(feature = "http")]
+fn unavailable(error: crate::state::StateError) -> ErrorData {
+    tracing::warn!(%error, "mcpdesc: a session's state could not be stored");
+    ErrorData::internal_error(
+        "the session state is unavailable, try again later",
+        None,
+    )
+}
