@@ -1,0 +1,405 @@
+//! Change notifications across stateful instances sharing one real Redis
+//! (`HttpServer::shared_state`, `mcpdesc::state::RedisState`): a `resources/updated`
+//! or `list_changed` announced on one instance reaches the sessions subscribed on
+//! another (once, never twice on the announcing one); a session restored on another
+//! instance keeps its subscriptions and its log level; with Redis paused the
+//! announcing request answers at once, and announcements cross again once it
+//! resumes.
+//!
+//! Each test starts its own `redis-server` (skipped with a notice without one; a
+//! failure under `MCPDESC_REQUIRE_TOOLS=1`). Clients listen on the session's
+//! standalone SSE stream (`GET /mcp`), where notifications outside a request go.
+
+#[path = "../../tests/prereq.rs"]
+mod prereq;
+#[path = "support/redis.rs"]
+mod redis;
+#[path = "support/wire.rs"]
+mod wire;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Empty};
+use hyper::{Request, StatusCode};
+use mcpdesc::http::HttpServer;
+use mcpdesc::state::RedisState;
+use mcpdesc::{
+    LogLevel, ProtocolVersion, ResourceResult, ResourceSpec, Router, ServerInfo, ToolResult,
+    ToolSpec,
+};
+use redis::Redis;
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+use wire::{Client, VERSION};
+
+/// The key prefix of the tests' instances; the announcements' channel is
+/// `{PREFIX}changes`.
+const PREFIX: &str = "notify:";
+
+fn redis_server(test: &str) -> Option<Redis> {
+    let program = prereq::program(test, redis::CANDIDATES, &["--version"], redis::HOW)?;
+    Some(Redis::start(program))
+}
+
+const WATCHED: ResourceSpec = ResourceSpec::new(
+    "test://watched",
+    &[],
+    r#"{"uri": "test://watched", "name": "watched"}"#,
+);
+
+/// Announces that `test://watched` changed.
+const TOUCH: ToolSpec = ToolSpec::new(
+    "touch",
+    &[],
+    r#"{"name": "touch", "inputSchema": {"type": "object"}}"#,
+);
+
+/// Announces that the tool list changed.
+const GROW: ToolSpec = ToolSpec::new(
+    "grow",
+    &[],
+    r#"{"name": "grow", "inputSchema": {"type": "object"}}"#,
+);
+
+/// Logs one message at `info` and one at `warning`.
+const SPEAK: ToolSpec = ToolSpec::new(
+    "speak",
+    &[],
+    r#"{"name": "speak", "inputSchema": {"type": "object"}}"#,
+);
+
+fn router(instance: &'static str) -> Router {
+    let info = ServerInfo {
+        protocol_versions: &[ProtocolVersion::V2025_11_25],
+        capabilities: Some(
+            r#"[{"protocolVersions": ["2025-11-25"], "logging": {},
+                 "tools": {"listChanged": true}, "resources": {"subscribe": true}}]"#,
+        ),
+        ..ServerInfo::new("notify", "1.0.0")
+    };
+    Router::new(info)
+        .resource(WATCHED, |uri, _cx| {
+            Box::pin(async move { Ok(ResourceResult::text(uri, "text/plain", "v")) })
+        })
+        .tool(TOUCH, move |_, cx| {
+            Box::pin(async move {
+                let here = cx.changes().resource_updated("test://watched").await;
+                Ok(ToolResult::text(format!("{instance} {here}")))
+            })
+        })
+        .tool(GROW, move |_, cx| {
+            Box::pin(async move {
+                let here = cx.changes().tools_list_changed().await;
+                Ok(ToolResult::text(format!("{instance} {here}")))
+            })
+        })
+        .tool(SPEAK, move |_, cx| {
+            Box::pin(async move {
+                cx.log(LogLevel::Info, "info from speak").await;
+                cx.log(LogLevel::Warning, "warning from speak").await;
+                Ok(ToolResult::text(instance))
+            })
+        })
+}
+
+/// One instance on a free port, its state in `redis`, each Redis operation bounded
+/// by `timeout`, a session's record read again after `recheck`.
+async fn instance(
+    redis: &Redis,
+    name: &'static str,
+    timeout: Duration,
+    recheck: Duration,
+) -> SocketAddr {
+    let state = RedisState::open(&redis.url)
+        .unwrap()
+        .with_prefix(PREFIX)
+        .with_timeout(timeout)
+        .with_recheck(recheck);
+    let bound = HttpServer::new(router(name))
+        .shared_state(Arc::new(state))
+        .bind("127.0.0.1:0")
+        .await
+        .unwrap();
+    let addr = bound.local_addr();
+    tokio::spawn(async move {
+        let _ = bound.run().await;
+    });
+    addr
+}
+
+/// `instances` instances, returned once each one's announcement feed is subscribed
+/// (an announcement published before that would not reach it: pub/sub keeps
+/// nothing).
+async fn instances<const N: usize>(redis: &Redis, recheck: Duration) -> [SocketAddr; N] {
+    const NAMES: [&str; 3] = ["A", "B", "C"];
+    let mut addrs = [SocketAddr::from(([127, 0, 0, 1], 0)); N];
+    for (at, addr) in addrs.iter_mut().enumerate() {
+        *addr = instance(redis, NAMES[at], Duration::from_secs(2), recheck).await;
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while subscribers(redis.port) < N {
+        assert!(
+            Instant::now() < deadline,
+            "the instances did not subscribe to {PREFIX}changes"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    addrs
+}
+
+/// How many connections are subscribed to the announcements' channel (`PUBSUB
+/// NUMSUB`, raw RESP).
+fn subscribers(port: u16) -> usize {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(2)))
+        .unwrap();
+    let channel = format!("{PREFIX}changes");
+    write!(
+        stream,
+        "*3\r\n$6\r\nPUBSUB\r\n$6\r\nNUMSUB\r\n${}\r\n{channel}\r\n",
+        channel.len()
+    )
+    .unwrap();
+    // `*2 $len channel :count`: the count is the last line.
+    let mut answer = Vec::new();
+    let mut buffer = [0u8; 256];
+    while !answer.ends_with(b"\r\n") || answer.iter().filter(|b| **b == b':').count() == 0 {
+        let read = stream.read(&mut buffer).unwrap();
+        assert!(read > 0, "redis closed the connection");
+        answer.extend_from_slice(&buffer[..read]);
+    }
+    let text = String::from_utf8(answer).unwrap();
+    let count = text.rsplit(':').next().unwrap().trim();
+    count.parse().unwrap()
+}
+
+/// `client` pointed at another instance, same session.
+fn at(client: &Client, addr: SocketAddr) -> Client {
+    Client {
+        addr,
+        ..client.clone()
+    }
+}
+
+/// A client with an open session on `addr`.
+async fn opened(addr: SocketAddr) -> Client {
+    let mut client = Client::new(addr);
+    assert_eq!(client.initialize().await.status, StatusCode::OK);
+    client
+}
+
+/// Sends request `method` with `params` as `id`; asserts it succeeded.
+async fn request(client: &Client, id: i64, method: &str, params: Value) -> Value {
+    let reply = client
+        .post(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+        .await;
+    let answer = reply.answer(id);
+    assert!(answer.get("result").is_some(), "{method}: {answer}");
+    answer
+}
+
+async fn subscribe(client: &Client, id: i64) {
+    request(client, id, "resources/subscribe", json!({"uri": "test://watched"})).await;
+}
+
+/// The text of a tool call's answer.
+async fn call(client: &Client, id: i64, tool: &str) -> String {
+    client.tool_text(id, tool).await
+}
+
+/// The JSON-RPC messages of `client`'s session's standalone SSE stream, opened on
+/// the instance `client` points at (opening it there restores the session when that
+/// instance has not seen it).
+struct Stream {
+    messages: mpsc::UnboundedReceiver<Value>,
+}
+
+impl Stream {
+    async fn open(client: &Client) -> Stream {
+        let stream = tokio::net::TcpStream::connect(client.addr).await.unwrap();
+        let (mut sender, connection) =
+            hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
+                .await
+                .unwrap();
+        tokio::spawn(connection);
+        let request = Request::get("/mcp")
+            .header("host", client.addr.to_string())
+            .header("accept", "text/event-stream")
+            .header("mcp-session-id", client.session.clone().unwrap())
+            .header("mcp-protocol-version", VERSION)
+            .body(Empty::<Bytes>::new())
+            .unwrap();
+        let response = sender.send_request(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "GET /mcp");
+        let (tx, messages) = mpsc::unbounded_channel();
+        let mut body = response.into_body();
+        tokio::spawn(async move {
+            let mut pending = String::new();
+            while let Some(Ok(frame)) = body.frame().await {
+                let Ok(data) = frame.into_data() else {
+                    continue;
+                };
+                pending.push_str(&String::from_utf8_lossy(&data));
+                while let Some(end) = pending.find('\n') {
+                    let line: String = pending.drain(..=end).collect();
+                    if let Some(data) = line.strip_prefix("data:") {
+                        if let Ok(message) = serde_json::from_str::<Value>(data.trim()) {
+                            let _ = tx.send(message);
+                        }
+                    }
+                }
+            }
+        });
+        Stream { messages }
+    }
+
+    /// The next message of `method` within `within`; `None` when none came.
+    async fn next(&mut self, method: &str, within: Duration) -> Option<Value> {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            let message = tokio::time::timeout_at(deadline, self.messages.recv())
+                .await
+                .ok()??;
+            if message["method"] == method {
+                return Some(message);
+            }
+        }
+    }
+}
+
+const UPDATED: &str = "notifications/resources/updated";
+const TOOLS_CHANGED: &str = "notifications/tools/list_changed";
+const LOGGED: &str = "notifications/message";
+const QUIET: Duration = Duration::from_millis(700);
+const WAIT: Duration = Duration::from_secs(5);
+
+#[tokio::test]
+async fn an_update_announced_on_one_instance_reaches_a_session_subscribed_on_another() {
+    let Some(redis) = redis_server(
+        "an_update_announced_on_one_instance_reaches_a_session_subscribed_on_another",
+    ) else {
+        return;
+    };
+    let [a, b] = instances::<2>(&redis, Duration::from_secs(1)).await;
+    let listener = opened(a).await;
+    subscribe(&listener, 1).await;
+    let mut stream = Stream::open(&listener).await;
+    let other = opened(b).await;
+    // Announced on B, where no session is subscribed: B sent it to none of its own.
+    assert_eq!(call(&other, 2, "touch").await, "B 0");
+    let heard = stream.next(UPDATED, WAIT).await.expect("heard on A");
+    assert_eq!(heard["params"], json!({"uri": "test://watched"}));
+    assert!(stream.next(UPDATED, QUIET).await.is_none(), "heard twice");
+    // Announced on A itself: delivered once, not again when Redis hands it back.
+    assert_eq!(call(&listener, 3, "touch").await, "A 1");
+    assert!(stream.next(UPDATED, WAIT).await.is_some());
+    assert!(stream.next(UPDATED, QUIET).await.is_none(), "heard twice");
+    // Unsubscribed on A: nothing comes.
+    request(&listener, 4, "resources/unsubscribe", json!({"uri": "test://watched"})).await;
+    assert_eq!(call(&other, 5, "touch").await, "B 0");
+    assert!(stream.next(UPDATED, QUIET).await.is_none(), "unsubscribed");
+}
+
+#[tokio::test]
+async fn list_changed_announced_on_one_instance_reaches_the_sessions_of_another() {
+    let Some(redis) =
+        redis_server("list_changed_announced_on_one_instance_reaches_the_sessions_of_another")
+    else {
+        return;
+    };
+    let [a, b] = instances::<2>(&redis, Duration::from_secs(1)).await;
+    let listener = opened(a).await;
+    let mut stream = Stream::open(&listener).await;
+    let other = opened(b).await;
+    assert!(call(&other, 1, "grow").await.starts_with("B "));
+    assert!(stream.next(TOOLS_CHANGED, WAIT).await.is_some(), "heard on A");
+    assert!(stream.next(TOOLS_CHANGED, QUIET).await.is_none(), "heard twice");
+}
+
+#[tokio::test]
+async fn a_restored_session_keeps_its_subscriptions_and_log_level() {
+    let Some(redis) = redis_server("a_restored_session_keeps_its_subscriptions_and_log_level")
+    else {
+        return;
+    };
+    let [a, b, c] = instances::<3>(&redis, Duration::from_secs(1)).await;
+    let client = opened(a).await;
+    request(&client, 1, "logging/setLevel", json!({"level": "warning"})).await;
+    subscribe(&client, 2).await;
+    // The session's first request on B restores it there: its standalone stream.
+    let on_b = at(&client, b);
+    let mut stream = Stream::open(&on_b).await;
+    // An update announced on C, by another session, reaches it on B.
+    let other = opened(c).await;
+    assert_eq!(call(&other, 4, "touch").await, "C 0");
+    let heard = stream.next(UPDATED, WAIT).await.expect("heard on B");
+    assert_eq!(heard["params"], json!({"uri": "test://watched"}));
+    // B sends it to the restored session itself, at once, when B announces.
+    assert_eq!(call(&on_b, 5, "touch").await, "B 1");
+    assert!(stream.next(UPDATED, WAIT).await.is_some());
+    // The level came with it: B sends the warning alone, not the info below it
+    // (log messages go to the standalone stream).
+    let reply = on_b.call_tool(6, "speak").await;
+    assert_eq!(reply.answer(6)["result"]["content"][0]["text"], "B");
+    let mut logged = Vec::new();
+    while let Some(message) = stream.next(LOGGED, QUIET).await {
+        logged.push(message["params"]["data"].clone());
+    }
+    logged.extend(
+        reply
+            .messages()
+            .into_iter()
+            .filter(|m| m["method"] == LOGGED)
+            .map(|m| m["params"]["data"].clone()),
+    );
+    assert_eq!(logged, [json!("warning from speak")]);
+}
+
+#[tokio::test]
+async fn with_redis_paused_the_announcing_request_does_not_hang() {
+    let Some(redis) = redis_server("with_redis_paused_the_announcing_request_does_not_hang")
+    else {
+        return;
+    };
+    // Sessions are read again after a minute only: requests need no Redis while it
+    // is paused, but announcements do.
+    let [a, b] = instances::<2>(&redis, Duration::from_secs(60)).await;
+    let listener = opened(a).await;
+    subscribe(&listener, 1).await;
+    let mut stream = Stream::open(&listener).await;
+    let other = opened(b).await;
+    assert_eq!(call(&other, 2, "touch").await, "B 0");
+    assert!(stream.next(UPDATED, WAIT).await.is_some());
+
+    redis.signal("STOP");
+    for id in 3..=5 {
+        let started = Instant::now();
+        assert_eq!(call(&other, id, "touch").await, "B 0");
+        // The store's timeout is 2 s: the request does not wait for it.
+        assert!(
+            started.elapsed() < Duration::from_millis(1_500),
+            "the announcing request waited {:?}",
+            started.elapsed()
+        );
+    }
+    redis.signal("CONT");
+    // Once Redis answers again announcements cross again (the feed checks its
+    // connection and subscribes again if it was lost).
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut id = 10;
+    loop {
+        // Drain what was queued during the pause.
+        while stream.next(UPDATED, Duration::from_millis(200)).await.is_some() {}
+        assert_eq!(call(&other, id, "touch").await, "B 0");
+        if stream.next(UPDATED, Duration::from_secs(1)).await.is_some() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "announcements did not cross again");
+        id += 1;
+    }
+}
