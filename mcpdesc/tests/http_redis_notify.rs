@@ -14,6 +14,8 @@
 mod prereq;
 #[path = "support/redis.rs"]
 mod redis;
+#[path = "support/sse.rs"]
+mod sse;
 #[path = "support/wire.rs"]
 mod wire;
 
@@ -21,9 +23,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use bytes::Bytes;
-use http_body_util::{BodyExt, Empty};
-use hyper::{Request, StatusCode};
+use hyper::StatusCode;
 use mcpdesc::http::HttpServer;
 use mcpdesc::state::RedisState;
 use mcpdesc::{
@@ -32,8 +32,8 @@ use mcpdesc::{
 };
 use redis::Redis;
 use serde_json::{json, Value};
-use tokio::sync::mpsc;
-use wire::{Client, VERSION};
+use sse::Stream;
+use wire::Client;
 
 /// The key prefix of the tests' instances; the announcements' channel is
 /// `{PREFIX}changes`.
@@ -140,7 +140,7 @@ async fn instances<const N: usize>(redis: &Redis, recheck: Duration) -> [SocketA
         *addr = instance(redis, NAMES[at], Duration::from_secs(2), recheck).await;
     }
     let deadline = Instant::now() + Duration::from_secs(10);
-    while subscribers(redis.port) < N {
+    while redis.subscribers(&format!("{PREFIX}changes")) < N {
         assert!(
             Instant::now() < deadline,
             "the instances did not subscribe to {PREFIX}changes"
@@ -148,34 +148,6 @@ async fn instances<const N: usize>(redis: &Redis, recheck: Duration) -> [SocketA
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     addrs
-}
-
-/// How many connections are subscribed to the announcements' channel (`PUBSUB
-/// NUMSUB`, raw RESP).
-fn subscribers(port: u16) -> usize {
-    use std::io::{Read, Write};
-    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(2)))
-        .unwrap();
-    let channel = format!("{PREFIX}changes");
-    write!(
-        stream,
-        "*3\r\n$6\r\nPUBSUB\r\n$6\r\nNUMSUB\r\n${}\r\n{channel}\r\n",
-        channel.len()
-    )
-    .unwrap();
-    // `*2 $len channel :count`: the count is the last line.
-    let mut answer = Vec::new();
-    let mut buffer = [0u8; 256];
-    while !answer.ends_with(b"\r\n") || answer.iter().filter(|b| **b == b':').count() == 0 {
-        let read = stream.read(&mut buffer).unwrap();
-        assert!(read > 0, "redis closed the connection");
-        answer.extend_from_slice(&buffer[..read]);
-    }
-    let text = String::from_utf8(answer).unwrap();
-    let count = text.rsplit(':').next().unwrap().trim();
-    count.parse().unwrap()
 }
 
 /// `client` pointed at another instance, same session.
@@ -210,66 +182,6 @@ async fn subscribe(client: &Client, id: i64) {
 /// The text of a tool call's answer.
 async fn call(client: &Client, id: i64, tool: &str) -> String {
     client.tool_text(id, tool).await
-}
-
-/// The JSON-RPC messages of `client`'s session's standalone SSE stream, opened on
-/// the instance `client` points at (opening it there restores the session when that
-/// instance has not seen it).
-struct Stream {
-    messages: mpsc::UnboundedReceiver<Value>,
-}
-
-impl Stream {
-    async fn open(client: &Client) -> Stream {
-        let stream = tokio::net::TcpStream::connect(client.addr).await.unwrap();
-        let (mut sender, connection) =
-            hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
-                .await
-                .unwrap();
-        tokio::spawn(connection);
-        let request = Request::get("/mcp")
-            .header("host", client.addr.to_string())
-            .header("accept", "text/event-stream")
-            .header("mcp-session-id", client.session.clone().unwrap())
-            .header("mcp-protocol-version", VERSION)
-            .body(Empty::<Bytes>::new())
-            .unwrap();
-        let response = sender.send_request(request).await.unwrap();
-        assert_eq!(response.status(), StatusCode::OK, "GET /mcp");
-        let (tx, messages) = mpsc::unbounded_channel();
-        let mut body = response.into_body();
-        tokio::spawn(async move {
-            let mut pending = String::new();
-            while let Some(Ok(frame)) = body.frame().await {
-                let Ok(data) = frame.into_data() else {
-                    continue;
-                };
-                pending.push_str(&String::from_utf8_lossy(&data));
-                while let Some(end) = pending.find('\n') {
-                    let line: String = pending.drain(..=end).collect();
-                    if let Some(data) = line.strip_prefix("data:") {
-                        if let Ok(message) = serde_json::from_str::<Value>(data.trim()) {
-                            let _ = tx.send(message);
-                        }
-                    }
-                }
-            }
-        });
-        Stream { messages }
-    }
-
-    /// The next message of `method` within `within`; `None` when none came.
-    async fn next(&mut self, method: &str, within: Duration) -> Option<Value> {
-        let deadline = tokio::time::Instant::now() + within;
-        loop {
-            let message = tokio::time::timeout_at(deadline, self.messages.recv())
-                .await
-                .ok()??;
-            if message["method"] == method {
-                return Some(message);
-            }
-        }
-    }
 }
 
 const UPDATED: &str = "notifications/resources/updated";
