@@ -233,31 +233,8 @@ async fn list_changed_announced_on_one_instance_reaches_the_sessions_of_another(
     assert!(stream.next(TOOLS_CHANGED, QUIET).await.is_none(), "heard twice");
 }
 
-#[tokio::test]
-async fn a_restored_session_keeps_its_subscriptions_and_log_level() {
-    let Some(redis) = redis_server("a_restored_session_keeps_its_subscriptions_and_log_level")
-    else {
-        return;
-    };
-    let [a, b, c] = instances::<3>(&redis, Duration::from_secs(1)).await;
-    let client = opened(a).await;
-    request(&client, 1, "logging/setLevel", json!({"level": "warning"})).await;
-    subscribe(&client, 2).await;
-    // The session's first request on B restores it there: its standalone stream.
-    let on_b = at(&client, b);
-    let mut stream = Stream::open(&on_b).await;
-    // An update announced on C, by another session, reaches it on B.
-    let other = opened(c).await;
-    assert_eq!(call(&other, 4, "touch").await, "C 0");
-    let heard = stream.next(UPDATED, WAIT).await.expect("heard on B");
-    assert_eq!(heard["params"], json!({"uri": "test://watched"}));
-    // B sends it to the restored session itself, at once, when B announces.
-    assert_eq!(call(&on_b, 5, "touch").await, "B 1");
-    assert!(stream.next(UPDATED, WAIT).await.is_some());
-    // The level came with it: B sends the warning alone, not the info below it
-    // (log messages go to the standalone stream).
-    let reply = on_b.call_tool(6, "speak").await;
-    assert_eq!(reply.answer(6)["result"]["content"][0]["text"], "B");
+/// The messages of `method` on `stream` until it stays quiet, and those of `reply`.
+async fn logged(stream: &mut Stream, reply: wire::Reply) -> Vec<Value> {
     let mut logged = Vec::new();
     while let Some(message) = stream.next(LOGGED, QUIET).await {
         logged.push(message["params"]["data"].clone());
@@ -269,7 +246,51 @@ async fn a_restored_session_keeps_its_subscriptions_and_log_level() {
             .filter(|m| m["method"] == LOGGED)
             .map(|m| m["params"]["data"].clone()),
     );
-    assert_eq!(logged, [json!("warning from speak")]);
+    logged
+}
+
+#[tokio::test]
+async fn a_session_keeps_its_subscriptions_and_log_level_on_every_instance() {
+    let Some(redis) =
+        redis_server("a_session_keeps_its_subscriptions_and_log_level_on_every_instance")
+    else {
+        return;
+    };
+    let [a, b, c] = instances::<3>(&redis, Duration::from_secs(1)).await;
+    let client = opened(a).await;
+    // B restores the session before it subscribes: B's worker of it is live, and
+    // learns what changes on A through the session announcements.
+    let on_b = at(&client, b);
+    assert_eq!(call(&on_b, 1, "touch").await, "B 0");
+    request(&client, 2, "logging/setLevel", json!({"level": "warning"})).await;
+    subscribe(&client, 3).await;
+    let mut stream_b = Stream::open(&on_b).await;
+    // C restores it after: from the record in Redis.
+    let on_c = at(&client, c);
+    let mut stream_c = Stream::open(&on_c).await;
+    // An update announced on A, by another session, reaches it on B and on C.
+    let other = opened(a).await;
+    assert!(call(&other, 4, "touch").await.starts_with("A "));
+    for (stream, name) in [(&mut stream_b, "B"), (&mut stream_c, "C")] {
+        let heard = stream
+            .next(UPDATED, WAIT)
+            .await
+            .unwrap_or_else(|| panic!("not heard on {name}"));
+        assert_eq!(heard["params"], json!({"uri": "test://watched"}));
+    }
+    // The level holds on both: the warning alone, not the info below it (log
+    // messages go to the standalone stream).
+    for (client, stream, id) in [(&on_b, &mut stream_b, 5), (&on_c, &mut stream_c, 6)] {
+        let reply = client.call_tool(id, "speak").await;
+        assert!(reply.answer(id)["result"]["content"][0]["text"].is_string());
+        assert_eq!(logged(stream, reply).await, [json!("warning from speak")]);
+    }
+    // Unsubscribed on C: B stops hearing too.
+    request(&on_c, 7, "resources/unsubscribe", json!({"uri": "test://watched"})).await;
+    // (C's announcement of it is ordered before this update, both from C.)
+    assert!(call(&at(&other, c), 8, "touch").await.starts_with("C "));
+    assert!(stream_b.next(UPDATED, QUIET).await.is_none(), "unsubscribed");
+    assert!(stream_c.next(UPDATED, QUIET).await.is_none(), "unsubscribed");
 }
 
 #[tokio::test]

@@ -18,6 +18,15 @@
 //! instances sharing the store, which deliver it to their own sessions
 //! ([`ChangeNotifier::deliver`]). The announcing instance delivers its own at once
 //! and skips it when the store hands it back, so no session hears it twice.
+//!
+//! A session may have a worker on several instances at once (restored on each that
+//! served one of its requests). What one of them changes of the session's state
+//! (`resources/subscribe`, `resources/unsubscribe`, `logging/setLevel`) is
+//! relayed the same way, as the internal announcements [`SESSION_SUBSCRIBE`],
+//! [`SESSION_UNSUBSCRIBE`] and [`SESSION_LEVEL`] (params: the `session` id and the
+//! `uri` or `level`; never sent to a client), so the session's other workers agree
+//! with it: the one holding the client's standalone stream may well be another
+//! instance's than the one that served the `resources/subscribe`.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -25,7 +34,7 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use serde_json::{json, Value};
 
-use super::notifications::Notifier;
+use super::notifications::{LogLevel, Notifier};
 use crate::protocol::version::ProtocolVersion;
 
 /// What one session's version declares: which lists announce their changes.
@@ -39,6 +48,16 @@ pub(crate) struct ListChanged {
     pub resources: bool,
 }
 
+/// The internal announcement that a session subscribed to a URI on some instance:
+/// `{"session": ID, "uri": URI}`.
+pub(crate) const SESSION_SUBSCRIBE: &str = "mcpdesc/session/subscribe";
+/// The internal announcement that a session unsubscribed from a URI:
+/// `{"session": ID, "uri": URI}`.
+pub(crate) const SESSION_UNSUBSCRIBE: &str = "mcpdesc/session/unsubscribe";
+/// The internal announcement that a session set its log level:
+/// `{"session": ID, "level": LEVEL}`.
+pub(crate) const SESSION_LEVEL: &str = "mcpdesc/session/level";
+
 const RESOURCE_UPDATED: &str = "notifications/resources/updated";
 const TOOLS_LIST_CHANGED: &str = "notifications/tools/list_changed";
 const PROMPTS_LIST_CHANGED: &str = "notifications/prompts/list_changed";
@@ -51,6 +70,11 @@ pub(crate) struct SessionLink {
     notifier: Arc<dyn Notifier>,
     /// The URIs of the session's `resources/subscribe` calls.
     subscribed: Mutex<HashSet<String>>,
+    /// The level of the session's last `logging/setLevel`; `None` before the first.
+    level: Mutex<Option<LogLevel>>,
+    /// The session's id, when it is known (an HTTP session with a shared store):
+    /// what the internal session announcements name.
+    id: OnceLock<String>,
 }
 
 // Sessions are made and registered only by the rmcp transport adapter; without
@@ -69,7 +93,26 @@ impl SessionLink {
             list_changed,
             notifier,
             subscribed: Mutex::default(),
+            level: Mutex::default(),
+            id: OnceLock::new(),
         }
+    }
+
+    /// Names the session (the first id given stays).
+    pub fn identify(&self, id: &str) {
+        if self.id.get().is_none() {
+            let _ = self.id.set(id.to_owned());
+        }
+    }
+
+    /// Records a `logging/setLevel`.
+    pub fn set_level(&self, level: LogLevel) {
+        *self.level.lock().unwrap_or_else(|e| e.into_inner()) = Some(level);
+    }
+
+    /// The level of the last `logging/setLevel`; `None` before the first.
+    pub fn level(&self) -> Option<LogLevel> {
+        *self.level.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Records a `resources/subscribe` (subscribing twice is one subscription).
@@ -98,6 +141,8 @@ impl fmt::Debug for SessionLink {
             .field("version", &self.version)
             .field("list_changed", &self.list_changed)
             .field("subscribed", &*self.uris())
+            .field("level", &self.level())
+            .field("id", &self.id.get())
             .finish()
     }
 }
@@ -181,8 +226,54 @@ impl ChangeNotifier {
                 })
                 .await
             }
+            SESSION_SUBSCRIBE | SESSION_UNSUBSCRIBE | SESSION_LEVEL => {
+                self.update_session(method, params)
+            }
             _ => 0,
         }
+    }
+
+    /// Applies an internal session announcement to this instance's worker of that
+    /// session, if it has one; how many were updated.
+    fn update_session(&self, method: &str, params: &Value) -> usize {
+        let Some(id) = params.get("session").and_then(Value::as_str) else {
+            return 0;
+        };
+        let mut updated = 0;
+        for session in self.live() {
+            if session.id.get().map(String::as_str) != Some(id) {
+                continue;
+            }
+            match (method, params.get("uri").and_then(Value::as_str)) {
+                (SESSION_SUBSCRIBE, Some(uri)) => session.subscribe(uri),
+                (SESSION_UNSUBSCRIBE, Some(uri)) => session.unsubscribe(uri),
+                (SESSION_LEVEL, _) => {
+                    let level = params.get("level").and_then(Value::as_str);
+                    match level.and_then(|l| l.parse().ok()) {
+                        Some(level) => session.set_level(level),
+                        None => continue,
+                    }
+                }
+                _ => continue,
+            }
+            updated += 1;
+        }
+        updated
+    }
+
+    /// Tells the other instances (when a relay is set) that session `id` changed
+    /// its state: `method` is [`SESSION_SUBSCRIBE`], [`SESSION_UNSUBSCRIBE`] (with
+    /// `value` the URI) or [`SESSION_LEVEL`] (the level's name).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn session_changed(&self, method: &'static str, id: &str, value: &str) {
+        let Some(relay) = self.relay.get() else {
+            return;
+        };
+        let params = match method {
+            SESSION_LEVEL => json!({"session": id, "level": value}),
+            _ => json!({"session": id, "uri": value}),
+        };
+        relay(method, &params);
     }
 
     /// The sessions still open.

@@ -94,11 +94,7 @@ impl ServerHandler for McpServer {
             .ok()
             .and_then(|v| serde_json::from_value(v).ok())
             .ok_or_else(|| ErrorData::invalid_params("unknown log level", None))?;
-        *self
-            .session
-            .log_level
-            .lock()
-            .unwrap_or_else(|e| e.into_inner()) = Some(level);
+        self.join(version, &context).set_level(level);
         self.keep_log_level(&context, level).await
     }
 

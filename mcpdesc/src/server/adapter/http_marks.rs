@@ -55,14 +55,40 @@ pub(crate) struct SessionKeeper {
     pub(crate) ttl: Option<std::time::Duration>,
 }
 
-/// The store keeping the session `context` names, and the session's id; `None`
-/// without a shared store or a session.
+/// The id of the session an `initialize` opens, left by the HTTP layer's session
+/// manager in the message's extensions when its store is shared (rmcp makes the id
+/// after the request was read, so the request's `Parts` cannot carry it): what the
+/// session's worker is known by in the internal session announcements
+/// (`server/subscriptions.rs`).
 #[cfg(feature = "http")]
-pub(super) fn session_keeper(context: &RequestContext<RoleServer>) -> Option<(SessionKeeper, String)> {
+#[derive(Debug, Clone)]
+pub(crate) struct OpenedSession(pub(crate) String);
+
+/// The store keeping the session of `context`, when the HTTP layer has a shared
+/// one.
+#[cfg(feature = "http")]
+pub(super) fn session_keeper(context: &RequestContext<RoleServer>) -> Option<SessionKeeper> {
     let parts = context.extensions.get::<http::request::Parts>()?;
-    let keeper = parts.extensions.get::<SessionKeeper>()?;
-    let id = parts.headers.get("mcp-session-id")?.to_str().ok()?;
-    Some((keeper.clone(), id.to_owned()))
+    parts.extensions.get::<SessionKeeper>().cloned()
+}
+
+/// The id of the session of `context`: the `Mcp-Session-Id` the request names, or
+/// the one an `initialize` opens ([`OpenedSession`]); and whether it names it (for
+/// an `initialize`: a restore, replayed by rmcp).
+#[cfg(feature = "http")]
+pub(super) fn session_id(context: &RequestContext<RoleServer>) -> Option<(String, bool)> {
+    let named = context
+        .extensions
+        .get::<http::request::Parts>()
+        .and_then(|parts| parts.headers.get("mcp-session-id"))
+        .and_then(|v| v.to_str().ok());
+    match named {
+        Some(id) => Some((id.to_owned(), true)),
+        None => context
+            .extensions
+            .get::<OpenedSession>()
+            .map(|opened| (opened.0.clone(), false)),
+    }
 }
 
 /// What `mcpdesc::http` verified for this request, passed on by rmcp in the HTTP

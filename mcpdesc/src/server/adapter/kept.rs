@@ -5,6 +5,10 @@
 //! `initialize`), so that a session subscribed on one instance and restored on
 //! another still hears the updates (announced on any instance, `crate::state`).
 //!
+//! A session may have live workers on several instances at once: each change is
+//! also announced to the others (`ChangeNotifier::session_changed`), which apply
+//! it to their worker of the session (known by its id, given at `initialize`).
+//!
 //! Without a shared store (stdio, one instance) nothing is written: the session's
 //! worker keeps both, as before.
 
@@ -14,22 +18,31 @@ use rmcp::{ErrorData, RoleServer};
 use super::mcp_server::McpServer;
 use crate::protocol::version::ProtocolVersion;
 use crate::server::notifications::LogLevel;
+#[cfg(feature = "http")]
+use crate::server::subscriptions::{SESSION_LEVEL, SESSION_SUBSCRIBE, SESSION_UNSUBSCRIBE};
 
 impl McpServer {
-    /// Stores the session's new log level; a store that cannot be reached fails
-    /// the request (`-32603`), so the client knows to set it again.
+    /// Stores the session's new log level and tells the session's other workers; a
+    /// store that cannot be reached fails the request (`-32603`), so the client
+    /// knows to set it again.
     pub(super) async fn keep_log_level(
         &self,
         context: &RequestContext<RoleServer>,
         level: LogLevel,
     ) -> Result<(), ErrorData> {
         #[cfg(feature = "http")]
-        if let Some((keeper, id)) = super::http_marks::session_keeper(context) {
+        if let (Some(keeper), Some((id, _))) = (
+            super::http_marks::session_keeper(context),
+            super::http_marks::session_id(context),
+        ) {
             keeper
                 .store
                 .save_log_level(&id, level.as_str(), keeper.ttl)
                 .await
                 .map_err(unavailable)?;
+            self.router
+                .changes()
+                .session_changed(SESSION_LEVEL, &id, level.as_str());
         }
         #[cfg(not(feature = "http"))]
         let _ = (context, level);
@@ -37,7 +50,8 @@ impl McpServer {
     }
 
     /// Stores a `resources/subscribe` (`subscribed`) or `resources/unsubscribe` of
-    /// `uri`; a store that cannot be reached fails the request (`-32603`).
+    /// `uri` and tells the session's other workers; a store that cannot be reached
+    /// fails the request (`-32603`).
     pub(super) async fn keep_subscription(
         &self,
         context: &RequestContext<RoleServer>,
@@ -45,21 +59,30 @@ impl McpServer {
         subscribed: bool,
     ) -> Result<(), ErrorData> {
         #[cfg(feature = "http")]
-        if let Some((keeper, id)) = super::http_marks::session_keeper(context) {
+        if let (Some(keeper), Some((id, _))) = (
+            super::http_marks::session_keeper(context),
+            super::http_marks::session_id(context),
+        ) {
             keeper
                 .store
                 .save_subscription(&id, uri, subscribed, keeper.ttl)
                 .await
                 .map_err(unavailable)?;
+            let method = match subscribed {
+                true => SESSION_SUBSCRIBE,
+                false => SESSION_UNSUBSCRIBE,
+            };
+            self.router.changes().session_changed(method, &id, uri);
         }
         #[cfg(not(feature = "http"))]
         let _ = (context, uri, subscribed);
         Ok(())
     }
 
-    /// In the `initialize` rmcp replays to restore a session (it names the
-    /// session): the stored log level and subscriptions, applied to this session. A
-    /// store that cannot be read leaves the session without them (a warning): the
+    /// At `initialize`, with a shared store: the session's worker takes its id (for
+    /// the session announcements); when rmcp replays the `initialize` to restore the
+    /// session (it names it), the stored log level and subscriptions are applied.
+    /// A store that cannot be read leaves the session without them (a warning): the
     /// restore itself succeeded from the same store a moment before.
     pub(super) async fn restore_kept(
         &self,
@@ -67,7 +90,15 @@ impl McpServer {
         context: &RequestContext<RoleServer>,
     ) {
         #[cfg(feature = "http")]
-        if let Some((keeper, id)) = super::http_marks::session_keeper(context) {
+        if let (Some(keeper), Some((id, restored))) = (
+            super::http_marks::session_keeper(context),
+            super::http_marks::session_id(context),
+        ) {
+            let link = self.join(version, context);
+            link.identify(&id);
+            if !restored {
+                return;
+            }
             let record = match keeper.store.session(&id, keeper.ttl).await {
                 Ok(Some(record)) => record,
                 Ok(None) => return,
@@ -77,17 +108,10 @@ impl McpServer {
                 }
             };
             if let Some(level) = record.log_level.and_then(|l| l.parse::<LogLevel>().ok()) {
-                *self
-                    .session
-                    .log_level
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner()) = Some(level);
+                link.set_level(level);
             }
-            if !record.subscriptions.is_empty() {
-                let link = self.join(version, context);
-                for uri in &record.subscriptions {
-                    link.subscribe(uri);
-                }
+            for uri in &record.subscriptions {
+                link.subscribe(uri);
             }
         }
         #[cfg(not(feature = "http"))]
@@ -99,8 +123,5 @@ impl McpServer {
 #[cfg(feature = "http")]
 fn unavailable(error: crate::state::StateError) -> ErrorData {
     tracing::warn!(%error, "mcpdesc: a session's state could not be stored");
-    ErrorData::internal_error(
-        "the session state is unavailable, try again later",
-        None,
-    )
+    ErrorData::internal_error("the session state is unavailable, try again later", None)
 }
