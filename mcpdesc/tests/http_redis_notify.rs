@@ -176,7 +176,13 @@ async fn request(client: &Client, id: i64, method: &str, params: Value) -> Value
 }
 
 async fn subscribe(client: &Client, id: i64) {
-    request(client, id, "resources/subscribe", json!({"uri": "test://watched"})).await;
+    request(
+        client,
+        id,
+        "resources/subscribe",
+        json!({"uri": "test://watched"}),
+    )
+    .await;
 }
 
 /// The text of a tool call's answer.
@@ -192,9 +198,9 @@ const WAIT: Duration = Duration::from_secs(5);
 
 #[tokio::test]
 async fn an_update_announced_on_one_instance_reaches_a_session_subscribed_on_another() {
-    let Some(redis) = redis_server(
-        "an_update_announced_on_one_instance_reaches_a_session_subscribed_on_another",
-    ) else {
+    let Some(redis) =
+        redis_server("an_update_announced_on_one_instance_reaches_a_session_subscribed_on_another")
+    else {
         return;
     };
     let [a, b] = instances::<2>(&redis, Duration::from_secs(1)).await;
@@ -212,7 +218,13 @@ async fn an_update_announced_on_one_instance_reaches_a_session_subscribed_on_ano
     assert!(stream.next(UPDATED, WAIT).await.is_some());
     assert!(stream.next(UPDATED, QUIET).await.is_none(), "heard twice");
     // Unsubscribed on A: nothing comes.
-    request(&listener, 4, "resources/unsubscribe", json!({"uri": "test://watched"})).await;
+    request(
+        &listener,
+        4,
+        "resources/unsubscribe",
+        json!({"uri": "test://watched"}),
+    )
+    .await;
     assert_eq!(call(&other, 5, "touch").await, "B 0");
     assert!(stream.next(UPDATED, QUIET).await.is_none(), "unsubscribed");
 }
@@ -229,8 +241,14 @@ async fn list_changed_announced_on_one_instance_reaches_the_sessions_of_another(
     let mut stream = Stream::open(&listener).await;
     let other = opened(b).await;
     assert!(call(&other, 1, "grow").await.starts_with("B "));
-    assert!(stream.next(TOOLS_CHANGED, WAIT).await.is_some(), "heard on A");
-    assert!(stream.next(TOOLS_CHANGED, QUIET).await.is_none(), "heard twice");
+    assert!(
+        stream.next(TOOLS_CHANGED, WAIT).await.is_some(),
+        "heard on A"
+    );
+    assert!(
+        stream.next(TOOLS_CHANGED, QUIET).await.is_none(),
+        "heard twice"
+    );
 }
 
 /// The messages of `method` on `stream` until it stays quiet, and those of `reply`.
@@ -286,17 +304,28 @@ async fn a_session_keeps_its_subscriptions_and_log_level_on_every_instance() {
         assert_eq!(logged(stream, reply).await, [json!("warning from speak")]);
     }
     // Unsubscribed on C: B stops hearing too.
-    request(&on_c, 7, "resources/unsubscribe", json!({"uri": "test://watched"})).await;
+    request(
+        &on_c,
+        7,
+        "resources/unsubscribe",
+        json!({"uri": "test://watched"}),
+    )
+    .await;
     // (C's announcement of it is ordered before this update, both from C.)
     assert!(call(&at(&other, c), 8, "touch").await.starts_with("C "));
-    assert!(stream_b.next(UPDATED, QUIET).await.is_none(), "unsubscribed");
-    assert!(stream_c.next(UPDATED, QUIET).await.is_none(), "unsubscribed");
+    assert!(
+        stream_b.next(UPDATED, QUIET).await.is_none(),
+        "unsubscribed"
+    );
+    assert!(
+        stream_c.next(UPDATED, QUIET).await.is_none(),
+        "unsubscribed"
+    );
 }
 
 #[tokio::test]
 async fn with_redis_paused_the_announcing_request_does_not_hang() {
-    let Some(redis) = redis_server("with_redis_paused_the_announcing_request_does_not_hang")
-    else {
+    let Some(redis) = redis_server("with_redis_paused_the_announcing_request_does_not_hang") else {
         return;
     };
     // Sessions are read again after a minute only: requests need no Redis while it
@@ -327,12 +356,19 @@ async fn with_redis_paused_the_announcing_request_does_not_hang() {
     let mut id = 10;
     loop {
         // Drain what was queued during the pause.
-        while stream.next(UPDATED, Duration::from_millis(200)).await.is_some() {}
+        while stream
+            .next(UPDATED, Duration::from_millis(200))
+            .await
+            .is_some()
+        {}
         assert_eq!(call(&other, id, "touch").await, "B 0");
         if stream.next(UPDATED, Duration::from_secs(1)).await.is_some() {
             break;
         }
-        assert!(Instant::now() < deadline, "announcements did not cross again");
+        assert!(
+            Instant::now() < deadline,
+            "announcements did not cross again"
+        );
         id += 1;
     }
 }

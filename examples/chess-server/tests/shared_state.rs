@@ -152,8 +152,10 @@ async fn a_subscriber_hears_a_game_recorded_on_the_other_instance() {
     let mut client = client(&balanced);
     assert_eq!(client.initialize().await.status, StatusCode::OK);
     let subscribed = client
-        .post(json!({"jsonrpc": "2.0", "id": 1, "method": "resources/subscribe",
-                     "params": {"uri": "chess://rating-pools"}}))
+        .post(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "resources/subscribe",
+                     "params": {"uri": "chess://rating-pools"}}),
+        )
         .await;
     assert_eq!(subscribed.answer(1)["result"], json!({}));
     // The standalone stream lands on one instance; round robin sends the next two
@@ -182,5 +184,8 @@ async fn a_subscriber_hears_a_game_recorded_on_the_other_instance() {
         assert_eq!(heard["params"], json!({"uri": "chess://rating-pools"}));
     }
     // Each once: the instance with the stream does not deliver its own twice.
-    assert!(stream.next(updated, Duration::from_millis(700)).await.is_none());
+    assert!(stream
+        .next(updated, Duration::from_millis(700))
+        .await
+        .is_none());
 }

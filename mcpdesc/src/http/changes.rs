@@ -27,7 +27,11 @@ use crate::state::{ChangeAnnouncement, StateStore, FEED_CAPACITY};
 /// Relays `changes` through `store` until `shutdown` (see the module docs). Does
 /// nothing outside a Tokio runtime (a warning), or when the notifier has a relay
 /// already.
-pub(crate) fn relay(changes: &ChangeNotifier, store: Arc<dyn StateStore>, shutdown: CancellationToken) {
+pub(crate) fn relay(
+    changes: &ChangeNotifier,
+    store: Arc<dyn StateStore>,
+    shutdown: CancellationToken,
+) {
     if tokio::runtime::Handle::try_current().is_err() {
         tracing::warn!("mcpdesc: change notifications are not relayed to other instances: the HTTP server was built outside a Tokio runtime");
         return;

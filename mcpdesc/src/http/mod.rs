@@ -108,9 +108,9 @@
 //! [`ToolListings::restore`]: crate::server::adapter::listing::ToolListings::restore
 
 mod binding;
-mod changes;
 mod body;
 mod bound;
+mod changes;
 mod defaults;
 mod dormant;
 mod drain;

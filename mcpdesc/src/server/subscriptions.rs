@@ -221,10 +221,8 @@ impl ChangeNotifier {
                     .await
             }
             RESOURCES_LIST_CHANGED => {
-                self.send_local(RESOURCES_LIST_CHANGED, params, |s| {
-                    s.list_changed.resources
-                })
-                .await
+                self.send_local(RESOURCES_LIST_CHANGED, params, |s| s.list_changed.resources)
+                    .await
             }
             SESSION_SUBSCRIBE | SESSION_UNSUBSCRIBE | SESSION_LEVEL => {
                 self.update_session(method, params)
@@ -288,28 +286,22 @@ impl ChangeNotifier {
     /// it too; the count is this instance's.
     pub async fn resource_updated(&self, uri: &str) -> usize {
         let params = json!({"uri": uri});
-        self.send(RESOURCE_UPDATED, &params, |s| {
-            s.is_subscribed(uri)
-        })
-        .await
+        self.send(RESOURCE_UPDATED, &params, |s| s.is_subscribed(uri))
+            .await
     }
 
     /// Sends `notifications/tools/list_changed` to every session whose version
     /// declares `tools.listChanged`.
     pub async fn tools_list_changed(&self) -> usize {
-        self.send(TOOLS_LIST_CHANGED, &json!({}), |s| {
-            s.list_changed.tools
-        })
-        .await
+        self.send(TOOLS_LIST_CHANGED, &json!({}), |s| s.list_changed.tools)
+            .await
     }
 
     /// Sends `notifications/prompts/list_changed` to every session whose version
     /// declares `prompts.listChanged`.
     pub async fn prompts_list_changed(&self) -> usize {
-        self.send(PROMPTS_LIST_CHANGED, &json!({}), |s| {
-            s.list_changed.prompts
-        })
-        .await
+        self.send(PROMPTS_LIST_CHANGED, &json!({}), |s| s.list_changed.prompts)
+            .await
     }
 
     /// Sends `notifications/resources/list_changed` to every session whose version
@@ -422,7 +414,10 @@ mod tests {
         let params = json!({"uri": "test://x"});
         assert_eq!(block(changes.deliver(RESOURCE_UPDATED, &params)), 1);
         assert_eq!(block(changes.deliver(RESOURCE_UPDATED, &json!({}))), 0);
-        assert_eq!(block(changes.deliver("notifications/unknown", &json!({}))), 0);
+        assert_eq!(
+            block(changes.deliver("notifications/unknown", &json!({}))),
+            0
+        );
         assert!(relayed.lock().unwrap().is_empty());
         assert_eq!(block(changes.tools_list_changed()), 1);
         assert_eq!(

@@ -22,7 +22,10 @@
 //! are published on the pub/sub channel `{prefix}changes` as the JSON of a
 //! [`ChangeAnnouncement`]; each HTTP server subscribes to it on a connection of its
 //! own (`redis_bus`) and delivers what other instances announced to its subscribed
-//! sessions. Nothing is stored for them (no key, no TTL): an instance that is not
+//! sessions. The same channel carries the internal announcements that keep a
+//! session's live workers on other instances in step with its `level` and `sub:`
+//! fields (`mcpdesc/session/subscribe`, `.../unsubscribe`, `.../level`, with the
+//! session's id; never sent to a client). Nothing is stored for them (no key, no TTL): an instance that is not
 //! subscribed at that moment (Redis down, reconnecting) misses the announcement.
 //!
 //! # Time to live
@@ -184,10 +187,7 @@ impl RedisState {
     ) -> Result<(), StateError> {
         let mut connection = self.connection.clone();
         let mut invocation = self.set_field.key(self.key(id));
-        invocation
-            .arg(field)
-            .arg(value)
-            .arg(ttl.map_or(0, millis));
+        invocation.arg(field).arg(value).arg(ttl.map_or(0, millis));
         self.bounded(invocation.invoke_async::<i64>(&mut connection))
             .await
             .map(drop)
