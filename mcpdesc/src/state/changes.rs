@@ -1,10 +1,7 @@
 //! Change announcements between the instances sharing a store: what one instance's
 //! `ChangeNotifier` sent to its own sessions, handed to the others
-//! ([`StateStore::publish_change`], [`StateStore::change_feed`]) so that their
+//! (`StateStore::publish_change`, `StateStore::change_feed`) so that their
 //! subscribed sessions hear it too.
-//!
-//! [`StateStore::publish_change`]: super::store::StateStore::publish_change
-//! [`StateStore::change_feed`]: super::store::StateStore::change_feed
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
