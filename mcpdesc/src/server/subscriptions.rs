@@ -99,6 +99,7 @@ impl SessionLink {
     }
 
     /// Names the session (the first id given stays).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub fn identify(&self, id: &str) {
         if self.id.get().is_none() {
             let _ = self.id.set(id.to_owned());
