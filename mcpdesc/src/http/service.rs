@@ -237,6 +237,7 @@ impl App {
             parts.extensions.insert(SessionKeeper {
                 store: binding.store().clone(),
                 ttl: binding.ttl(),
+                restored: binding.restored().clone(),
             });
         }
         let session = parts

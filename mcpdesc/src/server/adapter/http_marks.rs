@@ -53,6 +53,49 @@ pub(crate) struct SessionKeeper {
     pub(crate) store: Arc<dyn crate::state::StateStore>,
     /// The session idle timeout: the record's time to live.
     pub(crate) ttl: Option<std::time::Duration>,
+    /// What the restores of this endpoint read of their sessions' state.
+    pub(crate) restored: Arc<RestoredStates>,
+}
+
+/// The log level and subscriptions of the sessions being restored, as the HTTP
+/// layer read them from the store (rmcp's session-store load) for the replayed
+/// `initialize` to apply: the record is read once per restore. Only sessions that
+/// have either are kept, and not for long (bounded; taken at the replay).
+#[cfg(feature = "http")]
+#[derive(Debug, Default)]
+pub(crate) struct RestoredStates(
+    std::sync::Mutex<std::collections::HashMap<String, crate::state::SessionRecord>>,
+);
+
+#[cfg(feature = "http")]
+impl RestoredStates {
+    /// Past this many restores not replayed (failed ones), the table is cleared.
+    const MAX: usize = 1_000;
+
+    /// Keeps what `record` holds of session `id`'s state, when it holds any.
+    pub(crate) fn put(&self, id: &str, record: &crate::state::SessionRecord) {
+        if record.log_level.is_none() && record.subscriptions.is_empty() {
+            return;
+        }
+        let mut table = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if table.len() >= Self::MAX {
+            table.clear();
+        }
+        let kept = crate::state::SessionRecord {
+            log_level: record.log_level.clone(),
+            subscriptions: record.subscriptions.clone(),
+            ..Default::default()
+        };
+        table.insert(id.to_owned(), kept);
+    }
+
+    /// What was kept of session `id`, taken out.
+    pub(crate) fn take(&self, id: &str) -> Option<crate::state::SessionRecord> {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(id)
+    }
 }
 
 /// The id of the session an `initialize` opens, left by the HTTP layer's session

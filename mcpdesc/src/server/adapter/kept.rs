@@ -81,9 +81,8 @@ impl McpServer {
 
     /// At `initialize`, with a shared store: the session's worker takes its id (for
     /// the session announcements); when rmcp replays the `initialize` to restore the
-    /// session (it names it), the stored log level and subscriptions are applied.
-    /// A store that cannot be read leaves the session without them (a warning): the
-    /// restore itself succeeded from the same store a moment before.
+    /// session (it names it), the stored log level and subscriptions, which the
+    /// restore read with the rest of the record, are applied.
     pub(super) async fn restore_kept(
         &self,
         version: ProtocolVersion,
@@ -99,13 +98,9 @@ impl McpServer {
             if !restored {
                 return;
             }
-            let record = match keeper.store.session(&id, keeper.ttl).await {
-                Ok(Some(record)) => record,
-                Ok(None) => return,
-                Err(error) => {
-                    tracing::warn!(%error, "mcpdesc: a restored session lost its log level and subscriptions");
-                    return;
-                }
+            // Read by the restore a moment before (`http/shared.rs`).
+            let Some(record) = keeper.restored.take(&id) else {
+                return;
             };
             if let Some(level) = record.log_level.and_then(|l| l.parse::<LogLevel>().ok()) {
                 link.set_level(level);
