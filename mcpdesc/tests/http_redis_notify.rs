@@ -4,7 +4,7 @@
 //! another (once, never twice on the announcing one); a session restored on another
 //! instance keeps its subscriptions and its log level; with Redis paused the
 //! announcing request answers at once, and announcements cross again once it
-//! resumes.
+//! resumes, and after Redis restarts (each instance subscribes again).
 //!
 //! Each test starts its own `redis-server` (skipped with a notice without one; a
 //! failure under `MCPDESC_REQUIRE_TOOLS=1`). Clients listen on the session's
@@ -371,4 +371,31 @@ async fn with_redis_paused_the_announcing_request_does_not_hang() {
         );
         id += 1;
     }
+}
+
+#[tokio::test]
+async fn announcements_cross_again_after_redis_restarts() {
+    let Some(mut redis) = redis_server("announcements_cross_again_after_redis_restarts") else {
+        return;
+    };
+    let [a, b] = instances::<2>(&redis, Duration::from_secs(1)).await;
+    // Redis dies (its data with it) and comes back on the same port: each
+    // instance's pub/sub connection closed, and each subscribes again on its own.
+    redis.restart(true);
+    let channel = format!("{PREFIX}changes");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while redis.subscribers(&channel) < 2 {
+        assert!(
+            Instant::now() < deadline,
+            "the instances did not subscribe again"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // The sessions went with the data; new ones hear each other's announcements.
+    let listener = opened(a).await;
+    subscribe(&listener, 1).await;
+    let mut stream = Stream::open(&listener).await;
+    let other = opened(b).await;
+    assert_eq!(call(&other, 2, "touch").await, "B 0");
+    assert!(stream.next(UPDATED, WAIT).await.is_some(), "heard on A");
 }

@@ -91,10 +91,7 @@ impl RestoredStates {
 
     /// What was kept of session `id`, taken out.
     pub(crate) fn take(&self, id: &str) -> Option<crate::state::SessionRecord> {
-        self.0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(id)
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).remove(id)
     }
 }
 
