@@ -431,4 +431,30 @@ mod tests {
         assert_eq!(block(changes.tools_list_changed()), 0);
         assert_eq!(changes.live().len(), 1);
     }
+
+    #[test]
+    fn session_announcements_update_the_named_session_only() {
+        use futures::executor::block_on as block;
+        let changes = ChangeNotifier::default();
+        let (a, sent_a) = session(ListChanged::default());
+        let (b, _) = session(ListChanged::default());
+        changes.register(&a);
+        changes.register(&b);
+        a.identify("s-a");
+        let subscribe = json!({"session": "s-a", "uri": "test://z"});
+        assert_eq!(block(changes.deliver(SESSION_SUBSCRIBE, &subscribe)), 1);
+        let level = json!({"session": "s-a", "level": "error"});
+        assert_eq!(block(changes.deliver(SESSION_LEVEL, &level)), 1);
+        let unknown = json!({"session": "s-a", "level": "loud"});
+        assert_eq!(block(changes.deliver(SESSION_LEVEL, &unknown)), 0);
+        let other = json!({"session": "s-x", "uri": "test://z"});
+        assert_eq!(block(changes.deliver(SESSION_SUBSCRIBE, &other)), 0);
+        assert_eq!(a.level(), Some(LogLevel::Error));
+        assert_eq!(b.level(), None);
+        assert_eq!(block(changes.resource_updated("test://z")), 1);
+        assert_eq!(sent_a.0.lock().unwrap().len(), 1);
+        let unsubscribe = json!({"session": "s-a", "uri": "test://z"});
+        assert_eq!(block(changes.deliver(SESSION_UNSUBSCRIBE, &unsubscribe)), 1);
+        assert_eq!(block(changes.resource_updated("test://z")), 0);
+    }
 }
