@@ -791,7 +791,7 @@ pub mod info {
     /// it declares them; the router advertises what they declare and the server
     /// implements (see `mcpdesc::Router::capabilities`).
     pub const CAPABILITIES: ::core::option::Option<&str> = ::core::option::Option::Some(
-        "[{\"tools\":{},\"prompts\":{},\"resources\":{},\"completions\":{},\"logging\":{}}]",
+        "[{\"protocolVersions\":[\"2025-06-18\"],\"tools\":{},\"prompts\":{},\"resources\":{},\"completions\":{},\"logging\":{}},{\"protocolVersions\":[\"2025-11-25\"],\"tools\":{},\"prompts\":{},\"resources\":{\"subscribe\":true},\"completions\":{},\"logging\":{}}]",
     );
     /// The description's security (`securitySchemes`, root `security`, each
     /// transport's `type`, `url`, `protocolVersions` and `security`), as JSON,

@@ -164,6 +164,10 @@ impl contract::RecordGameResult for ChessServer {
     /// and `onCancel`) and the answer is the tool error "Not recorded: the unusual
     /// result was not confirmed."; a client that cannot be asked gets "Not recorded:
     /// the unusual result could not be confirmed (...)".
+    ///
+    /// A recorded game changes its pool's game counts: the sessions subscribed to
+    /// `chess://rating-pools` (MCP 2025-11-25 declares `resources.subscribe`) get
+    /// `notifications/resources/updated`, on every instance sharing `--redis`.
     async fn record_game_result(
         &self,
         input: RecordGameResultInput,
@@ -202,6 +206,9 @@ impl contract::RecordGameResult for ChessServer {
         let [(w0, w1), (b0, b1)] =
             self.ratings()
                 .record(&input.white_player_id, &input.black_player_id, score, pool);
+        cx.changes()
+            .resource_updated(contract::resources::rating_pools::URI)
+            .await;
         let control = input.time_control.as_deref().unwrap_or("no time control");
         Ok(ToolResult::text(format!(
             "Recorded {} ({control}, {pool}). {}: {w0} -> {w1}; {}: {b0} -> {b1}.",

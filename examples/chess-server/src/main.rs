@@ -25,10 +25,12 @@ HTTP options:
   --hibernate-after-s N
                       an idle session gives up its worker after N seconds (default 5;
                       0: never) and is restored by its next request
-  --redis URL         keep sessions (their handshake, their owner), tasks and the
-                      events of SSE streams in Redis at URL (redis://HOST:PORT/DB):
-                      every instance using the same Redis serves every session and
-                      task, behind a plain round-robin balancer
+  --redis URL         keep sessions (their handshake, their owner, log level and
+                      subscriptions), tasks and the events of SSE streams in Redis
+                      at URL (redis://HOST:PORT/DB): every instance using the same
+                      Redis serves every session and task, behind a plain
+                      round-robin balancer, and change notifications reach the
+                      subscribed sessions of every instance
   --grace-s N         on SIGTERM or Ctrl-C, let requests in flight finish for up to
                       N seconds (default 30), then exit 0
   --rate-limit N      at most N requests per second per client (the principal when

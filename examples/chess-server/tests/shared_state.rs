@@ -3,12 +3,16 @@
 //! replaced by free ones; `balanced/mod.rs`): one session's requests are served by
 //! both instances in turn, and the session goes on when an instance is killed with
 //! SIGKILL in the middle of it (nginx passes the next request to the survivor, which
-//! restores the session from Redis).
+//! restores the session from Redis); a client subscribed to `chess://rating-pools`
+//! hears the `notifications/resources/updated` of a `record_game_result` served by
+//! either instance (Redis pub/sub between them).
 //!
 //! Without `redis-server` or nginx the tests print a notice and pass
 //! (`MCPDESC_REQUIRE_TOOLS=1`, set by `.ci/run`, fails instead).
 
 use std::net::SocketAddr;
+
+use std::time::{Duration, Instant};
 
 use hyper::StatusCode;
 use serde_json::json;
@@ -17,6 +21,8 @@ use serde_json::json;
 mod harness;
 #[path = "../../../mcpdesc/tests/support/redis.rs"]
 mod redis;
+#[path = "../../../mcpdesc/tests/support/sse.rs"]
+mod sse;
 #[path = "../../../mcpdesc/tests/support/wire.rs"]
 mod wire;
 
@@ -107,4 +113,79 @@ async fn a_session_goes_on_after_its_instance_is_killed() {
         assert_eq!(rating(&client, id).await, RATING, "request {id}");
     }
     assert!(balanced.served(survivor) >= before + 4);
+}
+
+/// `record_game_result` of a drawn game (no PGN, so nothing to confirm), as request
+/// `id`: its text.
+async fn record(client: &Client, id: i64) -> String {
+    let reply = client
+        .post(
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": "record_game_result",
+            "arguments": {"white_player_id": "fictional-player-1",
+                          "black_player_id": "fictional-player-2", "result": "1/2-1/2"}}}),
+        )
+        .await;
+    let answer = reply.answer(id);
+    answer["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{answer}"))
+        .to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_subscriber_hears_a_game_recorded_on_the_other_instance() {
+    let test = "a_subscriber_hears_a_game_recorded_on_the_other_instance";
+    let Some(redis) = redis_server(test) else {
+        return;
+    };
+    let Some(balanced) = Balanced::start_stateful(test, &redis.url) else {
+        return;
+    };
+    // Both instances listen to the announcements before any is made (pub/sub keeps
+    // nothing).
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while redis.subscribers("mcpdesc:changes") < 2 {
+        assert!(Instant::now() < deadline, "the instances did not subscribe");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let mut client = client(&balanced);
+    assert_eq!(client.initialize().await.status, StatusCode::OK);
+    let subscribed = client
+        .post(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "resources/subscribe",
+                     "params": {"uri": "chess://rating-pools"}}),
+        )
+        .await;
+    assert_eq!(subscribed.answer(1)["result"], json!({}));
+    // The standalone stream lands on one instance; round robin sends the next two
+    // calls one to each, so one of them is served by the instance without the
+    // stream.
+    let mut stream = sse::Stream::open(&client).await;
+    let before = [balanced.served(0), balanced.served(1)];
+    for id in [2, 3] {
+        assert!(record(&client, id).await.starts_with("Recorded 1/2-1/2"));
+    }
+    // (Each instance logs its requests on stderr, read as it comes.)
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !(balanced.served(0) > before[0] && balanced.served(1) > before[1]) {
+        assert!(
+            Instant::now() < deadline,
+            "round robin: both instances served a recorded game"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let updated = "notifications/resources/updated";
+    for game in 1..=2 {
+        let heard = stream
+            .next(updated, Duration::from_secs(5))
+            .await
+            .unwrap_or_else(|| panic!("the update of game {game} was not heard"));
+        assert_eq!(heard["params"], json!({"uri": "chess://rating-pools"}));
+    }
+    // Each once: the instance with the stream does not deliver its own twice.
+    assert!(stream
+        .next(updated, Duration::from_millis(700))
+        .await
+        .is_none());
 }

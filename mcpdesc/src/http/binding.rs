@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 use http::Response;
 
 use super::body::{session_not_found, unavailable, HttpBody};
+use crate::server::adapter::http_marks::RestoredStates;
 use crate::state::{Owner, StateStore};
 
 /// How long a client is told to wait when the shared state is unavailable.
@@ -55,6 +56,8 @@ pub(crate) struct Binding {
     recheck: Duration,
     /// Sessions read lately (shared store): their owner, and when.
     recent: Mutex<HashMap<Arc<str>, Read>>,
+    /// The state of sessions being restored here, for their handler.
+    restored: Arc<RestoredStates>,
 }
 
 /// What an instance read of a session: its owner, and when.
@@ -72,7 +75,14 @@ impl Binding {
             ttl,
             enforce,
             recent: Mutex::new(HashMap::new()),
+            restored: Arc::default(),
         }
+    }
+
+    /// The log level and subscriptions of the sessions being restored here
+    /// (`super::shared` puts, the handler takes).
+    pub(crate) fn restored(&self) -> &Arc<RestoredStates> {
+        &self.restored
     }
 
     /// Whether the store is shared by several instances.

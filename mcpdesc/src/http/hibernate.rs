@@ -19,18 +19,19 @@ use std::time::Duration;
 
 use futures::future::Either;
 use futures::{Stream, StreamExt};
-use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::model::{ClientJsonRpcMessage, GetExtensions, JsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionManager, LocalSessionManagerError,
 };
 use rmcp::transport::streamable_http_server::session::{
-    EventStore, RestoreOutcome, ServerSseMessage, SessionId, SessionManager,
+    EventStore, RestoreOutcome, ServerSseMessage, SessionId, SessionManager, SessionRestoreMarker,
 };
 
 use super::binding::Binding;
 use super::dormant::Dormant;
 use super::events::resumes_standalone;
 use super::relay::Relay;
+use crate::server::adapter::http_marks::OpenedSession;
 
 /// rmcp's `LocalSessionManager`, told about hibernations, and relaying a session's
 /// messages between instances when the store is shared.
@@ -57,6 +58,20 @@ impl SessionManager for Manager {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<ServerJsonRpcMessage, Self::Error> {
+        // With a shared store, the handler of a session opened here learns its id
+        // (`server/adapter/kept.rs`); a restore names it already.
+        let mut message = message;
+        let restoring = match &message {
+            JsonRpcMessage::Request(request) => request
+                .request
+                .extensions()
+                .get::<SessionRestoreMarker>()
+                .is_some(),
+            _ => true,
+        };
+        if !restoring && self.binding.as_ref().is_some_and(|b| b.shared()) {
+            message.insert_extension(OpenedSession(id.to_string()));
+        }
         self.inner.initialize_session(id, message).await
     }
 

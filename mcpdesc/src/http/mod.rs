@@ -110,6 +110,7 @@
 mod binding;
 mod body;
 mod bound;
+mod changes;
 mod defaults;
 mod dormant;
 mod drain;

@@ -33,6 +33,7 @@ use crate::server::adapter::listing::ToolListings;
 use crate::server::adapter::mcp_server::McpServer;
 use crate::server::adapter::shared_tasks::{SharedTasks, DEFAULT_TASK_LEASE};
 use crate::server::router::Router;
+use crate::server::subscriptions::ChangeNotifier;
 use crate::state::{MemoryState, StateStore};
 use crate::tasks::running::RunningTasks;
 
@@ -66,6 +67,9 @@ pub struct HttpServer<H = McpServer> {
     state: Option<Arc<dyn StateStore>>,
     /// The lease of a task running here, with a store that keeps tasks.
     task_lease: Duration,
+    /// Whose change notifications cross instances through a shared store, besides
+    /// the router's of [`HttpServer::new`] and [`HttpServer::enforce_security_of`].
+    changes: Option<ChangeNotifier>,
     /// Cancelled by a drain's end or [`BoundHttpServer::shutdown_token`]: closes
     /// every session (rmcp's token is its child).
     shutdown: CancellationToken,
@@ -139,6 +143,7 @@ impl<H: ServerHandler> HttpServer<H> {
             idle_timeout: Some(DEFAULT_SESSION_IDLE_TIMEOUT),
             state: None,
             task_lease: DEFAULT_TASK_LEASE,
+            changes: None,
             factory: Arc::new(factory),
             listings: None,
             errors: Vec::new(),
@@ -336,6 +341,17 @@ impl<H: ServerHandler> HttpServer<H> {
         self
     }
 
+    /// Relays `changes` (a router's [`Router::changes`]) to the other instances
+    /// sharing the store of [`HttpServer::shared_state`]: for a hand-written
+    /// handler given to [`HttpServer::with_handler`] (the router of
+    /// [`HttpServer::new`] and of [`HttpServer::enforce_security_of`] is relayed
+    /// without it). An announcement on any instance then reaches the subscribed
+    /// sessions of every instance (`crate::state`).
+    pub fn relay_changes(mut self, changes: ChangeNotifier) -> Self {
+        self.changes = Some(changes);
+        self
+    }
+
     /// The path of the MCP endpoint (default [`MCP_PATH`], `/mcp`) in
     /// [`HttpServer::bind`] and `HttpServer::into_router` (feature `axum`).
     ///
@@ -472,6 +488,11 @@ impl<H: ServerHandler> HttpServer<H> {
                 !hosts.is_empty() && hosts.iter().all(|h| origin::is_loopback_host(h))
             }
         };
+        // Whose change notifications cross instances (`changes`).
+        let changes = self
+            .changes
+            .clone()
+            .or_else(|| self.security.as_ref().map(|router| router.changes()));
         let gate = match self.security {
             Some(router) => Gate::new(router, self.gate, bound)
                 .map_err(Error::Security)?
@@ -535,11 +556,23 @@ impl<H: ServerHandler> HttpServer<H> {
                 }
             }
         }
+        // This server's id in what it publishes to the other instances.
+        let origin = relay::origin_id();
+        if let (Some(binding), Some(changes)) = (&binding, &changes) {
+            if binding.shared() {
+                super::changes::relay(
+                    changes,
+                    binding.store().clone(),
+                    origin.clone(),
+                    self.shutdown.clone(),
+                );
+            }
+        }
         // A session's messages cross instances with a shared store (`relay`).
         let relay = binding
             .as_ref()
             .filter(|binding| binding.shared())
-            .map(|binding| Arc::new(Relay::new(binding.store().clone(), relay::origin_id())));
+            .map(|binding| Arc::new(Relay::new(binding.store().clone(), origin)));
         let inner = Arc::new(inner);
         if let Some(relay) = &relay {
             relay.start(Arc::downgrade(&inner), self.shutdown.clone());

@@ -30,7 +30,7 @@ use super::restore::{initialize_request, restore_in_response, tools_list_request
 use super::security::gate::Gate;
 use super::sessions::Sessions;
 use crate::protocol::futures::BoxFuture;
-use crate::server::adapter::http_marks::Stateless;
+use crate::server::adapter::http_marks::{SessionKeeper, Stateless};
 use crate::server::adapter::listing::ToolListings;
 use crate::server::adapter::shared_tasks::{SharedTaskScope, SharedTasks};
 use crate::state::Owner;
@@ -233,6 +233,15 @@ impl App {
         }
         if self.sessions.is_none() {
             parts.extensions.insert(Stateless);
+        }
+        // With a shared store, the handler keeps its session's log level and
+        // subscriptions there (`server/adapter/kept.rs`).
+        if let Some(binding) = self.binding.as_ref().filter(|b| b.shared()) {
+            parts.extensions.insert(SessionKeeper {
+                store: binding.store().clone(),
+                ttl: binding.ttl(),
+                restored: binding.restored().clone(),
+            });
         }
         let session = parts
             .headers

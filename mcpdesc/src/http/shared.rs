@@ -37,6 +37,12 @@ impl SessionStore for SharedSessions {
             return Ok(None);
         };
         // Opened, but its handshake not stored yet: nothing to replay.
+        if record.initialize.is_none() {
+            return Ok(None);
+        }
+        // Its log level and subscriptions, for the replayed `initialize`
+        // (`server/adapter/kept.rs`).
+        binding.restored().put(id, &record);
         let Some(initialize) = record.initialize else {
             return Ok(None);
         };

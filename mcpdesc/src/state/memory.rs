@@ -82,6 +82,41 @@ impl StateStore for MemoryState {
         ))
     }
 
+    // ---- Session state kept for a restore (announcements: the trait's defaults,
+    // one process delivers its own).
+
+    async fn save_log_level(
+        &self,
+        id: &str,
+        level: &str,
+        _: Option<Duration>,
+    ) -> Result<(), StateError> {
+        if let Some(record) = self.sessions().get_mut(id) {
+            record.log_level = Some(level.to_owned());
+        }
+        Ok(())
+    }
+
+    async fn save_subscription(
+        &self,
+        id: &str,
+        uri: &str,
+        subscribed: bool,
+        _: Option<Duration>,
+    ) -> Result<(), StateError> {
+        if let Some(record) = self.sessions().get_mut(id) {
+            let uris = &mut record.subscriptions;
+            match (uris.binary_search_by(|u| u.as_str().cmp(uri)), subscribed) {
+                (Err(at), true) => uris.insert(at, uri.to_owned()),
+                (Ok(at), false) => {
+                    uris.remove(at);
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
     async fn remove_session(&self, id: &str) -> Result<bool, StateError> {
         Ok(self.sessions().remove(id).is_some())
     }

@@ -18,10 +18,19 @@
 //! A store for another database implements [`StateStore`]; [`StateStore::shared`]
 //! says which of the two rules above applies.
 //!
-//! What a record does not hold yet: a session's log level and its resource
-//! subscriptions live in its worker, on the instance that received them (the HTTP
-//! layer keeps such a session's worker from hibernating; a request on another
-//! instance does not see them).
+//! A record also holds the session's log level (`logging/setLevel`) and its
+//! resource subscriptions, written when the session sets them: a session restored
+//! on another instance keeps both. Change notifications cross instances through the
+//! store too ([`ChangeAnnouncement`], [`StateStore::publish_change`],
+//! [`StateStore::change_feed`]): a `ChangeNotifier` announcement on one instance
+//! reaches the subscribed sessions on every instance.
+//!
+//! A session's other messages cross instances through the store as well
+//! ([`RelayedMessage`], [`StateStore::publish_relayed`], [`StateStore::relay_feed`]):
+//! what the client posts for a request running elsewhere, and what a worker sends
+//! to a client whose stream another instance holds; and, when the store keeps them
+//! ([`StateStore::keeps_events`]), the events of SSE streams, so that a client
+//! resumes a stream with `Last-Event-ID` on any instance.
 //!
 //! MCP 2025-11-25 tasks are kept by a store whose [`StateStore::keeps_tasks`] is
 //! `true` (`RedisState`): each as a [`TaskRecord`] (status, status message, outcome,
@@ -31,6 +40,7 @@
 //! [`MemoryState`], tasks stay in the session's worker on its instance). A store for
 //! another database implements them to keep tasks too.
 
+mod changes;
 mod memory;
 mod owner;
 #[cfg(feature = "redis")]
@@ -47,6 +57,7 @@ mod relay;
 mod store;
 mod task_record;
 
+pub use changes::{ChangeAnnouncement, ChangeFeed, FEED_CAPACITY};
 pub use memory::MemoryState;
 pub use owner::Owner;
 #[cfg(feature = "redis")]

@@ -11,6 +11,22 @@
 //! | `opened` | `1`: the session was opened (the key exists from then on) |
 //! | `init`   | the `initialize` parameters, JSON                         |
 //! | `owner`  | the owner ([`Owner`]), JSON; absent: anonymous            |
+//! | `level`  | the level of its last `logging/setLevel`, e.g. `warning`  |
+//! | `sub:{uri}` | `1`: the session is subscribed to `{uri}` (one field per URI, removed by `resources/unsubscribe`) |
+//!
+//! `level` and the `sub:` fields are written only while the key exists (a script
+//! checks it), so a session deleted meanwhile is not brought back; they share the
+//! key's TTL. A session restored on another instance reads them with the rest.
+//!
+//! Change announcements (`ChangeNotifier`: `resources/updated`, `list_changed`)
+//! are published on the pub/sub channel `{prefix}changes` as the JSON of a
+//! [`ChangeAnnouncement`]; each HTTP server subscribes to it on a connection of its
+//! own (`redis_feed`) and delivers what other instances announced to its subscribed
+//! sessions. The same channel carries the internal announcements that keep a
+//! session's live workers on other instances in step with its `level` and `sub:`
+//! fields (`mcpdesc/session/subscribe`, `.../unsubscribe`, `.../level`, with the
+//! session's id; never sent to a client). Nothing is stored for them (no key, no
+//! TTL): an instance that is not subscribed at that moment (Redis down, reconnecting) misses the announcement.
 //!
 //! # Time to live
 //!
@@ -74,6 +90,7 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{AsyncCommands, Script};
 use serde_json::Value;
 
+use super::changes::{ChangeAnnouncement, ChangeFeed, FEED_CAPACITY};
 use super::owner::Owner;
 use super::redis_bounded::bounded;
 use super::redis_events::{EventSettings, RedisEvents};
@@ -91,6 +108,23 @@ redis.call('HSETNX', KEYS[1], 'owner', ARGV[1])
 return redis.call('HGET', KEYS[1], 'owner')
 ";
 
+/// Sets (`ARGV[2]` not empty) or removes field `ARGV[1]` of a session that
+/// exists, and restarts its TTL (`ARGV[3]` ms, `0`: none); answers whether it
+/// exists.
+const SET_FIELD: &str = r"
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if ARGV[2] == '' then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+else
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+end
+if tonumber(ARGV[3]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+return 1
+";
+
+/// The hash field of a subscription to `uri`.
+const SUBSCRIPTION_FIELD: &str = "sub:";
+
 /// Sessions' records in a Redis server shared by every instance (see the module
 /// docs for the key layout, the TTLs and what an outage does).
 #[derive(Clone)]
@@ -105,6 +139,7 @@ pub struct RedisState {
     claim: Script,
     /// The events of SSE streams, when kept ([`RedisState::with_resumable_streams`]).
     events: Option<EventSettings>,
+    set_field: Script,
 }
 
 impl std::fmt::Debug for RedisState {
@@ -154,6 +189,7 @@ impl RedisState {
             recheck: Self::DEFAULT_RECHECK,
             claim: Script::new(CLAIM),
             events: None,
+            set_field: Script::new(SET_FIELD),
         })
     }
 
@@ -212,6 +248,27 @@ impl RedisState {
 
     fn key(&self, id: &str) -> String {
         format!("{}session:{id}", self.prefix)
+    }
+
+    /// The pub/sub channel of change announcements.
+    fn changes_channel(&self) -> String {
+        format!("{}changes", self.prefix)
+    }
+
+    /// Sets (`value` not empty) or removes `field` of session `id` if it exists.
+    async fn set_field(
+        &self,
+        id: &str,
+        field: &str,
+        value: &str,
+        ttl: Option<Duration>,
+    ) -> Result<(), StateError> {
+        let mut connection = self.connection.clone();
+        let mut invocation = self.set_field.key(self.key(id));
+        invocation.arg(field).arg(value).arg(ttl.map_or(0, millis));
+        self.bounded(invocation.invoke_async::<i64>(&mut connection))
+            .await
+            .map(drop)
     }
 
     /// `operation`, bounded by the timeout.
@@ -315,9 +372,17 @@ impl StateStore for RedisState {
             Some(owner) => Some(serde_json::from_value(owner).map_err(StateError::new)?),
             None => None,
         };
+        let mut subscriptions: Vec<String> = fields
+            .keys()
+            .filter_map(|field| field.strip_prefix(SUBSCRIPTION_FIELD))
+            .map(str::to_owned)
+            .collect();
+        subscriptions.sort();
         Ok(Some(SessionRecord {
             initialize: parse("init")?,
             owner,
+            log_level: fields.get("level").cloned(),
+            subscriptions,
         }))
     }
 
@@ -331,6 +396,52 @@ impl StateStore for RedisState {
         after
             .map(|text| serde_json::from_str(&text).map_err(StateError::new))
             .transpose()
+    }
+
+    // ---- Session state kept for a restore, and announcements (`redis_feed`).
+
+    async fn save_log_level(
+        &self,
+        id: &str,
+        level: &str,
+        ttl: Option<Duration>,
+    ) -> Result<(), StateError> {
+        self.set_field(id, "level", level, ttl).await
+    }
+
+    async fn save_subscription(
+        &self,
+        id: &str,
+        uri: &str,
+        subscribed: bool,
+        ttl: Option<Duration>,
+    ) -> Result<(), StateError> {
+        let field = format!("{SUBSCRIPTION_FIELD}{uri}");
+        let value = if subscribed { "1" } else { "" };
+        self.set_field(id, &field, value, ttl).await
+    }
+
+    async fn publish_change(&self, announcement: &ChangeAnnouncement) -> Result<(), StateError> {
+        let mut connection = self.connection.clone();
+        let payload = json(announcement)?;
+        let _: i64 = self
+            .bounded(connection.publish(self.changes_channel(), payload))
+            .await?;
+        Ok(())
+    }
+
+    fn change_feed(&self) -> Option<ChangeFeed> {
+        if tokio::runtime::Handle::try_current().is_err() {
+            tracing::warn!("mcpdesc: RedisState::change_feed needs a Tokio runtime; announcements from other instances are not delivered");
+            return None;
+        }
+        let feed = Feed {
+            channel: self.changes_channel(),
+            parse: ChangeAnnouncement::from_json,
+            capacity: FEED_CAPACITY,
+            what: "change announcements",
+        };
+        Some(spawn_feed(self.client.clone(), feed, self.timeout))
     }
 
     async fn remove_session(&self, id: &str) -> Result<bool, StateError> {
@@ -403,6 +514,10 @@ impl StateStore for RedisState {
     }
 
     fn relay_feed(&self) -> Option<RelayFeed> {
+        if tokio::runtime::Handle::try_current().is_err() {
+            tracing::warn!("mcpdesc: RedisState::relay_feed needs a Tokio runtime; messages from other instances are not delivered");
+            return None;
+        }
         let feed = Feed {
             channel: format!("{}relay", self.prefix),
             parse: RelayedMessage::from_json,

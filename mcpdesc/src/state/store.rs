@@ -6,6 +6,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::changes::{ChangeAnnouncement, ChangeFeed};
 use super::owner::Owner;
 use super::relay::{RelayFeed, RelayedMessage};
 use super::task_record::{TaskEnd, TaskRecord, TaskStatus};
@@ -21,6 +22,14 @@ pub struct SessionRecord {
     /// request was authenticated; a session opened anonymously is owned by the first
     /// principal that uses it ([`StateStore::claim_session`]).
     pub owner: Option<Owner>,
+    /// The level of the session's last `logging/setLevel` (its wire name, e.g.
+    /// `"warning"`); `None` before the first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_level: Option<String>,
+    /// The URIs of the session's `resources/subscribe` calls (not unsubscribed
+    /// since), sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subscriptions: Vec<String>,
 }
 
 /// A store could not be reached or answered with an error: the request that needed
@@ -85,6 +94,56 @@ pub trait StateStore: Send + Sync + 'static {
     /// owner after the call: `owner`, or the earlier one; `None` when the store does
     /// not know the session.
     async fn claim_session(&self, id: &str, owner: &Owner) -> Result<Option<Owner>, StateError>;
+
+    // ---- What a session's requests set, kept for a restore on another instance,
+    // and change announcements between instances. The defaults keep nothing and
+    // announce nothing (a store that is not shared needs neither).
+
+    /// Stores the level of session `id`'s `logging/setLevel` (its wire name), for
+    /// [`SessionRecord::log_level`]. Does not create a record the store does not
+    /// have. Default: nothing.
+    async fn save_log_level(
+        &self,
+        id: &str,
+        level: &str,
+        ttl: Option<Duration>,
+    ) -> Result<(), StateError> {
+        let _ = (id, level, ttl);
+        Ok(())
+    }
+
+    /// Adds (`subscribed`) or removes `uri` from session `id`'s
+    /// [`SessionRecord::subscriptions`]. Does not create a record the store does not
+    /// have. Default: nothing.
+    async fn save_subscription(
+        &self,
+        id: &str,
+        uri: &str,
+        subscribed: bool,
+        ttl: Option<Duration>,
+    ) -> Result<(), StateError> {
+        let _ = (id, uri, subscribed, ttl);
+        Ok(())
+    }
+
+    /// Hands `announcement` to every instance reading a [`StateStore::change_feed`]
+    /// of this store (best-effort: an instance not listening at that moment misses
+    /// it). Default: nothing (the announcing instance delivered it to its own
+    /// sessions already).
+    async fn publish_change(&self, announcement: &ChangeAnnouncement) -> Result<(), StateError> {
+        let _ = announcement;
+        Ok(())
+    }
+
+    /// The announcements published from now on by any instance, this one's
+    /// included; `None` when the store carries none (the default). The store keeps
+    /// the feed going across its own outages (reconnecting) until the receiver is
+    /// dropped. Called once per HTTP server, inside a Tokio runtime.
+    fn change_feed(&self) -> Option<ChangeFeed> {
+        None
+    }
+
+    // ---- End of the session-state and announcement block.
 
     /// Removes session `id`'s record; whether there was one.
     async fn remove_session(&self, id: &str) -> Result<bool, StateError>;

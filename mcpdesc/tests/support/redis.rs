@@ -77,6 +77,32 @@ impl Redis {
             && &answer == b"+PONG\r\n"
     }
 
+    /// How many connections are subscribed to `channel` (`PUBSUB NUMSUB`, raw
+    /// RESP).
+    pub fn subscribers(&self, channel: &str) -> usize {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(2)))
+            .unwrap();
+        write!(
+            stream,
+            "*3\r\n$6\r\nPUBSUB\r\n$6\r\nNUMSUB\r\n${}\r\n{channel}\r\n",
+            channel.len()
+        )
+        .unwrap();
+        // `*2 $len channel :count`: the count is the last line.
+        let mut answer = Vec::new();
+        let mut buffer = [0u8; 256];
+        while !(answer.ends_with(b"\r\n") && answer.contains(&b':')) {
+            let read = stream.read(&mut buffer).unwrap();
+            assert!(read > 0, "redis closed the connection");
+            answer.extend_from_slice(&buffer[..read]);
+        }
+        let text = String::from_utf8(answer).unwrap();
+        text.rsplit(':').next().unwrap().trim().parse().unwrap()
+    }
+
     /// Sends `signal` (`STOP`, `CONT`) to the server: `STOP` pauses it (connections
     /// stay open, nothing answers), `CONT` resumes it.
     pub fn signal(&self, signal: &str) {

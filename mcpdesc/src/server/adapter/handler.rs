@@ -69,6 +69,9 @@ impl ServerHandler for McpServer {
             let untasked = marked_stateless(&context) && !shared_tasks(&context);
             result.capabilities = self.capabilities(version, untasked);
             self.join(version, &context);
+            // A replayed `initialize` (a restore) names its session: what the
+            // session set before comes back (`kept`).
+            self.restore_kept(version, &context).await;
         }
         Ok(result)
     }
@@ -93,12 +96,8 @@ impl ServerHandler for McpServer {
             .ok()
             .and_then(|v| serde_json::from_value(v).ok())
             .ok_or_else(|| ErrorData::invalid_params("unknown log level", None))?;
-        *self
-            .session
-            .log_level
-            .lock()
-            .unwrap_or_else(|e| e.into_inner()) = Some(level);
-        Ok(())
+        self.join(version, &context).set_level(level);
+        self.keep_log_level(&context, level).await
     }
 
     async fn list_tools(
@@ -278,7 +277,7 @@ impl ServerHandler for McpServer {
     ) -> Result<(), ErrorData> {
         let version = self.subscription_version(&context)?;
         self.join(version, &context).subscribe(&request.uri);
-        Ok(())
+        self.keep_subscription(&context, &request.uri, true).await
     }
 
     #[allow(deprecated)]
@@ -289,7 +288,7 @@ impl ServerHandler for McpServer {
     ) -> Result<(), ErrorData> {
         let version = self.subscription_version(&context)?;
         self.join(version, &context).unsubscribe(&request.uri);
-        Ok(())
+        self.keep_subscription(&context, &request.uri, false).await
     }
 
     async fn on_custom_request(

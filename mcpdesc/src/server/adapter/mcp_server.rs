@@ -3,7 +3,7 @@
 //! [`serve_stdio`].
 
 use std::borrow::Cow;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{model as m, ErrorData, RoleServer, Service, ServiceExt};
@@ -12,7 +12,6 @@ use super::convert::negotiated;
 use super::listing::ToolListings;
 use crate::protocol::error::Error;
 use crate::protocol::version::ProtocolVersion;
-use crate::server::notifications::LogLevel;
 use crate::server::router::Router;
 use crate::server::subscriptions::SessionLink;
 use crate::tasks::limits::TaskLimits;
@@ -78,7 +77,7 @@ use crate::tasks::store::TaskStore;
 /// # Sessions
 ///
 /// A clone shares the router, the listing cache and the session state (the level of
-/// `logging/setLevel`). Serve each MCP session with its own [`McpServer::new_session`]:
+/// `logging/setLevel`, the subscriptions). Serve each MCP session with its own [`McpServer::new_session`]:
 /// `serve_stdio` has one session, the `http` module makes one per HTTP session.
 ///
 /// [`ServerHandler`]: rmcp::ServerHandler
@@ -100,11 +99,10 @@ pub struct McpServer {
 /// What one MCP session remembers between requests.
 #[derive(Debug, Default)]
 pub(super) struct Session {
-    /// The level of the last `logging/setLevel`; `None` before the first.
-    pub(super) log_level: Mutex<Option<LogLevel>>,
-    /// The session in the router's [`ChangeNotifier`]: its
-    /// client and its `resources/subscribe` URIs. Set when the session is first
-    /// met; dropped with the session, which takes it out of the registry.
+    /// The session in the router's [`ChangeNotifier`]: its client, its
+    /// `resources/subscribe` URIs and the level of its last `logging/setLevel`. Set
+    /// when the session is first met; dropped with the session, which takes it out
+    /// of the registry.
     ///
     /// [`ChangeNotifier`]: crate::server::subscriptions::ChangeNotifier
     pub(super) link: OnceLock<Arc<SessionLink>>,

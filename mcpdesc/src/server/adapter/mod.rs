@@ -32,11 +32,14 @@
 //! the router's JSON), `listing.rs` (the tool listings and the members rmcp drops),
 //! `http_marks.rs` (what the HTTP layer leaves in a request for the handler),
 //! `shared_tasks.rs` (feature `http`: tasks kept in a shared store, served by every
-//! instance).
+//! instance);
+//! `kept.rs` (a session's log level and subscriptions in a shared store, for a
+//! restore on another instance).
 
 pub(crate) mod convert;
 pub(crate) mod handler;
 pub(crate) mod http_marks;
+mod kept;
 pub(crate) mod listing;
 pub(crate) mod mcp_server;
 pub(crate) mod peer;

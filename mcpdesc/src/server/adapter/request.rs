@@ -86,11 +86,7 @@ impl McpServer {
                 .ok()
                 .and_then(|v| serde_json::from_value(v).ok());
         }
-        let set = *self
-            .session
-            .log_level
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
+        let set = self.join(version, context).level();
         Some(set.unwrap_or(LogLevel::Debug))
     }
 
