@@ -36,6 +36,21 @@ pub(crate) struct Manager {
     pub(crate) dormant: Option<Arc<Dormant>>,
     /// The sessions' records (stateful mode): told when a session ends here.
     pub(crate) binding: Option<Arc<Binding>>,
+    /// Told when a session ends here (`mcp.server.session.duration`).
+    #[cfg(feature = "telemetry")]
+    pub(crate) telemetry: Option<crate::telemetry::Telemetry>,
+}
+
+impl Manager {
+    /// Tells telemetry that session `id` ended.
+    pub(crate) fn ended(&self, id: &str) {
+        #[cfg(feature = "telemetry")]
+        if let Some(telemetry) = &self.telemetry {
+            telemetry.session_ended(id);
+        }
+        #[cfg(not(feature = "telemetry"))]
+        let _ = id;
+    }
 }
 
 impl SessionManager for Manager {
@@ -70,6 +85,7 @@ impl SessionManager for Manager {
         if let Some(binding) = &self.binding {
             binding.ended(id).await;
         }
+        self.ended(id);
         self.inner.close_session(id).await
     }
 
