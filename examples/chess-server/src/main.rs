@@ -13,6 +13,7 @@ const USAGE: &str = "usage: chess-server [--http ADDR [HTTP OPTIONS]] [--think-m
   --http ADDR         serve streamable HTTP at http://ADDR/mcp, GET /healthz (liveness) and
                       GET /readyz (503 while draining) (ADDR such as 127.0.0.1:8080; port 0
                       picks a free port); loopback Host headers only
+  --log-format F      `text` (default) or `json` (one JSON object per line)
   --think-ms N        spend N ms on each ply analyze_game analyses (a stand-in for an
                       engine's thinking time, to watch progress and cancellation)
 HTTP options:
@@ -58,6 +59,8 @@ struct Options {
     rate_limit: Option<u32>,
     /// Serve `/metrics`.
     metrics: bool,
+    /// Log lines as JSON objects.
+    json_logs: bool,
 }
 
 fn number<T: std::str::FromStr>(
@@ -83,6 +86,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
         grace: Duration::from_secs(30),
         rate_limit: None,
         metrics: false,
+        json_logs: false,
     };
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -108,6 +112,11 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
             },
             "--redis" => options.redis = Some(args.next().ok_or("--redis needs a URL")?),
             "--metrics" => options.metrics = true,
+            "--log-format" => match args.next().as_deref() {
+                Some("text") => options.json_logs = false,
+                Some("json") => options.json_logs = true,
+                _ => return Err("--log-format needs `text` or `json`".into()),
+            },
             "--grace-s" => options.grace = Duration::from_secs(number("--grace-s", &mut args)?),
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument `{other}`")),
@@ -128,13 +137,17 @@ async fn main() {
             std::process::exit(if problem.is_empty() { 0 } else { 2 });
         }
     };
-    tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
         )
-        .with_writer(std::io::stderr)
-        .init();
+        .with_writer(std::io::stderr);
+    if options.json_logs {
+        logs.json().init();
+    } else {
+        logs.init();
+    }
     let router = chess_server::router_thinking(options.think_time);
     let outcome = match &options.http {
         Some(addr) => serve_http(router, addr, &options).await,

@@ -16,8 +16,8 @@
 //!   refused after reading its method (`429`, `403`), `no_answer` when the client
 //!   left before the answer. The session id, request id and subject are on spans
 //!   only: as labels they would make one series per session.
-//! - **Prometheus**: [`Telemetry::prometheus_text`], and [`metrics_routes`]
-//!   (feature `axum`) at [`METRICS_PATH`] (`/metrics`), with the names as
+//! - **Prometheus**: [`Telemetry::prometheus_text`], and `metrics_routes`
+//!   (feature `axum`) at `METRICS_PATH` (`/metrics`), with the names as
 //!   Prometheus spells them: `mcp_server_operation_duration_seconds` with the
 //!   labels `mcp_method_name`, `gen_ai_tool_name`, `gen_ai_prompt_name`,
 //!   `error_type`, `mcp_protocol_version`, `network_transport`;

@@ -7,10 +7,13 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// Each open session's start and protocol version, by id.
+type Starts = HashMap<Arc<str>, (Instant, Option<String>)>;
+
 /// The open sessions' starts and protocol versions.
 #[derive(Default)]
 pub(crate) struct SessionClock {
-    open: Mutex<HashMap<Arc<str>, (Instant, Option<String>)>>,
+    open: Mutex<Starts>,
 }
 
 impl SessionClock {
@@ -27,7 +30,7 @@ impl SessionClock {
         Some((start.elapsed(), version))
     }
 
-    fn table(&self) -> std::sync::MutexGuard<'_, HashMap<Arc<str>, (Instant, Option<String>)>> {
+    fn table(&self) -> std::sync::MutexGuard<'_, Starts> {
         // A panic while holding this lock leaves a consistent map.
         self.open.lock().unwrap_or_else(|e| e.into_inner())
     }
