@@ -82,7 +82,8 @@ pub(crate) struct Observation {
     pub(crate) session_id: Option<String>,
     /// The subject of the principal that authenticated the request.
     pub(crate) subject: Option<String>,
-    /// The request's `MCP-Protocol-Version` header.
+    /// The request's `MCP-Protocol-Version` header (read for telemetry only).
+    #[cfg_attr(not(feature = "telemetry"), allow(dead_code))]
     pub(crate) header_version: Option<String>,
     /// Where the operation's metrics and span go.
     #[cfg(feature = "telemetry")]

@@ -139,10 +139,11 @@ impl App {
         let span = tracing::info_span!("mcp_request", method = tracing::field::Empty);
         let mut observation = Observation::new(request.method().clone());
         observation.session_id = header_text(request.headers(), SESSION_ID);
-        observation.header_version = header_text(request.headers(), "mcp-protocol-version");
+        // Only telemetry reads the version (its metrics' `mcp.protocol.version`).
         #[cfg(feature = "telemetry")]
-        {
-            observation.telemetry = self.telemetry.clone();
+        if let Some(telemetry) = &self.telemetry {
+            observation.header_version = header_text(request.headers(), "mcp-protocol-version");
+            observation.telemetry = Some(telemetry.clone());
         }
         async move {
             // The Origin check comes before anything else (DNS rebinding).
