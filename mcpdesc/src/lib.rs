@@ -119,6 +119,8 @@ mod server;
 #[cfg(feature = "http")]
 pub mod state;
 pub mod tasks;
+#[cfg(feature = "telemetry")]
+pub mod telemetry;
 
 // The public modules that live in the folder of their role, at their old paths.
 #[cfg(feature = "rmcp")]

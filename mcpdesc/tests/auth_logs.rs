@@ -3,7 +3,8 @@
 //! unknown, malformed and misplaced credentials of every kind, and none of them
 //! appears. The capture is checked to have recorded rmcp's traffic, so the test
 //! cannot pass by capturing nothing. The HTTP layer's own event per request (method,
-//! primitive, outcome, duration) is checked to be there, without argument values.
+//! primitive, outcome, duration, session, subject) is checked to be there, without
+//! argument values: an audit trail naming who did what in which session.
 
 #![cfg(feature = "http")]
 
@@ -121,6 +122,7 @@ async fn no_credential_appears_in_any_log_event() {
     // Valid credentials of each kind: full sessions with a tool call.
     // "user:SECRET-key-91c2" in base64.
     let basic = "Basic dXNlcjpTRUNSRVQta2V5LTkxYzI=";
+    let mut sessions = Vec::new();
     for client in [
         Client::bearer(addr, "SECRET-bearer-7f3a"),
         Client::new(addr).path("/mcp?api_key=SECRET-key-91c2"),
@@ -129,6 +131,7 @@ async fn no_credential_appears_in_any_log_event() {
     ] {
         let mut client = client;
         assert_eq!(client.initialize().await.status, StatusCode::OK);
+        sessions.push(client.session.clone().expect("a session"));
         assert!(!client.tool_text(1, "echo").await.is_empty());
         // An argument value never reaches a log either.
         let reply = client
@@ -162,6 +165,25 @@ async fn no_credential_appears_in_any_log_event() {
             && captured.contains("method=tools/call name=echo outcome=ok duration_ms="),
         "no request event for the tool call:\n{captured}"
     );
+    // Each event names the session and the principal's subject (never the
+    // credential): the `initialize` the session it opened, later requests the one
+    // they name.
+    for (session, subject) in sessions.iter().zip(["bearer user", "key user"]) {
+        let of_session: Vec<&str> = captured
+            .lines()
+            .filter(|l| l.contains("message=mcp request") && l.contains(session.as_str()))
+            .collect();
+        let tail = format!(" session_id={session} subject={subject}");
+        assert!(
+            of_session.len() >= 4
+                && of_session.iter().all(|l| l.ends_with(&tail))
+                && of_session.iter().any(|l| l.contains("method=initialize"))
+                && of_session
+                    .iter()
+                    .any(|l| l.contains("method=tools/call name=echo outcome=ok")),
+            "the events of session {session} do not name it and {subject}:\n{of_session:#?}"
+        );
+    }
     assert!(
         // Refused before the body is read: no method known.
         captured.contains("method= name= outcome=refused 401"),

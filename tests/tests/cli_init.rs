@@ -2,7 +2,8 @@
 //! build`, fails `cargo test` once per example (naming it) until the handlers are
 //! written, and serves what its description lists (`mcpdesc check` over stdio and
 //! HTTP; over HTTP a secured description answers 401 without credentials). The
-//! `--http` crate answers `/healthz` and `/readyz`, exits 0 after draining on
+//! `--http` crate answers `/healthz`, `/readyz` and `/metrics` (the Prometheus text
+//! counting the calls `mcpdesc check` made), exits 0 after draining on
 //! SIGTERM, and its `deploy/nginx.conf` passes `nginx -t` (skipped without nginx,
 //! see tests/prereq.rs).
 //!
@@ -214,6 +215,19 @@ fn the_http_crate_serves_its_listings_probes_and_drains_on_sigterm() {
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(server.get("/healthz"), (200, "ok".to_owned()));
     assert_eq!(server.get("/readyz"), (200, "ready".to_owned()));
+    // The calls `mcpdesc check` made, in the OpenTelemetry MCP conventions' names.
+    let (status, metrics) = server.get("/metrics");
+    assert_eq!(status, 200, "{metrics}");
+    for line in [
+        "# TYPE mcp_server_operation_duration_seconds histogram",
+        "mcp_server_operation_duration_seconds_count{mcp_method_name=\"initialize\"",
+        "mcp_server_operation_duration_seconds_count{mcp_method_name=\"tools/list\"",
+    ] {
+        assert!(
+            metrics.contains(line),
+            "no `{line}` in /metrics:\n{metrics}"
+        );
+    }
 
     #[cfg(unix)]
     {
@@ -247,6 +261,12 @@ fn the_http_crate_serves_its_listings_probes_and_drains_on_sigterm() {
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--rate-limit needs"));
+    let bad = Command::new(binary(&dir))
+        .args(["--http", "127.0.0.1:0", "--log-format", "xml"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--log-format: `xml`"));
 }
 
 #[test]

@@ -1,16 +1,19 @@
 //! `cargo run -p chess-server`: serves the chess description over MCP on stdio, or
 //! over streamable HTTP at `http://ADDR/mcp` with `--http ADDR` (an axum application
-//! with the MCP endpoint, `GET /healthz` and `GET /readyz`).
+//! with the MCP endpoint, `GET /healthz`, `GET /readyz` and, with `--metrics`,
+//! `GET /metrics`).
 
 use std::time::Duration;
 
 use mcpdesc::http::{HttpListener, HttpServer, RateLimit};
+use mcpdesc::telemetry::{Telemetry, OTEL_EXPORTER_OTLP_ENDPOINT};
 
 const USAGE: &str = "usage: chess-server [--http ADDR [HTTP OPTIONS]] [--think-ms N]
   (no option)         serve MCP on stdin/stdout
   --http ADDR         serve streamable HTTP at http://ADDR/mcp, GET /healthz (liveness) and
                       GET /readyz (503 while draining) (ADDR such as 127.0.0.1:8080; port 0
                       picks a free port); loopback Host headers only
+  --log-format F      `text` (default) or `json` (one JSON object per line)
   --think-ms N        spend N ms on each ply analyze_game analyses (a stand-in for an
                       engine's thinking time, to watch progress and cancellation)
 HTTP options:
@@ -36,7 +39,11 @@ HTTP options:
   --rate-limit N      at most N requests per second per client (the principal when
                       authenticated, else the IP address; bursts of N); past it 429
                       with Retry-After (default: no limit)
-Logs: RUST_LOG (default `warn`; `mcpdesc=info` gives one event per MCP request).";
+  --metrics           serve GET /metrics: Prometheus text of the OpenTelemetry MCP
+                      metrics (mcp_server_operation_duration_seconds, ...)
+Logs: RUST_LOG (default `warn`; `mcpdesc=info` gives one event per MCP request).
+Traces: with OTEL_EXPORTER_OTLP_ENDPOINT set (http://collector:4318), spans and
+metrics are exported over OTLP/HTTP.";
 
 /// The command line.
 struct Options {
@@ -53,6 +60,10 @@ struct Options {
     grace: Duration,
     /// Requests per second per client; `None`: no limit.
     rate_limit: Option<u32>,
+    /// Serve `/metrics`.
+    metrics: bool,
+    /// Log lines as JSON objects.
+    json_logs: bool,
 }
 
 fn number<T: std::str::FromStr>(
@@ -77,6 +88,8 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
         redis: None,
         grace: Duration::from_secs(30),
         rate_limit: None,
+        metrics: false,
+        json_logs: false,
     };
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -101,6 +114,12 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
                 n => options.rate_limit = Some(n),
             },
             "--redis" => options.redis = Some(args.next().ok_or("--redis needs a URL")?),
+            "--metrics" => options.metrics = true,
+            "--log-format" => match args.next().as_deref() {
+                Some("text") => options.json_logs = false,
+                Some("json") => options.json_logs = true,
+                _ => return Err("--log-format needs `text` or `json`".into()),
+            },
             "--grace-s" => options.grace = Duration::from_secs(number("--grace-s", &mut args)?),
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument `{other}`")),
@@ -121,13 +140,17 @@ async fn main() {
             std::process::exit(if problem.is_empty() { 0 } else { 2 });
         }
     };
-    tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
         )
-        .with_writer(std::io::stderr)
-        .init();
+        .with_writer(std::io::stderr);
+    if options.json_logs {
+        logs.json().init();
+    } else {
+        logs.init();
+    }
     let router = chess_server::router_thinking(options.think_time);
     let outcome = match &options.http {
         Some(addr) => serve_http(router, addr, &options).await,
@@ -164,9 +187,26 @@ async fn serve_http(
         .allowed_origins(options.allowed_origins.clone())
         .max_sessions(options.max_sessions)
         .hibernate_after(options.hibernate_after);
+    // Telemetry when `/metrics` is asked for or an OTLP collector is named.
+    let otlp = std::env::var_os(OTEL_EXPORTER_OTLP_ENDPOINT).is_some_and(|v| !v.is_empty());
+    let telemetry = match options.metrics || otlp {
+        true => Some(
+            Telemetry::from_env("chess-server")
+                .map_err(|e| mcpdesc::Error::Http(format!("telemetry: {e}")))?,
+        ),
+        false => None,
+    };
+    let mut server = match &telemetry {
+        Some(telemetry) => server.telemetry(telemetry.clone()),
+        None => server,
+    };
     let drain = server.drain();
     // `/healthz` stays 200 while draining; `/readyz` turns 503 once the drain starts.
-    let app = server.health_routes().merge(server.into_router()?);
+    let mut app = server.health_routes();
+    if options.metrics {
+        app = app.merge(server.metrics_routes());
+    }
+    let app = app.merge(server.into_router()?);
     let listener = HttpListener::bind(addr).await?;
     // Tests and scripts read the address from this line (port 0 picks one).
     eprintln!(
@@ -181,6 +221,10 @@ async fn serve_http(
             let report = drain.shutdown(grace).await;
             // Tests and operators read this line: what was waited for, what was cut.
             eprintln!("chess-server: drained: {report}");
+            // The spans still batched go out before the process ends.
+            if let Some(telemetry) = telemetry {
+                let _ = tokio::task::spawn_blocking(move || telemetry.shutdown()).await;
+            }
         })
         .await
 }

@@ -3,14 +3,16 @@
 //!
 //! ```text
 //! DIR/
-//!   Cargo.toml            mcpdesc (+ `http`, `axum`, `rate-limit` with --http), serde,
+//!   Cargo.toml            mcpdesc (+ `http`, `axum`, `rate-limit`, `redis`, `telemetry`
+//!                         with --http), serde,
 //!                         serde_json, tokio (+ tracing-subscriber with --http);
 //!                         build: mcpdesc-codegen (paths to a checkout, or this release)
 //!   NAME.mcpdesc.yaml     the sample description (or the given one, under its own name)
 //!   build.rs              Builder::new(description).test_server("crate::handlers::Service::default()")
 //!   src/main.rs           `mod contract` (the generated code), stdio; with --http also
-//!                         `--http ADDR` with /healthz, /readyz, drain on SIGTERM, logs,
-//!                         flags for hosts, origins, stateless mode, rate limit (HTTP_MAIN)
+//!                         `--http ADDR` with /healthz, /readyz, /metrics, drain on
+//!                         SIGTERM, text or JSON logs, OTLP export, flags for hosts,
+//!                         origins, stateless mode, rate limit, Redis (HTTP_MAIN)
 //!   deploy/nginx.conf     with --http: nginx in front of two instances (NGINX_CONF)
 //!   src/handlers.rs       `Service` and one impl per generated trait (stubs.rs)
 //!   .gitignore            /target
@@ -158,11 +160,10 @@ pub fn files(
 
 /// `Cargo.toml`: its own workspace (so a crate made inside another workspace builds
 /// on its own), path dependencies on a checkout or this release's versions. `mcpdesc`
-/// gets its default features, plus `http`, `axum` and `rate-limit` with `--http` and
-/// `full-validation` when a tool schema needs it. With `--http`, tokio's signals and
-/// tracing-subscriber (plain text lines: its `json` feature would add crates this
-/// release does not build) come too; the versions are those this release builds
-/// with.
+/// gets its default features, plus `http`, `axum`, `rate-limit`, `redis` and
+/// `telemetry` with `--http` and `full-validation` when a tool schema needs it. With
+/// `--http`, tokio's signals and tracing-subscriber (text or JSON lines) come too;
+/// the versions are those this release builds with.
 fn cargo_toml(options: &InitOptions, full_validation: bool) -> String {
     let version = env!("CARGO_PKG_VERSION");
     let source = |krate: &str| match &options.mcpdesc_path {
@@ -173,7 +174,9 @@ fn cargo_toml(options: &InitOptions, full_validation: bool) -> String {
         None => format!("version = \"={version}\""),
     };
     let features: Vec<&str> = [
-        options.http.then_some("\"http\", \"axum\", \"rate-limit\""),
+        options
+            .http
+            .then_some("\"http\", \"axum\", \"rate-limit\", \"redis\", \"telemetry\""),
         full_validation.then_some("\"full-validation\""),
     ]
     .into_iter()
@@ -186,8 +189,8 @@ fn cargo_toml(options: &InitOptions, full_validation: bool) -> String {
         "[\"rt-multi-thread\", \"macros\"]"
     };
     let logs = if options.http {
-        "# Logs on stderr, filtered by RUST_LOG.\n\
-         tracing-subscriber = { version = \"0.3.23\", default-features = false, features = [\"fmt\", \"env-filter\", \"std\"] }\n"
+        "# Logs on stderr, filtered by RUST_LOG, as text or JSON lines.\n\
+         tracing-subscriber = { version = \"0.3.23\", default-features = false, features = [\"fmt\", \"env-filter\", \"std\", \"json\"] }\n"
     } else {
         ""
     };

@@ -43,6 +43,21 @@ pub(crate) struct Manager {
     pub(crate) binding: Option<Arc<Binding>>,
     /// The session messages' relays between instances (a shared store).
     pub(crate) relay: Option<Arc<Relay>>,
+    /// Told when a session ends here (`mcp.server.session.duration`).
+    #[cfg(feature = "telemetry")]
+    pub(crate) telemetry: Option<crate::telemetry::Telemetry>,
+}
+
+impl Manager {
+    /// Tells telemetry that session `id` ended.
+    pub(crate) fn ended(&self, id: &str) {
+        #[cfg(feature = "telemetry")]
+        if let Some(telemetry) = &self.telemetry {
+            telemetry.session_ended(id);
+        }
+        #[cfg(not(feature = "telemetry"))]
+        let _ = id;
+    }
 }
 
 impl SessionManager for Manager {
@@ -94,6 +109,7 @@ impl SessionManager for Manager {
         if let Some(relay) = &self.relay {
             relay.forget(id);
         }
+        self.ended(id);
         self.inner.close_session(id).await
     }
 

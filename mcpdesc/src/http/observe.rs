@@ -1,6 +1,10 @@
 //! One `tracing` event per MCP request, at `info`, in the request's span: the
-//! JSON-RPC method, the primitive's name, the outcome and the duration. No
-//! credential and no argument value is ever recorded (see [`super::probe`]).
+//! JSON-RPC method, the primitive's name, the session (`session_id`, the
+//! `Mcp-Session-Id` the request names or the one its `initialize` opened), the
+//! authenticated principal's subject (`subject`), the outcome and the duration, so
+//! that the events serve as an audit trail. No credential and no argument value
+//! is ever recorded (see [`super::probe`]). With telemetry (feature `telemetry`),
+//! the same moment records the operation's metrics and span.
 //!
 //! The outcome of a call is in its answer, which may come late in an SSE stream:
 //! the response body is watched, and the event is sent when the answer passes (or
@@ -51,26 +55,128 @@ impl fmt::Display for Outcome {
     }
 }
 
+impl Outcome {
+    /// The conventions' `error.type` of the outcome; `None` for a success.
+    #[cfg(feature = "telemetry")]
+    pub(crate) fn error_type(&self) -> Option<String> {
+        match self {
+            Outcome::Ok | Outcome::Status(_) => None,
+            Outcome::ToolError => Some("tool_error".to_owned()),
+            Outcome::Error(code) => Some(code.to_string()),
+            Outcome::Refused(status) => Some(status.to_string()),
+            Outcome::NoAnswer => Some("no_answer".to_owned()),
+        }
+    }
+}
+
 /// The request an event describes.
 #[derive(Debug)]
 pub(crate) struct Observation {
     pub(crate) http_method: http::Method,
     pub(crate) probe: Probe,
     pub(crate) started: Instant,
+    /// The wall-clock time of `started` (the start of the request's span).
+    #[cfg(feature = "telemetry")]
+    pub(crate) started_at: std::time::SystemTime,
+    /// The session the request names, or the one it opened.
+    pub(crate) session_id: Option<String>,
+    /// The subject of the principal that authenticated the request.
+    pub(crate) subject: Option<String>,
+    /// The request's `MCP-Protocol-Version` header (read for telemetry only).
+    #[cfg_attr(not(feature = "telemetry"), allow(dead_code))]
+    pub(crate) header_version: Option<String>,
+    /// Where the operation's metrics and span go.
+    #[cfg(feature = "telemetry")]
+    pub(crate) telemetry: Option<crate::telemetry::Telemetry>,
 }
 
 impl Observation {
-    /// Sends the request's event (in the current span).
+    /// The observation of a request that arrived now.
+    pub(crate) fn new(http_method: http::Method) -> Observation {
+        Observation {
+            http_method,
+            probe: Probe::default(),
+            started: Instant::now(),
+            #[cfg(feature = "telemetry")]
+            started_at: std::time::SystemTime::now(),
+            session_id: None,
+            subject: None,
+            header_version: None,
+            #[cfg(feature = "telemetry")]
+            telemetry: None,
+        }
+    }
+
+    /// Whether anything records the request when no `tracing` subscriber does.
+    fn records(&self) -> bool {
+        #[cfg(feature = "telemetry")]
+        if self.telemetry.is_some() && self.probe.method.is_some() {
+            return true;
+        }
+        false
+    }
+
+    /// The protocol version of the request: its `_meta`'s, else its header's, else
+    /// (an `initialize`) the one it asks for.
+    #[cfg_attr(not(feature = "telemetry"), allow(dead_code))]
+    pub(crate) fn protocol_version(&self) -> Option<&str> {
+        self.probe
+            .meta_version
+            .as_deref()
+            .or(self.header_version.as_deref())
+            .or(self.probe.initialize_version.as_deref())
+    }
+
+    /// Sends the request's event (in the current span), and records its
+    /// telemetry.
     pub(crate) fn emit(&self, outcome: &Outcome) {
+        let duration = self.started.elapsed();
         tracing::info!(
             target: "mcpdesc::http",
             http_method = %self.http_method,
             method = self.probe.method.as_deref().unwrap_or(""),
             name = self.probe.name.as_deref().unwrap_or(""),
             outcome = %outcome,
-            duration_ms = self.started.elapsed().as_millis() as u64,
+            duration_ms = duration.as_millis() as u64,
+            session_id = self.session_id.as_deref().unwrap_or(""),
+            subject = self.subject.as_deref().unwrap_or(""),
             "mcp request"
         );
+        #[cfg(feature = "telemetry")]
+        self.record(outcome, duration);
+    }
+
+    /// Records the operation's metrics and span (a request whose method was not
+    /// read, refused before its body, is no MCP operation).
+    #[cfg(feature = "telemetry")]
+    fn record(&self, outcome: &Outcome, duration: std::time::Duration) {
+        use crate::telemetry::operation::{Operation, Target};
+        let (Some(telemetry), Some(method)) = (&self.telemetry, self.probe.method.as_deref())
+        else {
+            return;
+        };
+        let request_id = self.probe.id.as_ref().and_then(|id| match id {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        });
+        telemetry.operation(&Operation {
+            method,
+            target: Target::of(method, self.probe.name.as_deref()),
+            request_id,
+            session_id: self.session_id.as_deref(),
+            subject: self.subject.as_deref(),
+            protocol_version: self.protocol_version(),
+            error_type: outcome.error_type(),
+            error_code: match outcome {
+                Outcome::Error(code) => Some(*code),
+                _ => None,
+            },
+            traceparent: self.probe.traceparent.as_deref(),
+            tracestate: self.probe.tracestate.as_deref(),
+            started: self.started_at,
+            duration,
+        });
     }
 }
 
@@ -83,7 +189,7 @@ pub(crate) fn observe(
 ) -> Response<HttpBody> {
     // No subscriber records the event: the answer is not watched (watching copies
     // and parses it, as much work as rmcp's own writing of it).
-    if !tracing::enabled!(target: "mcpdesc::http", tracing::Level::INFO) {
+    if !tracing::enabled!(target: "mcpdesc::http", tracing::Level::INFO) && !observation.records() {
         return response;
     }
     let status = response.status();

@@ -17,6 +17,15 @@ pub(crate) struct Probe {
     pub(crate) name: Option<String>,
     /// The protocol version named in the request's `_meta`.
     pub(crate) meta_version: Option<String>,
+    /// The protocol version an `initialize` asks for (`params.protocolVersion`).
+    #[cfg_attr(not(feature = "telemetry"), allow(dead_code))]
+    pub(crate) initialize_version: Option<String>,
+    /// The caller's W3C trace context in `params._meta` (`traceparent`,
+    /// `tracestate`): telemetry continues its trace.
+    #[cfg_attr(not(feature = "telemetry"), allow(dead_code))]
+    pub(crate) traceparent: Option<String>,
+    #[cfg_attr(not(feature = "telemetry"), allow(dead_code))]
+    pub(crate) tracestate: Option<String>,
 }
 
 impl Probe {
@@ -30,11 +39,19 @@ impl Probe {
             Some("tools/call" | "prompts/get") => params.name,
             _ => None,
         };
+        let initialize_version = match raw.method.as_deref() {
+            Some("initialize") => params.protocol_version,
+            _ => None,
+        };
+        let meta = params.meta.unwrap_or_default();
         Probe {
             method: raw.method,
             id: raw.id,
             name,
-            meta_version: params.meta.and_then(|m| m.version),
+            meta_version: meta.version,
+            initialize_version,
+            traceparent: meta.traceparent,
+            tracestate: meta.tracestate,
         }
     }
 
@@ -56,11 +73,17 @@ struct RawParams {
     // Only a string name is kept; any other value is not a primitive's name.
     #[serde(default, deserialize_with = "string_or_none")]
     name: Option<String>,
+    #[serde(
+        rename = "protocolVersion",
+        default,
+        deserialize_with = "string_or_none"
+    )]
+    protocol_version: Option<String>,
     #[serde(rename = "_meta")]
     meta: Option<RawMeta>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 struct RawMeta {
     #[serde(
         rename = "io.modelcontextprotocol/protocolVersion",
@@ -68,6 +91,11 @@ struct RawMeta {
         deserialize_with = "string_or_none"
     )]
     version: Option<String>,
+    // Unprefixed, as the OpenTelemetry MCP conventions (SEP-414) write them.
+    #[serde(default, deserialize_with = "string_or_none")]
+    traceparent: Option<String>,
+    #[serde(default, deserialize_with = "string_or_none")]
+    tracestate: Option<String>,
 }
 
 /// A string member; any other value reads as absent, as `Value::as_str` does.
@@ -111,5 +139,21 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-06-18"}}}"#,
         );
         assert_eq!(probe.meta_version.as_deref(), Some("2025-06-18"));
+    }
+
+    #[test]
+    fn the_trace_context_and_the_initialize_version_are_read() {
+        let probe = Probe::of(
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{"traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01","tracestate":"a=b"}}}"#,
+        );
+        assert_eq!(
+            probe.traceparent.as_deref(),
+            Some("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+        );
+        assert_eq!(probe.tracestate.as_deref(), Some("a=b"));
+        let init = Probe::of(
+            br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#,
+        );
+        assert_eq!(init.initialize_version.as_deref(), Some("2025-06-18"));
     }
 }

@@ -71,13 +71,19 @@ impl<'a> Reading<'a> {
             Some("tools/call" | "prompts/get") => params.and_then(|p| p.name.clone()),
             _ => None,
         };
+        let meta = params.and_then(|p| p.meta.as_ref()).map(|Object(m)| m);
+        let initialize_version = match method.as_deref() {
+            Some("initialize") => params.and_then(|p| p.protocol_version.clone()),
+            _ => None,
+        };
         Probe {
             method,
             id: message.id.clone(),
             name,
-            meta_version: params
-                .and_then(|p| p.meta.as_ref())
-                .and_then(|Object(m)| m.version.clone()),
+            meta_version: meta.and_then(|m| m.version.clone()),
+            initialize_version,
+            traceparent: meta.and_then(|m| m.traceparent.clone()),
+            tracestate: meta.and_then(|m| m.tracestate.clone()),
         }
     }
 
@@ -262,6 +268,13 @@ struct Params {
     name: Option<String>,
     #[serde(default, deserialize_with = "string_or_none")]
     uri: Option<String>,
+    /// What an `initialize` asks for.
+    #[serde(
+        rename = "protocolVersion",
+        default,
+        deserialize_with = "string_or_none"
+    )]
+    protocol_version: Option<String>,
     #[serde(rename = "ref", default)]
     reference: Option<Object<Reference>>,
     #[serde(rename = "_meta", default)]
@@ -289,6 +302,12 @@ struct Meta {
         deserialize_with = "string_or_none"
     )]
     version: Option<String>,
+    /// The caller's W3C trace context (unprefixed, as the OpenTelemetry MCP
+    /// conventions write it).
+    #[serde(default, deserialize_with = "string_or_none")]
+    traceparent: Option<String>,
+    #[serde(default, deserialize_with = "string_or_none")]
+    tracestate: Option<String>,
 }
 
 #[cfg(test)]
@@ -302,6 +321,10 @@ mod tests {
         r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"game://42","name":"x"}}"#,
         r#"{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-06-18"}}}"#,
         r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","task":{"ttl":5}}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{"traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01","tracestate":"a=b"}}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{"traceparent":7}}}"#,
+        r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}"#,
+        r#"{"jsonrpc":"2.0","id":0,"method":"tools/list","params":{"protocolVersion":"2025-06-18"}}"#,
         r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","task":null}}"#,
         r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","task":7}}"#,
         r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","t\u0061sk":{}}}"#,

@@ -76,6 +76,8 @@ pub struct HttpServer<H = McpServer> {
     drain: Drain,
     #[cfg(feature = "rate-limit")]
     rate_limit: Option<super::rate_limit::RateLimit>,
+    #[cfg(feature = "telemetry")]
+    telemetry: Option<crate::telemetry::Telemetry>,
 }
 
 impl<H> std::fmt::Debug for HttpServer<H> {
@@ -153,6 +155,8 @@ impl<H: ServerHandler> HttpServer<H> {
             gate: GateSettings::default(),
             #[cfg(feature = "rate-limit")]
             rate_limit: None,
+            #[cfg(feature = "telemetry")]
+            telemetry: None,
         }
     }
 
@@ -309,6 +313,32 @@ impl<H: ServerHandler> HttpServer<H> {
     pub fn rate_limit(mut self, limit: super::rate_limit::RateLimit) -> Self {
         self.rate_limit = Some(limit);
         self
+    }
+
+    /// Records the endpoint's operations and sessions in `telemetry` (feature
+    /// `telemetry`; default: none): the metrics and spans of the OpenTelemetry
+    /// MCP conventions (see [`crate::telemetry`]). Serve its Prometheus text with
+    /// `HttpServer::metrics_routes` (feature `axum`).
+    #[cfg(feature = "telemetry")]
+    pub fn telemetry(mut self, telemetry: crate::telemetry::Telemetry) -> Self {
+        self.telemetry = Some(telemetry);
+        self
+    }
+
+    /// `GET /metrics`, the Prometheus text of the telemetry set by
+    /// [`HttpServer::telemetry`] (a new [`Telemetry`] is set when there is none,
+    /// so call it before building the endpoint), as an axum router to merge next
+    /// to [`HttpServer::into_router`]; see [`metrics_routes`].
+    ///
+    /// [`Telemetry`]: crate::telemetry::Telemetry
+    /// [`metrics_routes`]: crate::telemetry::metrics_routes
+    #[cfg(all(feature = "telemetry", feature = "axum"))]
+    pub fn metrics_routes(&mut self) -> axum::Router {
+        let telemetry = self
+            .telemetry
+            .get_or_insert_with(crate::telemetry::Telemetry::new)
+            .clone();
+        crate::telemetry::metrics_routes(telemetry)
     }
 
     /// Keeps the sessions' records (stateful mode: their `initialize`, their owner)
@@ -582,6 +612,8 @@ impl<H: ServerHandler> HttpServer<H> {
             dormant,
             binding: binding.clone(),
             relay,
+            #[cfg(feature = "telemetry")]
+            telemetry: self.telemetry.clone(),
         });
         let sessions = stateful.then(|| {
             Arc::new(sessions::Sessions::new(
@@ -617,6 +649,8 @@ impl<H: ServerHandler> HttpServer<H> {
                 .rate_limit
                 .as_ref()
                 .map(|limit| Arc::new(super::rate_limit::Limiter::new(limit))),
+            #[cfg(feature = "telemetry")]
+            telemetry: self.telemetry,
         };
         let service = McpHttpService { app: Arc::new(app) };
         Ok((service, gate))

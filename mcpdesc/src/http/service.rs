@@ -1,13 +1,13 @@
 //! The MCP endpoint as a tower service ([`McpHttpService`]): everything one
 //! endpoint does, in order: the `Origin` check and CORS, the drain, the security
 //! gate, the rate limit, the body limit, the session cap, rmcp's streamable HTTP, the `tools/list`
-//! write-back, and the request's `tracing` event.
+//! write-back, and the request's `tracing` event (and, with the feature
+//! `telemetry`, its metrics and span).
 
 use std::convert::Infallible;
 use std::fmt;
 use std::sync::Arc;
 use std::task::{Context as TaskContext, Poll};
-use std::time::Instant;
 
 use bytes::{Buf, BufMut, Bytes, BytesMut};
 use http::header;
@@ -22,7 +22,6 @@ use super::body::{empty, session_not_found, text, unavailable, HttpBody};
 use super::drain::{Drain, Tracked};
 use super::observe::{observe, Observation, Outcome};
 use super::origin::{self, OriginCheck, Origins};
-use super::probe::Probe;
 #[cfg(feature = "rate-limit")]
 use super::rate_limit::Limiter;
 use super::reading::Reading;
@@ -128,6 +127,9 @@ pub(crate) struct App {
     /// The per-client rate limit, when set.
     #[cfg(feature = "rate-limit")]
     pub(crate) rate_limit: Option<Arc<Limiter>>,
+    /// Where the operations' metrics and spans go, when set.
+    #[cfg(feature = "telemetry")]
+    pub(crate) telemetry: Option<crate::telemetry::Telemetry>,
 }
 
 impl App {
@@ -138,12 +140,14 @@ impl App {
         B::Error: fmt::Display,
     {
         let span = tracing::info_span!("mcp_request", method = tracing::field::Empty);
-        let started = Instant::now();
-        let observation = Observation {
-            http_method: request.method().clone(),
-            probe: Probe::default(),
-            started,
-        };
+        let mut observation = Observation::new(request.method().clone());
+        observation.session_id = header_text(request.headers(), SESSION_ID);
+        // Only telemetry reads the version (its metrics' `mcp.protocol.version`).
+        #[cfg(feature = "telemetry")]
+        if let Some(telemetry) = &self.telemetry {
+            observation.header_version = header_text(request.headers(), "mcp-protocol-version");
+            observation.telemetry = Some(telemetry.clone());
+        }
         async move {
             // The Origin check comes before anything else (DNS rebinding).
             let origin = match self.origins.check(request.headers()) {
@@ -192,7 +196,14 @@ impl App {
         // the session.
         let security = match &self.gate {
             Some(gate) => match gate.authenticate(&mut parts).await {
-                Ok(security) => Some(security),
+                Ok(security) => {
+                    observation.subject = security
+                        .authentication
+                        .entries()
+                        .first()
+                        .map(|(_, principal)| principal.subject().to_owned());
+                    Some(security)
+                }
                 Err(refused) => return refuse(&observation, *refused),
             },
             None => None,
@@ -317,6 +328,11 @@ impl App {
                 .and_then(|v| v.to_str().ok())
             {
                 sessions.opened(id);
+                observation.session_id = Some(id.to_owned());
+                #[cfg(feature = "telemetry")]
+                if let Some(telemetry) = &self.telemetry {
+                    telemetry.session_opened(id, observation.protocol_version());
+                }
                 if let Some(binding) = &self.binding {
                     if let Err(refused) = binding.opened(id, caller.as_ref()).await {
                         // A session nobody could be bound to is not handed out.
@@ -360,6 +376,14 @@ impl App {
             None => response,
         }
     }
+}
+
+/// A header's value as text, when it is.
+fn header_text(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
 }
 
 fn too_large(limit: usize) -> Response<HttpBody> {

@@ -188,8 +188,9 @@ async fn sweep(sessions: &Weak<Sessions>, schedule: Schedule) -> bool {
         |id| sessions.pending(id),
         &mut expired,
     );
-    if let Some(binding) = &sessions.manager.binding {
-        for id in expired {
+    for id in expired {
+        sessions.manager.ended(&id);
+        if let Some(binding) = &sessions.manager.binding {
             binding.ended(&id).await;
         }
     }
