@@ -26,7 +26,14 @@
 //! session's live workers on other instances in step with its `level` and `sub:`
 //! fields (`mcpdesc/session/subscribe`, `.../unsubscribe`, `.../level`, with the
 //! session's id; never sent to a client). Nothing is stored for them (no key, no
-//! TTL): an instance that is not subscribed at that moment (Redis down, reconnecting) misses the announcement.
+//! TTL): an instance that is not subscribed at that moment (Redis down,
+//! reconnecting) misses the announcement.
+//!
+//! A session's messages between instances (`http/relay.rs`) go on the pub/sub
+//! channel `{prefix}relay` as the JSON of a [`RelayedMessage`] (the relaying
+//! instance's id, the session's id, which way, the JSON-RPC message and its SSE event
+//! id), read by each HTTP server on a connection of its own; nothing is stored for
+//! them either.
 //!
 //! # Time to live
 //!
