@@ -27,6 +27,8 @@ mod sse;
 mod wire;
 
 mod balanced;
+#[allow(dead_code)] // Only its long game is used here.
+mod flow;
 
 use balanced::Balanced;
 use harness::prereq;
@@ -188,4 +190,64 @@ async fn a_subscriber_hears_a_game_recorded_on_the_other_instance() {
         .next(updated, Duration::from_millis(700))
         .await
         .is_none());
+}
+
+/// A task created through nginx runs on one instance (`analyze_game` at 200 ms per
+/// ply: eight seconds); that instance is killed with SIGKILL mid-analysis. Polled
+/// through nginx (now the survivor), the task is never unknown, and ends `failed`
+/// ("the instance running this task stopped") once its lease has run out.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_task_whose_instance_is_killed_ends_failed_on_the_other() {
+    let test = "a_task_whose_instance_is_killed_ends_failed_on_the_other";
+    let Some(redis) = redis_server(test) else {
+        return;
+    };
+    let Some(mut balanced) =
+        Balanced::start_stateful_with(test, &redis.url, &["--think-ms", "200"])
+    else {
+        return;
+    };
+    let mut client = client(&balanced);
+    assert_eq!(client.initialize().await.status, StatusCode::OK);
+    let before = [balanced.served(0), balanced.served(1)];
+    let created = client
+        .post(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "analyze_game", "arguments": {"pgn": flow::LONG_GAME},
+            "task": {"ttl": 60000}}}),
+        )
+        .await
+        .answer(1);
+    let task_id = created["result"]["task"]["taskId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a task: {created}"))
+        .to_owned();
+    // The instance that logged the call runs its handler.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let runner = loop {
+        if let Some(index) = (0..2).find(|&i| balanced.served(i) > before[i]) {
+            break index;
+        }
+        assert!(Instant::now() < deadline, "no instance logged the call");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    balanced.kill(runner);
+    let deadline = Instant::now() + Duration::from_secs(40);
+    for id in 2.. {
+        let status = client
+            .post(json!({"jsonrpc": "2.0", "id": id, "method": "tasks/get",
+                         "params": {"taskId": task_id}}))
+            .await
+            .answer(id);
+        let result = &status["result"];
+        assert!(result["status"].is_string(), "never unknown: {status}");
+        if result["status"] == "failed" {
+            let message = result["statusMessage"].as_str().unwrap_or_default();
+            assert!(message.contains("stopped"), "{status}");
+            return;
+        }
+        assert_eq!(result["status"], "working", "{status}");
+        assert!(Instant::now() < deadline, "still working: {status}");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
 }

@@ -35,7 +35,15 @@ impl Balanced {
     /// Two stateful instances keeping their sessions in the Redis at `redis_url`,
     /// behind `deploy/nginx-stateful.conf`; otherwise as [`Balanced::start`].
     pub fn start_stateful(test: &str, redis_url: &str) -> Option<Self> {
-        Self::start_with(test, "nginx-stateful.conf", &["--redis", redis_url])
+        Self::start_stateful_with(test, redis_url, &[])
+    }
+
+    /// [`Balanced::start_stateful`] with `extra` arguments for both instances (after
+    /// the defaults, so they override them).
+    pub fn start_stateful_with(test: &str, redis_url: &str, extra: &[&str]) -> Option<Self> {
+        let mut mode = vec!["--redis", redis_url];
+        mode.extend_from_slice(extra);
+        Self::start_with(test, "nginx-stateful.conf", &mode)
     }
 
     /// The instances with `mode` (their extra arguments) behind `deploy/{conf}`.
