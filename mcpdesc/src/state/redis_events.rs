@@ -1,8 +1,6 @@
 //! The events of resumable SSE streams on Redis: the event methods of `RedisState`
-//! when [`RedisState::with_resumable_streams`] turned them on (the key layout and
-//! TTLs are in its module docs, "Events of SSE streams").
-//!
-//! [`RedisState::with_resumable_streams`]: super::RedisState::with_resumable_streams
+//! when `RedisState::with_resumable_streams` turned them on (the key layout and TTLs
+//! are in its module docs, "Events of SSE streams").
 
 use std::time::Duration;
 

@@ -1,10 +1,7 @@
 //! A session's messages between the instances sharing a store
-//! ([`StateStore::publish_relayed`], [`StateStore::relay_feed`]): what a client sent to
+//! (`StateStore::publish_relayed`, `StateStore::relay_feed`): what a client sent to
 //! one instance for a request another instance runs, and what a session's worker on
 //! one instance sent to a client whose stream is held by another.
-//!
-//! [`StateStore::publish_relayed`]: super::store::StateStore::publish_relayed
-//! [`StateStore::relay_feed`]: super::store::StateStore::relay_feed
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
