@@ -229,13 +229,7 @@ fn typescript_client_answers_record_game_results_elicitation_through_two_statefu
     if !harness::client_ready(test) {
         return;
     }
-    let Some(program) =
-        harness::prereq::program(test, redis::CANDIDATES, &["--version"], redis::HOW)
-    else {
-        return;
-    };
-    let redis = redis::Redis::start(program);
-    let Some(balanced) = balanced::Balanced::start_stateful(test, &redis.url) else {
+    let Some(balanced) = balanced::Balanced::start_stateful(test, &[]) else {
         return;
     };
     run_elicitation(
@@ -304,13 +298,7 @@ fn typescript_client_through_nginx_in_front_of_two_stateful_instances_sharing_re
     if !harness::client_ready(test) {
         return;
     }
-    let Some(program) =
-        harness::prereq::program(test, redis::CANDIDATES, &["--version"], redis::HOW)
-    else {
-        return;
-    };
-    let redis = redis::Redis::start(program);
-    let Some(balanced) = balanced::Balanced::start_stateful(test, &redis.url) else {
+    let Some(balanced) = balanced::Balanced::start_stateful(test, &[]) else {
         return;
     };
     run(

@@ -31,15 +31,7 @@ mod balanced;
 mod flow;
 
 use balanced::Balanced;
-use harness::prereq;
-use redis::Redis;
 use wire::Client;
-
-/// A `redis-server` of the test's own; `None` (a notice) without the program.
-fn redis_server(test: &str) -> Option<Redis> {
-    let program = prereq::program(test, redis::CANDIDATES, &["--version"], redis::HOW)?;
-    Some(Redis::start(program))
-}
 
 /// The client of nginx's endpoint.
 fn client(balanced: &Balanced) -> Client {
@@ -73,10 +65,7 @@ const RATING: &str = "fictional-player-1 (blitz): 1500, 0 games";
 #[tokio::test(flavor = "multi_thread")]
 async fn one_session_served_by_both_instances_in_turn() {
     let test = "one_session_served_by_both_instances_in_turn";
-    let Some(redis) = redis_server(test) else {
-        return;
-    };
-    let Some(balanced) = Balanced::start_stateful(test, &redis.url) else {
+    let Some(balanced) = Balanced::start_stateful(test, &[]) else {
         return;
     };
     let mut client = client(&balanced);
@@ -91,10 +80,7 @@ async fn one_session_served_by_both_instances_in_turn() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_session_goes_on_after_its_instance_is_killed() {
     let test = "a_session_goes_on_after_its_instance_is_killed";
-    let Some(redis) = redis_server(test) else {
-        return;
-    };
-    let Some(mut balanced) = Balanced::start_stateful(test, &redis.url) else {
+    let Some(mut balanced) = Balanced::start_stateful(test, &[]) else {
         return;
     };
     let mut client = client(&balanced);
@@ -138,16 +124,13 @@ async fn record(client: &Client, id: i64) -> String {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_subscriber_hears_a_game_recorded_on_the_other_instance() {
     let test = "a_subscriber_hears_a_game_recorded_on_the_other_instance";
-    let Some(redis) = redis_server(test) else {
-        return;
-    };
-    let Some(balanced) = Balanced::start_stateful(test, &redis.url) else {
+    let Some(balanced) = Balanced::start_stateful(test, &[]) else {
         return;
     };
     // Both instances listen to the announcements before any is made (pub/sub keeps
     // nothing).
     let deadline = Instant::now() + Duration::from_secs(20);
-    while redis.subscribers("mcpdesc:changes") < 2 {
+    while balanced.redis().subscribers("mcpdesc:changes") < 2 {
         assert!(Instant::now() < deadline, "the instances did not subscribe");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
@@ -199,12 +182,7 @@ async fn a_subscriber_hears_a_game_recorded_on_the_other_instance() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_task_whose_instance_is_killed_ends_failed_on_the_other() {
     let test = "a_task_whose_instance_is_killed_ends_failed_on_the_other";
-    let Some(redis) = redis_server(test) else {
-        return;
-    };
-    let Some(mut balanced) =
-        Balanced::start_stateful_with(test, &redis.url, &["--think-ms", "200"])
-    else {
+    let Some(mut balanced) = Balanced::start_stateful(test, &["--think-ms", "200"]) else {
         return;
     };
     let mut client = client(&balanced);

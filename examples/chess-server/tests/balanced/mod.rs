@@ -12,6 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::harness::{self, HttpServerProcess};
+use super::redis::{Redis, CANDIDATES, HOW};
 
 /// The two instances and nginx; stopped on drop (nginx first, with SIGTERM so that
 /// its master stops its worker too, then the instances).
@@ -21,6 +22,8 @@ pub struct Balanced {
     proxy: Child,
     dir: std::path::PathBuf,
     instances: Vec<HttpServerProcess>,
+    /// The stateful instances' Redis: dropped (stopped) after them.
+    redis: Option<Redis>,
 }
 
 impl Balanced {
@@ -32,18 +35,18 @@ impl Balanced {
         Self::start_with(test, "nginx.conf", &["--stateless"])
     }
 
-    /// Two stateful instances keeping their sessions in the Redis at `redis_url`,
-    /// behind `deploy/nginx-stateful.conf`; otherwise as [`Balanced::start`].
-    pub fn start_stateful(test: &str, redis_url: &str) -> Option<Self> {
-        Self::start_stateful_with(test, redis_url, &[])
-    }
-
-    /// [`Balanced::start_stateful`] with `extra` arguments for both instances (after
-    /// the defaults, so they override them).
-    pub fn start_stateful_with(test: &str, redis_url: &str, extra: &[&str]) -> Option<Self> {
-        let mut mode = vec!["--redis", redis_url];
+    /// A `redis-server` of the test's own and two stateful instances keeping their
+    /// sessions, tasks and stream events there (`--redis URL`, then `extra`, after the
+    /// defaults so they override them), behind `deploy/nginx-stateful.conf`; otherwise
+    /// as [`Balanced::start`]. `None` (with a notice) without `redis-server` or nginx.
+    pub fn start_stateful(test: &str, extra: &[&str]) -> Option<Self> {
+        let program = harness::prereq::program(test, CANDIDATES, &["--version"], HOW)?;
+        let redis = Redis::start(program);
+        let mut mode = vec!["--redis", redis.url.as_str()];
         mode.extend_from_slice(extra);
-        Self::start_with(test, "nginx-stateful.conf", &mode)
+        let mut balanced = Self::start_with(test, "nginx-stateful.conf", &mode)?;
+        balanced.redis = Some(redis);
+        Some(balanced)
     }
 
     /// The instances with `mode` (their extra arguments) behind `deploy/{conf}`.
@@ -95,6 +98,7 @@ impl Balanced {
             proxy,
             dir,
             instances,
+            redis: None,
         };
         let deadline = Instant::now() + Duration::from_secs(20);
         while std::net::TcpStream::connect(("127.0.0.1", listen)).is_err() {
@@ -102,6 +106,11 @@ impl Balanced {
             std::thread::sleep(Duration::from_millis(50));
         }
         Some(balanced)
+    }
+
+    /// The stateful instances' Redis ([`Balanced::start_stateful`]).
+    pub fn redis(&self) -> &Redis {
+        self.redis.as_ref().expect("a stateful pair")
     }
 
     /// Kills instance `index` (0 or 1) with SIGKILL and waits for its end.
