@@ -62,7 +62,7 @@ fn description() -> Value {
 fn assert_chess_flow(stdout: &str) {
     // 4 tool examples, 1 prompt, 2 reads, 3 completions.
     assert_eq!(
-        python::passed(&stdout, "result equals the example result"),
+        python::passed(stdout, "result equals the example result"),
         10,
         "{stdout}"
     );
@@ -74,7 +74,7 @@ fn assert_chess_flow(stdout: &str) {
         "structured content valid against outputSchema",
         "at least 7 progress notification(s)",
     ] {
-        assert!(python::passed(&stdout, check) > 0, "{check}: {stdout}");
+        assert!(python::passed(stdout, check) > 0, "{check}: {stdout}");
     }
     // The bad prompt, resource and completion requests and the unknown tool.
     assert_eq!(
