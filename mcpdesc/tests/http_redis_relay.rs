@@ -15,6 +15,8 @@
 mod prereq;
 #[path = "support/redis.rs"]
 mod redis;
+#[path = "support/sse.rs"]
+mod sse;
 #[path = "support/wire.rs"]
 mod wire;
 
@@ -22,16 +24,14 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use bytes::Bytes;
-use http_body_util::{BodyExt, Empty};
-use hyper::body::Incoming;
 use hyper::StatusCode;
 use mcpdesc::http::HttpServer;
 use mcpdesc::state::RedisState;
 use mcpdesc::{LogLevel, ProtocolVersion, Router, ServerInfo, ToolResult, ToolSpec};
 use redis::Redis;
 use serde_json::json;
-use wire::{Client, VERSION};
+use sse::Stream;
+use wire::Client;
 
 /// A `redis-server` of the test's own; `None` (a notice) without the program.
 fn redis_server(test: &str) -> Option<Redis> {
@@ -103,76 +103,17 @@ fn at(client: &Client, addr: SocketAddr) -> Client {
     }
 }
 
-/// The client's standalone `GET` stream of its session, on `addr`.
-async fn open_stream(client: &Client, addr: SocketAddr) -> Incoming {
-    resume_stream(client, addr, None).await
-}
-
-/// The client's standalone `GET` stream of its session, on `addr`, resumed after
-/// `last_event_id` when given.
-async fn resume_stream(client: &Client, addr: SocketAddr, last_event_id: Option<&str>) -> Incoming {
-    let stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let (mut sender, connection) =
-        hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
-            .await
-            .unwrap();
-    tokio::spawn(connection);
-    let mut get = hyper::Request::get("/mcp")
-        .header("host", addr.to_string())
-        .header("accept", "text/event-stream")
-        .header("mcp-session-id", client.session.clone().unwrap())
-        .header("mcp-protocol-version", VERSION);
-    if let Some(id) = last_event_id {
-        get = get.header("last-event-id", id);
-    }
-    let get = get.body(Empty::<Bytes>::new()).unwrap();
-    let response = sender.send_request(get).await.unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-    response.into_body()
-}
-
-/// Whether `events` carries `text` within `wait`.
-async fn hears(events: &mut Incoming, text: &str, wait: Duration) -> bool {
-    event_id_of(events, text, wait).await.is_some()
-}
-
-/// The SSE event carrying `text` on `events` within `wait`: `Some` with its id
-/// (empty when it has none), `None` when it did not come.
-async fn event_id_of(events: &mut Incoming, text: &str, wait: Duration) -> Option<String> {
-    tokio::time::timeout(wait, async {
-        let mut seen = String::new();
-        while let Some(frame) = events.frame().await {
-            let Ok(frame) = frame else { return None };
-            if let Ok(data) = frame.into_data() {
-                seen.push_str(&String::from_utf8_lossy(&data));
-                // Events end with a blank line.
-                for event in seen.split("\n\n") {
-                    if event.contains(text) {
-                        let id = event
-                            .lines()
-                            .find_map(|line| line.strip_prefix("id:"))
-                            .map_or(String::new(), |id| id.trim().to_owned());
-                        return Some(id);
-                    }
-                }
-            }
-        }
-        None
-    })
-    .await
-    .ok()
-    .flatten()
-}
-
 /// Two instances, a session opened on A with its stream held on A.
-async fn pair(redis: &Redis, resumable: bool) -> (Client, SocketAddr, Incoming) {
+async fn pair(redis: &Redis, resumable: bool) -> (Client, SocketAddr, Stream) {
     let a = instance(redis, "A", resumable).await;
     let b = instance(redis, "B", resumable).await;
     let mut client = Client::new(a);
     assert_eq!(client.initialize().await.status, StatusCode::OK);
-    let events = open_stream(&client, a).await;
+    let events = Stream::open(&client).await;
     (client, b, events)
 }
+
+const WAIT: Duration = Duration::from_secs(10);
 
 #[tokio::test]
 async fn a_log_message_sent_on_one_instance_reaches_the_stream_held_by_another() {
@@ -184,7 +125,7 @@ async fn a_log_message_sent_on_one_instance_reaches_the_stream_held_by_another()
     let (client, b, mut events) = pair(&redis, false).await;
     assert_eq!(at(&client, b).tool_text(1, "speak").await, "said");
     assert!(
-        hears(&mut events, "spoken on B", Duration::from_secs(10)).await,
+        events.next_log("spoken on B", WAIT).await.is_some(),
         "the stream on A did not hear B's log message"
     );
 }
@@ -209,7 +150,7 @@ async fn a_cancellation_posted_to_one_instance_stops_the_handler_on_another() {
         .await;
     assert_eq!(cancelled.status, StatusCode::ACCEPTED, "{cancelled:?}");
     assert!(
-        hears(&mut events, "slow cancelled on B", Duration::from_secs(10)).await,
+        events.next_log("slow cancelled on B", WAIT).await.is_some(),
         "the handler on B did not stop (or its log did not reach A's stream)"
     );
     call.abort();
@@ -223,25 +164,26 @@ async fn a_broken_stream_resumes_on_another_instance_with_last_event_id() {
         return;
     };
     let (client, b, mut events) = pair(&redis, true).await;
-    let a = client.addr;
     // A log message on A's stream, with its event id.
     assert_eq!(client.tool_text(1, "speak").await, "said");
-    let last = event_id_of(&mut events, "spoken on A", Duration::from_secs(10))
+    let (last, _) = events
+        .next_log("spoken on A", WAIT)
         .await
         .expect("A's stream heard A's log message");
     assert!(last.contains(":common#"), "a stored event's id: {last:?}");
     // The stream breaks; meanwhile B's handler logs.
     drop(events);
-    assert_eq!(at(&client, b).tool_text(2, "speak").await, "said");
+    let on_b = at(&client, b);
+    assert_eq!(on_b.tool_text(2, "speak").await, "said");
     // Resumed on B: the message sent while the client had no stream, then live.
-    let mut resumed = resume_stream(&client, b, Some(&last)).await;
+    let mut resumed = Stream::resume(&on_b, Some(&last)).await;
     assert!(
-        hears(&mut resumed, "spoken on B", Duration::from_secs(10)).await,
+        resumed.next_log("spoken on B", WAIT).await.is_some(),
         "the replay on B did not hold B's message sent while the stream was broken"
     );
-    assert_eq!(at(&client, a).tool_text(3, "speak").await, "said");
+    assert_eq!(client.tool_text(3, "speak").await, "said");
     assert!(
-        hears(&mut resumed, "spoken on A", Duration::from_secs(10)).await,
+        resumed.next_log("spoken on A", WAIT).await.is_some(),
         "the resumed stream did not go on live"
     );
 }
