@@ -30,8 +30,7 @@ use wire::{send, Client, Reply, VERSION};
 
 /// A `redis-server` of the test's own; `None` (a notice) without the program.
 fn redis_server(test: &str) -> Option<Redis> {
-    let program = prereq::program(test, redis::CANDIDATES, &["--version"], redis::HOW)?;
-    Some(Redis::start(program))
+    Redis::for_test(test, prereq::program)
 }
 
 /// Answers the session's negotiated version, the caller and the instance.

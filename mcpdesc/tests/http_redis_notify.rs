@@ -39,9 +39,9 @@ use wire::Client;
 /// `{PREFIX}changes`.
 const PREFIX: &str = "notify:";
 
+/// A `redis-server` of the test's own; `None` (a notice) without the program.
 fn redis_server(test: &str) -> Option<Redis> {
-    let program = prereq::program(test, redis::CANDIDATES, &["--version"], redis::HOW)?;
-    Some(Redis::start(program))
+    Redis::for_test(test, prereq::program)
 }
 
 const WATCHED: ResourceSpec = ResourceSpec::new(

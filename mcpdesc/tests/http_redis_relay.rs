@@ -35,8 +35,7 @@ use wire::Client;
 
 /// A `redis-server` of the test's own; `None` (a notice) without the program.
 fn redis_server(test: &str) -> Option<Redis> {
-    let program = prereq::program(test, redis::CANDIDATES, &["--version"], redis::HOW)?;
-    Some(Redis::start(program))
+    Redis::for_test(test, prereq::program)
 }
 
 /// Logs a line naming the instance that ran it.

@@ -32,8 +32,7 @@ use wire::{Client, VERSION};
 
 /// A `redis-server` of the test's own; `None` (a notice) without the program.
 fn redis_server(test: &str) -> Option<Redis> {
-    let program = prereq::program(test, redis::CANDIDATES, &["--version"], redis::HOW)?;
-    Some(Redis::start(program))
+    Redis::for_test(test, prereq::program)
 }
 
 /// Runs until cancelled (a minute at most); says whether it saw the cancellation.

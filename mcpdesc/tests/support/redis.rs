@@ -25,7 +25,18 @@ pub struct Redis {
     child: Child,
 }
 
+/// How the including test finds a program: its `prereq::program` (a notice and `None`
+/// without it, a panic under `MCPDESC_REQUIRE_TOOLS=1`).
+pub type Find = fn(&str, &[&str], &[&str], &str) -> Option<PathBuf>;
+
 impl Redis {
+    /// A `redis-server` of `test`'s own, found with `find`; `None` (with `find`'s
+    /// notice) without the program.
+    pub fn for_test(test: &str, find: Find) -> Option<Redis> {
+        let program = find(test, CANDIDATES, &["--version"], HOW)?;
+        Some(Redis::start(program))
+    }
+
     /// Starts `program` and waits until it answers `PING`.
     pub fn start(program: PathBuf) -> Redis {
         let port = std::net::TcpListener::bind("127.0.0.1:0")

@@ -12,7 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::harness::{self, HttpServerProcess};
-use super::redis::{Redis, CANDIDATES, HOW};
+use super::redis::Redis;
 
 /// The two instances and nginx; stopped on drop (nginx first, with SIGTERM so that
 /// its master stops its worker too, then the instances).
@@ -40,8 +40,7 @@ impl Balanced {
     /// defaults so they override them), behind `deploy/nginx-stateful.conf`; otherwise
     /// as [`Balanced::start`]. `None` (with a notice) without `redis-server` or nginx.
     pub fn start_stateful(test: &str, extra: &[&str]) -> Option<Self> {
-        let program = harness::prereq::program(test, CANDIDATES, &["--version"], HOW)?;
-        let redis = Redis::start(program);
+        let redis = Redis::for_test(test, harness::prereq::program)?;
         let mut mode = vec!["--redis", redis.url.as_str()];
         mode.extend_from_slice(extra);
         let mut balanced = Self::start_with(test, "nginx-stateful.conf", &mode)?;
