@@ -20,7 +20,10 @@
 //! error: -32602, or -32002 for an unknown resource). A second client declares the
 //! elicitation capability and answers `record_game_result`'s `confirm_unusual`
 //! elicitation (declined, then accepted as the `short-decisive-game` interaction
-//! example), over stdio and HTTP.
+//! example), over stdio and HTTP. Through nginx round robin in front of two stateful
+//! instances sharing one Redis, the whole flow and the elicitation run as well: the
+//! session's requests, tasks, cancellation and elicitation answer land on either
+//! instance (the session's messages relayed between them).
 //!
 //! The server runs with `--think-ms 50` (50 ms per analysed ply) so that a call lasts
 //! long enough to be cancelled midway. `tests/e2e/harness.rs` runs the client

@@ -19,6 +19,10 @@
 //!   instances must have served requests. The TypeScript flow's cancellation step is
 //!   left out here as there (a stateless server sends the handler's log on the
 //!   request's own stream, which the cancelling client has closed).
+//! - The same flow through nginx round robin in front of two stateful instances
+//!   sharing one Redis (`--redis URL`): the session is restored on each instance
+//!   that has not seen it, and `tools/list` shows the task support a stateful
+//!   server keeps.
 //! - Over stdio (the SDK starts `chess-server`): `record_game_result`'s interaction
 //!   example `short-decisive-game` (`tests/python/interaction.py`): the client declares
 //!   the elicitation capability, the server sends the `confirm_unusual` elicitation
