@@ -13,7 +13,8 @@
 //! short rounds.
 //!
 //! The thread-CPU figures move with the machine's load, so the ratio is also counted
-//! in instructions, which do not: `MCPDESC_BENCH_PROFILE=memory` (or `redis`) only
+//! in instructions, which do not: `MCPDESC_BENCH_PROFILE=memory` (or `redis`, or
+//! `redis-resumable`: the events of SSE streams kept in Redis too) only
 //! makes `MCPDESC_BENCH_PROFILE_CALLS` (default [`PROFILE_CALLS`]) sequential calls on
 //! one live session of that side and prints nothing else; run it under
 //! `valgrind --tool=callgrind --separate-threads=yes` with two call counts and divide
@@ -77,9 +78,18 @@ impl Drop for Redis {
 
 /// A stateful server keeping its sessions in `url`.
 fn shared(url: &str) -> RunningServer {
+    shared_with(url, false)
+}
+
+/// A stateful server keeping its sessions in `url`, and the events of its SSE
+/// streams too when `resumable` (`RedisState::with_resumable_streams`).
+fn shared_with(url: &str, resumable: bool) -> RunningServer {
     let url = url.to_owned();
     http::start_with(STATEFUL, move |server| {
-        let state = RedisState::open(&url).expect("a Redis URL");
+        let mut state = RedisState::open(&url).expect("a Redis URL");
+        if resumable {
+            state = state.with_resumable_streams(Duration::from_secs(300));
+        }
         server.shared_state(Arc::new(state))
     })
 }
@@ -99,7 +109,8 @@ fn main() {
         let server = match side.to_str() {
             Some("memory") => http::start(STATEFUL),
             Some("redis") => shared(&redis.url),
-            _ => panic!("MCPDESC_BENCH_PROFILE is `memory` or `redis`"),
+            Some("redis-resumable") => shared_with(&redis.url, true),
+            _ => panic!("MCPDESC_BENCH_PROFILE is `memory`, `redis` or `redis-resumable`"),
         };
         let calls = std::env::var("MCPDESC_BENCH_PROFILE_CALLS")
             .ok()
